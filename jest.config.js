@@ -1,0 +1,30 @@
+/** @type {import('jest').Config} */
+const tsJest = [
+  'ts-jest',
+  {
+    tsconfig: 'tsconfig.json',
+    // The same Swagger plugin as `nest build`, so /api/docs.json in tests describes the DTOs too.
+    astTransformers: {
+      before: ['<rootDir>/test/setup/swagger-transformer.js'],
+    },
+    diagnostics: false, // `npm run typecheck` type-checks once; per-file checks here would only slow the suite
+  },
+];
+
+const common = {
+  moduleFileExtensions: ['js', 'json', 'ts'],
+  rootDir: __dirname,
+  testEnvironment: 'node',
+  transform: { '^.+\\.ts$': tsJest },
+  moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1', '^test/(.*)$': '<rootDir>/test/$1' },
+};
+
+module.exports = {
+  globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  testTimeout: 60_000,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts', '<rootDir>/test/**/*.int-spec.ts'] },
+  ],
+};

@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { ClockModule } from 'src/common/clock.module';
+import { LoggingModule } from 'src/common/logging/logging.module';
+import { AppConfigModule } from 'src/config/config.module';
+import { DatabaseModule } from 'src/database/database.module';
+import { AccountModule } from 'src/modules/account/account.module';
+import { ApiKeysModule } from 'src/modules/api-keys/api-keys.module';
+import { AuthModule } from 'src/modules/auth/auth.module';
+import { HealthModule } from 'src/modules/health/health.module';
+import { SessionsModule } from 'src/modules/sessions/sessions.module';
+import { UsersModule } from 'src/modules/users/users.module';
+
+@Module({
+  imports: [
+    AppConfigModule,
+    LoggingModule,
+    ClockModule,
+    DatabaseModule,
+    HealthModule,
+    UsersModule,
+    SessionsModule,
+    ApiKeysModule,
+    AuthModule,
+    AccountModule,
+  ],
+})
+export class AppModule {}

@@ -1,0 +1,18 @@
+/** Admin API-key scopes: interface.md 5.3 plus the egg scopes of the addendum. */
+export enum AdminScope {
+  SERVERS_READ = 'servers.read',
+  SERVERS_WRITE = 'servers.write',
+  USERS_READ = 'users.read',
+  USERS_WRITE = 'users.write',
+  NODES_READ = 'nodes.read',
+  NODES_WRITE = 'nodes.write',
+  EGGS_READ = 'eggs.read',
+  EGGS_WRITE = 'eggs.write',
+}
+
+export const ALL_ADMIN_SCOPES: readonly AdminScope[] = Object.values(AdminScope);
+
+/** `eggs:read` is accepted as a spelling of `eggs.read`. */
+export const normalizeScope = (scope: string): string => scope.trim().replace(':', '.');
+
+export const isAdminScope = (scope: string): scope is AdminScope => (ALL_ADMIN_SCOPES as readonly string[]).includes(scope);

@@ -1,0 +1,22 @@
+import type { Request } from 'express';
+import type { AdminScope } from 'src/common/auth/admin-scope';
+import type { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
+import type { SessionEntity } from 'src/modules/sessions/session.entity';
+import type { UserEntity } from 'src/modules/users/user.entity';
+
+/** Who is calling: a user, by one of a session or an API key. */
+export type AuthContext =
+  | { method: 'session'; user: UserEntity; session: SessionEntity }
+  | { method: 'api-key'; user: UserEntity; apiKey: ApiKeyEntity; scopes: ReadonlySet<AdminScope> };
+
+export type AuthenticatedRequest = Request & { auth?: AuthContext; id?: string | number };
+
+export type SessionAuth = Extract<AuthContext, { method: 'session' }>;
+
+/** Narrows an AuthContext on a `sessionOnly` route; the guard has already refused API keys there. */
+export const requireSession = (auth: AuthContext): SessionAuth => {
+  if (auth.method !== 'session') {
+    throw new Error('requireSession on a route that is not sessionOnly');
+  }
+  return auth;
+};

@@ -1,0 +1,29 @@
+import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
+
+export const AuthError = {
+  UNAUTHENTICATED: { code: 'UNAUTHENTICATED', category: ErrorCategory.UNAUTHENTICATED, message: 'Authentication required' },
+  API_KEY_REQUIRED: {
+    code: 'API_KEY_REQUIRED',
+    category: ErrorCategory.UNAUTHENTICATED,
+    message: 'This endpoint requires an API key, given by the Authorization: Bearer header or the x-api-key header',
+  },
+  SESSION_REQUIRED: {
+    code: 'SESSION_REQUIRED',
+    category: ErrorCategory.FORBIDDEN,
+    message: 'This action requires a signed-in session, not an API key',
+  },
+  SESSION_NOT_FRESH: {
+    code: 'SESSION_NOT_FRESH',
+    category: ErrorCategory.FORBIDDEN,
+    message: 'This action requires a recent sign-in; sign in again and retry',
+  },
+  ADMIN_REQUIRED: { code: 'ADMIN_REQUIRED', category: ErrorCategory.FORBIDDEN, message: 'This action requires an administrator' },
+  MISSING_SCOPE: { code: 'MISSING_SCOPE', category: ErrorCategory.FORBIDDEN, message: 'The API key lacks the scope this action requires' },
+  UNTRUSTED_ORIGIN: {
+    code: 'UNTRUSTED_ORIGIN',
+    category: ErrorCategory.FORBIDDEN,
+    message: 'Cookie-authenticated changes must come from a trusted origin',
+  },
+  INVALID_CREDENTIALS: { code: 'INVALID_CREDENTIALS', category: ErrorCategory.UNAUTHENTICATED, message: 'Invalid credentials' },
+  REGISTRATION_DISABLED: { code: 'REGISTRATION_DISABLED', category: ErrorCategory.FORBIDDEN, message: 'Registration is disabled' },
+} satisfies Record<string, ErrorDef>;

@@ -1,0 +1,84 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Response } from 'express';
+import type { AuthenticatedRequest, AuthContext } from 'src/common/auth/auth-context';
+import { AUTH_METADATA, AuthenticatedOptions, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
+import { AuthError } from 'src/common/auth/auth.errors';
+import { requestOrigin, SAFE_METHODS } from 'src/common/auth/trusted-origin';
+import { AppException } from 'src/common/errors/app.exception';
+import { AppConfigService } from 'src/config/app-config.service';
+import { AuthService } from 'src/modules/auth/auth.service';
+import { SessionsService } from 'src/modules/sessions/sessions.service';
+
+/** The one global guard. Every route is `@Public()` or `@Authenticated(...)`; anything else is refused. */
+@Injectable()
+export class AuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly auth: AuthService,
+    private readonly sessions: SessionsService,
+    private readonly config: AppConfigService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const targets = [context.getHandler(), context.getClass()];
+    const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_METADATA, targets)) {
+      this.checkPublicOrigin(req);
+      return true;
+    }
+    const options = this.reflector.getAllAndOverride<AuthenticatedOptions | undefined>(AUTH_METADATA, targets);
+    if (!options) {
+      // Fail closed; the controller reflection test keeps this from shipping.
+      throw new Error(`Route ${req.method} ${req.path} declares neither @Public() nor @Authenticated()`);
+    }
+    const auth = await this.auth.authenticate(req, context.switchToHttp().getResponse<Response>());
+    if (!auth) {
+      throw new AppException(options.apiKeyOnly ? AuthError.API_KEY_REQUIRED : AuthError.UNAUTHENTICATED);
+    }
+    this.authorize(auth, options, req);
+    req.auth = auth;
+    return true;
+  }
+
+  private authorize(auth: AuthContext, options: AuthenticatedOptions, req: AuthenticatedRequest): void {
+    if (auth.method === 'session') {
+      if (options.apiKeyOnly) {
+        throw new AppException(AuthError.API_KEY_REQUIRED);
+      }
+      if (!SAFE_METHODS.has(req.method) && !this.isTrusted(requestOrigin(req))) {
+        throw new AppException(AuthError.UNTRUSTED_ORIGIN);
+      }
+      if (options.freshSession && !this.sessions.isFresh(auth.session)) {
+        throw new AppException(AuthError.SESSION_NOT_FRESH);
+      }
+    } else if (options.sessionOnly || options.freshSession) {
+      throw new AppException(AuthError.SESSION_REQUIRED);
+    }
+    if (options.admin !== undefined) {
+      if (!auth.user.admin) {
+        throw new AppException(AuthError.ADMIN_REQUIRED);
+      }
+      if (auth.method === 'api-key' && !auth.scopes.has(options.admin)) {
+        throw new AppException(AuthError.MISSING_SCOPE, {
+          message: `The API key lacks the ${options.admin} scope this action requires`,
+        });
+      }
+    }
+  }
+
+  /** A browser that names an origin on an anonymous write (sign-in, sign-up) must name a trusted one. */
+  private checkPublicOrigin(req: AuthenticatedRequest): void {
+    if (SAFE_METHODS.has(req.method)) {
+      return;
+    }
+    const origin = requestOrigin(req);
+    if (origin !== undefined && !this.isTrusted(origin)) {
+      throw new AppException(AuthError.UNTRUSTED_ORIGIN);
+    }
+  }
+
+  private isTrusted(origin: string | undefined): boolean {
+    return origin !== undefined && this.config.http.trustedOrigins.includes(origin);
+  }
+}

@@ -1,0 +1,29 @@
+import { applyDecorators, SetMetadata } from '@nestjs/common';
+import { ApiBearerAuth, ApiCookieAuth, ApiSecurity } from '@nestjs/swagger';
+import type { AdminScope } from 'src/common/auth/admin-scope';
+
+export const AUTH_METADATA = 'hatchery:auth';
+export const PUBLIC_METADATA = 'hatchery:public';
+export const SESSION_COOKIE = 'hatchery_session';
+
+export interface AuthenticatedOptions {
+  /** Admin route: the caller must be an admin; an API key must also carry this scope. */
+  admin?: AdminScope;
+  /** Only an API key may call this route (a session gets 401, interface.md 7). */
+  apiKeyOnly?: boolean;
+  /** Only a signed-in session may call this route (account changes, sign-out). */
+  sessionOnly?: boolean;
+  /** The session must be fresh (signed in within the last 5 minutes). */
+  freshSession?: boolean;
+}
+
+/** The route needs a caller; options narrow who. Every route declares this or `@Public()`. */
+export const Authenticated = (options: AuthenticatedOptions = {}): MethodDecorator & ClassDecorator =>
+  applyDecorators(
+    SetMetadata(AUTH_METADATA, options),
+    ...(options.sessionOnly ? [] : [ApiBearerAuth(), ApiSecurity('api-key')]),
+    ...(options.apiKeyOnly ? [] : [ApiCookieAuth(SESSION_COOKIE)]),
+  );
+
+/** The route is open to anonymous callers. */
+export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_METADATA, true);

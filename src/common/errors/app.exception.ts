@@ -1,0 +1,16 @@
+import { CATEGORY_STATUS, ErrorDef } from 'src/common/errors/error-codes';
+
+/** The one exception services throw; the global filter turns it into the addendum's error body. */
+export class AppException extends Error {
+  readonly code: string;
+  readonly status: number;
+  readonly details?: unknown;
+
+  constructor(def: ErrorDef, options: { message?: string; details?: unknown } = {}) {
+    super(options.message ?? def.message);
+    this.name = 'AppException';
+    this.code = def.code;
+    this.status = CATEGORY_STATUS[def.category];
+    this.details = options.details;
+  }
+}

@@ -1,0 +1,58 @@
+import { resolve } from 'node:path';
+import { EnvSchema } from 'src/config/env.schema';
+import { resolveDevAppKey, validateEnv } from 'src/config/load-config';
+
+export type DatabaseConfig =
+  | { kind: 'postgres'; url: string; poolMax: number; runMigrations: boolean }
+  | { kind: 'pglite'; dataDir: string; runMigrations: boolean };
+
+/** Typed, grouped view of the validated environment. */
+export class AppConfigService {
+  readonly env: EnvSchema['NODE_ENV'];
+  readonly http: { host: string; port: number; appUrl: string; trustedOrigins: string[]; trustedProxies: string[] };
+  readonly db: DatabaseConfig;
+  readonly log: { level: EnvSchema['LOG_LEVEL'] };
+  readonly auth: {
+    appKey: string;
+    registrationEnabled: boolean;
+    secureCookies: boolean;
+    firstAdmin?: { email: string; password: string; username?: string };
+  };
+
+  constructor(schema: EnvSchema) {
+    this.env = schema.NODE_ENV;
+    const appOrigin = new URL(schema.APP_URL).origin;
+    this.http = {
+      host: schema.HOST,
+      port: schema.PORT,
+      appUrl: schema.APP_URL,
+      trustedOrigins: [...new Set([appOrigin, ...schema.TRUSTED_ORIGINS.map((o) => new URL(o).origin)])],
+      trustedProxies: schema.TRUSTED_PROXIES,
+    };
+    this.db = schema.DATABASE_URL
+      ? { kind: 'postgres', url: schema.DATABASE_URL, poolMax: schema.DB_POOL_MAX, runMigrations: schema.DB_RUN_MIGRATIONS }
+      : {
+          kind: 'pglite',
+          dataDir: schema.PGLITE_DIR ?? resolve(schema.DATA_DIR, 'pglite'),
+          runMigrations: schema.DB_RUN_MIGRATIONS,
+        };
+    this.log = { level: schema.LOG_LEVEL };
+    this.auth = {
+      appKey: schema.APP_KEY ?? resolveDevAppKey(schema.DATA_DIR),
+      registrationEnabled: schema.REGISTRATION_ENABLED,
+      secureCookies: schema.NODE_ENV === 'production',
+      firstAdmin:
+        schema.ADMIN_EMAIL && schema.ADMIN_PASSWORD
+          ? { email: schema.ADMIN_EMAIL, password: schema.ADMIN_PASSWORD, username: schema.ADMIN_USERNAME }
+          : undefined,
+    };
+  }
+
+  get isProduction(): boolean {
+    return this.env === 'production';
+  }
+
+  static fromEnv(env: Record<string, string | undefined>): AppConfigService {
+    return new AppConfigService(validateEnv(env));
+  }
+}

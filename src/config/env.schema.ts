@@ -1,0 +1,119 @@
+import { Transform } from 'class-transformer';
+import {
+  IsBoolean,
+  IsEmail,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  IsUrl,
+  Matches,
+  Max,
+  MinLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+
+const toBoolean = ({ value }: { value: unknown }): unknown => {
+  if (typeof value !== 'string') {
+    return value;
+  }
+  const v = value.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) {
+    return true;
+  }
+  if (['false', '0', 'no', 'off', ''].includes(v)) {
+    return false;
+  }
+  return value;
+};
+
+const toList = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string'
+    ? value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0)
+    : value;
+
+const toNumber = ({ value }: { value: unknown }): unknown => (typeof value === 'string' ? Number(value) : value);
+
+export const NODE_ENVS = ['development', 'production', 'test'] as const;
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+/**
+ * Every environment variable Hatchery reads. Validated once at boot by `loadConfig`;
+ * nothing else in the code reads `process.env`.
+ */
+export class EnvSchema {
+  @IsIn(NODE_ENVS)
+  NODE_ENV: (typeof NODE_ENVS)[number] = 'development';
+
+  @IsString()
+  HOST = '0.0.0.0';
+
+  @Transform(toNumber)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true })
+  APP_URL = 'http://localhost:3000';
+
+  // Required in production (enforced below); development falls back to a key kept in DATA_DIR.
+  @ValidateIf((env: EnvSchema) => env.NODE_ENV === 'production' || env.APP_KEY !== undefined)
+  @IsString({ message: 'APP_KEY must be set in production (at least 32 characters)' })
+  @MinLength(32, { message: 'APP_KEY must be at least 32 characters' })
+  APP_KEY?: string;
+
+  @Transform(toList)
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { each: true })
+  TRUSTED_ORIGINS: string[] = [];
+
+  @Transform(toList)
+  @IsString({ each: true })
+  TRUSTED_PROXIES: string[] = [];
+
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
+  DATABASE_URL?: string;
+
+  @IsString()
+  DATA_DIR = './data';
+
+  // Where the embedded database lives when DATABASE_URL is unset; `memory://` keeps it in memory.
+  @IsOptional()
+  @IsString()
+  PGLITE_DIR?: string;
+
+  @Transform(toBoolean)
+  @IsBoolean()
+  DB_RUN_MIGRATIONS = true;
+
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DB_POOL_MAX = 10;
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  @Transform(toBoolean)
+  @IsBoolean()
+  REGISTRATION_ENABLED = false;
+
+  @IsOptional()
+  @IsEmail()
+  ADMIN_EMAIL?: string;
+
+  @ValidateIf((env: EnvSchema) => env.ADMIN_EMAIL !== undefined)
+  @IsString({ message: 'ADMIN_PASSWORD must be set when ADMIN_EMAIL is set' })
+  @MinLength(8, { message: 'ADMIN_PASSWORD must be at least 8 characters' })
+  ADMIN_PASSWORD?: string;
+
+  @IsOptional()
+  @Matches(/^[a-z0-9_.-]{1,191}$/, { message: 'ADMIN_USERNAME may hold a-z, 0-9, _, . and - (1 to 191)' })
+  ADMIN_USERNAME?: string;
+}

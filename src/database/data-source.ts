@@ -1,0 +1,28 @@
+import { DataSourceOptions } from 'typeorm';
+import { AppConfigService } from 'src/config/app-config.service';
+import { ENTITIES } from 'src/database/entities';
+import { MIGRATIONS } from 'src/database/migrations';
+import { createExclusivePGliteDriver } from 'src/database/pglite-driver';
+
+/** The DataSource options shared by the app, the TypeORM CLI (ormconfig.ts) and the tests. */
+export const createDataSourceOptions = (config: AppConfigService): DataSourceOptions => {
+  const common = {
+    type: 'postgres' as const,
+    entities: ENTITIES,
+    migrations: MIGRATIONS,
+    migrationsTableName: 'migrations',
+    synchronize: false,
+    migrationsRun: false, // run by MigrationRunner under an advisory lock
+    logging: false,
+  };
+  if (config.db.kind === 'postgres') {
+    return { ...common, url: config.db.url, poolSize: config.db.poolMax, applicationName: 'hatchery' };
+  }
+  return {
+    ...common,
+    driver: createExclusivePGliteDriver(config.db.dataDir),
+    // PGlite has gen_random_uuid() built in and cannot install extensions.
+    uuidExtension: 'pgcrypto',
+    installExtensions: false,
+  };
+};

@@ -1,0 +1,28 @@
+import { DataSource } from 'typeorm';
+
+/** Advisory lock ids shared by every panel process on one database. */
+export enum DatabaseLock {
+  Migrations = 740_001,
+}
+
+/**
+ * Runs `fn` while holding a PostgreSQL session advisory lock. PGlite is single-process (see
+ * EmbeddedDatabaseLock) and single-session, so there it just runs `fn`.
+ */
+export const withAdvisoryLock = async <T>(dataSource: DataSource, lock: DatabaseLock, fn: () => Promise<T>): Promise<T> => {
+  if (dataSource.options.driver !== undefined) {
+    return fn();
+  }
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    await runner.query('SELECT pg_advisory_lock($1)', [lock]);
+    try {
+      return await fn();
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [lock]);
+    }
+  } finally {
+    await runner.release();
+  }
+};

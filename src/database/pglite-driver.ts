@@ -1,0 +1,107 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { PGliteDriver } from 'typeorm-pglite';
+
+type ConnectCallback = (err: Error | null, client: unknown, release: (err?: unknown) => void) => void;
+interface PoolLike {
+  connect(cb: ConnectCallback): Promise<void>;
+}
+type PoolClass = new (...args: unknown[]) => PoolLike;
+
+const ACQUIRE_TIMEOUT_MS = 30_000;
+
+/**
+ * PGlite is one session. typeorm-pglite hands that one session to every TypeORM query runner at
+ * once, so two concurrent transactions would interleave their statements. This driver lets one
+ * query runner hold the session at a time; the others queue.
+ */
+export const createExclusivePGliteDriver = (dataDir: string): unknown => {
+  const base = new PGliteDriver({ dataDir: dataDir === 'memory://' ? undefined : dataDir }).driver as unknown as {
+    Pool: PoolClass;
+  };
+  const BasePool = base.Pool;
+  class ExclusivePool extends BasePool {
+    private tail: Promise<void> = Promise.resolve();
+
+    override async connect(cb: ConnectCallback): Promise<void> {
+      let release!: () => void;
+      const turn = new Promise<void>((resolve) => (release = resolve));
+      const previous = this.tail;
+      this.tail = previous.then(() => turn);
+      let timer: NodeJS.Timeout | undefined;
+      const timedOut = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), ACQUIRE_TIMEOUT_MS);
+      });
+      const outcome = await Promise.race([previous.then(() => 'ok' as const), timedOut]);
+      clearTimeout(timer);
+      if (outcome === 'timeout') {
+        // Give our place up so the queue keeps moving once the holder releases.
+        void previous.then(release);
+        cb(new Error('Timed out waiting for the embedded database session (a query runner was not released)'), null, () => {});
+        return;
+      }
+      let released = false;
+      await super.connect((err, client) => {
+        cb(err, client, () => {
+          if (!released) {
+            released = true;
+            release();
+          }
+        });
+      });
+    }
+  }
+  return { Pool: ExclusivePool };
+};
+
+/**
+ * PGlite must not be opened by two processes at once. A pid file beside the data directory turns
+ * that mistake (for example the CLI while the panel runs) into a clear error instead of corruption.
+ */
+export class EmbeddedDatabaseLock {
+  private readonly file: string;
+
+  constructor(dataDir: string) {
+    this.file = `${dataDir.replace(/\/+$/, '')}.lock`;
+  }
+
+  acquire(): void {
+    mkdirSync(dirname(this.file), { recursive: true });
+    for (let attempt = 0; attempt < 2; attempt++) {
+      try {
+        const fd = openSync(this.file, 'wx', 0o600);
+        writeSync(fd, String(process.pid));
+        closeSync(fd);
+        return;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+          throw e;
+        }
+        const pid = Number(readFileSync(this.file, 'utf8').trim());
+        if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+          throw new Error(
+            `The embedded database in ${dirname(this.file)} is in use by process ${pid}. ` +
+              'Stop that process first (the embedded database serves one process), or set DATABASE_URL to use PostgreSQL.',
+          );
+        }
+        rmSync(this.file, { force: true }); // stale: its process is gone
+      }
+    }
+  }
+
+  /** Removes the pid file if this process holds it. */
+  release(): void {
+    if (existsSync(this.file) && readFileSync(this.file, 'utf8').trim() === String(process.pid)) {
+      rmSync(this.file, { force: true });
+    }
+  }
+}
+
+const isAlive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};

@@ -1,0 +1,23 @@
+import { UserEntity } from 'src/modules/users/user.entity';
+
+export class AccountResponseDto {
+  id!: string;
+  uuid!: string;
+  username!: string;
+  email!: string;
+  name!: string;
+  admin!: boolean;
+  twoFactorEnabled!: boolean;
+  createdAt!: string;
+}
+
+export const toAccountResponse = (user: UserEntity): AccountResponseDto => ({
+  id: String(user.id),
+  uuid: user.uuid,
+  username: user.username,
+  email: user.email,
+  name: user.name,
+  admin: user.admin,
+  twoFactorEnabled: user.twoFactorEnabled,
+  createdAt: user.createdAt.toISOString(),
+});

@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { AdminScope, ALL_ADMIN_SCOPES } from 'src/common/auth/admin-scope';
+import { Clock } from 'src/common/clock';
+import { ALPHANUMERIC, randomString, sha256Hex, URL_SAFE_ALPHABET } from 'src/common/crypto/tokens';
+import { AppException } from 'src/common/errors/app.exception';
+import { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
+import { ApiKeyError } from 'src/modules/api-keys/api-keys.errors';
+import { ApiKeysRepository } from 'src/modules/api-keys/api-keys.repository';
+import { CreateApiKeyDto } from 'src/modules/api-keys/dto/create-api-key.dto';
+import { UserEntity } from 'src/modules/users/user.entity';
+
+const DAY = 86_400_000;
+
+export const API_KEY_POLICY = {
+  length: 32,
+  startLength: 6,
+  identifierLength: 16,
+  defaultDays: 90,
+  maxPerUser: 25,
+  // last_used_at is written at most this often.
+  lastUsedResolutionMs: 60_000,
+} as const;
+
+/** The admin scopes a user holds: all of them for an admin, none otherwise. */
+export const scopesOf = (user: UserEntity): readonly AdminScope[] => (user.admin ? ALL_ADMIN_SCOPES : []);
+
+@Injectable()
+export class ApiKeysService {
+  constructor(
+    private readonly keys: ApiKeysRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * Creates a key. `ceiling` is what the caller holds: the owner's scopes, or, when a key creates a
+   * key, that key's scopes, so that no key can mint a stronger one.
+   */
+  async create(owner: UserEntity, dto: CreateApiKeyDto, ceiling: Iterable<AdminScope>): Promise<{ key: ApiKeyEntity; secret: string }> {
+    const ownerScopes = scopesOf(owner);
+    const held = [...ceiling].filter((s) => ownerScopes.includes(s));
+    const permissions = [...new Set(dto.permissions ?? held)];
+    if (permissions.some((p) => !(held as readonly string[]).includes(p))) {
+      throw new AppException(ApiKeyError.SCOPE_EXCEEDS_OWNER);
+    }
+    if ((await this.keys.countForUser(owner.id)) >= API_KEY_POLICY.maxPerUser) {
+      throw new AppException(ApiKeyError.LIMIT_REACHED);
+    }
+    const now = this.clock.now();
+    const secret = randomString(API_KEY_POLICY.length, URL_SAFE_ALPHABET);
+    const key = await this.keys.insert({
+      identifier: randomString(API_KEY_POLICY.identifierLength, ALPHANUMERIC),
+      userId: owner.id,
+      name: dto.name,
+      keyHash: sha256Hex(secret),
+      start: secret.slice(0, API_KEY_POLICY.startLength),
+      permissions,
+      expiresAt: new Date(now.getTime() + (dto.expiresInDays ?? API_KEY_POLICY.defaultDays) * DAY),
+      lastUsedAt: null,
+      createdAt: now,
+    });
+    return { key, secret };
+  }
+
+  /**
+   * Resolves a presented key. Expired and revoked keys resolve to null. The scopes are the key's
+   * permissions that its owner still holds, so a demoted owner means a demoted key.
+   */
+  async resolve(secret: string): Promise<{ key: ApiKeyEntity & { user: UserEntity }; scopes: Set<AdminScope> } | null> {
+    if (secret.length === 0 || secret.length > 256) {
+      return null;
+    }
+    const key = await this.keys.findByKeyHash(sha256Hex(secret));
+    if (!key?.user) {
+      return null;
+    }
+    const now = this.clock.now();
+    if (key.expiresAt.getTime() <= now.getTime()) {
+      return null;
+    }
+    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= API_KEY_POLICY.lastUsedResolutionMs) {
+      await this.keys.touch(key.id, now);
+      key.lastUsedAt = now;
+    }
+    const held = scopesOf(key.user);
+    const scopes = new Set(held.filter((s) => key.permissions.includes(s)));
+    return { key: key as ApiKeyEntity & { user: UserEntity }, scopes };
+  }
+
+  list(userId: string): Promise<ApiKeyEntity[]> {
+    return this.keys.findForUser(userId);
+  }
+
+  async revoke(userId: string, identifier: string): Promise<void> {
+    if (!(await this.keys.deleteForUser(userId, identifier))) {
+      throw new AppException(ApiKeyError.NOT_FOUND);
+    }
+  }
+}

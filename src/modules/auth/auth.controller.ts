@@ -1,0 +1,77 @@
+import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { AuthContext, requireSession } from 'src/common/auth/auth-context';
+import { Authenticated, Public } from 'src/common/auth/authenticated.decorator';
+import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
+import { AuthService } from 'src/modules/auth/auth.service';
+import { SignInEmailDto, SignInUsernameDto, SignUpDto } from 'src/modules/auth/dto/auth.dto';
+import { ClientMeta, SignedIn, SignInService } from 'src/modules/auth/sign-in.service';
+import { toSessionResponse } from 'src/modules/sessions/dto/session-response.dto';
+import { SessionsService } from 'src/modules/sessions/sessions.service';
+import { toUserResponse, UserResponseDto } from 'src/modules/users/dto/user-response.dto';
+
+const meta = (req: Request): ClientMeta => ({ ip: req.ip, userAgent: req.get('user-agent') });
+
+@ApiTags('auth')
+@Controller('api/auth')
+export class AuthController {
+  constructor(
+    private readonly signIns: SignInService,
+    private readonly auth: AuthService,
+    private readonly sessions: SessionsService,
+  ) {}
+
+  @Post('sign-up/email')
+  @Public()
+  async signUp(@Body() dto: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ data: { user: UserResponseDto } }> {
+    const signedIn = await this.signIns.signUp(dto, meta(req));
+    this.auth.setSessionCookie(res, signedIn.token, signedIn.session);
+    return { data: { user: toUserResponse(signedIn.user) } };
+  }
+
+  @Post('sign-in/email')
+  @HttpCode(200)
+  @Public()
+  async signInEmail(@Body() dto: SignInEmailDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.respond(await this.signIns.signIn({ email: dto.email }, dto.password, meta(req)), res);
+  }
+
+  @Post('sign-in/username')
+  @HttpCode(200)
+  @Public()
+  async signInUsername(@Body() dto: SignInUsernameDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+    return this.respond(await this.signIns.signIn({ username: dto.username }, dto.password, meta(req)), res);
+  }
+
+  @Post('sign-out')
+  @HttpCode(204)
+  @Authenticated({ sessionOnly: true })
+  async signOut(@CurrentAuth() auth: AuthContext, @Res({ passthrough: true }) res: Response): Promise<void> {
+    const { user, session } = requireSession(auth);
+    await this.sessions.revoke(user.id, session.id);
+    this.auth.clearSessionCookie(res);
+  }
+
+  @Get('session')
+  @Authenticated({ sessionOnly: true })
+  session(@CurrentAuth() current: AuthContext) {
+    const auth = requireSession(current);
+    return {
+      data: {
+        user: toUserResponse(auth.user),
+        session: { ...toSessionResponse(auth.session, auth.session.id), fresh: this.sessions.isFresh(auth.session) },
+      },
+    };
+  }
+
+  private respond(signedIn: SignedIn, res: Response) {
+    this.auth.setSessionCookie(res, signedIn.token, signedIn.session);
+    return {
+      data: {
+        user: toUserResponse(signedIn.user),
+        session: { id: signedIn.session.id, expiresAt: signedIn.session.expiresAt.toISOString() },
+      },
+    };
+  }
+}

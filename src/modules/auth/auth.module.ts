@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { APP_GUARD } from '@nestjs/core';
+import { AuthGuard } from 'src/common/auth/auth.guard';
+import { ApiKeysModule } from 'src/modules/api-keys/api-keys.module';
+import { AuthController } from 'src/modules/auth/auth.controller';
+import { AuthService } from 'src/modules/auth/auth.service';
+import { SignInService } from 'src/modules/auth/sign-in.service';
+import { SessionsModule } from 'src/modules/sessions/sessions.module';
+import { UsersModule } from 'src/modules/users/users.module';
+
+@Module({
+  imports: [UsersModule, SessionsModule, ApiKeysModule],
+  controllers: [AuthController],
+  providers: [AuthService, SignInService, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [AuthService],
+})
+export class AuthModule {}

@@ -1,0 +1,48 @@
+import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
+import { Optional } from 'src/common/validation/decorators';
+import { IsAccountEmail, IsDisplayName, IsPassword, IsUsername } from 'src/modules/users/dto/user-fields';
+import { Transform } from 'class-transformer';
+
+export class SignUpDto {
+  @IsDisplayName()
+  name!: string;
+
+  @IsUsername()
+  username!: string;
+
+  @IsAccountEmail()
+  email!: string;
+
+  @IsPassword()
+  password!: string;
+}
+
+/** A password as typed at sign-in: only bounded, so old accounts with other rules can still sign in. */
+class SignInBase {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(256)
+  password!: string;
+
+  /** Two-factor code, once two-factor sign-in is enabled for the account. */
+  @Optional()
+  @IsString()
+  @Matches(/^[A-Za-z0-9-]{6,32}$/, { message: 'totp must be a 6-digit code or a recovery code' })
+  totp?: string;
+}
+
+export class SignInEmailDto extends SignInBase {
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @IsString()
+  @MinLength(1)
+  @MaxLength(191)
+  email!: string;
+}
+
+export class SignInUsernameDto extends SignInBase {
+  @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim().toLowerCase() : value))
+  @IsString()
+  @MinLength(1)
+  @MaxLength(191)
+  username!: string;
+}

@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { AuthError } from 'src/common/auth/auth.errors';
+import { AppException } from 'src/common/errors/app.exception';
+import { AppConfigService } from 'src/config/app-config.service';
+import { SessionEntity } from 'src/modules/sessions/session.entity';
+import { SessionsService } from 'src/modules/sessions/sessions.service';
+import { SignUpDto } from 'src/modules/auth/dto/auth.dto';
+import { PasswordHasher } from 'src/modules/users/password.hasher';
+import { UserEntity } from 'src/modules/users/user.entity';
+import { UsersRepository } from 'src/modules/users/users.repository';
+
+export interface ClientMeta {
+  ip?: string;
+  userAgent?: string;
+}
+
+export interface SignedIn {
+  user: UserEntity;
+  session: SessionEntity;
+  token: string;
+}
+
+@Injectable()
+export class SignInService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly sessions: SessionsService,
+    private readonly config: AppConfigService,
+  ) {}
+
+  async signIn(by: { email: string } | { username: string }, password: string, meta: ClientMeta): Promise<SignedIn> {
+    const user = 'email' in by ? await this.users.findByEmail(by.email) : await this.users.findByUsername(by.username);
+    // The same argon2 work is done whether or not the account exists.
+    const ok = await this.hasher.verify(user?.passwordHash, password);
+    if (!user || !ok) {
+      throw new AppException(AuthError.INVALID_CREDENTIALS);
+    }
+    return { user, ...(await this.sessions.create(user, meta)) };
+  }
+
+  async signUp(dto: SignUpDto, meta: ClientMeta): Promise<SignedIn> {
+    if (!this.config.auth.registrationEnabled) {
+      throw new AppException(AuthError.REGISTRATION_DISABLED);
+    }
+    const user = await this.users.insert({
+      name: dto.name,
+      username: dto.username,
+      email: dto.email,
+      admin: false,
+      passwordHash: await this.hasher.hash(dto.password),
+    });
+    return { user, ...(await this.sessions.create(user, meta)) };
+  }
+}

@@ -1,0 +1,24 @@
+import { IsBoolean } from 'class-validator';
+import { Optional } from 'src/common/validation/decorators';
+import { IsAccountEmail, IsDisplayName, IsPassword, IsUsername } from 'src/modules/users/dto/user-fields';
+
+export class CreateUserDto {
+  @IsUsername()
+  username!: string;
+
+  @IsAccountEmail()
+  email!: string;
+
+  @Optional()
+  @IsDisplayName()
+  name?: string;
+
+  /** Without a password the account cannot sign in until one is set (by an admin, or by a reset). */
+  @Optional()
+  @IsPassword()
+  password?: string;
+
+  @Optional()
+  @IsBoolean()
+  admin?: boolean;
+}

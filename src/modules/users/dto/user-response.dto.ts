@@ -1,0 +1,25 @@
+import { UserEntity } from 'src/modules/users/user.entity';
+
+export class UserResponseDto {
+  id!: string;
+  uuid!: string;
+  username!: string;
+  email!: string;
+  name!: string;
+  admin!: boolean;
+  twoFactorEnabled!: boolean;
+  createdAt!: string;
+  updatedAt!: string;
+}
+
+export const toUserResponse = (user: UserEntity): UserResponseDto => ({
+  id: String(user.id),
+  uuid: user.uuid,
+  username: user.username,
+  email: user.email,
+  name: user.name,
+  admin: user.admin,
+  twoFactorEnabled: user.twoFactorEnabled,
+  createdAt: user.createdAt.toISOString(),
+  updatedAt: user.updatedAt.toISOString(),
+});

@@ -1,0 +1,26 @@
+import { Injectable } from '@nestjs/common';
+import * as argon2 from 'argon2';
+
+/** argon2id with the library's defaults (64 MiB, t=3, p=4), which follow RFC 9106's second recommendation. */
+@Injectable()
+export class PasswordHasher {
+  // Verified against when no user matches, so that unknown accounts cost the same time as wrong passwords.
+  private dummyHash?: Promise<string>;
+
+  hash(password: string): Promise<string> {
+    return argon2.hash(password, { type: argon2.argon2id });
+  }
+
+  async verify(hash: string | undefined, password: string): Promise<boolean> {
+    if (hash === undefined) {
+      this.dummyHash ??= this.hash('hatchery-timing-equaliser');
+      await argon2.verify(await this.dummyHash, password).catch(() => false);
+      return false;
+    }
+    try {
+      return await argon2.verify(hash, password);
+    } catch {
+      return false;
+    }
+  }
+}

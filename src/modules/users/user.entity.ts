@@ -1,0 +1,37 @@
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+
+@Entity({ name: 'user' })
+@Index('UQ_user_uuid', ['uuid'], { unique: true })
+@Index('UQ_user_username', ['username'], { unique: true })
+@Index('UQ_user_email', ['email'], { unique: true })
+export class UserEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_user' })
+  id!: string;
+
+  @Column({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  uuid!: string;
+
+  @Column({ type: 'varchar', length: 191 })
+  username!: string;
+
+  @Column({ type: 'varchar', length: 191 })
+  email!: string;
+
+  @Column({ type: 'varchar', length: 255, default: '' })
+  name!: string;
+
+  @Column({ name: 'password_hash', type: 'text' })
+  passwordHash!: string;
+
+  @Column({ type: 'boolean', default: false })
+  admin!: boolean;
+
+  @Column({ name: 'two_factor_enabled', type: 'boolean', default: false })
+  twoFactorEnabled!: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

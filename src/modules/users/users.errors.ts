@@ -1,0 +1,14 @@
+import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
+
+export const UserError = {
+  NOT_FOUND: { code: 'USER_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'User not found' },
+  EMAIL_TAKEN: { code: 'USER_EMAIL_TAKEN', category: ErrorCategory.CONFLICT, message: 'A user with this e-mail already exists' },
+  USERNAME_TAKEN: { code: 'USER_USERNAME_TAKEN', category: ErrorCategory.CONFLICT, message: 'A user with this username already exists' },
+  CANNOT_DELETE_SELF: { code: 'USER_CANNOT_DELETE_SELF', category: ErrorCategory.CONFLICT, message: 'You cannot delete your own account' },
+  LAST_ADMIN: {
+    code: 'USER_LAST_ADMIN',
+    category: ErrorCategory.CONFLICT,
+    message: 'The last administrator cannot be removed or demoted',
+  },
+  INVALID_PASSWORD: { code: 'INVALID_PASSWORD', category: ErrorCategory.BAD_REQUEST, message: 'The password given is not correct' },
+} satisfies Record<string, ErrorDef>;

@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { AppException } from 'src/common/errors/app.exception';
+import { UserEntity } from 'src/modules/users/user.entity';
+import { UserError } from 'src/modules/users/users.errors';
+
+const UNIQUE_VIOLATION = '23505';
+
+@Injectable()
+export class UsersRepository {
+  constructor(@InjectRepository(UserEntity) private readonly repo: Repository<UserEntity>) {}
+
+  findById(id: string, manager: EntityManager = this.repo.manager): Promise<UserEntity | null> {
+    return manager.getRepository(UserEntity).findOneBy({ id });
+  }
+
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.repo.findOneBy({ email: email.toLowerCase() });
+  }
+
+  findByUsername(username: string): Promise<UserEntity | null> {
+    return this.repo.findOneBy({ username: username.toLowerCase() });
+  }
+
+  findPage(skip: number, take: number): Promise<[UserEntity[], number]> {
+    return this.repo.findAndCount({ order: { id: 'ASC' }, skip, take });
+  }
+
+  count(): Promise<number> {
+    return this.repo.count();
+  }
+
+  countAdmins(manager: EntityManager = this.repo.manager): Promise<number> {
+    return manager.getRepository(UserEntity).countBy({ admin: true });
+  }
+
+  /** Locks every admin row, so two demotions cannot both see "another admin is left". */
+  async lockAdmins(manager: EntityManager): Promise<void> {
+    await manager.getRepository(UserEntity).createQueryBuilder('u').setLock('pessimistic_write').where('u.admin = true').getMany();
+  }
+
+  async insert(user: Partial<UserEntity>, manager: EntityManager = this.repo.manager): Promise<UserEntity> {
+    try {
+      return await manager.getRepository(UserEntity).save(manager.getRepository(UserEntity).create(user));
+    } catch (e) {
+      throw mapUniqueViolation(e);
+    }
+  }
+
+  async update(user: UserEntity, changes: Partial<UserEntity>, manager: EntityManager = this.repo.manager): Promise<UserEntity> {
+    try {
+      return await manager.getRepository(UserEntity).save({ ...user, ...changes });
+    } catch (e) {
+      throw mapUniqueViolation(e);
+    }
+  }
+
+  async delete(id: string, manager: EntityManager = this.repo.manager): Promise<void> {
+    await manager.getRepository(UserEntity).delete({ id });
+  }
+
+  transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.repo.manager.transaction(fn);
+  }
+}
+
+const mapUniqueViolation = (e: unknown): unknown => {
+  if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
+    const { constraint = '', detail = '' } = e.driverError as { constraint?: string; detail?: string };
+    if (constraint === 'UQ_user_email' || detail.startsWith('Key (email)')) {
+      return new AppException(UserError.EMAIL_TAKEN);
+    }
+    if (constraint === 'UQ_user_username' || detail.startsWith('Key (username)')) {
+      return new AppException(UserError.USERNAME_TAKEN);
+    }
+  }
+  return e;
+};

@@ -1,0 +1,84 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Page, paginated, Paginated } from 'src/common/http/pagination';
+import { AppException } from 'src/common/errors/app.exception';
+import { SessionsRepository } from 'src/modules/sessions/sessions.repository';
+import { CreateUserDto } from 'src/modules/users/dto/create-user.dto';
+import { UpdateUserDto } from 'src/modules/users/dto/update-user.dto';
+import { toUserResponse, UserResponseDto } from 'src/modules/users/dto/user-response.dto';
+import { PasswordHasher } from 'src/modules/users/password.hasher';
+import { UserEntity } from 'src/modules/users/user.entity';
+import { UserError } from 'src/modules/users/users.errors';
+import { UsersRepository } from 'src/modules/users/users.repository';
+
+@Injectable()
+export class UsersService {
+  constructor(
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly hasher: PasswordHasher,
+  ) {}
+
+  async list(page: Page): Promise<Paginated<UserResponseDto>> {
+    const [rows, total] = await this.users.findPage(page.skip, page.perPage);
+    return paginated(rows.map(toUserResponse), total, page);
+  }
+
+  async get(id: string, manager?: EntityManager): Promise<UserEntity> {
+    const user = await this.users.findById(id, manager);
+    if (!user) {
+      throw new AppException(UserError.NOT_FOUND);
+    }
+    return user;
+  }
+
+  async create(dto: CreateUserDto): Promise<UserEntity> {
+    // Without a password the account gets a random one nobody knows: it signs in once a password is set.
+    const password = dto.password ?? randomBytes(32).toString('base64url');
+    return this.users.insert({
+      username: dto.username,
+      email: dto.email,
+      name: dto.name ?? '',
+      admin: dto.admin ?? false,
+      passwordHash: await this.hasher.hash(password),
+    });
+  }
+
+  async update(id: string, dto: UpdateUserDto): Promise<UserEntity> {
+    const passwordHash = dto.password !== undefined ? await this.hasher.hash(dto.password) : undefined;
+    return this.users.transaction(async (manager) => {
+      const user = await this.get(id, manager);
+      if (user.admin && dto.admin === false) {
+        await this.ensureAnotherAdmin(manager);
+      }
+      const { password: _password, ...fields } = dto;
+      const updated = await this.users.update(user, { ...fields, ...(passwordHash ? { passwordHash } : {}) }, manager);
+      if (passwordHash) {
+        // A password set by an administrator ends every session the old one opened.
+        await this.sessions.deleteForUser(user.id, undefined, manager);
+      }
+      return updated;
+    });
+  }
+
+  async delete(id: string, actor: UserEntity): Promise<void> {
+    if (String(actor.id) === id) {
+      throw new AppException(UserError.CANNOT_DELETE_SELF);
+    }
+    await this.users.transaction(async (manager) => {
+      const user = await this.get(id, manager);
+      if (user.admin) {
+        await this.ensureAnotherAdmin(manager);
+      }
+      await this.users.delete(user.id, manager);
+    });
+  }
+
+  private async ensureAnotherAdmin(manager: EntityManager): Promise<void> {
+    await this.users.lockAdmins(manager);
+    if ((await this.users.countAdmins(manager)) <= 1) {
+      throw new AppException(UserError.LAST_ADMIN);
+    }
+  }
+}

@@ -1,0 +1,7 @@
+import './register-paths';
+
+export default async function globalSetup(): Promise<void> {
+  // Required after the path hook is installed; a static import would be hoisted above it.
+  const { prepareTemplate } = require('test/setup/prepare-template') as typeof import('test/setup/prepare-template');
+  await prepareTemplate();
+}
