@@ -12,21 +12,31 @@ export class ConfigValidationError extends Error {
   }
 }
 
+/** Every variable of EnvSchema, those without a default included. */
+const ENV_KEYS = [
+  ...Object.keys(new EnvSchema()),
+  'APP_KEY',
+  'DATABASE_URL',
+  'PGLITE_DIR',
+  'ADMIN_EMAIL',
+  'ADMIN_PASSWORD',
+  'ADMIN_USERNAME',
+];
+
 const flatten = (errors: ValidationError[]): string[] =>
   errors.flatMap((e) => Object.values(e.constraints ?? {}).map((m) => `${e.property}: ${m}`));
 
 /** Parses and validates the environment. Throws one error listing every bad variable. */
 export const validateEnv = (env: Record<string, string | undefined>): EnvSchema => {
-  const known = Object.keys(new EnvSchema());
   const relevant: Record<string, string> = {};
-  for (const key of [...known, 'APP_KEY', 'DATABASE_URL', 'PGLITE_DIR', 'ADMIN_EMAIL', 'ADMIN_PASSWORD', 'ADMIN_USERNAME']) {
+  for (const key of ENV_KEYS) {
     const value = env[key];
     if (value !== undefined && value !== '') {
       relevant[key] = value;
     }
   }
   const parsed = plainToInstance(EnvSchema, relevant);
-  const problems = flatten(validateSync(parsed, { skipMissingProperties: false }));
+  const problems = flatten(validateSync(parsed, { skipMissingProperties: false, stopAtFirstError: true }));
   if (problems.length > 0) {
     throw new ConfigValidationError(problems);
   }

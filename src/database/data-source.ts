@@ -14,6 +14,9 @@ export const createDataSourceOptions = (config: AppConfigService): DataSourceOpt
     synchronize: false,
     migrationsRun: false, // run by MigrationRunner under an advisory lock
     logging: false,
+    // gen_random_uuid() is built into PostgreSQL 13+ and PGlite: no extension to install.
+    uuidExtension: 'pgcrypto' as const,
+    installExtensions: false,
   };
   if (config.db.kind === 'postgres') {
     return { ...common, url: config.db.url, poolSize: config.db.poolMax, applicationName: 'hatchery' };
@@ -21,8 +24,5 @@ export const createDataSourceOptions = (config: AppConfigService): DataSourceOpt
   return {
     ...common,
     driver: createExclusivePGliteDriver(config.db.dataDir),
-    // PGlite has gen_random_uuid() built in and cannot install extensions.
-    uuidExtension: 'pgcrypto',
-    installExtensions: false,
   };
 };

@@ -17,11 +17,10 @@ const fromDef = (def: ErrorDef, status: number, message?: string): ErrorBody => 
   message: message ?? def.message,
 });
 
-/** Body-parser and other middleware errors carry `status`/`type` instead of being HttpExceptions. */
+/** Middleware errors (body-parser's 415 and the like) carry `status` and `expose` instead of being HttpExceptions. */
 interface MiddlewareError {
   status?: number;
   statusCode?: number;
-  type?: string;
   expose?: boolean;
   message?: string;
 }
@@ -67,12 +66,6 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       return this.fromHttpException(exception);
     }
     const mw = exception as MiddlewareError | null;
-    if (mw && typeof mw === 'object' && mw.type === 'entity.parse.failed') {
-      return fromDef(CommonError.INVALID_JSON, HttpStatus.BAD_REQUEST);
-    }
-    if (mw && typeof mw === 'object' && mw.type === 'entity.too.large') {
-      return fromDef(CommonError.PAYLOAD_TOO_LARGE, HttpStatus.PAYLOAD_TOO_LARGE);
-    }
     const status = mw && typeof mw === 'object' ? (mw.status ?? mw.statusCode) : undefined;
     if (mw?.expose === true && typeof status === 'number' && status >= 400 && status < 500) {
       return fromDef(CommonError.BAD_REQUEST, status, mw.message);
@@ -84,10 +77,6 @@ export class GlobalExceptionFilter implements ExceptionFilter {
 
   private fromHttpException(exception: HttpException): ErrorBody {
     const status: number = exception.getStatus();
-    const cause = exception.cause as MiddlewareError | undefined;
-    if (status === 400 && cause?.type === 'entity.parse.failed') {
-      return fromDef(CommonError.INVALID_JSON, status);
-    }
     const known = BUILTIN_STATUS.get(status);
     if (known) {
       return fromDef(known, status);

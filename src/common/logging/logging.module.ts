@@ -8,7 +8,6 @@ import { AppConfigService } from 'src/config/app-config.service';
 /** Where log lines go; tests override it to read what would have been written. */
 export const LOG_STREAM = Symbol('LOG_STREAM');
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 const SECRET_QUERY = /([?&](?:token|key|api_key|apikey|signature|password|secret|code)=)[^&#]*/gi;
 
 /** Header and field paths whose values never reach a log line. */
@@ -53,12 +52,8 @@ class LogStreamModule {}
           {
             level: config.log.level,
             redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
-            genReqId: (req: IncomingMessage, res: ServerResponse) => {
-              const incoming = req.headers['x-request-id'];
-              const id = typeof incoming === 'string' && REQUEST_ID.test(incoming) ? incoming : randomUUID();
-              res.setHeader('x-request-id', id);
-              return id;
-            },
+            // requestIdMiddleware (app.setup.ts) has already chosen the id.
+            genReqId: (req: IncomingMessage & { id?: string }) => req.id ?? randomUUID(),
             serializers: {
               req: (req: { id: unknown; method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
                 id: req.id,

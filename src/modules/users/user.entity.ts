@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 
 @Entity({ name: 'user' })
 @Index('UQ_user_uuid', ['uuid'], { unique: true })
@@ -8,7 +8,8 @@ export class UserEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_user' })
   id!: string;
 
-  @Column({ type: 'uuid', default: () => 'gen_random_uuid()' })
+  @Column({ type: 'uuid' })
+  @Generated('uuid')
   uuid!: string;
 
   @Column({ type: 'varchar', length: 191 })
