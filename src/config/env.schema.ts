@@ -63,8 +63,8 @@ export class EnvSchema {
 
   // Required in production (enforced below); development falls back to a key kept in DATA_DIR.
   @ValidateIf((env: EnvSchema) => env.NODE_ENV === 'production' || env.APP_KEY !== undefined)
-  @IsString({ message: 'APP_KEY must be set in production (at least 32 characters)' })
   @MinLength(32, { message: 'APP_KEY must be at least 32 characters' })
+  @IsString({ message: 'APP_KEY must be set in production (at least 32 characters)' })
   APP_KEY?: string;
 
   @Transform(toList)
@@ -109,8 +109,8 @@ export class EnvSchema {
   ADMIN_EMAIL?: string;
 
   @ValidateIf((env: EnvSchema) => env.ADMIN_EMAIL !== undefined)
-  @IsString({ message: 'ADMIN_PASSWORD must be set when ADMIN_EMAIL is set' })
   @MinLength(8, { message: 'ADMIN_PASSWORD must be at least 8 characters' })
+  @IsString({ message: 'ADMIN_PASSWORD must be set when ADMIN_EMAIL is set' })
   ADMIN_PASSWORD?: string;
 
   @IsOptional()
