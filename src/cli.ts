@@ -41,7 +41,7 @@ program
       password = randomBytes(18).toString('base64url');
     }
     const dto = await validateCliUser({ email: opts.email, username: opts.username, name: opts.name, password, admin: opts.admin });
-    const app = await NestFactory.createApplicationContext(CliModule, { logger: ['error', 'warn'], abortOnError: false });
+    const app = await NestFactory.createApplicationContext(CliModule, { logger: false, abortOnError: false });
     try {
       const user = await app.get(UsersService).create(dto);
       process.stdout.write(`Created ${user.admin ? 'administrator' : 'user'} ${user.username} <${user.email}> (id ${user.id})\n`);
