@@ -1,6 +1,6 @@
 import { DataSource } from 'typeorm';
 import { createTestApp, TestApp } from 'test/utils/create-test-app';
-import { dbKinds } from 'test/utils/test-db';
+import { createTestDatabase, dbKinds } from 'test/utils/test-db';
 
 // Fails when an entity changed without a migration: generate one with `npm run migration:generate`.
 describe.each(dbKinds(['postgres', 'pglite']))('migrations match the entities (%s)', (db) => {
@@ -28,5 +28,22 @@ describe.each(dbKinds(['postgres', 'pglite']))('migrations match the entities (%
     expect(await dataSource.showMigrations()).toBe(true);
     await dataSource.runMigrations({ transaction: 'each' });
     expect((await dataSource.driver.createSchemaBuilder().log()).upQueries).toEqual([]);
+  });
+});
+
+describe.each(dbKinds(['postgres']))('migrations at boot (%s)', () => {
+  it('should migrate an empty database once when two panel processes boot on it together', async () => {
+    const database = await createTestDatabase({ empty: true });
+    const env = { DATABASE_URL: database.url, DB_RUN_MIGRATIONS: 'true' };
+    const apps = await Promise.all([createTestApp({ env, db: 'external' }), createTestApp({ env, db: 'external' })]);
+    try {
+      const dataSource = apps[0].app.get(DataSource);
+      const rows: { name: string }[] = await dataSource.query('SELECT name FROM migrations ORDER BY id');
+      expect(rows.map((r) => r.name)).toEqual(dataSource.migrations.map((m) => m.name));
+      await apps[1].http().get('/api/health').expect(200);
+    } finally {
+      await Promise.all(apps.map((a) => a.close()));
+      await database.drop();
+    }
   });
 });

@@ -15,7 +15,8 @@ export const TEST_APP_URL = 'http://panel.test';
 export const TEST_ORIGIN = TEST_APP_URL;
 
 export interface TestAppOptions {
-  db?: DbKind;
+  /** `external`: the caller passes DATABASE_URL in `env` and owns that database. */
+  db?: DbKind | 'external';
   env?: Record<string, string>;
   logStream?: DestinationStream;
   /** Extra controllers, for tests of the global guard and filter themselves. */
@@ -38,7 +39,8 @@ export const createTestApp = async (options: TestAppOptions = {}): Promise<TestA
     APP_URL: TEST_APP_URL,
     APP_KEY: 'test-app-key-0123456789-abcdefghijklmnop',
     LOG_LEVEL: options.logStream ? 'info' : 'silent',
-    ...(database ? { DATABASE_URL: database.url, DB_RUN_MIGRATIONS: 'false' } : { PGLITE_DIR: 'memory://' }),
+    ...(database ? { DATABASE_URL: database.url, DB_RUN_MIGRATIONS: 'false' } : {}),
+    ...(db === 'pglite' ? { PGLITE_DIR: 'memory://' } : {}),
     ...options.env,
   };
   const clock = new FakeClock();

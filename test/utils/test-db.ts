@@ -19,10 +19,13 @@ export const dbKinds = (wanted: DbKind[] = ['postgres']): DbKind[] =>
     return true;
   });
 
-/** A fresh database cloned from the migrated template; returns its URL and a drop function. */
-export const createTestDatabase = async (): Promise<{ url: string; drop: () => Promise<void> }> => {
+/**
+ * A fresh database cloned from the migrated template (or, with `empty`, one with no tables at
+ * all); returns its URL and a drop function.
+ */
+export const createTestDatabase = async ({ empty = false } = {}): Promise<{ url: string; drop: () => Promise<void> }> => {
   const name = `${testDbPrefix()}${randomBytes(4).toString('hex')}`;
-  await withAdminClient((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE ${templateDb()}`));
+  await withAdminClient((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE ${empty ? 'template0' : templateDb()}`));
   return {
     url: dbUrl(name),
     drop: () => withAdminClient((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
