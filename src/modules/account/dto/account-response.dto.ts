@@ -1,23 +1,11 @@
+import { OmitType } from '@nestjs/swagger';
+import { toUserResponse, UserResponseDto } from 'src/modules/users/dto/user-response.dto';
 import { UserEntity } from 'src/modules/users/user.entity';
 
-export class AccountResponseDto {
-  id!: string;
-  uuid!: string;
-  username!: string;
-  email!: string;
-  name!: string;
-  admin!: boolean;
-  twoFactorEnabled!: boolean;
-  createdAt!: string;
-}
+/** The caller's own account: the admin view of a user without `updatedAt` (addendum §2). */
+export class AccountResponseDto extends OmitType(UserResponseDto, ['updatedAt'] as const) {}
 
-export const toAccountResponse = (user: UserEntity): AccountResponseDto => ({
-  id: String(user.id),
-  uuid: user.uuid,
-  username: user.username,
-  email: user.email,
-  name: user.name,
-  admin: user.admin,
-  twoFactorEnabled: user.twoFactorEnabled,
-  createdAt: user.createdAt.toISOString(),
-});
+export const toAccountResponse = (user: UserEntity): AccountResponseDto => {
+  const { updatedAt: _updatedAt, ...account } = toUserResponse(user);
+  return account;
+};
