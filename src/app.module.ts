@@ -8,6 +8,7 @@ import { ApiKeysModule } from 'src/modules/api-keys/api-keys.module';
 import { AuthModule } from 'src/modules/auth/auth.module';
 import { HealthModule } from 'src/modules/health/health.module';
 import { SessionsModule } from 'src/modules/sessions/sessions.module';
+import { FirstAdminBootstrap } from 'src/modules/users/first-admin.bootstrap';
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
@@ -23,5 +24,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     AuthModule,
     AccountModule,
   ],
+  // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
+  providers: [FirstAdminBootstrap],
 })
 export class AppModule {}

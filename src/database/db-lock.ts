@@ -3,6 +3,7 @@ import { DataSource } from 'typeorm';
 /** Advisory lock ids shared by every panel process on one database. */
 export enum DatabaseLock {
   Migrations = 740_001,
+  FirstAdmin = 740_002,
 }
 
 /**

@@ -1,4 +1,4 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { PGliteDriver } from 'typeorm-pglite';
 
@@ -67,31 +67,49 @@ export class EmbeddedDatabaseLock {
 
   acquire(): void {
     mkdirSync(dirname(this.file), { recursive: true });
-    for (let attempt = 0; attempt < 2; attempt++) {
-      try {
-        const fd = openSync(this.file, 'wx', 0o600);
-        writeSync(fd, String(process.pid));
-        closeSync(fd);
-        return;
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
-          throw e;
+    // The pid is written first and the lock file appears by link(), so nobody ever reads a half-made lock.
+    const tmp = `${this.file}.${process.pid}.tmp`;
+    writeFileSync(tmp, String(process.pid), { mode: 0o600 });
+    try {
+      for (let attempt = 0; attempt < 3; attempt++) {
+        try {
+          linkSync(tmp, this.file);
+          return;
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') {
+            throw e;
+          }
         }
-        const pid = Number(readFileSync(this.file, 'utf8').trim());
-        if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && isAlive(pid)) {
+        const holder = this.holder();
+        if (holder === process.pid) {
+          return;
+        }
+        if (holder !== undefined && isAlive(holder)) {
           throw new Error(
-            `The embedded database in ${dirname(this.file)} is in use by process ${pid}. ` +
+            `The embedded database in ${dirname(this.file)} is in use by process ${holder}. ` +
               'Stop that process first (the embedded database serves one process), or set DATABASE_URL to use PostgreSQL.',
           );
         }
         rmSync(this.file, { force: true }); // stale: its process is gone
       }
+      throw new Error(`Could not take the embedded database lock ${this.file}: another process keeps taking it`);
+    } finally {
+      rmSync(tmp, { force: true });
+    }
+  }
+
+  private holder(): number | undefined {
+    try {
+      const pid = Number(readFileSync(this.file, 'utf8').trim());
+      return Number.isInteger(pid) && pid > 0 ? pid : undefined;
+    } catch {
+      return undefined;
     }
   }
 
   /** Removes the pid file if this process holds it. */
   release(): void {
-    if (existsSync(this.file) && readFileSync(this.file, 'utf8').trim() === String(process.pid)) {
+    if (this.holder() === process.pid) {
       rmSync(this.file, { force: true });
     }
   }

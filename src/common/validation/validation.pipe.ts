@@ -22,6 +22,8 @@ export const createValidationPipe = (): ValidationPipe =>
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },
+    // One message per field: the first rule it breaks.
+    stopAtFirstError: true,
     exceptionFactory: (errors) =>
       new AppException(CommonError.VALIDATION_FAILED, { details: flattenValidationErrors(errors) }),
   });

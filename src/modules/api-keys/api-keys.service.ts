@@ -42,22 +42,25 @@ export class ApiKeysService {
     if (permissions.some((p) => !(held as readonly string[]).includes(p))) {
       throw new AppException(ApiKeyError.SCOPE_EXCEEDS_OWNER);
     }
-    if ((await this.keys.countForUser(owner.id)) >= API_KEY_POLICY.maxPerUser) {
-      throw new AppException(ApiKeyError.LIMIT_REACHED);
-    }
     const now = this.clock.now();
     const secret = randomString(API_KEY_POLICY.length, URL_SAFE_ALPHABET);
-    const key = await this.keys.insert({
-      identifier: randomString(API_KEY_POLICY.identifierLength, ALPHANUMERIC),
-      userId: owner.id,
-      name: dto.name,
-      keyHash: sha256Hex(secret),
-      start: secret.slice(0, API_KEY_POLICY.startLength),
-      permissions,
-      expiresAt: new Date(now.getTime() + (dto.expiresInDays ?? API_KEY_POLICY.defaultDays) * DAY),
-      lastUsedAt: null,
-      createdAt: now,
-    });
+    const key = await this.keys.insertCapped(
+      {
+        identifier: randomString(API_KEY_POLICY.identifierLength, ALPHANUMERIC),
+        userId: owner.id,
+        name: dto.name,
+        keyHash: sha256Hex(secret),
+        start: secret.slice(0, API_KEY_POLICY.startLength),
+        permissions,
+        expiresAt: new Date(now.getTime() + (dto.expiresInDays ?? API_KEY_POLICY.defaultDays) * DAY),
+        lastUsedAt: null,
+        createdAt: now,
+      },
+      API_KEY_POLICY.maxPerUser,
+    );
+    if (!key) {
+      throw new AppException(ApiKeyError.LIMIT_REACHED);
+    }
     return { key, secret };
   }
 

@@ -1,7 +1,19 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { AppConfigService } from 'src/config/app-config.service';
+import { DatabaseLock, withAdvisoryLock } from 'src/database/db-lock';
 import { UsersRepository } from 'src/modules/users/users.repository';
 import { UsersService } from 'src/modules/users/users.service';
+
+/** The e-mail's local part, trimmed to what a username may hold (see IsUsername); `admin` if nothing is left. */
+export const usernameFromEmail = (email: string): string =>
+  email
+    .split('@')[0]
+    .toLowerCase()
+    .replace(/[^a-z0-9_.-]/g, '')
+    .replace(/^[^a-z0-9]+/, '')
+    .slice(0, 191) || 'admin';
 
 /** ADMIN_EMAIL + ADMIN_PASSWORD create the first administrator when no user exists yet. */
 @Injectable()
@@ -12,16 +24,23 @@ export class FirstAdminBootstrap implements OnApplicationBootstrap {
     private readonly config: AppConfigService,
     private readonly users: UsersRepository,
     private readonly service: UsersService,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
     const admin = this.config.auth.firstAdmin;
-    if (!admin || (await this.users.count()) > 0) {
+    if (!admin) {
       return;
     }
-    const email = admin.email.toLowerCase();
-    const username = admin.username ?? (email.split('@')[0].replace(/[^a-z0-9_.-]/g, '') || 'admin');
-    const user = await this.service.create({ email, username, password: admin.password, admin: true });
-    this.logger.log(`Created the first administrator ${user.username} <${user.email}> from ADMIN_EMAIL`);
+    // Instances booting at once on one database would all see it empty; one at a time checks and creates.
+    await withAdvisoryLock(this.dataSource, DatabaseLock.FirstAdmin, async () => {
+      if ((await this.users.count()) > 0) {
+        return;
+      }
+      const email = admin.email.toLowerCase();
+      const username = admin.username ?? usernameFromEmail(email);
+      const user = await this.service.create({ email, username, password: admin.password, admin: true });
+      this.logger.log(`Created the first administrator ${user.username} <${user.email}> from ADMIN_EMAIL`);
+    });
   }
 }

@@ -1,7 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SessionsModule } from 'src/modules/sessions/sessions.module';
-import { FirstAdminBootstrap } from 'src/modules/users/first-admin.bootstrap';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UsersController } from 'src/modules/users/users.controller';
@@ -11,7 +10,7 @@ import { UsersService } from 'src/modules/users/users.service';
 @Module({
   imports: [TypeOrmModule.forFeature([UserEntity]), SessionsModule],
   controllers: [UsersController],
-  providers: [UsersRepository, UsersService, PasswordHasher, FirstAdminBootstrap],
+  providers: [UsersRepository, UsersService, PasswordHasher],
   exports: [UsersRepository, UsersService, PasswordHasher],
 })
 export class UsersModule {}
