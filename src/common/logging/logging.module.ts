@@ -53,7 +53,7 @@ class LogStreamModule {}
             level: config.log.level,
             redact: { paths: REDACTED_PATHS, censor: '[Redacted]' },
             // requestIdMiddleware (app.setup.ts) has already chosen the id.
-            genReqId: (req: IncomingMessage & { id?: string }) => req.id ?? randomUUID(),
+            genReqId: (req: IncomingMessage) => req.id ?? randomUUID(),
             serializers: {
               req: (req: { id: unknown; method: string; url: string; headers: Record<string, unknown>; remoteAddress?: string }) => ({
                 id: req.id,
