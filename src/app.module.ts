@@ -5,6 +5,8 @@ import { AppConfigModule } from 'src/config/config.module';
 import { DatabaseModule } from 'src/database/database.module';
 import { AccountModule } from 'src/modules/account/account.module';
 import { ApiKeysModule } from 'src/modules/api-keys/api-keys.module';
+import { AuditModule } from 'src/modules/audit/audit.module';
+import { EggsModule } from 'src/modules/eggs/eggs.module';
 import { AuthModule } from 'src/modules/auth/auth.module';
 import { HealthModule } from 'src/modules/health/health.module';
 import { SessionsModule } from 'src/modules/sessions/sessions.module';
@@ -23,6 +25,8 @@ import { UsersModule } from 'src/modules/users/users.module';
     ApiKeysModule,
     AuthModule,
     AccountModule,
+    AuditModule,
+    EggsModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

@@ -1,6 +1,11 @@
 import { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
+import { AuditLogEntity } from 'src/modules/audit/audit-log.entity';
+import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
+import { EggEntity } from 'src/modules/eggs/egg.entity';
+import { NestEntity } from 'src/modules/eggs/nest.entity';
+import { ServerEntity } from 'src/modules/servers/server.entity';
 import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 
 /** Every entity, registered once for the app, the TypeORM CLI and the tests. */
-export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity];
+export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, ServerEntity];

@@ -21,6 +21,8 @@ export interface TestAppOptions {
   logStream?: DestinationStream;
   /** Extra controllers, for tests of the global guard and filter themselves. */
   controllers?: Type[];
+  /** Providers replaced by a value, e.g. an `OutboundPolicy` that may reach a local test server. */
+  overrides?: { provide: unknown; useValue: unknown }[];
 }
 
 export interface TestApp {
@@ -51,6 +53,9 @@ export const createTestApp = async (options: TestAppOptions = {}): Promise<TestA
     .useValue(clock);
   if (options.logStream) {
     builder = builder.overrideProvider(LOG_STREAM).useValue(options.logStream);
+  }
+  for (const { provide, useValue } of options.overrides ?? []) {
+    builder = builder.overrideProvider(provide).useValue(useValue);
   }
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });

@@ -7,10 +7,33 @@ export interface FieldError {
   message: string;
 }
 
+/**
+ * Constraints that say what a value must be. When a field breaks one of these and a size rule too
+ * ("must be a string" and "must be shorter than 255"), the first is the message that helps.
+ */
+const KIND_CONSTRAINTS = new Set([
+  'whitelistValidation',
+  'isDefined',
+  'isString',
+  'isInt',
+  'isNumber',
+  'isBoolean',
+  'isArray',
+  'isObject',
+  'isUuid',
+  'isEmail',
+  'isUrl',
+  'isIn',
+  'isEnum',
+]);
+
+/** One message per field: the kind of value it must be first, else the first rule it breaks. */
 export const flattenValidationErrors = (errors: ValidationError[], parent = ''): FieldError[] =>
   errors.flatMap((e) => {
     const field = parent ? `${parent}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).map((message) => ({ field, message }));
+    const constraints = Object.entries(e.constraints ?? {});
+    const chosen = constraints.find(([name]) => KIND_CONSTRAINTS.has(name)) ?? constraints[0];
+    const own = chosen ? [{ field, message: chosen[1] }] : [];
     return [...own, ...flattenValidationErrors(e.children ?? [], field)];
   });
 
@@ -22,8 +45,6 @@ export const createValidationPipe = (): ValidationPipe =>
     transform: true,
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: false },
-    // One message per field: the first rule it breaks.
-    stopAtFirstError: true,
     exceptionFactory: (errors) =>
       new AppException(CommonError.VALIDATION_FAILED, { details: flattenValidationErrors(errors) }),
   });

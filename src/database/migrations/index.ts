@@ -1,6 +1,7 @@
 import type { MixedList } from 'typeorm';
 import { CreateUsersSessionsApiKeys1795315755628 } from 'src/database/migrations/1795315755628-CreateUsersSessionsApiKeys';
+import { AddEggsNestsAuditLog1795317728241 } from 'src/database/migrations/1795317728241-AddEggsNestsAuditLog';
 
 /** Every migration, in order. Add each generated migration here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: MixedList<Function> = [CreateUsersSessionsApiKeys1795315755628];
+export const MIGRATIONS: MixedList<Function> = [CreateUsersSessionsApiKeys1795315755628, AddEggsNestsAuditLog1795317728241];

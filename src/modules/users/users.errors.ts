@@ -10,5 +10,10 @@ export const UserError = {
     category: ErrorCategory.CONFLICT,
     message: 'The last administrator cannot be removed or demoted',
   },
+  HAS_SERVERS: {
+    code: 'USER_HAS_SERVERS',
+    category: ErrorCategory.CONFLICT,
+    message: 'The user owns servers; delete or transfer them first',
+  },
   INVALID_PASSWORD: { code: 'INVALID_PASSWORD', category: ErrorCategory.BAD_REQUEST, message: 'The password given is not correct' },
 } satisfies Record<string, ErrorDef>;

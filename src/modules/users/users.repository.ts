@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, QueryFailedError, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
+import { ServerEntity } from 'src/modules/servers/server.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
 
@@ -54,6 +55,10 @@ export class UsersRepository {
     } catch (e) {
       throw mapUniqueViolation(e);
     }
+  }
+
+  countOwnedServers(userId: string, manager: EntityManager = this.repo.manager): Promise<number> {
+    return manager.getRepository(ServerEntity).countBy({ ownerId: userId });
   }
 
   async delete(id: string, manager: EntityManager = this.repo.manager): Promise<void> {

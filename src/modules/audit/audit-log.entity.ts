@@ -1,0 +1,50 @@
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { UserEntity } from 'src/modules/users/user.entity';
+
+export interface AuditChanges {
+  before?: Record<string, unknown>;
+  after?: Record<string, unknown>;
+}
+
+@Entity({ name: 'audit_log' })
+@Index('IDX_audit_log_created_at', ['createdAt'])
+@Index('IDX_audit_log_action', ['action'])
+@Index('IDX_audit_log_actor_id', ['actorId'])
+@Index('IDX_audit_log_target', ['targetType', 'targetId'])
+export class AuditLogEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_audit_log' })
+  id!: string;
+
+  /** Null once the acting user is deleted; `actorUsername` keeps who it was. */
+  @Column({ name: 'actor_id', type: 'bigint', nullable: true })
+  actorId!: string | null;
+
+  @ManyToOne(() => UserEntity, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'actor_id', foreignKeyConstraintName: 'FK_audit_log_actor' })
+  actor?: UserEntity | null;
+
+  @Column({ name: 'actor_username', type: 'varchar', length: 191, nullable: true })
+  actorUsername!: string | null;
+
+  /** `session` or the identifier of the API key used. */
+  @Column({ type: 'varchar', length: 32, nullable: true })
+  via!: string | null;
+
+  @Column({ type: 'varchar', length: 64 })
+  action!: string;
+
+  @Column({ name: 'target_type', type: 'varchar', length: 32 })
+  targetType!: string;
+
+  @Column({ name: 'target_id', type: 'varchar', length: 64 })
+  targetId!: string;
+
+  @Column({ type: 'jsonb', default: () => "'{}'" })
+  changes!: AuditChanges;
+
+  @Column({ type: 'varchar', length: 64, nullable: true })
+  ip!: string | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

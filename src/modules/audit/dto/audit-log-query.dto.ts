@@ -1,0 +1,26 @@
+import { IsString, Matches, MaxLength } from 'class-validator';
+import { PaginationQueryDto } from 'src/common/http/pagination';
+import { Optional } from 'src/common/validation/decorators';
+
+export class AuditLogQueryDto extends PaginationQueryDto {
+  /** Exact action, e.g. `egg.updated`. */
+  @Optional()
+  @IsString()
+  @MaxLength(64)
+  action?: string;
+
+  @Optional()
+  @Matches(/^[1-9]\d{0,17}$/, { message: 'actorId must be a user id' })
+  actorId?: string;
+
+  /** e.g. `egg`, `nest`, `egg_variable`. */
+  @Optional()
+  @IsString()
+  @MaxLength(32)
+  targetType?: string;
+
+  @Optional()
+  @IsString()
+  @MaxLength(64)
+  targetId?: string;
+}

@@ -1,0 +1,79 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
+import { Clock } from 'src/common/clock';
+import { AppException } from 'src/common/errors/app.exception';
+import { fetchPublic, OutboundPolicy } from 'src/common/http/outbound-url';
+import { AuditService } from 'src/modules/audit/audit.service';
+import { EggResponseDto } from 'src/modules/eggs/dto/egg-response.dto';
+import { EggError } from 'src/modules/eggs/eggs.errors';
+import { EggsRepository } from 'src/modules/eggs/eggs.repository';
+import { EggsService } from 'src/modules/eggs/eggs.service';
+import { parsePtdl, PtdlDocument, serializePtdl, toPtdl } from 'src/modules/eggs/ptdl';
+
+export const EGG_IMPORT_MAX_BYTES = 1024 * 1024;
+const EGG_IMPORT_TIMEOUT_MS = 10_000;
+
+@Injectable()
+export class EggTransferService {
+  constructor(
+    private readonly repo: EggsRepository,
+    private readonly eggs: EggsService,
+    private readonly audit: AuditService,
+    private readonly clock: Clock,
+    @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
+  ) {}
+
+  /** The PTDL_v2 document, with the install script resolved through copyScriptFrom. */
+  async export(id: string): Promise<{ document: PtdlDocument; text: string; fileName: string }> {
+    const egg = await this.eggs.get(id);
+    const source = egg.copyScriptFrom ? await this.eggs.get(egg.copyScriptFrom) : egg;
+    const resolved = {
+      ...egg,
+      scriptInstall: source.scriptInstall,
+      scriptContainer: source.scriptContainer,
+      scriptEntry: source.scriptEntry,
+    };
+    const document = toPtdl(resolved, await this.repo.findVariables(id), this.clock.now());
+    const slug = egg.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'egg';
+    return { document, text: serializePtdl(document), fileName: `egg-${slug}.json` };
+  }
+
+  /** Creates an egg and its variables from a PTDL_v1/v2 document, all or nothing. */
+  import(nestId: string, document: unknown, actor: Actor, source?: string): Promise<EggResponseDto> {
+    const { egg, variables } = parsePtdl(document);
+    return this.repo.transaction(async (manager: EntityManager) => {
+      if (!(await this.repo.findNest(nestId, manager))) {
+        throw new AppException(EggError.NEST_NOT_FOUND);
+      }
+      const saved = await this.repo.saveEgg({ ...egg, nestId, copyScriptFrom: null }, manager);
+      for (const [position, variable] of variables.entries()) {
+        await this.repo.saveVariable({ ...variable, eggId: saved.id, position }, manager);
+      }
+      await this.audit.record(manager, actor, {
+        action: 'egg.imported',
+        targetType: 'egg',
+        targetId: saved.id,
+        changes: { after: { nestId, name: saved.name, variables: variables.map((v) => v.envVariable), ...(source ? { source } : {}) } },
+      });
+      return this.eggs.getResponse(saved.id, manager);
+    });
+  }
+
+  /** Fetches a document from a public http(s) URL (size-capped, never a private address) and imports it. */
+  async importFromUrl(nestId: string, url: string, actor: Actor): Promise<EggResponseDto> {
+    const { body } = await fetchPublic(url, {
+      policy: this.outbound,
+      maxBytes: EGG_IMPORT_MAX_BYTES,
+      timeoutMs: EGG_IMPORT_TIMEOUT_MS,
+      accept: 'application/json',
+    });
+    let document: unknown;
+    try {
+      document = JSON.parse(body.toString('utf8'));
+    } catch {
+      throw new AppException(EggError.IMPORT_NOT_JSON);
+    }
+    return this.import(nestId, document, actor, url);
+  }
+}

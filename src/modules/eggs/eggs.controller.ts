@@ -1,0 +1,80 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import { AdminScope } from 'src/common/auth/admin-scope';
+import { Authenticated } from 'src/common/auth/authenticated.decorator';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import { Paginated, toPage } from 'src/common/http/pagination';
+import { uuidParam } from 'src/common/validation/uuid-param';
+import { CreateEggDto, ImportEggUrlDto, UpdateEggDto } from 'src/modules/eggs/dto/egg.dto';
+import { EggListItemDto, EggResponseDto } from 'src/modules/eggs/dto/egg-response.dto';
+import { EggListQueryDto, importTarget } from 'src/modules/eggs/dto/egg-import.dto';
+import { EggTransferService } from 'src/modules/eggs/egg-transfer.service';
+import { EggError } from 'src/modules/eggs/eggs.errors';
+import { EggsService } from 'src/modules/eggs/eggs.service';
+
+const eggId = uuidParam(EggError.NOT_FOUND);
+
+@ApiTags('admin: eggs')
+@Controller('api/admin/eggs')
+export class EggsController {
+  constructor(
+    private readonly eggs: EggsService,
+    private readonly transfer: EggTransferService,
+  ) {}
+
+  @Get()
+  @Authenticated({ admin: AdminScope.EGGS_READ })
+  list(@Query() query: EggListQueryDto): Promise<Paginated<EggListItemDto>> {
+    return this.eggs.list(query.nestId, toPage(query));
+  }
+
+  @Post()
+  @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  async create(@Body() dto: CreateEggDto, @CurrentActor() actor: Actor): Promise<{ data: EggResponseDto }> {
+    return { data: await this.eggs.create(dto, actor) };
+  }
+
+  /** `{nestId, egg: <PTDL document>}`, or the document itself with `?nestId=`. */
+  @Post('import')
+  @ApiBody({ description: 'A PTDL_v1/PTDL_v2 egg document, or {nestId, egg}' })
+  @ApiQuery({ name: 'nestId', required: false })
+  @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  async import(@Body() body: unknown, @Query('nestId') nestId: unknown, @CurrentActor() actor: Actor): Promise<{ data: EggResponseDto }> {
+    const target = importTarget(body, nestId);
+    return { data: await this.transfer.import(target.nestId, target.document, actor) };
+  }
+
+  @Post('import-url')
+  @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  async importFromUrl(@Body() dto: ImportEggUrlDto, @CurrentActor() actor: Actor): Promise<{ data: EggResponseDto }> {
+    return { data: await this.transfer.importFromUrl(dto.nestId, dto.url, actor) };
+  }
+
+  @Get(':egg')
+  @Authenticated({ admin: AdminScope.EGGS_READ })
+  async get(@Param('egg', eggId) id: string): Promise<{ data: EggResponseDto }> {
+    return { data: await this.eggs.getResponse(id) };
+  }
+
+  @Patch(':egg')
+  @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  async update(@Param('egg', eggId) id: string, @Body() dto: UpdateEggDto, @CurrentActor() actor: Actor): Promise<{ data: EggResponseDto }> {
+    return { data: await this.eggs.update(id, dto, actor) };
+  }
+
+  @Delete(':egg')
+  @HttpCode(204)
+  @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  async delete(@Param('egg', eggId) id: string, @CurrentActor() actor: Actor): Promise<void> {
+    await this.eggs.delete(id, actor);
+  }
+
+  /** The PTDL_v2 document as a file download. */
+  @Get(':egg/export')
+  @Authenticated({ admin: AdminScope.EGGS_READ })
+  async export(@Param('egg', eggId) id: string, @Res() res: Response): Promise<void> {
+    const { text, fileName } = await this.transfer.export(id);
+    res.type('application/json').attachment(fileName).send(text);
+  }
+}

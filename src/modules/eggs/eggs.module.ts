@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { OutboundPolicy } from 'src/common/http/outbound-url';
+import { AuditModule } from 'src/modules/audit/audit.module';
+import { EggTransferService } from 'src/modules/eggs/egg-transfer.service';
+import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
+import { EggVariablesController } from 'src/modules/eggs/egg-variables.controller';
+import { EggVariablesService } from 'src/modules/eggs/egg-variables.service';
+import { EggEntity } from 'src/modules/eggs/egg.entity';
+import { EggsController } from 'src/modules/eggs/eggs.controller';
+import { EggsRepository } from 'src/modules/eggs/eggs.repository';
+import { EggsService } from 'src/modules/eggs/eggs.service';
+import { NestEntity } from 'src/modules/eggs/nest.entity';
+import { NestsController } from 'src/modules/eggs/nests.controller';
+import { NestsService } from 'src/modules/eggs/nests.service';
+import { ServerEntity } from 'src/modules/servers/server.entity';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([NestEntity, EggEntity, EggVariableEntity, ServerEntity]), AuditModule],
+  controllers: [NestsController, EggsController, EggVariablesController],
+  providers: [
+    EggsRepository,
+    NestsService,
+    EggsService,
+    EggVariablesService,
+    EggTransferService,
+    // Outbound requests never reach private addresses; tests of import-url override this.
+    { provide: OutboundPolicy, useValue: new OutboundPolicy() },
+  ],
+  exports: [EggsService, EggsRepository],
+})
+export class EggsModule {}
