@@ -6,9 +6,11 @@ import { DatabaseModule } from 'src/database/database.module';
 import { AccountModule } from 'src/modules/account/account.module';
 import { ApiKeysModule } from 'src/modules/api-keys/api-keys.module';
 import { AuditModule } from 'src/modules/audit/audit.module';
+import { DaemonGatewayModule } from 'src/modules/daemon-gateway/daemon-gateway.module';
 import { EggsModule } from 'src/modules/eggs/eggs.module';
 import { AuthModule } from 'src/modules/auth/auth.module';
 import { HealthModule } from 'src/modules/health/health.module';
+import { NodesModule } from 'src/modules/nodes/nodes.module';
 import { SessionsModule } from 'src/modules/sessions/sessions.module';
 import { FirstAdminBootstrap } from 'src/modules/users/first-admin.bootstrap';
 import { UsersModule } from 'src/modules/users/users.module';
@@ -27,6 +29,8 @@ import { UsersModule } from 'src/modules/users/users.module';
     AccountModule,
     AuditModule,
     EggsModule,
+    DaemonGatewayModule,
+    NodesModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

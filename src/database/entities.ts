@@ -3,9 +3,14 @@ import { AuditLogEntity } from 'src/modules/audit/audit-log.entity';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { EggEntity } from 'src/modules/eggs/egg.entity';
 import { NestEntity } from 'src/modules/eggs/nest.entity';
+import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
+import { LocationEntity } from 'src/modules/nodes/location.entity';
+import { NodeEntity } from 'src/modules/nodes/node.entity';
+import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
+import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 
 /** Every entity, registered once for the app, the TypeORM CLI and the tests. */
-export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, ServerEntity];
+export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity];

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { EggEntity } from 'src/modules/eggs/egg.entity';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { NestEntity } from 'src/modules/eggs/nest.entity';
+import { createNodeRow } from 'test/factories/node.factory';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 
 const suffix = (): string => randomBytes(4).toString('hex');
@@ -67,7 +68,23 @@ export const createEggVariable = (
 };
 
 /** A row of the minimal server table, owned by `ownerId`, that uses the egg. */
-export const createServerUsing = (app: INestApplication, eggId: string, ownerId: string): Promise<ServerEntity> => {
+export const createServerUsing = async (app: INestApplication, eggId: string, ownerId: string): Promise<ServerEntity> => {
+  const { node } = await createNodeRow(app);
   const repo = app.get(DataSource).getRepository(ServerEntity);
-  return repo.save(repo.create({ uuid: randomUUID(), name: `Server ${suffix()}`, ownerId, eggId }));
+  const uuid = randomUUID();
+  return repo.save(
+    repo.create({
+      uuid,
+      identifier: uuid.slice(0, 8),
+      name: `Server ${suffix()}`,
+      ownerId,
+      eggId,
+      nodeId: node.id,
+      startup: 'java -jar server.jar',
+      image: 'ghcr.io/pterodactyl/yolks:java_21',
+      memory: 1024,
+      disk: 4096,
+      cpu: 100,
+    }),
+  );
 };

@@ -6,11 +6,12 @@ export class AppException extends Error {
   readonly status: number;
   readonly details?: unknown;
 
-  constructor(def: ErrorDef, options: { message?: string; details?: unknown } = {}) {
+  /** `status` overrides the category's status: a daemon's own HTTP error keeps its status (interface.md §7). */
+  constructor(def: ErrorDef, options: { message?: string; details?: unknown; status?: number } = {}) {
     super(options.message ?? def.message);
     this.name = 'AppException';
     this.code = def.code;
-    this.status = CATEGORY_STATUS[def.category];
+    this.status = options.status ?? CATEGORY_STATUS[def.category];
     this.details = options.details;
   }
 }

@@ -1,0 +1,159 @@
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Agent, Dispatcher, errors as undiciErrors, request } from 'undici';
+import { AppException } from 'src/common/errors/app.exception';
+import { ErrorCategory } from 'src/common/errors/error-codes';
+import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
+
+/** What the client needs to reach one node. */
+export interface DaemonTarget {
+  nodeId: string;
+  baseUrl: string;
+  allowInsecure: boolean;
+  /** The Authorization header value to send. */
+  authorization: string;
+}
+
+export interface DaemonRequest {
+  method: Dispatcher.HttpMethod;
+  path: string;
+  query?: Record<string, string | number>;
+  body?: unknown;
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 15_000;
+const CONNECT_TIMEOUT_MS = 5_000;
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'UND_ERR_SOCKET']);
+
+/**
+ * The one HTTP client that talks to Wings. One keep-alive agent per node, so a slow or dead node
+ * never holds up requests to another; every call has its own timeout; the node token travels only
+ * in the Authorization header and is never logged.
+ */
+@Injectable()
+export class DaemonClient implements OnModuleDestroy {
+  private readonly logger = new Logger(DaemonClient.name);
+  private readonly agents = new Map<string, Agent>();
+  /** Per-node health, for the admin view and logs: last success and last failure. */
+  readonly health = new Map<string, { ok: boolean; at: Date; error?: string }>();
+
+  async json<T>(target: DaemonTarget, req: DaemonRequest): Promise<T> {
+    const { status, text } = await this.send(target, req);
+    if (text.length === 0) {
+      return undefined as T;
+    }
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new AppException(DaemonError.BAD_RESPONSE, { details: { nodeId: target.nodeId, status } });
+    }
+  }
+
+  async send(target: DaemonTarget, req: DaemonRequest): Promise<{ status: number; text: string }> {
+    const url = new URL(req.path, target.baseUrl);
+    for (const [k, v] of Object.entries(req.query ?? {})) {
+      url.searchParams.set(k, String(v));
+    }
+    const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(url, {
+        method: req.method,
+        dispatcher: this.agentFor(target),
+        headers: {
+          authorization: target.authorization,
+          accept: 'application/json',
+          'content-type': 'application/json',
+          'user-agent': 'Hatchery',
+        },
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (e) {
+      throw this.transportError(target, req, e);
+    }
+    const text = await response.body.text().catch((e: unknown) => {
+      throw this.transportError(target, req, e);
+    });
+    this.health.set(target.nodeId, { ok: true, at: new Date() });
+    if (response.statusCode >= 400) {
+      throw this.httpError(target, response.statusCode, text);
+    }
+    return { status: response.statusCode, text };
+  }
+
+  /** Drops the agent of a node whose address or TLS setting changed. */
+  forget(nodeId: string): void {
+    for (const [key, agent] of this.agents) {
+      if (key.startsWith(`${nodeId}|`)) {
+        this.agents.delete(key);
+        void agent.close();
+      }
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all([...this.agents.values()].map((a) => a.close()));
+    this.agents.clear();
+  }
+
+  private agentFor(target: DaemonTarget): Agent {
+    const key = `${target.nodeId}|${target.baseUrl}|${target.allowInsecure}`;
+    let agent = this.agents.get(key);
+    if (!agent) {
+      agent = new Agent({
+        connect: { timeout: CONNECT_TIMEOUT_MS, rejectUnauthorized: !target.allowInsecure },
+        keepAliveTimeout: 30_000,
+        connections: 32,
+      });
+      this.agents.set(key, agent);
+    }
+    return agent;
+  }
+
+  /** interface.md §7: the daemon's status and message, with nodeId; its 401/403 as our 403. */
+  private httpError(target: DaemonTarget, status: number, text: string): AppException {
+    let message: string | undefined;
+    let requestId: string | undefined;
+    try {
+      const body = JSON.parse(text) as { error?: unknown; request_id?: unknown };
+      message = typeof body.error === 'string' ? body.error : undefined;
+      requestId = typeof body.request_id === 'string' ? body.request_id : undefined;
+    } catch {
+      // Not JSON: the generic message below names the status.
+    }
+    const details = { nodeId: target.nodeId, status, ...(requestId ? { daemonRequestId: requestId } : {}) };
+    if (status === 401 || status === 403) {
+      return new AppException(DaemonError.AUTH_FAILED, {
+        message: `daemon authentication failed: ${message ?? `the daemon answered HTTP ${status}`}`,
+        details,
+      });
+    }
+    const category = status >= 500 ? ErrorCategory.INTERNAL : ErrorCategory.BAD_REQUEST;
+    return new AppException(
+      { code: 'DAEMON_HTTP_ERROR', category, message: message ?? `The daemon answered HTTP ${status}` },
+      { details, status },
+    );
+  }
+
+  private transportError(target: DaemonTarget, req: DaemonRequest, e: unknown): AppException {
+    const code = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
+    const name = (e as { name?: string }).name;
+    const reason = e instanceof Error ? e.message : String(e);
+    this.health.set(target.nodeId, { ok: false, at: new Date(), error: code ?? name ?? reason });
+    this.logger.warn({ nodeId: target.nodeId, method: req.method, path: req.path, code, name }, 'daemon request failed');
+    const details = { nodeId: target.nodeId };
+    if (name === 'TimeoutError' || e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {
+      return new AppException(DaemonError.TIMEOUT, { details });
+    }
+    if ((code !== undefined && NETWORK_CODES.has(code)) || e instanceof undiciErrors.SocketError) {
+      return new AppException(DaemonError.UNAVAILABLE, { message: `daemon unavailable: ${code ?? reason}`, details });
+    }
+    if (e instanceof undiciErrors.UndiciError) {
+      return new AppException(DaemonError.BAD_RESPONSE, { details });
+    }
+    return new AppException(DaemonError.UNEXPECTED, { details });
+  }
+}

@@ -1,0 +1,42 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { NodeEntity } from 'src/modules/nodes/node.entity';
+import { ServerEntity } from 'src/modules/servers/server.entity';
+
+@Entity({ name: 'allocation' })
+@Index('UQ_allocation_node_ip_port', ['nodeId', 'ip', 'port'], { unique: true })
+@Index('IDX_allocation_server_id', ['serverId'])
+export class AllocationEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_allocation' })
+  id!: string;
+
+  @Column({ name: 'node_id', type: 'bigint' })
+  nodeId!: string;
+
+  @ManyToOne(() => NodeEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'node_id', foreignKeyConstraintName: 'FK_allocation_node' })
+  node?: NodeEntity;
+
+  @Column({ type: 'varchar', length: 45 })
+  ip!: string;
+
+  @Column({ type: 'integer' })
+  port!: number;
+
+  /** Shown to users instead of the IP (e.g. a hostname). */
+  @Column({ type: 'varchar', length: 191, nullable: true })
+  alias!: string | null;
+
+  @Column({ type: 'varchar', length: 191, nullable: true })
+  notes!: string | null;
+
+  /** The one server this allocation belongs to, if any. */
+  @Column({ name: 'server_id', type: 'bigint', nullable: true })
+  serverId!: string | null;
+
+  @ManyToOne(() => ServerEntity, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'server_id', foreignKeyConstraintName: 'FK_allocation_server' })
+  server?: ServerEntity | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+}

@@ -1,0 +1,43 @@
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIP, IsString, Matches, MaxLength } from 'class-validator';
+import { PaginationQueryDto } from 'src/common/http/pagination';
+import { Optional } from 'src/common/validation/decorators';
+import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
+
+export class CreateAllocationsDto {
+  @IsIP()
+  ip!: string;
+
+  /** Single ports and ranges: `["25565", "25570-25580"]`. */
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @Matches(/^\d{1,5}(-\d{1,5})?$/, { each: true, message: 'each port must be a number or a range such as 25570-25580' })
+  ports!: string[];
+
+  @Optional({ nullable: true })
+  @IsString()
+  @MaxLength(191)
+  alias?: string | null;
+}
+
+export class AllocationQueryDto extends PaginationQueryDto {}
+
+export class AllocationResponseDto {
+  id!: string;
+  ip!: string;
+  port!: number;
+  alias!: string | null;
+  notes!: string | null;
+  serverId!: string | null;
+  assigned!: boolean;
+}
+
+export const toAllocationResponse = (a: AllocationEntity): AllocationResponseDto => ({
+  id: String(a.id),
+  ip: a.ip,
+  port: a.port,
+  alias: a.alias,
+  notes: a.notes,
+  serverId: a.serverId === null ? null : String(a.serverId),
+  assigned: a.serverId !== null,
+});

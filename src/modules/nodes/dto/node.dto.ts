@@ -1,0 +1,160 @@
+import { PartialType } from '@nestjs/swagger';
+import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { Optional } from 'src/common/validation/decorators';
+import { DAEMON_AUTH_MODES, DaemonAuthMode, NODE_SCHEMES, NodeEntity, NodeScheme } from 'src/modules/nodes/node.entity';
+
+const HOST = /^(?=.{1,253}$)(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$|^\d{1,3}(?:\.\d{1,3}){3}$/;
+
+export class CreateNodeDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(191)
+  name!: string;
+
+  @Optional({ nullable: true })
+  @IsString()
+  @MaxLength(65_535)
+  description?: string | null;
+
+  @Optional({ nullable: true })
+  @Matches(/^[1-9]\d{0,17}$/, { message: 'locationId must be a location id' })
+  locationId?: string | null;
+
+  /** Host name (or IPv4 address) the daemon is reached at. */
+  @IsString()
+  @Matches(HOST, { message: 'fqdn must be a host name or an IPv4 address' })
+  fqdn!: string;
+
+  @Optional()
+  @IsIn(NODE_SCHEMES)
+  scheme?: NodeScheme;
+
+  @Optional()
+  @IsBoolean()
+  public?: boolean;
+
+  @Optional()
+  @IsBoolean()
+  maintenanceMode?: boolean;
+
+  @Optional()
+  @IsBoolean()
+  allowInsecure?: boolean;
+
+  @Optional()
+  @IsBoolean()
+  behindProxy?: boolean;
+
+  /** MiB. */
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
+  memory!: number;
+
+  /** Percent above `memory` servers may be given; -1 turns the check off. */
+  @Optional()
+  @IsInt()
+  @Min(-1)
+  @Max(10_000)
+  memoryOverallocate?: number;
+
+  /** MiB. */
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
+  disk!: number;
+
+  @Optional()
+  @IsInt()
+  @Min(-1)
+  @Max(10_000)
+  diskOverallocate?: number;
+
+  /** MiB per uploaded file. */
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(1_048_576)
+  uploadSize?: number;
+
+  @Optional()
+  @IsString()
+  @Matches(/^\/[^\0]{0,254}$/, { message: 'daemonBase must be an absolute path' })
+  daemonBase?: string;
+
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(65_535)
+  daemonListen?: number;
+
+  @Optional()
+  @IsInt()
+  @Min(1)
+  @Max(65_535)
+  daemonSftp?: number;
+
+  /** `token`: `Bearer <token>` as Wings expects; `combined`: `Bearer <tokenIdentifier>.<token>`. */
+  @Optional()
+  @IsIn(DAEMON_AUTH_MODES)
+  daemonAuth?: DaemonAuthMode;
+}
+
+export class UpdateNodeDto extends PartialType(CreateNodeDto, { skipNullProperties: false }) {}
+
+/** A node as the admin API shows it: the daemon token never leaves through here (see the configuration endpoint). */
+export class NodeResponseDto {
+  id!: string;
+  uuid!: string;
+  name!: string;
+  description!: string | null;
+  locationId!: string | null;
+  baseUrl!: string;
+  fqdn!: string;
+  scheme!: NodeScheme;
+  public!: boolean;
+  maintenanceMode!: boolean;
+  allowInsecure!: boolean;
+  behindProxy!: boolean;
+  memory!: number;
+  memoryOverallocate!: number;
+  disk!: number;
+  diskOverallocate!: number;
+  uploadSize!: number;
+  daemonBase!: string;
+  daemonListen!: number;
+  daemonSftp!: number;
+  daemonAuth!: DaemonAuthMode;
+  tokenIdentifier!: string;
+  lastSeenAt!: string | null;
+  createdAt!: string;
+  updatedAt!: string;
+}
+
+export const toNodeResponse = (n: NodeEntity): NodeResponseDto => ({
+  id: String(n.id),
+  uuid: n.uuid,
+  name: n.name,
+  description: n.description,
+  locationId: n.locationId === null ? null : String(n.locationId),
+  baseUrl: n.baseUrl,
+  fqdn: n.fqdn,
+  scheme: n.scheme,
+  public: n.public,
+  maintenanceMode: n.maintenanceMode,
+  allowInsecure: n.allowInsecure,
+  behindProxy: n.behindProxy,
+  memory: n.memory,
+  memoryOverallocate: n.memoryOverallocate,
+  disk: n.disk,
+  diskOverallocate: n.diskOverallocate,
+  uploadSize: n.uploadSize,
+  daemonBase: n.daemonBase,
+  daemonListen: n.daemonListen,
+  daemonSftp: n.daemonSftp,
+  daemonAuth: n.daemonAuth,
+  tokenIdentifier: n.tokenIdentifier,
+  lastSeenAt: n.lastSeenAt?.toISOString() ?? null,
+  createdAt: n.createdAt.toISOString(),
+  updatedAt: n.updatedAt.toISOString(),
+});

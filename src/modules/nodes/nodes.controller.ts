@@ -1,0 +1,72 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { AdminScope } from 'src/common/auth/admin-scope';
+import { Authenticated } from 'src/common/auth/authenticated.decorator';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/pagination';
+import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
+import { DaemonSystemInfo } from 'src/modules/daemon-gateway/daemon.gateway';
+import { CreateNodeDto, NodeResponseDto, toNodeResponse, UpdateNodeDto } from 'src/modules/nodes/dto/node.dto';
+import { NodeError } from 'src/modules/nodes/nodes.errors';
+import { NodesService, PushOutcome } from 'src/modules/nodes/nodes.service';
+
+export const nodeIdPipe = new DecimalIdPipe(NodeError.NOT_FOUND);
+
+@ApiTags('admin: nodes')
+@Controller('api/admin/nodes')
+export class NodesController {
+  constructor(private readonly service: NodesService) {}
+
+  @Get()
+  @Authenticated({ admin: AdminScope.NODES_READ })
+  list(@Query() query: PaginationQueryDto): Promise<Paginated<NodeResponseDto>> {
+    return this.service.list(toPage(query));
+  }
+
+  @Post()
+  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  async create(@Body() dto: CreateNodeDto, @CurrentActor() actor: Actor): Promise<{ data: NodeResponseDto }> {
+    return { data: toNodeResponse(await this.service.create(dto, actor)) };
+  }
+
+  @Get(':id')
+  @Authenticated({ admin: AdminScope.NODES_READ })
+  async get(@Param('id', nodeIdPipe) id: string): Promise<{ data: NodeResponseDto }> {
+    return { data: toNodeResponse(await this.service.get(id)) };
+  }
+
+  /** Saves the change; when it touches the daemon's configuration, pushes it (`meta` says whether that worked). */
+  @Patch(':id')
+  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  async update(
+    @Param('id', nodeIdPipe) id: string,
+    @Body() dto: UpdateNodeDto,
+    @CurrentActor() actor: Actor,
+  ): Promise<{ data: NodeResponseDto; meta: PushOutcome }> {
+    const { node, ...meta } = await this.service.update(id, dto, actor);
+    return { data: toNodeResponse(node), meta };
+  }
+
+  @Delete(':id')
+  @HttpCode(204)
+  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  async delete(@Param('id', nodeIdPipe) id: string, @CurrentActor() actor: Actor): Promise<void> {
+    await this.service.delete(id, actor);
+  }
+
+  /** New daemon credentials; fetch them with the configuration endpoint (API key only). */
+  @Post(':id/reset-token')
+  @HttpCode(200)
+  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  async resetToken(@Param('id', nodeIdPipe) id: string, @CurrentActor() actor: Actor): Promise<{ data: NodeResponseDto; meta: PushOutcome }> {
+    const { node, ...meta } = await this.service.resetToken(id, actor);
+    return { data: toNodeResponse(node), meta };
+  }
+
+  /** The daemon's own system information (wings.md §2.3). */
+  @Get(':id/system')
+  @Authenticated({ admin: AdminScope.NODES_READ })
+  async system(@Param('id', nodeIdPipe) id: string): Promise<{ data: DaemonSystemInfo }> {
+    return { data: await this.service.systemInformation(id) };
+  }
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from 'src/modules/audit/audit.module';
+import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
+import { AllocationsController } from 'src/modules/nodes/allocations.controller';
+import { AllocationsService } from 'src/modules/nodes/allocations.service';
+import { DaemonConfigurationController } from 'src/modules/nodes/daemon-configuration.controller';
+import { LocationEntity } from 'src/modules/nodes/location.entity';
+import { LocationsController } from 'src/modules/nodes/locations.controller';
+import { LocationsService } from 'src/modules/nodes/locations.service';
+import { NodeEntity } from 'src/modules/nodes/node.entity';
+import { NodesController } from 'src/modules/nodes/nodes.controller';
+import { NodesRepository } from 'src/modules/nodes/nodes.repository';
+import { NodesService } from 'src/modules/nodes/nodes.service';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([LocationEntity, NodeEntity, AllocationEntity]), AuditModule],
+  controllers: [LocationsController, NodesController, AllocationsController, DaemonConfigurationController],
+  providers: [NodesRepository, LocationsService, NodesService, AllocationsService],
+  exports: [NodesRepository, NodesService],
+})
+export class NodesModule {}

@@ -1,0 +1,108 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, In, QueryFailedError, Repository } from 'typeorm';
+import { AppException } from 'src/common/errors/app.exception';
+import { ErrorDef } from 'src/common/errors/error-codes';
+import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
+import { LocationEntity } from 'src/modules/nodes/location.entity';
+import { NodeEntity } from 'src/modules/nodes/node.entity';
+import { NodeError } from 'src/modules/nodes/nodes.errors';
+import { ServerEntity } from 'src/modules/servers/server.entity';
+
+const UNIQUE_VIOLATION = '23505';
+
+/** Unique violations of the named constraints become their 409s; anything else is rethrown. */
+const conflicts = (byConstraint: Record<string, ErrorDef>) => (e: unknown): never => {
+  if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
+    const constraint = (e.driverError as { constraint?: string }).constraint ?? '';
+    const def = byConstraint[constraint];
+    if (def) {
+      throw new AppException(def);
+    }
+  }
+  throw e;
+};
+
+/** Locations, nodes and allocations. */
+@Injectable()
+export class NodesRepository {
+  constructor(@InjectRepository(NodeEntity) private readonly nodes: Repository<NodeEntity>) {}
+
+  transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.nodes.manager.transaction(fn);
+  }
+
+  findLocation(id: string, manager: EntityManager = this.nodes.manager): Promise<LocationEntity | null> {
+    return manager.getRepository(LocationEntity).findOneBy({ id });
+  }
+
+  findLocationPage(skip: number, take: number): Promise<[LocationEntity[], number]> {
+    return this.nodes.manager.getRepository(LocationEntity).findAndCount({ order: { id: 'ASC' }, skip, take });
+  }
+
+  saveLocation(location: Partial<LocationEntity>, manager: EntityManager = this.nodes.manager): Promise<LocationEntity> {
+    const repo = manager.getRepository(LocationEntity);
+    return repo.save(repo.create(location)).catch(conflicts({ UQ_location_short: NodeError.LOCATION_SHORT_TAKEN }));
+  }
+
+  countNodesIn(locationId: string, manager: EntityManager): Promise<number> {
+    return manager.getRepository(NodeEntity).countBy({ locationId });
+  }
+
+  async deleteLocation(id: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(LocationEntity).delete({ id });
+  }
+
+  findNode(id: string, manager: EntityManager = this.nodes.manager): Promise<NodeEntity | null> {
+    return manager.getRepository(NodeEntity).findOneBy({ id });
+  }
+
+  findNodeByTokenIdentifier(tokenIdentifier: string): Promise<NodeEntity | null> {
+    return this.nodes.findOneBy({ tokenIdentifier });
+  }
+
+  findNodePage(skip: number, take: number): Promise<[NodeEntity[], number]> {
+    return this.nodes.findAndCount({ order: { id: 'ASC' }, skip, take });
+  }
+
+  /** At most two nodes: enough to tell "none", "exactly one" and "several" apart. */
+  findUpToTwoNodes(): Promise<NodeEntity[]> {
+    return this.nodes.find({ order: { id: 'ASC' }, take: 2 });
+  }
+
+  saveNode(node: Partial<NodeEntity>, manager: EntityManager = this.nodes.manager): Promise<NodeEntity> {
+    const repo = manager.getRepository(NodeEntity);
+    return repo.save(repo.create(node)).catch(conflicts({ UQ_node_base_url: NodeError.BASE_URL_TAKEN }));
+  }
+
+  countServersOn(nodeId: string, manager: EntityManager): Promise<number> {
+    return manager.getRepository(ServerEntity).countBy({ nodeId });
+  }
+
+  async deleteNode(id: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(NodeEntity).delete({ id });
+  }
+
+  findAllocationPage(nodeId: string, skip: number, take: number): Promise<[AllocationEntity[], number]> {
+    return this.nodes.manager
+      .getRepository(AllocationEntity)
+      .findAndCount({ where: { nodeId }, order: { ip: 'ASC', port: 'ASC' }, skip, take });
+  }
+
+  findAllocation(nodeId: string, id: string, manager: EntityManager): Promise<AllocationEntity | null> {
+    return manager.getRepository(AllocationEntity).findOneBy({ nodeId, id });
+  }
+
+  findTakenPorts(nodeId: string, ip: string, ports: number[], manager: EntityManager): Promise<AllocationEntity[]> {
+    return manager.getRepository(AllocationEntity).findBy({ nodeId, ip, port: In(ports) });
+  }
+
+  async insertAllocations(rows: Partial<AllocationEntity>[], manager: EntityManager): Promise<AllocationEntity[]> {
+    const repo = manager.getRepository(AllocationEntity);
+    return repo.save(rows.map((r) => repo.create(r)), { chunk: 500 }).catch(conflicts({ UQ_allocation_node_ip_port: NodeError.ALLOCATION_EXISTS }));
+  }
+
+  async deleteAllocation(id: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(AllocationEntity).delete({ id });
+  }
+}

@@ -1,0 +1,200 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
+import { SecretBox } from 'src/common/crypto/secret-box';
+import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
+import { AppException } from 'src/common/errors/app.exception';
+import { Page, paginated, Paginated } from 'src/common/http/pagination';
+import { AppConfigService } from 'src/config/app-config.service';
+import { AuditService, changedFields, pick } from 'src/modules/audit/audit.service';
+import { DaemonGateway, DaemonSystemInfo, nodeTokenContext } from 'src/modules/daemon-gateway/daemon.gateway';
+import { buildDaemonConfiguration, DaemonConfiguration } from 'src/modules/nodes/daemon-configuration';
+import { CreateNodeDto, NodeResponseDto, toNodeResponse, UpdateNodeDto } from 'src/modules/nodes/dto/node.dto';
+import { NodeEntity } from 'src/modules/nodes/node.entity';
+import { NodeError } from 'src/modules/nodes/nodes.errors';
+import { NodesRepository } from 'src/modules/nodes/nodes.repository';
+
+const NODE_FIELDS = [
+  'name',
+  'description',
+  'locationId',
+  'fqdn',
+  'scheme',
+  'public',
+  'maintenanceMode',
+  'allowInsecure',
+  'behindProxy',
+  'memory',
+  'memoryOverallocate',
+  'disk',
+  'diskOverallocate',
+  'uploadSize',
+  'daemonBase',
+  'daemonListen',
+  'daemonSftp',
+  'daemonAuth',
+] as const;
+
+/** Fields that end up in the daemon's config.yml: changing one pushes the configuration. */
+const DAEMON_FIELDS = ['fqdn', 'scheme', 'behindProxy', 'uploadSize', 'daemonBase', 'daemonListen', 'daemonSftp'] as const;
+
+/** Whether the node took a configuration push; the change itself is saved either way. */
+export interface PushOutcome {
+  configurationPushed: boolean;
+  pushError?: string;
+}
+
+const newCredentials = (): { tokenIdentifier: string; token: string } => ({
+  tokenIdentifier: randomString(16, ALPHANUMERIC),
+  token: randomString(64, ALPHANUMERIC),
+});
+
+const baseUrlOf = (n: Pick<NodeEntity, 'scheme' | 'fqdn' | 'daemonListen'>): string => `${n.scheme}://${n.fqdn.toLowerCase()}:${n.daemonListen}`;
+
+@Injectable()
+export class NodesService {
+  private readonly logger = new Logger(NodesService.name);
+
+  constructor(
+    private readonly repo: NodesRepository,
+    private readonly audit: AuditService,
+    private readonly secrets: SecretBox,
+    private readonly daemon: DaemonGateway,
+    private readonly config: AppConfigService,
+  ) {}
+
+  async list(page: Page): Promise<Paginated<NodeResponseDto>> {
+    const [rows, total] = await this.repo.findNodePage(page.skip, page.perPage);
+    return paginated(rows.map(toNodeResponse), total, page);
+  }
+
+  async get(id: string): Promise<NodeEntity> {
+    const node = await this.repo.findNode(id);
+    if (!node) {
+      throw new AppException(NodeError.NOT_FOUND);
+    }
+    return node;
+  }
+
+  create(dto: CreateNodeDto, actor: Actor): Promise<NodeEntity> {
+    return this.repo.transaction(async (manager) => {
+      if (dto.locationId && !(await this.repo.findLocation(dto.locationId, manager))) {
+        throw new AppException(NodeError.LOCATION_NOT_FOUND);
+      }
+      const uuid = randomUUID();
+      const { tokenIdentifier, token } = newCredentials();
+      const draft = { scheme: 'https' as const, daemonListen: 8080, ...dto, fqdn: dto.fqdn.toLowerCase() };
+      const node = await this.repo.saveNode(
+        {
+          ...draft,
+          uuid,
+          description: dto.description ?? null,
+          locationId: dto.locationId ?? null,
+          baseUrl: baseUrlOf(draft),
+          tokenIdentifier,
+          tokenSecret: this.secrets.seal(token, nodeTokenContext({ uuid })),
+        },
+        manager,
+      );
+      await this.audit.record(manager, actor, {
+        action: 'node.created',
+        targetType: 'node',
+        targetId: String(node.id),
+        changes: { after: pick(node, NODE_FIELDS) },
+      });
+      return node;
+    });
+  }
+
+  async update(id: string, dto: UpdateNodeDto, actor: Actor): Promise<{ node: NodeEntity } & PushOutcome> {
+    const { before, after } = await this.repo.transaction(async (manager) => {
+      const current = await this.repo.findNode(id, manager);
+      if (!current) {
+        throw new AppException(NodeError.NOT_FOUND);
+      }
+      if (dto.locationId && !(await this.repo.findLocation(dto.locationId, manager))) {
+        throw new AppException(NodeError.LOCATION_NOT_FOUND);
+      }
+      const next = { ...current, ...dto, fqdn: (dto.fqdn ?? current.fqdn).toLowerCase() };
+      const saved = await this.repo.saveNode({ ...next, baseUrl: baseUrlOf(next) }, manager);
+      const changes = changedFields(current, saved, NODE_FIELDS);
+      if (Object.keys(changes.after).length > 0) {
+        await this.audit.record(manager, actor, { action: 'node.updated', targetType: 'node', targetId: id, changes });
+      }
+      return { before: current, after: saved };
+    });
+    if (!DAEMON_FIELDS.some((f) => before[f] !== after[f])) {
+      return { node: after, configurationPushed: false };
+    }
+    // The daemon still listens where it did: push through the old address, then forget it.
+    const outcome = await this.push(before, this.configurationOf(after));
+    this.daemon.forget(before);
+    return { node: after, ...outcome };
+  }
+
+  /** New token identifier and token; the daemon is told through its current credentials. */
+  async resetToken(id: string, actor: Actor): Promise<{ node: NodeEntity } & PushOutcome> {
+    const { before, after } = await this.repo.transaction(async (manager) => {
+      const current = await this.repo.findNode(id, manager);
+      if (!current) {
+        throw new AppException(NodeError.NOT_FOUND);
+      }
+      const { tokenIdentifier, token } = newCredentials();
+      const saved = await this.repo.saveNode(
+        { ...current, tokenIdentifier, tokenSecret: this.secrets.seal(token, nodeTokenContext(current)) },
+        manager,
+      );
+      await this.audit.record(manager, actor, {
+        action: 'node.token_reset',
+        targetType: 'node',
+        targetId: id,
+        changes: { before: { tokenIdentifier: current.tokenIdentifier }, after: { tokenIdentifier } },
+      });
+      return { before: current, after: saved };
+    });
+    const outcome = await this.push(before, this.configurationOf(after));
+    this.daemon.forget(before);
+    return { node: after, ...outcome };
+  }
+
+  delete(id: string, actor: Actor): Promise<void> {
+    return this.repo.transaction(async (manager) => {
+      const node = await this.repo.findNode(id, manager);
+      if (!node) {
+        throw new AppException(NodeError.NOT_FOUND);
+      }
+      if ((await this.repo.countServersOn(id, manager)) > 0) {
+        throw new AppException(NodeError.HAS_SERVERS);
+      }
+      await this.repo.deleteNode(id, manager);
+      await this.audit.record(manager, actor, {
+        action: 'node.deleted',
+        targetType: 'node',
+        targetId: id,
+        changes: { before: pick(node, NODE_FIELDS) },
+      });
+    });
+  }
+
+  /** The config.yml the node's Wings should run with (wings.md §6.1); holds the daemon token. */
+  configurationOf(node: NodeEntity): DaemonConfiguration {
+    return buildDaemonConfiguration(node, this.daemon.tokenOf(node), this.config.http.appUrl);
+  }
+
+  async systemInformation(id: string): Promise<DaemonSystemInfo> {
+    return this.daemon.systemInformation(await this.get(id));
+  }
+
+  private async push(node: NodeEntity, configuration: DaemonConfiguration): Promise<PushOutcome> {
+    try {
+      const { applied } = await this.daemon.updateConfiguration(node, configuration);
+      return applied === false
+        ? { configurationPushed: false, pushError: 'The daemon ignores configuration updates (ignore_panel_config_updates)' }
+        : { configurationPushed: true };
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.logger.warn({ nodeId: node.id, error: message }, 'could not push the configuration to the node');
+      return { configurationPushed: false, pushError: message };
+    }
+  }
+}
