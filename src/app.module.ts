@@ -11,6 +11,7 @@ import { EggsModule } from 'src/modules/eggs/eggs.module';
 import { AuthModule } from 'src/modules/auth/auth.module';
 import { HealthModule } from 'src/modules/health/health.module';
 import { NodesModule } from 'src/modules/nodes/nodes.module';
+import { ServersModule } from 'src/modules/servers/servers.module';
 import { SessionsModule } from 'src/modules/sessions/sessions.module';
 import { FirstAdminBootstrap } from 'src/modules/users/first-admin.bootstrap';
 import { UsersModule } from 'src/modules/users/users.module';
@@ -31,6 +32,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     EggsModule,
     DaemonGatewayModule,
     NodesModule,
+    ServersModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

@@ -2,7 +2,7 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Response } from 'express';
 import type { AuthenticatedRequest, AuthContext } from 'src/common/auth/auth-context';
-import { AUTH_METADATA, AuthenticatedOptions, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
+import { AUTH_METADATA, AuthenticatedOptions, DAEMON_METADATA, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
 import { AuthError } from 'src/common/auth/auth.errors';
 import { requestOrigin, SAFE_METHODS } from 'src/common/auth/trusted-origin';
 import { AppException } from 'src/common/errors/app.exception';
@@ -23,6 +23,9 @@ export class AuthGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    if (this.reflector.getAllAndOverride<boolean>(DAEMON_METADATA, targets)) {
+      return true; // DaemonTokenGuard, on the route, authenticates the node.
+    }
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_METADATA, targets)) {
       this.checkPublicOrigin(req);
       return true;

@@ -4,6 +4,7 @@ import type { AdminScope } from 'src/common/auth/admin-scope';
 
 export const AUTH_METADATA = 'hatchery:auth';
 export const PUBLIC_METADATA = 'hatchery:public';
+export const DAEMON_METADATA = 'hatchery:daemon';
 export const SESSION_COOKIE = 'hatchery_session';
 
 export interface AuthenticatedOptions {
@@ -27,3 +28,6 @@ export const Authenticated = (options: AuthenticatedOptions = {}): MethodDecorat
 
 /** The route is open to anonymous callers. */
 export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC_METADATA, true);
+
+/** The route is called by a node's daemon and checked by DaemonTokenGuard instead of a user credential. */
+export const DaemonOnly = (): MethodDecorator & ClassDecorator => SetMetadata(DAEMON_METADATA, true);

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Controller, DynamicModule, Get, Type } from '@nestjs/common';
 import { METHOD_METADATA, MODULE_METADATA, PATH_METADATA } from '@nestjs/common/constants';
 import { AppModule } from 'src/app.module';
-import { AUTH_METADATA, Authenticated, Public, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
+import { AUTH_METADATA, Authenticated, DAEMON_METADATA, Public, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
 
 type ModuleRef = Type | DynamicModule | Promise<DynamicModule> | undefined;
 
@@ -28,14 +28,14 @@ const routeHandlers = (controller: Type): { name: string; handler: object }[] =>
     .filter(({ handler }) => Reflect.getMetadata(METHOD_METADATA, handler) !== undefined && Reflect.getMetadata(PATH_METADATA, handler) !== undefined);
 };
 
-/** `Controller.method` of every route handler that declares neither @Public() nor @Authenticated(). */
+/** `Controller.method` of every route handler that declares none of @Public(), @Authenticated() and @DaemonOnly(). */
 const undeclaredRoutes = (controllers: Type[]): string[] =>
   controllers.flatMap((controller) =>
     routeHandlers(controller)
       .filter(({ handler }) => {
         const declared = (key: string): boolean =>
           Reflect.getMetadata(key, handler) !== undefined || Reflect.getMetadata(key, controller) !== undefined;
-        return !declared(PUBLIC_METADATA) && !declared(AUTH_METADATA);
+        return !declared(PUBLIC_METADATA) && !declared(AUTH_METADATA) && !declared(DAEMON_METADATA);
       })
       .map(({ name }) => `${controller.name}.${name}`),
   );

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import ipaddr from 'ipaddr.js';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
@@ -53,23 +54,25 @@ export class AllocationsService {
     if (typeof ports === 'string') {
       throw new AppException(CommonError.VALIDATION_FAILED, { details: [{ field: 'ports', message: ports }] });
     }
+    // One spelling per address, so `2001:DB8::1` and `2001:db8::1` cannot both hold a port.
+    const ip = ipaddr.parse(dto.ip).toString();
     return this.repo.transaction(async (manager) => {
       await this.requireNode(nodeId, manager);
-      const taken = await this.repo.findTakenPorts(nodeId, dto.ip, ports, manager);
+      const taken = await this.repo.findTakenPorts(nodeId, ip, ports, manager);
       if (taken.length > 0) {
         throw new AppException(NodeError.ALLOCATION_EXISTS, {
-          details: { ip: dto.ip, ports: taken.map((a) => a.port).sort((a, b) => a - b) },
+          details: { ip, ports: taken.map((a) => a.port).sort((a, b) => a - b) },
         });
       }
       const rows = await this.repo.insertAllocations(
-        ports.map((port) => ({ nodeId, ip: dto.ip, port, alias: dto.alias ?? null, notes: null, serverId: null })),
+        ports.map((port) => ({ nodeId, ip, port, alias: dto.alias ?? null, notes: null, serverId: null })),
         manager,
       );
       await this.audit.record(manager, actor, {
         action: 'allocation.created',
         targetType: 'node',
         targetId: nodeId,
-        changes: { after: { ip: dto.ip, ports: dto.ports, count: rows.length } },
+        changes: { after: { ip, ports: dto.ports, count: rows.length } },
       });
       return rows.map(toAllocationResponse);
     });

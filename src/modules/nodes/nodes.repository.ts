@@ -61,6 +61,10 @@ export class NodesRepository {
     return this.nodes.findOneBy({ tokenIdentifier });
   }
 
+  async touchNode(id: string, at: Date): Promise<void> {
+    await this.nodes.update({ id }, { lastSeenAt: at });
+  }
+
   findNodePage(skip: number, take: number): Promise<[NodeEntity[], number]> {
     return this.nodes.findAndCount({ order: { id: 'ASC' }, skip, take });
   }

@@ -167,6 +167,7 @@ export class NodesService {
         throw new AppException(NodeError.HAS_SERVERS);
       }
       await this.repo.deleteNode(id, manager);
+      this.daemon.forget(node);
       await this.audit.record(manager, actor, {
         action: 'node.deleted',
         targetType: 'node',

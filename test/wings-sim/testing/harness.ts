@@ -117,7 +117,12 @@ export class WsClient {
 
   /** `origin: null` sends no Origin header at all. */
   static connect(h: Harness, uuid: string, origin: string | null = h.sim.configuration.panelUrl): Promise<WsClient> {
-    const ws = new WebSocket(`${h.url.replace('http', 'ws')}/api/servers/${uuid}/ws`, origin ? { headers: { Origin: origin } } : {});
+    return WsClient.open(`${h.url.replace('http', 'ws')}/api/servers/${uuid}/ws`, origin);
+  }
+
+  /** Opens a socket URL as a browser on `origin` would (the panel hands out such URLs). */
+  static open(socketUrl: string, origin: string | null): Promise<WsClient> {
+    const ws = new WebSocket(socketUrl, origin ? { headers: { Origin: origin } } : {});
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new WsClient(ws)));
       ws.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));

@@ -1,5 +1,6 @@
 import { PartialType } from '@nestjs/swagger';
-import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { isIPv4 } from 'node:net';
+import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
 import { Optional } from 'src/common/validation/decorators';
 import { DAEMON_AUTH_MODES, DaemonAuthMode, NODE_SCHEMES, NodeEntity, NodeScheme } from 'src/modules/nodes/node.entity';
 
@@ -23,6 +24,10 @@ export class CreateNodeDto {
   /** Host name (or IPv4 address) the daemon is reached at. */
   @IsString()
   @Matches(HOST, { message: 'fqdn must be a host name or an IPv4 address' })
+  @ValidateBy({
+    name: 'isDottedQuadWhenNumeric',
+    validator: { validate: (v: unknown) => typeof v !== 'string' || !/^[\d.]+$/.test(v) || isIPv4(v) },
+  }, { message: 'fqdn must be a host name or an IPv4 address' })
   fqdn!: string;
 
   @Optional()

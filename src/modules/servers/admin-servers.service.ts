@@ -1,0 +1,176 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
+import { AppException } from 'src/common/errors/app.exception';
+import { CommonError } from 'src/common/errors/error-codes';
+import { Page, paginated, Paginated } from 'src/common/http/pagination';
+import { AuditService } from 'src/modules/audit/audit.service';
+import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
+import { EggError } from 'src/modules/eggs/eggs.errors';
+import { EggsRepository } from 'src/modules/eggs/eggs.repository';
+import { NodeError } from 'src/modules/nodes/nodes.errors';
+import { NodesRepository } from 'src/modules/nodes/nodes.repository';
+import { AdminServerDto, toAdminServer } from 'src/modules/servers/dto/server-response.dto';
+import { CreateServerDto } from 'src/modules/servers/dto/admin-server.dto';
+import { checkEnvironment } from 'src/modules/servers/server-environment';
+import { ServerError } from 'src/modules/servers/servers.errors';
+import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import { UserError } from 'src/modules/users/users.errors';
+import { UsersRepository } from 'src/modules/users/users.repository';
+
+@Injectable()
+export class AdminServersService {
+  private readonly logger = new Logger(AdminServersService.name);
+
+  constructor(
+    private readonly servers: ServersRepository,
+    private readonly eggs: EggsRepository,
+    private readonly nodes: NodesRepository,
+    private readonly users: UsersRepository,
+    private readonly daemon: DaemonGateway,
+    private readonly audit: AuditService,
+  ) {}
+
+  async list(page: Page): Promise<Paginated<AdminServerDto>> {
+    const [rows, total] = await this.servers.findPage({}, page.skip, page.perPage);
+    return paginated(await Promise.all(rows.map((s) => this.view(s))), total, page);
+  }
+
+  async get(id: string): Promise<AdminServerDto> {
+    return this.view(await this.require(id));
+  }
+
+  /**
+   * addendum §3: the row (and its allocations and variables) is committed first, because Wings
+   * fetches the server's configuration from us before it answers; if the daemon refuses, the
+   * server stays with status install_failed and the daemon's error is returned.
+   */
+  async create(dto: CreateServerDto, actor: Actor): Promise<AdminServerDto> {
+    const server = await this.servers.transaction(async (manager) => {
+      const ownerId = dto.owner_id ?? actor.userId;
+      const [owner, node, egg] = await Promise.all([
+        this.users.findById(ownerId, manager),
+        this.nodes.findNode(dto.node_id, manager),
+        this.eggs.findEgg(dto.egg_id, manager),
+      ]);
+      if (!owner) {
+        throw new AppException(UserError.NOT_FOUND, { message: 'The owner does not exist' });
+      }
+      if (!node) {
+        throw new AppException(NodeError.NOT_FOUND);
+      }
+      if (!egg) {
+        throw new AppException(EggError.NOT_FOUND);
+      }
+      const variables = await this.servers.variablesOf(egg.id, manager);
+      const { values, errors } = checkEnvironment(variables, dto.environment ?? {});
+      if (errors.length > 0) {
+        throw new AppException(CommonError.VALIDATION_FAILED, { details: errors });
+      }
+      const allocationIds = await this.takeAllocations(node.id, dto, manager);
+      const uuid = randomUUID();
+      const row = await this.servers.insert(
+        {
+          uuid,
+          identifier: uuid.slice(0, 8),
+          name: dto.name,
+          description: dto.description ?? null,
+          status: 'installing',
+          suspended: false,
+          ownerId: owner.id,
+          nodeId: node.id,
+          eggId: egg.id,
+          allocationId: allocationIds[0],
+          startup: dto.startup ?? egg.startup,
+          image: dto.docker_image ?? egg.dockerImage,
+          memory: dto.memory,
+          swap: dto.swap ?? 0,
+          disk: dto.disk,
+          cpu: dto.cpu,
+          io: dto.io ?? 500,
+          threads: dto.threads ?? null,
+          oomDisabled: dto.oom_disabled ?? true,
+          databaseLimit: dto.database_limit ?? 0,
+          allocationLimit: dto.allocation_limit ?? 0,
+          backupLimit: dto.backup_limit ?? 0,
+          skipScripts: dto.skip_scripts ?? false,
+        },
+        manager,
+      );
+      await this.servers.assignAllocations(row.id, allocationIds, manager);
+      await this.servers.saveServerValues(
+        [...values].map(([variableId, value]) => ({ serverId: row.id, variableId, value })),
+        manager,
+      );
+      await this.audit.record(manager, actor, {
+        action: 'server.created',
+        targetType: 'server',
+        targetId: String(row.id),
+        changes: { after: { uuid, name: row.name, ownerId: owner.id, nodeId: node.id, eggId: egg.id, allocationIds } },
+      });
+      return row;
+    });
+    const loaded = await this.require(server.id);
+    try {
+      await this.daemon.createServer(loaded.node, loaded.uuid, dto.start_on_completion ?? false);
+    } catch (e) {
+      await this.servers.update(loaded.id, { status: 'install_failed' });
+      throw e;
+    }
+    return this.view(await this.require(server.id));
+  }
+
+  /** Deletes on the daemon, then the row; `force` goes on when the daemon cannot be reached. */
+  async delete(id: string, force: boolean, actor: Actor): Promise<void> {
+    const server = await this.require(id);
+    try {
+      await this.daemon.deleteServer(server.node, server.uuid);
+    } catch (e) {
+      const status = e instanceof AppException ? e.status : 500;
+      // A daemon that no longer knows the server has nothing left to delete.
+      if (status !== 404 && !(force && e instanceof AppException && (status === 503 || status === 502))) {
+        throw e;
+      }
+      this.logger.warn({ serverId: id, status }, 'deleting the server without the daemon');
+    }
+    await this.servers.transaction(async (manager) => {
+      await this.servers.delete(server.id, manager);
+      await this.audit.record(manager, actor, {
+        action: 'server.deleted',
+        targetType: 'server',
+        targetId: id,
+        changes: { before: { uuid: server.uuid, name: server.name, ownerId: server.ownerId, nodeId: server.nodeId }, ...(force ? { after: { force } } : {}) },
+      });
+    });
+  }
+
+  private async takeAllocations(nodeId: string, dto: CreateServerDto, manager: Parameters<ServersRepository['insert']>[1]): Promise<string[]> {
+    const wanted = [...new Set([...(dto.allocation_id ? [dto.allocation_id] : []), ...(dto.additional_allocation_ids ?? [])])];
+    if (!dto.allocation_id) {
+      const free = await this.servers.lockFirstFreeAllocation(nodeId, manager);
+      if (!free) {
+        throw new AppException(ServerError.NO_FREE_ALLOCATION);
+      }
+      wanted.unshift(String(free.id));
+    }
+    const locked = await this.servers.lockFreeAllocations(nodeId, [...new Set(wanted)], manager);
+    const lockedIds = new Set(locked.map((a) => String(a.id)));
+    const missing = [...new Set(wanted)].filter((id) => !lockedIds.has(id));
+    if (missing.length > 0) {
+      throw new AppException(ServerError.ALLOCATION_UNAVAILABLE, { details: { allocationIds: missing } });
+    }
+    return [...new Set(wanted)];
+  }
+
+  private async require(id: string): Promise<LoadedServer> {
+    const server = await this.servers.findById(id);
+    if (!server) {
+      throw new AppException(ServerError.NOT_FOUND);
+    }
+    return server;
+  }
+
+  private async view(server: LoadedServer): Promise<AdminServerDto> {
+    return toAdminServer(server, await this.servers.allocationsOf(server.id));
+  }
+}

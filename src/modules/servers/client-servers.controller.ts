@@ -1,0 +1,69 @@
+import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { AuthContext } from 'src/common/auth/auth-context';
+import { Authenticated } from 'src/common/auth/authenticated.decorator';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
+import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/pagination';
+import { ClientServersService, WebsocketCredentials } from 'src/modules/servers/client-servers.service';
+import { ClientServerListQueryDto, CommandDto, PowerDto } from 'src/modules/servers/dto/client-server.dto';
+import { ServerDetailsDto } from 'src/modules/servers/dto/server-response.dto';
+import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/server-access';
+import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
+
+@ApiTags('client: servers')
+@Controller('api/client')
+export class ClientServersController {
+  constructor(private readonly service: ClientServersService) {}
+
+  @Get('servers')
+  @Authenticated()
+  list(@CurrentAuth() auth: AuthContext, @Query() query: ClientServerListQueryDto): Promise<Paginated<ServerDetailsDto>> {
+    return this.service.list(auth, query.type ?? 'owner', toPage(query));
+  }
+
+  /** The server permission catalogue (addendum §6). */
+  @Get('permissions')
+  @Authenticated()
+  permissions(): { data: string[] } {
+    return { data: [...ALL_SERVER_PERMISSIONS] };
+  }
+
+  @Get('servers/:server')
+  @ServerRoute('server.view')
+  async details(@CurrentServer() access: ServerAccess): Promise<{ data: ServerDetailsDto }> {
+    return { data: await this.service.details(access) };
+  }
+
+  @Post('servers/:server/power')
+  @HttpCode(200)
+  @ServerRoute('server.power')
+  async power(@CurrentServer() access: ServerAccess, @Body() dto: PowerDto, @CurrentActor() actor: Actor) {
+    return { data: await this.service.power(access, dto.action, actor) };
+  }
+
+  @Post('servers/:server/command')
+  @HttpCode(204)
+  @ServerRoute('server.console')
+  async command(@CurrentServer() access: ServerAccess, @Body() dto: CommandDto, @CurrentActor() actor: Actor): Promise<void> {
+    await this.service.command(access, dto.command, actor);
+  }
+
+  @Get('servers/:server/resources')
+  @ServerRoute('server.view')
+  async resources(@CurrentServer() access: ServerAccess) {
+    return { data: await this.service.resources(access) };
+  }
+
+  @Get('servers/:server/websocket')
+  @ServerRoute('websocket.connect')
+  async websocket(@CurrentServer() access: ServerAccess, @CurrentAuth() auth: AuthContext): Promise<{ data: WebsocketCredentials }> {
+    return { data: await this.service.websocket(access, auth) };
+  }
+
+  @Get('servers/:server/activity')
+  @ServerRoute('server.activity.read')
+  activity(@CurrentServer() access: ServerAccess, @Query() query: PaginationQueryDto) {
+    return this.service.activityPage(access, toPage(query));
+  }
+}

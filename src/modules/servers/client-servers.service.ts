@@ -1,0 +1,203 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import jwt from 'jsonwebtoken';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
+import type { AuthContext } from 'src/common/auth/auth-context';
+import { Clock } from 'src/common/clock';
+import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
+import { AppException } from 'src/common/errors/app.exception';
+import { Page, paginated, Paginated } from 'src/common/http/pagination';
+import { AppConfigService } from 'src/config/app-config.service';
+import { DaemonGateway, POWER_ACTIONS, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';
+import { ServerDetailsDto, toServerDetails } from 'src/modules/servers/dto/server-response.dto';
+import type { ServerAccess } from 'src/modules/servers/server-access';
+import { ALL_SERVER_PERMISSIONS, toWingsPermissions, WINGS_ADMIN_EXTRAS, WINGS_ALL } from 'src/modules/servers/server-permissions';
+import { ServerError } from 'src/modules/servers/servers.errors';
+import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+
+/** Console tokens live 15 minutes (interface.md §4.1). */
+export const WEBSOCKET_TOKEN_SECONDS = 900;
+const STATUS_TIMEOUT_MS = 5_000;
+
+export type WebsocketCredentials =
+  | { token: string; socket: string }
+  | {
+      unavailable: true;
+      message: string;
+      diagnostics: { error: string; serverUuid: string; serverIdentifier: string; nodeId: string; serverStatus: string | null };
+    };
+
+@Injectable()
+export class ClientServersService {
+  constructor(
+    private readonly servers: ServersRepository,
+    private readonly daemon: DaemonGateway,
+    private readonly config: AppConfigService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Live state comes from the daemon on the details page; the list shows the panel's state, so a dead node never slows it. */
+  async list(auth: AuthContext, type: 'owner' | 'subuser' | 'admin-all', page: Page): Promise<Paginated<ServerDetailsDto>> {
+    if (type === 'subuser') {
+      return paginated([], 0, page);
+    }
+    const where = type === 'admin-all' && auth.user.admin ? {} : { ownerId: auth.user.id };
+    const [rows, total] = await this.servers.findPage(where, page.skip, page.perPage);
+    const data = await Promise.all(
+      rows.map(async (s) => toServerDetails(s, await this.servers.allocationsOf(s.id), this.panelStatus(s) ?? 'unknown', ALL_SERVER_PERMISSIONS)),
+    );
+    return paginated(data, total, page);
+  }
+
+  async details(access: ServerAccess): Promise<ServerDetailsDto> {
+    const { server } = access;
+    const [allocations, status] = await Promise.all([this.servers.allocationsOf(server.id), this.liveStatus(server)]);
+    return toServerDetails(server, allocations, status, access.permissions);
+  }
+
+  async power(access: ServerAccess, action: string, actor: Actor): Promise<{ success: boolean; message: string }> {
+    if (!(POWER_ACTIONS as readonly string[]).includes(action)) {
+      throw new AppException(ServerError.INVALID_POWER_ACTION, { details: { allowed: POWER_ACTIONS } });
+    }
+    this.ensureUsable(access.server);
+    try {
+      await this.daemon.power(access.server.node, access.server.uuid, action as PowerAction);
+    } catch (e) {
+      throw e instanceof AppException ? e : new AppException(ServerError.POWER_FAILED);
+    }
+    await this.activity(access.server, actor, `server.power.${action}`, { action });
+    return { success: true, message: `The ${action} action was sent to the server` };
+  }
+
+  async command(access: ServerAccess, command: string, actor: Actor): Promise<void> {
+    this.ensureUsable(access.server);
+    await this.daemon.commands(access.server.node, access.server.uuid, [command]);
+    await this.activity(access.server, actor, 'server.console.command', { command });
+  }
+
+  async resources(access: ServerAccess) {
+    const details = await this.daemon.serverDetails(access.server.node, access.server.uuid);
+    const u = details.utilization;
+    return {
+      currentState: details.state,
+      isSuspended: details.is_suspended,
+      resources: {
+        memoryBytes: u.memory_bytes,
+        memoryLimitBytes: u.memory_limit_bytes,
+        cpuAbsolute: u.cpu_absolute,
+        diskBytes: u.disk_bytes,
+        networkRxBytes: u.network.rx_bytes,
+        networkTxBytes: u.network.tx_bytes,
+        uptime: u.uptime,
+      },
+    };
+  }
+
+  /**
+   * A console JWT for the node's daemon (wings.md §3.2, §4): HS256 with the node token, whole-second
+   * claims, 15 minutes. Owners and admins get `*` (admins also the admin.* extras); anyone else
+   * only the Wings permissions their panel permissions map to (addendum §0.3).
+   */
+  async websocket(access: ServerAccess, auth: AuthContext): Promise<WebsocketCredentials> {
+    const { server } = access;
+    if (!server.node) {
+      throw new AppException(ServerError.NO_NODE);
+    }
+    try {
+      await this.daemon.serverDetails(server.node, server.uuid, STATUS_TIMEOUT_MS);
+    } catch (e) {
+      if (e instanceof AppException && e.status === 404) {
+        return {
+          unavailable: true,
+          message: 'The server is not available on its node right now',
+          diagnostics: {
+            error: e.message,
+            serverUuid: server.uuid,
+            serverIdentifier: server.identifier,
+            nodeId: String(server.nodeId),
+            serverStatus: server.status,
+          },
+        };
+      }
+      throw new AppException(ServerError.WEBSOCKET_PREPARE_FAILED, { details: { nodeId: String(server.nodeId) } });
+    }
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    const permissions =
+      access.role === 'subuser'
+        ? toWingsPermissions(access.permissions)
+        : [...WINGS_ALL, ...(auth.user.admin ? WINGS_ADMIN_EXTRAS : [])];
+    const token = jwt.sign(
+      {
+        iss: this.config.http.appUrl.replace(/\/+$/, ''),
+        aud: [server.node.baseUrl],
+        jti: createHash('md5').update(`${auth.user.id}${server.uuid}`).digest('hex'),
+        iat: now,
+        nbf: now - 300,
+        exp: now + WEBSOCKET_TOKEN_SECONDS,
+        server_uuid: server.uuid,
+        permissions,
+        user_uuid: auth.user.uuid,
+        user_id: Number(auth.user.id),
+        unique_id: randomString(16, ALPHANUMERIC),
+      },
+      this.daemon.tokenOf(server.node),
+      // jsonwebtoken keeps the given iat (from our clock) as long as noTimestamp is not set.
+      { algorithm: 'HS256' },
+    );
+    const scheme = server.node.scheme === 'https' ? 'wss' : 'ws';
+    return { token, socket: `${scheme}://${server.node.fqdn}:${server.node.daemonListen}/api/servers/${server.uuid}/ws` };
+  }
+
+  async activityPage(access: ServerAccess, page: Page) {
+    const [rows, total] = await this.servers.activityPage(access.server.id, page.skip, page.perPage);
+    return paginated(
+      rows.map((r) => ({
+        id: String(r.id),
+        event: r.event,
+        actor: r.actorId === null && r.actorUsername === null ? null : { id: r.actorId === null ? null : String(r.actorId), username: r.actorUsername },
+        metadata: r.metadata,
+        ip: r.ip,
+        via: r.via,
+        timestamp: r.createdAt.toISOString(),
+      })),
+      total,
+      page,
+    );
+  }
+
+  private async activity(server: LoadedServer, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
+    await this.servers.recordActivity({
+      serverId: server.id,
+      actorId: actor.userId,
+      actorUsername: actor.username,
+      event,
+      metadata,
+      ip: actor.ip,
+      via: actor.via.slice(0, 32),
+      createdAt: this.clock.now(),
+    });
+  }
+
+  private ensureUsable(server: LoadedServer): void {
+    if (server.suspended) {
+      throw new AppException(ServerError.SUSPENDED);
+    }
+  }
+
+  private panelStatus(server: LoadedServer): string | null {
+    return server.status ?? (server.suspended ? 'suspended' : null);
+  }
+
+  /** The panel's own state when it has one (installing, suspended...), else the daemon's. */
+  private async liveStatus(server: LoadedServer): Promise<string> {
+    const own = this.panelStatus(server);
+    if (own) {
+      return own;
+    }
+    try {
+      return (await this.daemon.serverDetails(server.node, server.uuid, STATUS_TIMEOUT_MS)).state ?? 'offline';
+    } catch {
+      return 'unknown';
+    }
+  }
+}

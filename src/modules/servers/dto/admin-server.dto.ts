@@ -1,0 +1,128 @@
+import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { Optional } from 'src/common/validation/decorators';
+
+const ID = /^[1-9]\d{0,17}$/;
+
+/** addendum §3 server creation body (snake_case as written there). */
+export class CreateServerDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(191)
+  name!: string;
+
+  @Optional({ nullable: true })
+  @IsString()
+  @MaxLength(65_535)
+  description?: string | null;
+
+  /** Defaults to the administrator making the request. */
+  @Optional()
+  @Matches(ID, { message: 'owner_id must be a user id' })
+  owner_id?: string;
+
+  @Matches(ID, { message: 'node_id must be a node id' })
+  node_id!: string;
+
+  @IsUUID()
+  egg_id!: string;
+
+  /** MiB; 0 = unlimited. */
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
+  memory!: number;
+
+  /** MiB; -1 = unlimited. */
+  @Optional()
+  @IsInt()
+  @Min(-1)
+  @Max(2_147_483_647)
+  swap?: number;
+
+  /** MiB; 0 = unlimited. */
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
+  disk!: number;
+
+  /** Percent of one core; 0 = unlimited. */
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  cpu!: number;
+
+  @Optional()
+  @IsInt()
+  @Min(10)
+  @Max(1000)
+  io?: number;
+
+  @Optional({ nullable: true })
+  @Matches(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, { message: 'threads must be a cpuset such as 0-1,3' })
+  threads?: string | null;
+
+  /** Without it, the lowest free allocation on the node is taken. */
+  @Optional()
+  @Matches(ID, { message: 'allocation_id must be an allocation id' })
+  allocation_id?: string;
+
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @Matches(ID, { each: true, message: 'additional_allocation_ids must hold allocation ids' })
+  additional_allocation_ids?: string[];
+
+  /** Values for the egg's variables; checked against each variable's rules. */
+  @Optional()
+  @IsObject()
+  environment?: Record<string, unknown>;
+
+  @Optional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(65_535)
+  startup?: string;
+
+  @Optional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2048)
+  docker_image?: string;
+
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  database_limit?: number;
+
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  allocation_limit?: number;
+
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  backup_limit?: number;
+
+  @Optional()
+  @IsBoolean()
+  skip_scripts?: boolean;
+
+  @Optional()
+  @IsBoolean()
+  start_on_completion?: boolean;
+
+  @Optional()
+  @IsBoolean()
+  oom_disabled?: boolean;
+}
+
+export class DeleteServerQueryDto {
+  /** Delete the server here even when its node cannot be reached. */
+  @Optional()
+  @Matches(/^(true|false|1|0)$/, { message: 'force must be true or false' })
+  force?: string;
+}

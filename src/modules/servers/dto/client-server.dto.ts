@@ -1,0 +1,23 @@
+import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { PaginationQueryDto } from 'src/common/http/pagination';
+import { Optional } from 'src/common/validation/decorators';
+
+export class ClientServerListQueryDto extends PaginationQueryDto {
+  /** `owner`: the caller's own servers (default); `subuser`: shared with the caller; `admin-all`: every server (admins). */
+  @Optional()
+  @IsIn(['owner', 'subuser', 'admin-all'])
+  type?: 'owner' | 'subuser' | 'admin-all';
+}
+
+/** The action is checked by the service, so a bad one gets interface.md 7's message with the allowed list. */
+export class PowerDto {
+  @IsString()
+  action!: string;
+}
+
+export class CommandDto {
+  @IsString()
+  @MinLength(1)
+  @MaxLength(4096)
+  command!: string;
+}

@@ -1,0 +1,85 @@
+import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
+import type { LoadedServer } from 'src/modules/servers/servers.repository';
+
+export class AllocationViewDto {
+  ip!: string;
+  port!: number;
+  description!: string;
+}
+
+/** interface.md §2.1. */
+export class ServerDetailsDto {
+  id!: string;
+  uuid!: string;
+  identifier!: string;
+  name!: string;
+  description!: string | null;
+  status!: string;
+  suspended!: boolean;
+  node!: { id: string; name: string };
+  limits!: { memory: number; disk: number; cpu: number; swap: number | null; io: number };
+  createdAt!: string;
+  allocations!: { primary: AllocationViewDto | null; additional: AllocationViewDto[] };
+  owner!: { id: string; username: string };
+  permissions!: string[];
+}
+
+/** The admin view: the client details plus what an administrator manages. */
+export class AdminServerDto extends ServerDetailsDto {
+  ownerId!: string;
+  nodeId!: string;
+  eggId!: string;
+  allocationId!: string | null;
+  startup!: string;
+  image!: string;
+  threads!: string | null;
+  oomDisabled!: boolean;
+  skipScripts!: boolean;
+  featureLimits!: { databases: number; allocations: number; backups: number };
+  installStatus!: string | null;
+  installedAt!: string | null;
+  updatedAt!: string;
+}
+
+const view = (a: AllocationEntity): AllocationViewDto => ({ ip: a.alias ?? a.ip, port: a.port, description: a.notes ?? '' });
+
+export const toServerDetails = (
+  server: LoadedServer,
+  allocations: AllocationEntity[],
+  status: string,
+  permissions: readonly string[],
+): ServerDetailsDto => {
+  const primary = allocations.find((a) => String(a.id) === String(server.allocationId)) ?? null;
+  return {
+    id: String(server.id),
+    uuid: server.uuid,
+    identifier: server.identifier,
+    name: server.name,
+    description: server.description,
+    status,
+    suspended: server.suspended,
+    node: { id: String(server.node.id), name: server.node.name },
+    limits: { memory: server.memory, disk: server.disk, cpu: server.cpu, swap: server.swap, io: server.io },
+    createdAt: server.createdAt.toISOString(),
+    allocations: { primary: primary ? view(primary) : null, additional: allocations.filter((a) => a !== primary).map(view) },
+    owner: { id: String(server.owner.id), username: server.owner.username },
+    permissions: [...permissions],
+  };
+};
+
+export const toAdminServer = (server: LoadedServer, allocations: AllocationEntity[]): AdminServerDto => ({
+  ...toServerDetails(server, allocations, server.status ?? (server.suspended ? 'suspended' : 'installed'), ['*']),
+  ownerId: String(server.ownerId),
+  nodeId: String(server.nodeId),
+  eggId: server.eggId,
+  allocationId: server.allocationId === null ? null : String(server.allocationId),
+  startup: server.startup,
+  image: server.image,
+  threads: server.threads,
+  oomDisabled: server.oomDisabled,
+  skipScripts: server.skipScripts,
+  featureLimits: { databases: server.databaseLimit, allocations: server.allocationLimit, backups: server.backupLimit },
+  installStatus: server.status,
+  installedAt: server.installedAt?.toISOString() ?? null,
+  updatedAt: server.updatedAt.toISOString(),
+});

@@ -1,0 +1,52 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { uuidParam } from 'src/common/validation/uuid-param';
+import { NodeEntity } from 'src/modules/nodes/node.entity';
+import { CallingNode, DaemonRoute } from 'src/modules/servers/remote/daemon-token.guard';
+import { ActivityBatchDto, InstallStatusDto, RemoteServerListQueryDto } from 'src/modules/servers/remote/remote.dto';
+import { RemoteService } from 'src/modules/servers/remote/remote.service';
+import { DaemonServerConfiguration, InstallScript } from 'src/modules/servers/server-config.service';
+import { ServerError } from 'src/modules/servers/servers.errors';
+
+const serverUuid = uuidParam(ServerError.NOT_FOUND);
+
+/** What Wings calls on the panel (wings.md §5); every lookup is scoped to the calling node. */
+@ApiTags('remote (daemon)')
+@Controller('api/remote')
+@DaemonRoute()
+export class RemoteController {
+  constructor(private readonly service: RemoteService) {}
+
+  @Get('servers')
+  servers(@CallingNode() node: NodeEntity, @Query() query: RemoteServerListQueryDto) {
+    return this.service.list(node, Math.max(1, query.page ?? 1), query.per_page ?? 50);
+  }
+
+  @Post('servers/reset')
+  @HttpCode(204)
+  async reset(@CallingNode() node: NodeEntity): Promise<void> {
+    await this.service.reset(node);
+  }
+
+  @Get('servers/:uuid')
+  configuration(@CallingNode() node: NodeEntity, @Param('uuid', serverUuid) uuid: string): Promise<DaemonServerConfiguration> {
+    return this.service.configuration(node, uuid);
+  }
+
+  @Get('servers/:uuid/install')
+  installScript(@CallingNode() node: NodeEntity, @Param('uuid', serverUuid) uuid: string): Promise<InstallScript> {
+    return this.service.installScript(node, uuid);
+  }
+
+  @Post('servers/:uuid/install')
+  @HttpCode(204)
+  async installStatus(@CallingNode() node: NodeEntity, @Param('uuid', serverUuid) uuid: string, @Body() dto: InstallStatusDto): Promise<void> {
+    await this.service.installStatus(node, uuid, dto.successful, dto.reinstall ?? false);
+  }
+
+  @Post('activity')
+  @HttpCode(204)
+  async activity(@CallingNode() node: NodeEntity, @Body() dto: ActivityBatchDto): Promise<void> {
+    await this.service.recordActivity(node, dto.data);
+  }
+}

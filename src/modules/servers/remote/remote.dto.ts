@@ -1,0 +1,57 @@
+import { Type } from 'class-transformer';
+import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIP, IsObject, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { Optional, QueryInt } from 'src/common/validation/decorators';
+
+export class RemoteServerListQueryDto {
+  /** Wings starts at page=0, which means page 1 (wings.md §1.9). */
+  @Optional()
+  @QueryInt({ min: 0, max: 1_000_000 })
+  page?: number;
+
+  @Optional()
+  @QueryInt({ min: 1, max: 500 })
+  per_page?: number;
+}
+
+export class InstallStatusDto {
+  @IsBoolean()
+  successful!: boolean;
+
+  @Optional()
+  @IsBoolean()
+  reinstall?: boolean;
+}
+
+export class ActivityItemDto {
+  @Optional({ nullable: true })
+  @IsUUID()
+  user?: string | null;
+
+  @IsUUID()
+  server!: string;
+
+  @IsString()
+  @MaxLength(64)
+  event!: string;
+
+  @IsDefined()
+  @Optional({ nullable: true })
+  @IsObject()
+  metadata!: Record<string, unknown> | null;
+
+  @Optional({ nullable: true })
+  @IsIP()
+  ip?: string | null;
+
+  @IsString()
+  @Matches(/^\d{4}-\d{2}-\d{2}T/, { message: 'timestamp must be an RFC 3339 time' })
+  timestamp!: string;
+}
+
+export class ActivityBatchDto {
+  @IsArray()
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => ActivityItemDto)
+  data!: ActivityItemDto[];
+}

@@ -1,0 +1,94 @@
+import { Injectable } from '@nestjs/common';
+import { Clock } from 'src/common/clock';
+import { AppException } from 'src/common/errors/app.exception';
+import { NodeEntity } from 'src/modules/nodes/node.entity';
+import { ActivityItemDto } from 'src/modules/servers/remote/remote.dto';
+import { DaemonServerConfiguration, InstallScript, ServerConfigService } from 'src/modules/servers/server-config.service';
+import { ServerError } from 'src/modules/servers/servers.errors';
+import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import { UserEntity } from 'src/modules/users/user.entity';
+
+@Injectable()
+export class RemoteService {
+  constructor(
+    private readonly servers: ServersRepository,
+    private readonly config: ServerConfigService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Wings reads `meta` as numbers and asks for pages current_page+1..last_page next (wings.md §1.9). */
+  async list(node: NodeEntity, page: number, perPage: number) {
+    const [rows, total] = await this.servers.findPage({ nodeId: node.id }, (page - 1) * perPage, perPage);
+    const data = await Promise.all(rows.map(async (s) => ({ uuid: s.uuid, ...(await this.config.configuration(s)) })));
+    const from = total === 0 ? 0 : (page - 1) * perPage + 1;
+    return {
+      data,
+      meta: {
+        current_page: page,
+        from,
+        last_page: Math.max(1, Math.ceil(total / perPage)),
+        per_page: perPage,
+        to: from === 0 ? 0 : from + data.length - 1,
+        total,
+      },
+    };
+  }
+
+  async configuration(node: NodeEntity, uuid: string): Promise<DaemonServerConfiguration> {
+    return this.config.configuration(await this.server(node, uuid));
+  }
+
+  async installScript(node: NodeEntity, uuid: string): Promise<InstallScript> {
+    return this.config.installScript(await this.server(node, uuid));
+  }
+
+  /** wings.md §5.7: ok → status cleared; failure → install_failed or reinstall_failed. */
+  async installStatus(node: NodeEntity, uuid: string, successful: boolean, reinstall: boolean): Promise<void> {
+    const server = await this.server(node, uuid);
+    await this.servers.update(server.id, {
+      status: successful ? null : reinstall ? 'reinstall_failed' : 'install_failed',
+      installedAt: this.clock.now(),
+    });
+  }
+
+  /** Sent once per Wings boot: anything left "installing" or "restoring" there is over. */
+  async reset(node: NodeEntity): Promise<void> {
+    await this.servers.resetStuckOnNode(node.id);
+  }
+
+  /** Only `server:*` events of servers on this node are kept (wings.md §5.9). */
+  async recordActivity(node: NodeEntity, items: ActivityItemDto[]): Promise<void> {
+    const kept = items.filter((i) => i.event.startsWith('server:'));
+    if (kept.length === 0) {
+      return;
+    }
+    const servers = await this.servers.findByUuidsOnNode(node.id, [...new Set(kept.map((i) => i.server))]);
+    const byUuid = new Map(servers.map((s) => [s.uuid, s]));
+    const users = await this.servers.usersByUuid([...new Set(kept.map((i) => i.user).filter((u): u is string => !!u))]);
+    for (const item of kept) {
+      const server = byUuid.get(item.server);
+      if (!server) {
+        continue;
+      }
+      const actor: UserEntity | undefined = item.user ? users.get(item.user) : undefined;
+      await this.servers.recordActivity({
+        serverId: server.id,
+        actorId: actor?.id ?? null,
+        actorUsername: actor?.username ?? null,
+        event: `server.${item.event.slice('server:'.length)}`,
+        metadata: item.metadata ?? {},
+        ip: item.ip ?? null,
+        via: 'daemon',
+        createdAt: new Date(item.timestamp),
+      });
+    }
+  }
+
+  private async server(node: NodeEntity, uuid: string): Promise<LoadedServer> {
+    const server = await this.servers.findByUuidOnNode(uuid, node.id);
+    if (!server) {
+      throw new AppException(ServerError.NOT_FOUND);
+    }
+    return server;
+  }
+}

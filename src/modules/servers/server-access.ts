@@ -1,0 +1,83 @@
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { AuthenticatedRequest, AuthContext } from 'src/common/auth/auth-context';
+import { Authenticated } from 'src/common/auth/authenticated.decorator';
+import { AppException } from 'src/common/errors/app.exception';
+import { ALL_SERVER_PERMISSIONS, ServerPermission } from 'src/modules/servers/server-permissions';
+import { ServerError } from 'src/modules/servers/servers.errors';
+import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+
+const SERVER_PERMISSION = 'hatchery:server-permission';
+const SERVER_REF = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-z]{8})$/i;
+
+export type ServerRole = 'owner' | 'admin' | 'subuser';
+
+/** The server a route acts on, and what the caller may do there. */
+export interface ServerAccess {
+  server: LoadedServer;
+  role: ServerRole;
+  permissions: readonly ServerPermission[];
+}
+
+type ServerRequest = AuthenticatedRequest & { serverAccess?: ServerAccess };
+
+/**
+ * Owners and admins hold every server permission. Anyone else sees a 404, as if the server did
+ * not exist; subusers (their own issue) will get their granted permissions here.
+ */
+@Injectable()
+export class ServerAccessService {
+  constructor(private readonly servers: ServersRepository) {}
+
+  async resolve(auth: AuthContext, ref: string | undefined): Promise<ServerAccess> {
+    if (!ref || !SERVER_REF.test(ref)) {
+      throw new AppException(ServerError.IDENTIFIER_INVALID);
+    }
+    const server = await this.servers.findByRef(ref);
+    if (!server) {
+      throw new AppException(ServerError.NOT_FOUND);
+    }
+    if (String(server.ownerId) === String(auth.user.id)) {
+      return { server, role: 'owner', permissions: ALL_SERVER_PERMISSIONS };
+    }
+    if (auth.user.admin) {
+      return { server, role: 'admin', permissions: ALL_SERVER_PERMISSIONS };
+    }
+    throw new AppException(ServerError.NOT_FOUND);
+  }
+}
+
+@Injectable()
+export class ServerAccessGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly access: ServerAccessService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<ServerRequest>();
+    const permission = this.reflector.get<ServerPermission>(SERVER_PERMISSION, context.getHandler());
+    if (!req.auth) {
+      throw new Error('ServerAccessGuard ran before authentication');
+    }
+    const ref = req.params.server;
+    const access = await this.access.resolve(req.auth, typeof ref === 'string' ? ref : undefined);
+    if (!access.permissions.includes(permission)) {
+      throw new AppException(ServerError.PERMISSION_DENIED, { message: `This action requires the ${permission} permission on this server` });
+    }
+    req.serverAccess = access;
+    return true;
+  }
+}
+
+/** A client route on `{server}` that needs `permission` there (interface.md §4). */
+export const ServerRoute = (permission: ServerPermission): MethodDecorator =>
+  applyDecorators(Authenticated(), SetMetadata(SERVER_PERMISSION, permission), UseGuards(ServerAccessGuard));
+
+export const CurrentServer = createParamDecorator((_data: unknown, ctx: ExecutionContext): ServerAccess => {
+  const access = ctx.switchToHttp().getRequest<ServerRequest>().serverAccess;
+  if (!access) {
+    throw new Error('CurrentServer used on a route without @ServerRoute');
+  }
+  return access;
+});

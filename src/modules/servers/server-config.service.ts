@@ -1,0 +1,124 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { EggsRepository } from 'src/modules/eggs/eggs.repository';
+import { NodesRepository } from 'src/modules/nodes/nodes.repository';
+import { buildProcessConfiguration, LegacyServerStructure, ProcessConfiguration } from 'src/modules/servers/process-configuration';
+import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+
+/** `settings` of GET /api/remote/servers/{uuid} (wings.md §5.4). */
+export interface ServerSettings {
+  uuid: string;
+  meta: { name: string; description: string };
+  suspended: boolean;
+  environment: Record<string, string | number>;
+  invocation: string;
+  skip_egg_scripts: boolean;
+  build: {
+    memory_limit: number;
+    swap: number;
+    io_weight: number;
+    cpu_limit: number;
+    threads: string | null;
+    disk_space: number;
+    oom_disabled: boolean;
+  };
+  container: { image: string; oom_disabled: boolean; requires_rebuild: boolean };
+  allocations: { force_outgoing_ip: boolean; default: { ip: string; port: number }; mappings: Record<string, number[]> };
+  mounts: { source: string; target: string; read_only: boolean }[];
+  egg: { id: string; file_denylist: string[] };
+}
+
+export interface DaemonServerConfiguration {
+  settings: ServerSettings;
+  process_configuration: ProcessConfiguration;
+}
+
+export interface InstallScript {
+  container_image: string;
+  entrypoint: string;
+  script: string;
+}
+
+/** Builds what Wings reads about a server: its settings, process configuration and install script. */
+@Injectable()
+export class ServerConfigService {
+  constructor(
+    private readonly servers: ServersRepository,
+    private readonly eggs: EggsRepository,
+    private readonly nodes: NodesRepository,
+  ) {}
+
+  /** The egg variables' values (the server's own, else the default), plus the P_SERVER_* values Wings expects. */
+  async environment(server: LoadedServer, manager?: EntityManager): Promise<Record<string, string | number>> {
+    const [variables, values, location] = await Promise.all([
+      this.servers.variablesOf(server.eggId, manager),
+      this.servers.serverValuesOf(server.id, manager),
+      server.node.locationId ? this.nodes.findLocation(server.node.locationId, manager) : Promise.resolve(null),
+    ]);
+    const own = new Map(values.map((v) => [v.variableId, v.value]));
+    const env: Record<string, string | number> = {};
+    for (const v of variables) {
+      env[v.envVariable] = own.get(v.id) ?? v.defaultValue;
+    }
+    env.STARTUP = server.startup;
+    env.P_SERVER_LOCATION = location?.short ?? '';
+    env.P_SERVER_UUID = server.uuid;
+    env.P_SERVER_ALLOCATION_LIMIT = server.allocationLimit;
+    return env;
+  }
+
+  async configuration(server: LoadedServer, manager?: EntityManager): Promise<DaemonServerConfiguration> {
+    const [allocations, environment] = await Promise.all([this.servers.allocationsOf(server.id, manager), this.environment(server, manager)]);
+    const primary = allocations.find((a) => String(a.id) === String(server.allocationId)) ?? allocations[0];
+    const defaultAllocation = { ip: primary?.ip ?? '127.0.0.1', port: primary?.port ?? 0 };
+    // Wings needs an object here, never [] (wings.md §1.10).
+    const mappings: Record<string, number[]> = {};
+    for (const a of allocations) {
+      (mappings[a.ip] ??= []).push(a.port);
+    }
+    const settings: ServerSettings = {
+      uuid: server.uuid,
+      meta: { name: server.name, description: server.description ?? '' },
+      suspended: server.suspended,
+      environment,
+      invocation: server.startup,
+      skip_egg_scripts: server.skipScripts,
+      build: {
+        memory_limit: server.memory,
+        swap: server.swap,
+        io_weight: server.io,
+        cpu_limit: server.cpu,
+        threads: server.threads,
+        disk_space: server.disk,
+        oom_disabled: server.oomDisabled,
+      },
+      container: { image: server.image, oom_disabled: server.oomDisabled, requires_rebuild: false },
+      allocations: { force_outgoing_ip: false, default: defaultAllocation, mappings },
+      mounts: [],
+      egg: { id: server.egg.id, file_denylist: server.egg.fileDenylist },
+    };
+    const legacy: LegacyServerStructure = {
+      uuid: server.uuid,
+      build: {
+        default: defaultAllocation,
+        ports: mappings,
+        env: Object.fromEntries(Object.entries(environment).map(([k, v]) => [k, String(v)])),
+        oom_disabled: server.oomDisabled,
+        memory: server.memory,
+        swap: server.swap,
+        io: server.io,
+        cpu: server.cpu,
+        threads: server.threads,
+        disk: server.disk,
+        image: server.image,
+      },
+    };
+    return { settings, process_configuration: buildProcessConfiguration(server.egg, legacy) };
+  }
+
+  /** The install script, from the egg the server's egg copies it from when it does. */
+  async installScript(server: LoadedServer): Promise<InstallScript> {
+    const source = server.egg.copyScriptFrom ? ((await this.eggs.findEgg(server.egg.copyScriptFrom)) ?? server.egg) : server.egg;
+    return { container_image: source.scriptContainer, entrypoint: source.scriptEntry, script: source.scriptInstall ?? '' };
+  }
+}

@@ -1,0 +1,30 @@
+import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
+
+export const ServerError = {
+  NOT_FOUND: { code: 'SERVER_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'Server not found' },
+  IDENTIFIER_INVALID: { code: 'SERVER_IDENTIFIER_INVALID', category: ErrorCategory.BAD_REQUEST, message: 'Missing server identifier' },
+  PERMISSION_DENIED: {
+    code: 'SERVER_PERMISSION_DENIED',
+    category: ErrorCategory.FORBIDDEN,
+    message: 'You do not have permission to perform this action on this server',
+  },
+  INVALID_POWER_ACTION: {
+    code: 'INVALID_POWER_ACTION',
+    category: ErrorCategory.BAD_REQUEST,
+    message: 'Invalid power action, allowed actions are: start, stop, restart, kill',
+  },
+  POWER_FAILED: { code: 'POWER_ACTION_FAILED', category: ErrorCategory.INTERNAL, message: 'Failed to send power action' },
+  NO_NODE: { code: 'SERVER_NODE_MISSING', category: ErrorCategory.INTERNAL, message: 'The server has no node configured' },
+  WEBSOCKET_PREPARE_FAILED: {
+    code: 'WEBSOCKET_PREPARE_FAILED',
+    category: ErrorCategory.BAD_GATEWAY,
+    message: 'Failed to prepare websocket session',
+  },
+  ALLOCATION_UNAVAILABLE: {
+    code: 'ALLOCATION_UNAVAILABLE',
+    category: ErrorCategory.CONFLICT,
+    message: 'The allocation is not free on this node',
+  },
+  NO_FREE_ALLOCATION: { code: 'NO_FREE_ALLOCATION', category: ErrorCategory.CONFLICT, message: 'The node has no free allocation' },
+  SUSPENDED: { code: 'SERVER_SUSPENDED', category: ErrorCategory.CONFLICT, message: 'The server is suspended' },
+} satisfies Record<string, ErrorDef>;

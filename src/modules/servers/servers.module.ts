@@ -1,0 +1,36 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from 'src/modules/audit/audit.module';
+import { EggsModule } from 'src/modules/eggs/eggs.module';
+import { NodesModule } from 'src/modules/nodes/nodes.module';
+import { AdminServersController } from 'src/modules/servers/admin-servers.controller';
+import { AdminServersService } from 'src/modules/servers/admin-servers.service';
+import { ClientServersController } from 'src/modules/servers/client-servers.controller';
+import { ClientServersService } from 'src/modules/servers/client-servers.service';
+import { RemoteController } from 'src/modules/servers/remote/remote.controller';
+import { RemoteService } from 'src/modules/servers/remote/remote.service';
+import { DaemonTokenGuard } from 'src/modules/servers/remote/daemon-token.guard';
+import { ServerAccessGuard, ServerAccessService } from 'src/modules/servers/server-access';
+import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
+import { ServerConfigService } from 'src/modules/servers/server-config.service';
+import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
+import { ServerEntity } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { UsersModule } from 'src/modules/users/users.module';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity]), AuditModule, EggsModule, NodesModule, UsersModule],
+  controllers: [AdminServersController, ClientServersController, RemoteController],
+  providers: [
+    ServersRepository,
+    ServerAccessService,
+    ServerAccessGuard,
+    ServerConfigService,
+    AdminServersService,
+    ClientServersService,
+    RemoteService,
+    DaemonTokenGuard,
+  ],
+  exports: [ServersRepository, ServerAccessService, ServerConfigService],
+})
+export class ServersModule {}
