@@ -5,6 +5,7 @@ import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import { AllocationsController } from 'src/modules/nodes/allocations.controller';
 import { AllocationsService } from 'src/modules/nodes/allocations.service';
 import { DaemonConfigurationController } from 'src/modules/nodes/daemon-configuration.controller';
+import { DaemonSystemController } from 'src/modules/nodes/daemon-system.controller';
 import { LocationEntity } from 'src/modules/nodes/location.entity';
 import { LocationsController } from 'src/modules/nodes/locations.controller';
 import { LocationsService } from 'src/modules/nodes/locations.service';
@@ -15,7 +16,7 @@ import { NodesService } from 'src/modules/nodes/nodes.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([LocationEntity, NodeEntity, AllocationEntity]), AuditModule],
-  controllers: [LocationsController, NodesController, AllocationsController, DaemonConfigurationController],
+  controllers: [LocationsController, NodesController, AllocationsController, DaemonConfigurationController, DaemonSystemController],
   providers: [NodesRepository, LocationsService, NodesService, AllocationsService],
   exports: [NodesRepository, NodesService],
 })

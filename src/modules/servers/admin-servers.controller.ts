@@ -1,21 +1,34 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
 import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/pagination';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
+import { AdminServerChangesService, SyncOutcome } from 'src/modules/servers/admin-server-changes.service';
 import { AdminServersService } from 'src/modules/servers/admin-servers.service';
-import { CreateServerDto, DeleteServerQueryDto } from 'src/modules/servers/dto/admin-server.dto';
+import {
+  CreateServerDto,
+  DeleteServerQueryDto,
+  UpdateServerBuildDto,
+  UpdateServerDetailsDto,
+  UpdateServerStartupDto,
+} from 'src/modules/servers/dto/admin-server.dto';
 import { AdminServerDto } from 'src/modules/servers/dto/server-response.dto';
 import { ServerError } from 'src/modules/servers/servers.errors';
 
 const serverId = new DecimalIdPipe(ServerError.NOT_FOUND);
 
+type Synced = { data: AdminServerDto; meta: SyncOutcome };
+const synced = ({ server, ...meta }: { server: AdminServerDto } & SyncOutcome): Synced => ({ data: server, meta });
+
 @ApiTags('admin: servers')
 @Controller('api/admin/servers')
 export class AdminServersController {
-  constructor(private readonly service: AdminServersService) {}
+  constructor(
+    private readonly service: AdminServersService,
+    private readonly changes: AdminServerChangesService,
+  ) {}
 
   @Get()
   @Authenticated({ admin: AdminScope.SERVERS_READ })
@@ -33,6 +46,46 @@ export class AdminServersController {
   @Authenticated({ admin: AdminScope.SERVERS_READ })
   async get(@Param('id', serverId) id: string): Promise<{ data: AdminServerDto }> {
     return { data: await this.service.get(id) };
+  }
+
+  @Patch(':id')
+  @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  async updateDetails(@Param('id', serverId) id: string, @Body() dto: UpdateServerDetailsDto, @CurrentActor() actor: Actor): Promise<Synced> {
+    return synced(await this.changes.updateDetails(id, dto, actor));
+  }
+
+  /** Limits and allocations; the daemon is told with /sync. */
+  @Patch(':id/build')
+  @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  async updateBuild(@Param('id', serverId) id: string, @Body() dto: UpdateServerBuildDto, @CurrentActor() actor: Actor): Promise<Synced> {
+    return synced(await this.changes.updateBuild(id, dto, actor));
+  }
+
+  @Patch(':id/startup')
+  @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  async updateStartup(@Param('id', serverId) id: string, @Body() dto: UpdateServerStartupDto, @CurrentActor() actor: Actor): Promise<Synced> {
+    return synced(await this.changes.updateStartup(id, dto, actor));
+  }
+
+  @Post(':id/suspend')
+  @HttpCode(200)
+  @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  async suspend(@Param('id', serverId) id: string, @CurrentActor() actor: Actor): Promise<Synced> {
+    return synced(await this.changes.setSuspended(id, true, actor));
+  }
+
+  @Post(':id/unsuspend')
+  @HttpCode(200)
+  @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  async unsuspend(@Param('id', serverId) id: string, @CurrentActor() actor: Actor): Promise<Synced> {
+    return synced(await this.changes.setSuspended(id, false, actor));
+  }
+
+  @Post(':id/reinstall')
+  @HttpCode(202)
+  @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  async reinstall(@Param('id', serverId) id: string, @CurrentActor() actor: Actor): Promise<{ data: AdminServerDto }> {
+    return { data: await this.changes.reinstall(id, actor) };
   }
 
   @Delete(':id')

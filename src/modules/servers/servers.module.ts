@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from 'src/modules/audit/audit.module';
 import { EggsModule } from 'src/modules/eggs/eggs.module';
 import { NodesModule } from 'src/modules/nodes/nodes.module';
+import { AdminServerChangesService } from 'src/modules/servers/admin-server-changes.service';
 import { AdminServersController } from 'src/modules/servers/admin-servers.controller';
 import { AdminServersService } from 'src/modules/servers/admin-servers.service';
 import { ClientServersController } from 'src/modules/servers/client-servers.controller';
@@ -27,6 +28,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     ServerAccessGuard,
     ServerConfigService,
     AdminServersService,
+    AdminServerChangesService,
     ClientServersService,
     RemoteService,
     DaemonTokenGuard,

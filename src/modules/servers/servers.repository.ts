@@ -105,6 +105,12 @@ export class ServersRepository {
     await manager.getRepository(AllocationEntity).update({ id: In(ids) }, { serverId });
   }
 
+  async releaseAllocations(serverId: string, ids: string[], manager: EntityManager): Promise<void> {
+    if (ids.length > 0) {
+      await manager.getRepository(AllocationEntity).update({ serverId, id: In(ids) }, { serverId: null });
+    }
+  }
+
   variablesOf(eggId: string, manager: EntityManager = this.servers.manager): Promise<EggVariableEntity[]> {
     return manager.getRepository(EggVariableEntity).find({ where: { eggId }, order: { position: 'ASC' } });
   }

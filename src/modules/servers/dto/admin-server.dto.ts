@@ -126,3 +126,118 @@ export class DeleteServerQueryDto {
   @Matches(/^(true|false|1|0)$/, { message: 'force must be true or false' })
   force?: string;
 }
+
+export class UpdateServerDetailsDto {
+  @Optional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(191)
+  name?: string;
+
+  @Optional({ nullable: true })
+  @IsString()
+  @MaxLength(65_535)
+  description?: string | null;
+
+  @Optional()
+  @Matches(ID, { message: 'owner_id must be a user id' })
+  owner_id?: string;
+}
+
+export class UpdateServerBuildDto {
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
+  memory?: number;
+
+  @Optional()
+  @IsInt()
+  @Min(-1)
+  @Max(2_147_483_647)
+  swap?: number;
+
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(2_147_483_647)
+  disk?: number;
+
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(100_000)
+  cpu?: number;
+
+  @Optional()
+  @IsInt()
+  @Min(10)
+  @Max(1000)
+  io?: number;
+
+  @Optional({ nullable: true })
+  @Matches(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, { message: 'threads must be a cpuset such as 0-1,3' })
+  threads?: string | null;
+
+  @Optional()
+  @IsBoolean()
+  oom_disabled?: boolean;
+
+  /** The new primary allocation: one the server has, or a free one on its node. */
+  @Optional()
+  @Matches(ID, { message: 'allocation_id must be an allocation id' })
+  allocation_id?: string;
+
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @Matches(ID, { each: true, message: 'add_allocations must hold allocation ids' })
+  add_allocations?: string[];
+
+  @Optional()
+  @IsArray()
+  @ArrayMaxSize(100)
+  @Matches(ID, { each: true, message: 'remove_allocations must hold allocation ids' })
+  remove_allocations?: string[];
+
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  database_limit?: number;
+
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  allocation_limit?: number;
+
+  @Optional()
+  @IsInt()
+  @Min(0)
+  @Max(1000)
+  backup_limit?: number;
+}
+
+export class UpdateServerStartupDto {
+  @Optional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(65_535)
+  startup?: string;
+
+  /** Values for the egg's variables; only the keys given change. */
+  @Optional()
+  @IsObject()
+  environment?: Record<string, unknown>;
+
+  @Optional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(2048)
+  image?: string;
+
+  @Optional()
+  @IsBoolean()
+  skip_scripts?: boolean;
+}

@@ -1,0 +1,117 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { WingsSimulator } from 'test/wings-sim';
+import { createUser } from 'test/factories/user.factory';
+import { createApiKey, signIn } from 'test/utils/auth';
+import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
+import { EGG_FIXTURES_DIR } from 'test/utils/fixtures';
+import { freePort } from 'test/utils/free-port';
+import type { DbKind } from 'test/utils/test-db';
+
+type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+
+export interface SimPanel {
+  t: TestApp;
+  sim: WingsSimulator;
+  owner: { id: string; username: string };
+  nodeId: string;
+  eggId: string;
+  /** Requests as the administrator / the server owner (session cookie, trusted Origin). */
+  admin: (method: Method, path: string) => ReturnType<ReturnType<TestApp['http']>['get']>;
+  asOwner: (method: Method, path: string) => ReturnType<ReturnType<TestApp['http']>['get']>;
+  /** Creates a Paper server for the owner through the admin API; returns its admin view. */
+  createServer: (body?: Record<string, unknown>) => Promise<{ id: string; uuid: string }>;
+  close: () => Promise<void>;
+}
+
+export const waitFor = async <T>(probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = 10_000): Promise<T> => {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) {
+      return value;
+    }
+    if (Date.now() > deadline) {
+      throw new Error('timed out waiting');
+    }
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+/**
+ * A listening panel and a Wings simulator set up as an administrator would: location, node,
+ * allocations 25565-25574, the node's token read from its configuration, the Paper egg imported.
+ */
+export const startSimPanel = async (db: DbKind): Promise<SimPanel> => {
+  const t = await createTestApp({ db });
+  await t.app.listen(0, '127.0.0.1');
+  const panelUrl = await t.app.getUrl();
+  const adminUser = await createUser(t.app, { admin: true });
+  const ownerUser = await createUser(t.app);
+  const adminCookie = await signIn(t, adminUser.email);
+  const ownerCookie = await signIn(t, ownerUser.email);
+  const admin = (method: Method, path: string) => t.http()[method](path).set('Cookie', adminCookie).set('Origin', TEST_ORIGIN);
+  const asOwner = (method: Method, path: string) => t.http()[method](path).set('Cookie', ownerCookie).set('Origin', TEST_ORIGIN);
+  const adminKey = await createApiKey(t, adminCookie, { permissions: ['nodes.read'] });
+
+  const location = (await admin('post', '/api/admin/locations').send({ short: 'lab1', long: 'Test lab' }).expect(201)).body.data;
+  const port = await freePort();
+  const node = (
+    await admin('post', '/api/admin/nodes')
+      .send({ name: 'sim', fqdn: '127.0.0.1', scheme: 'http', daemonListen: port, memory: 16384, disk: 100000, locationId: location.id })
+      .expect(201)
+  ).body.data;
+  await admin('post', `/api/admin/nodes/${node.id}/allocations`).send({ ip: '0.0.0.0', ports: ['25565-25574'] }).expect(201);
+
+  // The daemon reads its token from the configuration, as `wings configure` would. Its `remote`
+  // is APP_URL (what browsers use); it reaches this test panel on loopback instead.
+  const config = (await t.http().get(`/api/admin/daemon/nodes/${node.id}/configuration`).set('Authorization', `Bearer ${adminKey}`).expect(200)).body.data;
+  const sim = new WingsSimulator({
+    panelUrl,
+    tokenId: config.token_id,
+    token: config.token,
+    port,
+    allowedOrigins: [TEST_ORIGIN],
+    remoteTimeoutMs: 5000,
+    timing: { lineDelayMs: 5, statsIntervalMs: 100, installDurationMs: 20, tokenCheckIntervalMs: 100 },
+  });
+  await sim.start();
+  // The panel's clock is the test's; Wings refuses console tokens issued before it booted.
+  t.clock.advance(Date.now() - t.clock.now().getTime() + 1000);
+
+  const nest = (await admin('post', '/api/admin/nests').send({ name: 'Minecraft' }).expect(201)).body.data;
+  const paper = JSON.parse(readFileSync(join(EGG_FIXTURES_DIR, 'egg-paper.json'), 'utf8'));
+  const egg = (await admin('post', `/api/admin/eggs/import?nestId=${nest.id}`).send(paper).expect(201)).body.data;
+
+  const createServer = async (body: Record<string, unknown> = {}) => {
+    const res = await admin('post', '/api/admin/servers')
+      .send({
+        name: 'Survival',
+        owner_id: ownerUser.id,
+        node_id: node.id,
+        egg_id: egg.id,
+        memory: 2048,
+        disk: 10240,
+        cpu: 200,
+        environment: { SERVER_JARFILE: 'paper.jar', MINECRAFT_VERSION: 'latest', BUILD_NUMBER: 'latest' },
+        ...body,
+      })
+      .expect(201);
+    return res.body.data as { id: string; uuid: string };
+  };
+
+  return {
+    t,
+    sim,
+    owner: { id: ownerUser.id, username: ownerUser.username },
+    nodeId: node.id,
+    eggId: egg.id,
+    admin,
+    asOwner,
+    createServer,
+    close: async () => {
+      await sim.stop();
+      await t.close();
+    },
+  };
+};
