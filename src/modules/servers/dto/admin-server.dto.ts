@@ -1,3 +1,4 @@
+import { PartialType, PickType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { Optional } from 'src/common/validation/decorators';
 
@@ -127,67 +128,27 @@ export class DeleteServerQueryDto {
   force?: string;
 }
 
-export class UpdateServerDetailsDto {
-  @Optional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(191)
-  name?: string;
+export class UpdateServerDetailsDto extends PartialType(PickType(CreateServerDto, ['name', 'description', 'owner_id'] as const), {
+  skipNullProperties: false,
+}) {}
 
-  @Optional({ nullable: true })
-  @IsString()
-  @MaxLength(65_535)
-  description?: string | null;
-
-  @Optional()
-  @Matches(ID, { message: 'owner_id must be a user id' })
-  owner_id?: string;
-}
-
-export class UpdateServerBuildDto {
-  @Optional()
-  @IsInt()
-  @Min(0)
-  @Max(2_147_483_647)
-  memory?: number;
-
-  @Optional()
-  @IsInt()
-  @Min(-1)
-  @Max(2_147_483_647)
-  swap?: number;
-
-  @Optional()
-  @IsInt()
-  @Min(0)
-  @Max(2_147_483_647)
-  disk?: number;
-
-  @Optional()
-  @IsInt()
-  @Min(0)
-  @Max(100_000)
-  cpu?: number;
-
-  @Optional()
-  @IsInt()
-  @Min(10)
-  @Max(1000)
-  io?: number;
-
-  @Optional({ nullable: true })
-  @Matches(/^\d+(-\d+)?(,\d+(-\d+)?)*$/, { message: 'threads must be a cpuset such as 0-1,3' })
-  threads?: string | null;
-
-  @Optional()
-  @IsBoolean()
-  oom_disabled?: boolean;
-
-  /** The new primary allocation: one the server has, or a free one on its node. */
-  @Optional()
-  @Matches(ID, { message: 'allocation_id must be an allocation id' })
-  allocation_id?: string;
-
+/** Limits and allocations; every field optional. */
+export class UpdateServerBuildDto extends PartialType(
+  PickType(CreateServerDto, [
+    'memory',
+    'swap',
+    'disk',
+    'cpu',
+    'io',
+    'threads',
+    'oom_disabled',
+    'allocation_id',
+    'database_limit',
+    'allocation_limit',
+    'backup_limit',
+  ] as const),
+  { skipNullProperties: false },
+) {
   @Optional()
   @IsArray()
   @ArrayMaxSize(100)
@@ -199,45 +160,15 @@ export class UpdateServerBuildDto {
   @ArrayMaxSize(100)
   @Matches(ID, { each: true, message: 'remove_allocations must hold allocation ids' })
   remove_allocations?: string[];
-
-  @Optional()
-  @IsInt()
-  @Min(0)
-  @Max(1000)
-  database_limit?: number;
-
-  @Optional()
-  @IsInt()
-  @Min(0)
-  @Max(1000)
-  allocation_limit?: number;
-
-  @Optional()
-  @IsInt()
-  @Min(0)
-  @Max(1000)
-  backup_limit?: number;
 }
 
-export class UpdateServerStartupDto {
-  @Optional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(65_535)
-  startup?: string;
-
-  /** Values for the egg's variables; only the keys given change. */
-  @Optional()
-  @IsObject()
-  environment?: Record<string, unknown>;
-
+/** Startup command, image and variable values (only the keys given change). */
+export class UpdateServerStartupDto extends PartialType(PickType(CreateServerDto, ['startup', 'environment', 'skip_scripts'] as const), {
+  skipNullProperties: false,
+}) {
   @Optional()
   @IsString()
   @MinLength(1)
   @MaxLength(2048)
   image?: string;
-
-  @Optional()
-  @IsBoolean()
-  skip_scripts?: boolean;
 }
