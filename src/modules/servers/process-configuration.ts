@@ -122,11 +122,12 @@ export const toStop = (configStop: string | null): ProcessConfiguration['stop'] 
 /**
  * Each file entry keeps its other keys, drops `find`, and gets `file` and `replace`. A `find`
  * value that is an object means "replace only when the current value is …" (`if_value`).
- * Entries that are not objects or have no `find` are skipped: Wings would crash on them.
+ * Entries that are not objects, have no `find` or no string `parser` are skipped: Wings would
+ * crash on them (wings.md §1.10).
  */
 export const toConfigs = (configFiles: string, structure: LegacyServerStructure): ProcessConfiguration['configs'] =>
   Object.entries(parseObject(configFiles)).flatMap(([file, data]) => {
-    if (data === null || typeof data !== 'object' || Array.isArray(data) || !('find' in data)) {
+    if (data === null || typeof data !== 'object' || Array.isArray(data) || !('find' in data) || !('parser' in data) || typeof data.parser !== 'string') {
       return [];
     }
     const { find, ...rest } = data as Record<string, unknown>;

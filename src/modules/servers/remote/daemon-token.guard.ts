@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseFilters, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
 import { DaemonOnly } from 'src/common/auth/authenticated.decorator';
+import { Clock } from 'src/common/clock';
 import { AppException } from 'src/common/errors/app.exception';
 import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
@@ -35,6 +36,7 @@ export class DaemonTokenGuard implements CanActivate {
   constructor(
     private readonly nodes: NodesRepository,
     private readonly daemon: DaemonGateway,
+    private readonly clock: Clock,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -50,7 +52,7 @@ export class DaemonTokenGuard implements CanActivate {
     if (!timingSafeEqual(digest(presented), digest(expected)) || !node) {
       throw new AppException(DaemonAuthError.FORBIDDEN);
     }
-    const now = new Date();
+    const now = this.clock.now();
     if (!node.lastSeenAt || now.getTime() - node.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
       await this.nodes.touchNode(node.id, now);
       node.lastSeenAt = now;

@@ -1,5 +1,19 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, IsArray, IsBoolean, IsDefined, IsIP, IsObject, IsString, IsUUID, Matches, MaxLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  IsArray,
+  IsBoolean,
+  IsDefined,
+  IsIP,
+  IsObject,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateBy,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
 import { Optional, QueryInt } from 'src/common/validation/decorators';
 
 export class RemoteServerListQueryDto {
@@ -34,8 +48,9 @@ export class ActivityItemDto {
   @MaxLength(64)
   event!: string;
 
+  // Present but nullable (wings.md §5.9); IsOptional would skip IsDefined for a missing key.
+  @ValidateIf((_obj, value) => value !== null)
   @IsDefined()
-  @Optional({ nullable: true })
   @IsObject()
   metadata!: Record<string, unknown> | null;
 
@@ -45,6 +60,11 @@ export class ActivityItemDto {
 
   @IsString()
   @Matches(/^\d{4}-\d{2}-\d{2}T/, { message: 'timestamp must be an RFC 3339 time' })
+  // A time that does not parse would be an Invalid Date, and a 500 at insert.
+  @ValidateBy(
+    { name: 'isParsableTime', validator: { validate: (v: unknown) => typeof v === 'string' && !Number.isNaN(Date.parse(v)) } },
+    { message: 'timestamp must be an RFC 3339 time' },
+  )
   timestamp!: string;
 }
 
