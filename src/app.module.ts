@@ -8,6 +8,7 @@ import { ApiKeysModule } from 'src/modules/api-keys/api-keys.module';
 import { AuditModule } from 'src/modules/audit/audit.module';
 import { DaemonGatewayModule } from 'src/modules/daemon-gateway/daemon-gateway.module';
 import { EggsModule } from 'src/modules/eggs/eggs.module';
+import { FilesModule } from 'src/modules/files/files.module';
 import { AuthModule } from 'src/modules/auth/auth.module';
 import { HealthModule } from 'src/modules/health/health.module';
 import { NodesModule } from 'src/modules/nodes/nodes.module';
@@ -33,6 +34,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     DaemonGatewayModule,
     NodesModule,
     ServersModule,
+    FilesModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

@@ -18,6 +18,8 @@ export interface DaemonRequest {
   path: string;
   query?: Record<string, string | number>;
   body?: unknown;
+  /** Sent as is instead of a JSON `body` (Wings' `files/write` takes the file itself as the body). */
+  rawBody?: string | Buffer;
   timeoutMs?: number;
 }
 
@@ -66,7 +68,7 @@ export class DaemonClient implements OnModuleDestroy {
           'content-type': 'application/json',
           'user-agent': 'Hatchery',
         },
-        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        body: req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body)),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
         signal: AbortSignal.timeout(timeoutMs),
@@ -125,6 +127,10 @@ export class DaemonClient implements OnModuleDestroy {
       // Not JSON: the generic message below names the status.
     }
     const details = { nodeId: target.nodeId, status, ...(requestId ? { daemonRequestId: requestId } : {}) };
+    // A file on the egg's denylist is a 403 about the file, not about our token (wings.md §2.6).
+    if (status === 403 && message !== undefined && /denylist/i.test(message)) {
+      return new AppException({ code: 'DAEMON_HTTP_ERROR', category: ErrorCategory.FORBIDDEN, message }, { details, status });
+    }
     if (status === 401 || status === 403) {
       return new AppException(DaemonError.AUTH_FAILED, {
         message: `daemon authentication failed: ${message ?? `the daemon answered HTTP ${status}`}`,

@@ -31,6 +31,23 @@ export interface DaemonServerDetails {
   utilization: DaemonStats;
 }
 
+/** Wings' Stat object (wings.md §2.6). */
+export interface DaemonFileStat {
+  name: string;
+  created?: string;
+  modified?: string;
+  mode: string;
+  mode_bits?: string;
+  size: number;
+  directory: boolean;
+  file: boolean;
+  symlink?: boolean;
+  mime?: string;
+}
+
+/** Wings waits for the archive to be written; the panel gives it 15 minutes (wings.md §2.6). */
+const ARCHIVE_TIMEOUT_MS = 15 * 60_000;
+
 export const POWER_ACTIONS = ['start', 'stop', 'restart', 'kill'] as const;
 export type PowerAction = (typeof POWER_ACTIONS)[number];
 
@@ -108,7 +125,69 @@ export class DaemonGateway {
     await this.client.send(this.target(node), { method: 'POST', path: `/api/servers/${uuid}/reinstall` });
   }
 
+  // --- files (wings.md §2.6); every path is relative to the server root and already checked by the caller ---
+
+  listDirectory(node: NodeEntity, uuid: string, directory: string): Promise<DaemonFileStat[] | null> {
+    return this.client.json<DaemonFileStat[] | null>(this.target(node), { method: 'GET', path: this.files(uuid, 'list-directory'), query: { directory } });
+  }
+
+  async fileContents(node: NodeEntity, uuid: string, file: string): Promise<string> {
+    return (await this.client.send(this.target(node), { method: 'GET', path: this.files(uuid, 'contents'), query: { file } })).text;
+  }
+
+  /** The file itself is the body; Wings needs its Content-Length, which a string body has. */
+  async writeFile(node: NodeEntity, uuid: string, file: string, content: string): Promise<void> {
+    await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'write'), query: { file }, rawBody: content });
+  }
+
+  async copyFile(node: NodeEntity, uuid: string, location: string): Promise<void> {
+    await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'copy'), body: { location } });
+  }
+
+  async renameFiles(node: NodeEntity, uuid: string, root: string, files: { from: string; to: string }[]): Promise<void> {
+    await this.client.send(this.target(node), { method: 'PUT', path: this.files(uuid, 'rename'), body: { root, files } });
+  }
+
+  async deleteFiles(node: NodeEntity, uuid: string, root: string, files: string[]): Promise<void> {
+    await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'delete'), body: { root, files } });
+  }
+
+  async createDirectory(node: NodeEntity, uuid: string, path: string, name: string): Promise<void> {
+    await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'create-directory'), body: { name, path } });
+  }
+
+  compressFiles(node: NodeEntity, uuid: string, root: string, files: string[]): Promise<DaemonFileStat> {
+    return this.client.json<DaemonFileStat>(this.target(node), {
+      method: 'POST',
+      path: this.files(uuid, 'compress'),
+      body: { root, files },
+      timeoutMs: ARCHIVE_TIMEOUT_MS,
+    });
+  }
+
+  async decompressFile(node: NodeEntity, uuid: string, root: string, file: string): Promise<void> {
+    await this.client.send(this.target(node), {
+      method: 'POST',
+      path: this.files(uuid, 'decompress'),
+      body: { root, file },
+      timeoutMs: ARCHIVE_TIMEOUT_MS,
+    });
+  }
+
+  async chmodFiles(node: NodeEntity, uuid: string, root: string, files: { file: string; mode: string }[]): Promise<void> {
+    await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'chmod'), body: { root, files } });
+  }
+
+  /** Background pull: Wings answers 202 with the download's identifier. */
+  pullFile(node: NodeEntity, uuid: string, url: string, root: string): Promise<{ identifier: string }> {
+    return this.client.json<{ identifier: string }>(this.target(node), { method: 'POST', path: this.files(uuid, 'pull'), body: { url, root } });
+  }
+
   forget(node: NodeEntity): void {
     this.client.forget(String(node.id));
+  }
+
+  private files(uuid: string, action: string): string {
+    return `/api/servers/${uuid}/files/${action}`;
   }
 }

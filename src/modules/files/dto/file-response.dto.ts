@@ -1,0 +1,42 @@
+import type { DaemonFileStat } from 'src/modules/daemon-gateway/daemon.gateway';
+
+/** interface.md §2.4. */
+export interface FileEntryDto {
+  name: string;
+  path: string;
+  size: number;
+  mode: string;
+  modeBits?: number;
+  created?: string;
+  modified?: string;
+  isDirectory: boolean;
+  isFile: boolean;
+  isSymlink?: boolean;
+}
+
+const iso = (value: string | undefined): string | undefined => {
+  const date = value ? new Date(value) : undefined;
+  return date && !Number.isNaN(date.getTime()) ? date.toISOString() : undefined;
+};
+
+/**
+ * Wings' Stat to a file entry: `mode` is the octal permission string (`644`, Wings' `mode_bits`),
+ * `modeBits` its numeric value; the optional fields only when the daemon gives them.
+ */
+export const toFileEntry = (directory: string, stat: DaemonFileStat): FileEntryDto => {
+  const octal = stat.mode_bits && /^[0-7]+$/.test(stat.mode_bits) ? stat.mode_bits : undefined;
+  const created = iso(stat.created);
+  const modified = iso(stat.modified);
+  return {
+    name: stat.name,
+    path: `${directory === '/' ? '' : directory}/${stat.name}`,
+    size: stat.size,
+    mode: octal ?? stat.mode,
+    ...(octal ? { modeBits: Number.parseInt(octal, 8) } : {}),
+    ...(created ? { created } : {}),
+    ...(modified ? { modified } : {}),
+    isDirectory: stat.directory,
+    isFile: stat.file,
+    ...(typeof stat.symlink === 'boolean' ? { isSymlink: stat.symlink } : {}),
+  };
+};

@@ -1,0 +1,116 @@
+import { Body, Controller, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { AuthContext } from 'src/common/auth/auth-context';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
+import {
+  ChmodFilesDto,
+  CopyFileDto,
+  CreateFolderDto,
+  DecompressFileDto,
+  DirectoryQueryDto,
+  FileQueryDto,
+  PullFileDto,
+  RenameFilesDto,
+  RootFilesDto,
+  WriteFileDto,
+} from 'src/modules/files/dto/files.dto';
+import { FilesService } from 'src/modules/files/files.service';
+import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/server-access';
+
+/** interface.md §4.2 and addendum §4: the file manager, through the node's daemon. */
+@ApiTags('client: files')
+@Controller('api/client/servers/:server/files')
+export class FilesController {
+  constructor(private readonly service: FilesService) {}
+
+  @Get('list')
+  @ServerRoute('server.files.read')
+  async list(@CurrentServer() access: ServerAccess, @Query() query: DirectoryQueryDto) {
+    return { data: await this.service.list(access, query.directory) };
+  }
+
+  @Get('contents')
+  @ServerRoute('server.files.read')
+  async contents(@CurrentServer() access: ServerAccess, @Query() query: FileQueryDto, @Res({ passthrough: true }) res: Response): Promise<string> {
+    const text = await this.service.contents(access, query.file);
+    res.type('text/plain; charset=utf-8');
+    return text;
+  }
+
+  @Get('download')
+  @ServerRoute('server.files.read')
+  download(@CurrentServer() access: ServerAccess, @CurrentAuth() auth: AuthContext, @Query() query: FileQueryDto) {
+    return { data: this.service.downloadUrl(access, auth, query.file) };
+  }
+
+  @Get('upload')
+  @ServerRoute('server.files.write')
+  uploadUrl(@CurrentServer() access: ServerAccess, @CurrentAuth() auth: AuthContext) {
+    return { data: this.service.uploadUrl(access, auth) };
+  }
+
+  @Post('write')
+  @HttpCode(204)
+  @ServerRoute('server.files.write')
+  async write(@CurrentServer() access: ServerAccess, @Body() dto: WriteFileDto, @CurrentActor() actor: Actor): Promise<void> {
+    await this.service.write(access, dto.file, dto.content, actor);
+  }
+
+  @Post('copy')
+  @HttpCode(200)
+  @ServerRoute('server.files.write')
+  async copy(@CurrentServer() access: ServerAccess, @Body() dto: CopyFileDto, @CurrentActor() actor: Actor) {
+    return { data: await this.service.copy(access, dto.location, actor) };
+  }
+
+  @Put('rename')
+  @HttpCode(204)
+  @ServerRoute('server.files.write')
+  async rename(@CurrentServer() access: ServerAccess, @Body() dto: RenameFilesDto, @CurrentActor() actor: Actor): Promise<void> {
+    await this.service.rename(access, dto.root, dto.files, actor);
+  }
+
+  @Post('delete')
+  @HttpCode(204)
+  @ServerRoute('server.files.delete')
+  async delete(@CurrentServer() access: ServerAccess, @Body() dto: RootFilesDto, @CurrentActor() actor: Actor): Promise<void> {
+    await this.service.delete(access, dto.root, dto.files, actor);
+  }
+
+  @Post('create-folder')
+  @HttpCode(204)
+  @ServerRoute('server.files.write')
+  async createFolder(@CurrentServer() access: ServerAccess, @Body() dto: CreateFolderDto, @CurrentActor() actor: Actor): Promise<void> {
+    await this.service.createFolder(access, dto.root, dto.name, actor);
+  }
+
+  @Post('chmod')
+  @HttpCode(204)
+  @ServerRoute('server.files.write')
+  async chmod(@CurrentServer() access: ServerAccess, @Body() dto: ChmodFilesDto, @CurrentActor() actor: Actor): Promise<void> {
+    await this.service.chmod(access, dto.root, dto.files, actor);
+  }
+
+  @Post('compress')
+  @HttpCode(200)
+  @ServerRoute('server.files.write')
+  async compress(@CurrentServer() access: ServerAccess, @Body() dto: RootFilesDto, @CurrentActor() actor: Actor) {
+    return { data: await this.service.compress(access, dto.root, dto.files, actor) };
+  }
+
+  @Post('decompress')
+  @HttpCode(204)
+  @ServerRoute('server.files.write')
+  async decompress(@CurrentServer() access: ServerAccess, @Body() dto: DecompressFileDto, @CurrentActor() actor: Actor): Promise<void> {
+    await this.service.decompress(access, dto.root, dto.file, actor);
+  }
+
+  @Post('pull')
+  @HttpCode(202)
+  @ServerRoute('server.files.write')
+  async pull(@CurrentServer() access: ServerAccess, @Body() dto: PullFileDto, @CurrentActor() actor: Actor) {
+    return { data: await this.service.pull(access, dto.url, dto.directory, actor) };
+  }
+}

@@ -1,0 +1,258 @@
+import { Inject, Injectable } from '@nestjs/common';
+import jwt from 'jsonwebtoken';
+import type { AuthContext } from 'src/common/auth/auth-context';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
+import { Clock } from 'src/common/clock';
+import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
+import { AppException } from 'src/common/errors/app.exception';
+import { assertPublicUrl, OutboundPolicy } from 'src/common/http/outbound-url';
+import { AppConfigService } from 'src/config/app-config.service';
+import { DaemonFileStat, DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
+import { FileEntryDto, toFileEntry } from 'src/modules/files/dto/file-response.dto';
+import type { ChmodItemDto, RenameItemDto } from 'src/modules/files/dto/files.dto';
+import { FilesError } from 'src/modules/files/files.errors';
+import { baseName, childPath, normalizeServerPath, parentOf } from 'src/modules/files/server-path';
+import type { ServerAccess } from 'src/modules/servers/server-access';
+import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+
+/** Signed daemon URLs live 15 minutes (wings.md §2.7). */
+export const SIGNED_URL_SECONDS = 900;
+
+const COPY_LIMIT = 1000;
+
+/** `a.jar` → [`a`, `.jar`]; `.tar.gz` counts as one extension, and a dotfile has none. */
+export const splitExtension = (name: string): [string, string] => {
+  if (/.\.tar\.gz$/i.test(name)) {
+    return [name.slice(0, -7), name.slice(-7)];
+  }
+  const dot = name.lastIndexOf('.');
+  return dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
+};
+
+/** interface.md §4.2 naming: `a_copy.jar`, then `a_copy_2.jar`, `a_copy_3.jar`... */
+export const copyName = (name: string, taken: ReadonlySet<string>): string => {
+  const [base, ext] = splitExtension(name);
+  for (let n = 1; n <= COPY_LIMIT; n++) {
+    const candidate = `${base}_copy${n === 1 ? '' : `_${n}`}${ext}`;
+    if (!taken.has(candidate)) {
+      return candidate;
+    }
+  }
+  throw new AppException(FilesError.COPY_FAILED, { message: `${name} has too many copies already` });
+};
+
+const isDaemon500 = (e: unknown): boolean => e instanceof AppException && e.code === 'DAEMON_HTTP_ERROR' && e.status === 500;
+
+/**
+ * The file manager (interface.md §4.2, addendum §4): every path is normalised and checked here
+ * before the daemon is called; every change leaves a `server.file.*` activity entry.
+ */
+@Injectable()
+export class FilesService {
+  constructor(
+    private readonly servers: ServersRepository,
+    private readonly daemon: DaemonGateway,
+    private readonly config: AppConfigService,
+    private readonly clock: Clock,
+    @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
+  ) {}
+
+  async list(access: ServerAccess, rawDirectory: string | undefined): Promise<{ directory: string; entries: FileEntryDto[] }> {
+    const directory = normalizeServerPath(rawDirectory);
+    const stats = await this.mapMissing(access.server, directory, () => this.daemon.listDirectory(access.server.node, access.server.uuid, directory));
+    return { directory, entries: (stats ?? []).map((s) => toFileEntry(directory, s)) };
+  }
+
+  contents(access: ServerAccess, rawFile: string): Promise<string> {
+    const file = this.filePath(rawFile);
+    return this.mapMissing(access.server, file, () => this.daemon.fileContents(access.server.node, access.server.uuid, file));
+  }
+
+  async write(access: ServerAccess, rawFile: string, content: string, actor: Actor): Promise<void> {
+    const file = this.filePath(rawFile);
+    await this.daemon.writeFile(access.server.node, access.server.uuid, file, content);
+    await this.activity(access.server, actor, 'server.file.write', { file });
+  }
+
+  /** Wings names copies `a copy.jar`; the panel picks the interface.md name and renames Wings' copy to it. */
+  async copy(access: ServerAccess, rawLocation: string, actor: Actor): Promise<FileEntryDto> {
+    const { node, uuid } = access.server;
+    const location = this.filePath(rawLocation);
+    const directory = parentOf(location);
+    const name = baseName(location);
+    const before = (await this.mapMissing(access.server, location, () => this.daemon.listDirectory(node, uuid, directory))) ?? [];
+    const source = before.find((s) => s.name === name);
+    if (!source) {
+      throw this.notFound(location);
+    }
+    if (source.directory) {
+      throw new AppException(FilesError.NOT_A_FILE);
+    }
+    const target = copyName(name, new Set(before.map((s) => s.name)));
+    await this.daemon.copyFile(node, uuid, location);
+    const after = (await this.daemon.listDirectory(node, uuid, directory)) ?? [];
+    const known = new Set(before.map((s) => s.name));
+    const created = after.filter((s) => !known.has(s.name));
+    // Wings' own naming (`a copy.jar`, `a copy 1.jar`...); if something else appeared meanwhile, prefer that pattern.
+    const [base] = splitExtension(name);
+    const made = created.find((s) => s.name.startsWith(`${base} copy`)) ?? (created.length === 1 ? created[0] : undefined);
+    if (!made) {
+      throw new AppException(FilesError.COPY_FAILED, { details: { location } });
+    }
+    let entry: DaemonFileStat = made;
+    if (made.name !== target) {
+      await this.daemon.renameFiles(node, uuid, directory, [{ from: made.name, to: target }]);
+      entry = { ...made, name: target };
+    }
+    const copyPath = childPath(directory, target).path;
+    await this.activity(access.server, actor, 'server.file.copy', { file: location, copy: copyPath });
+    return toFileEntry(directory, entry);
+  }
+
+  /** Rename and move: each `from`/`to` is taken relative to `root` and may go anywhere inside the server. */
+  async rename(access: ServerAccess, rawRoot: string | undefined, items: RenameItemDto[], actor: Actor): Promise<void> {
+    const root = normalizeServerPath(rawRoot);
+    const files = items.map((f) => ({ from: this.filePath(`${root}/${f.from}`), to: this.filePath(`${root}/${f.to}`) }));
+    await this.daemon.renameFiles(access.server.node, access.server.uuid, '/', files);
+    await this.activity(access.server, actor, 'server.file.rename', { directory: root, files });
+  }
+
+  async delete(access: ServerAccess, rawRoot: string | undefined, names: string[], actor: Actor): Promise<void> {
+    const root = normalizeServerPath(rawRoot);
+    const files = names.map((n) => childPath(root, n));
+    await this.daemon.deleteFiles(access.server.node, access.server.uuid, root, files.map((f) => f.relative));
+    await this.activity(access.server, actor, 'server.file.delete', { directory: root, files: files.map((f) => f.path) });
+  }
+
+  async createFolder(access: ServerAccess, rawRoot: string | undefined, name: string, actor: Actor): Promise<void> {
+    const root = normalizeServerPath(rawRoot);
+    const folder = childPath(root, name);
+    await this.daemon.createDirectory(access.server.node, access.server.uuid, root, folder.relative);
+    await this.activity(access.server, actor, 'server.file.create-directory', { directory: root, name: folder.relative, path: folder.path });
+  }
+
+  async chmod(access: ServerAccess, rawRoot: string | undefined, items: ChmodItemDto[], actor: Actor): Promise<void> {
+    const root = normalizeServerPath(rawRoot);
+    const files = items.map((f) => ({ ...childPath(root, f.file), mode: f.mode }));
+    await this.daemon.chmodFiles(
+      access.server.node,
+      access.server.uuid,
+      root,
+      files.map((f) => ({ file: f.relative, mode: f.mode })),
+    );
+    await this.activity(access.server, actor, 'server.file.chmod', { directory: root, files: files.map((f) => ({ file: f.path, mode: f.mode })) });
+  }
+
+  /** A `.tar.gz` of the named entries, written by Wings into `root`; answers the archive's entry. */
+  async compress(access: ServerAccess, rawRoot: string | undefined, names: string[], actor: Actor): Promise<FileEntryDto> {
+    const root = normalizeServerPath(rawRoot);
+    const files = names.map((n) => childPath(root, n));
+    const stat = await this.mapMissing(access.server, root, () =>
+      this.daemon.compressFiles(access.server.node, access.server.uuid, root, files.map((f) => f.relative)),
+    );
+    const entry = toFileEntry(root, stat);
+    await this.activity(access.server, actor, 'server.file.compress', { directory: root, files: files.map((f) => f.path), archive: entry.path });
+    return entry;
+  }
+
+  async decompress(access: ServerAccess, rawRoot: string | undefined, name: string, actor: Actor): Promise<void> {
+    const root = normalizeServerPath(rawRoot);
+    const file = childPath(root, name);
+    await this.mapMissing(access.server, file.path, () => this.daemon.decompressFile(access.server.node, access.server.uuid, root, file.relative));
+    await this.activity(access.server, actor, 'server.file.decompress', { directory: root, file: file.path });
+  }
+
+  /** Background pull into `directory`; the URL must be http(s) and resolve only to public addresses. */
+  async pull(access: ServerAccess, rawUrl: string, rawDirectory: string | undefined, actor: Actor): Promise<{ identifier: string }> {
+    const directory = normalizeServerPath(rawDirectory);
+    const url = await assertPublicUrl(rawUrl, this.outbound);
+    const started = await this.daemon.pullFile(access.server.node, access.server.uuid, url.href, directory);
+    await this.activity(access.server, actor, 'server.file.pull', { url: url.href, directory });
+    return { identifier: started.identifier };
+  }
+
+  /** A one-time `/download/file` URL on the node (wings.md §2.7, §4). */
+  downloadUrl(access: ServerAccess, auth: AuthContext, rawFile: string): { url: string } {
+    const file = this.filePath(rawFile);
+    return { url: this.signedUrl(access.server, auth, '/download/file', { file_path: file }) };
+  }
+
+  /** A one-time `/upload/file` URL on the node; the browser adds `&directory=`. */
+  uploadUrl(access: ServerAccess, auth: AuthContext): { url: string } {
+    return { url: this.signedUrl(access.server, auth, '/upload/file', {}) };
+  }
+
+  private signedUrl(server: LoadedServer, auth: AuthContext, route: string, claims: Record<string, unknown>): string {
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    const token = jwt.sign(
+      {
+        iss: this.config.http.appUrl.replace(/\/+$/, ''),
+        aud: [server.node.baseUrl],
+        iat: now,
+        nbf: now - 300,
+        exp: now + SIGNED_URL_SECONDS,
+        server_uuid: server.uuid,
+        user_uuid: auth.user.uuid,
+        user_id: Number(auth.user.id),
+        unique_id: randomString(16, ALPHANUMERIC),
+        ...claims,
+      },
+      this.daemon.tokenOf(server.node),
+      { algorithm: 'HS256' },
+    );
+    const url = new URL(route, `${server.node.scheme}://${server.node.fqdn}:${server.node.daemonListen}`);
+    url.searchParams.set('token', token);
+    return url.href;
+  }
+
+  /** A path naming a file (not the root itself). */
+  private filePath(raw: string): string {
+    const path = normalizeServerPath(raw);
+    if (path === '/') {
+      throw new AppException(FilesError.PATH_INVALID, { message: 'Invalid path: a file path is required' });
+    }
+    return path;
+  }
+
+  private notFound(path: string): AppException {
+    return new AppException(FilesError.NOT_FOUND, { message: `${path} does not exist on the server`, details: { path } });
+  }
+
+  /** Wings answers 500 for a missing file or directory (wings.md §1.12): when `path` is indeed missing, that is our 404. */
+  private async mapMissing<T>(server: LoadedServer, path: string, op: () => Promise<T>): Promise<T> {
+    try {
+      return await op();
+    } catch (e) {
+      if (isDaemon500(e) && !(await this.exists(server, path))) {
+        throw this.notFound(path);
+      }
+      throw e;
+    }
+  }
+
+  private async exists(server: LoadedServer, path: string): Promise<boolean> {
+    if (path === '/') {
+      return true;
+    }
+    try {
+      const parent = await this.daemon.listDirectory(server.node, server.uuid, parentOf(path));
+      return (parent ?? []).some((s) => s.name === baseName(path));
+    } catch (e) {
+      // The parent is missing too; anything else keeps the daemon's own error.
+      return !isDaemon500(e);
+    }
+  }
+
+  private async activity(server: LoadedServer, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
+    await this.servers.recordActivity({
+      serverId: server.id,
+      actorId: actor.userId,
+      actorUsername: actor.username,
+      event,
+      metadata,
+      ip: actor.ip,
+      via: actor.via.slice(0, 32),
+      createdAt: this.clock.now(),
+    });
+  }
+}
