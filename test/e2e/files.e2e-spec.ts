@@ -126,6 +126,27 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(await readFile(join(root, 'plugins', 'up.txt'), 'utf8')).toBe('uploaded');
   });
 
+  it('should stream a multipart upload through the panel to the daemon, and refuse one over the node upload size', async () => {
+    await p.asOwner('post', `${base}/upload?directory=/uploads`).attach('files', Buffer.from('through the panel'), 'via.txt').expect(204);
+    expect(await readFile(join(root, 'uploads', 'via.txt'), 'utf8')).toBe('through the panel');
+    expect(await activity('server.file.upload')).toEqual([expect.objectContaining({ metadata: { directory: '/uploads' } })]);
+
+    await p.admin('patch', `/api/admin/nodes/${p.nodeId}`).send({ uploadSize: 1 }).expect(200);
+    try {
+      const big = Buffer.alloc(2 * 1024 * 1024, 'x');
+      const res = await p.asOwner('post', `${base}/upload?directory=/uploads`).attach('files', big, 'big.bin').expect(413);
+      expect(res.body).toMatchObject({ statusCode: 413, code: 'FILE_TOO_LARGE', message: 'Uploads to this server are limited to 1 MiB' });
+      await expect(readFile(join(root, 'uploads', 'big.bin'))).rejects.toThrow();
+    } finally {
+      await p.admin('patch', `/api/admin/nodes/${p.nodeId}`).send({ uploadSize: 100 }).expect(200);
+    }
+
+    const notMultipart = await p.asOwner('post', `${base}/upload`).send({ files: 'x' }).expect(400);
+    expect(notMultipart.body.code).toBe('VALIDATION_FAILED');
+    const escaping = await fileRequestsDuring(() => p.asOwner('post', `${base}/upload?directory=../../etc`).attach('files', Buffer.from('x'), 'x.txt').expect(400));
+    expect(escaping).toEqual([]);
+  });
+
   it('should report a denylisted file as the daemon 403', async () => {
     p.sim.servers.get(uuid)!.fs.setDenylist(['*.secret']);
     try {

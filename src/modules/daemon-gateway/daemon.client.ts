@@ -86,6 +86,42 @@ export class DaemonClient implements OnModuleDestroy {
     return { status: response.statusCode, text };
   }
 
+  /**
+   * Streams a request body to a signed-URL endpoint of the daemon (no Authorization header: the
+   * token is in the URL). Nothing is buffered; the daemon's answer is mapped like any other.
+   */
+  async stream(
+    target: Omit<DaemonTarget, 'authorization'>,
+    url: string,
+    body: NodeJS.ReadableStream,
+    headers: Record<string, string>,
+    timeoutMs = 15 * 60_000,
+  ): Promise<{ status: number; text: string }> {
+    const full: DaemonTarget = { ...target, authorization: '' };
+    const req: DaemonRequest = { method: 'POST', path: new URL(url).pathname, timeoutMs };
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(url, {
+        method: 'POST',
+        dispatcher: this.agentFor(full),
+        headers: { ...headers, 'user-agent': 'Hatchery' },
+        body: body as unknown as Dispatcher.DispatchOptions['body'],
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+    } catch (e) {
+      throw this.transportError(full, req, e);
+    }
+    const text = await response.body.text().catch((e: unknown) => {
+      throw this.transportError(full, req, e);
+    });
+    if (response.statusCode >= 400) {
+      throw this.httpError(full, response.statusCode, text);
+    }
+    return { status: response.statusCode, text };
+  }
+
   /** Drops the agent of a node whose address or TLS setting changed. */
   forget(nodeId: string): void {
     for (const [key, agent] of this.agents) {

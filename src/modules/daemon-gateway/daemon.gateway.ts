@@ -183,6 +183,12 @@ export class DaemonGateway {
     return this.client.json<{ identifier: string }>(this.target(node), { method: 'POST', path: this.files(uuid, 'pull'), body: { url, root } });
   }
 
+  /** Streams a multipart upload to a signed `/upload/file` URL of the node (wings.md §2.7). */
+  async streamUpload(node: NodeEntity, signedUrl: string, body: NodeJS.ReadableStream, contentType: string): Promise<void> {
+    const { authorization: _none, ...target } = this.target(node);
+    await this.client.stream(target, signedUrl, body, { 'content-type': contentType });
+  }
+
   forget(node: NodeEntity): void {
     this.client.forget(String(node.id));
   }

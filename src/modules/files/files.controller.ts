@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Post, Put, Query, Res } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
 import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
@@ -49,6 +49,20 @@ export class FilesController {
   @ServerRoute('server.files.write')
   uploadUrl(@CurrentServer() access: ServerAccess, @CurrentAuth() auth: AuthContext) {
     return { data: this.service.uploadUrl(access, auth) };
+  }
+
+  /** Multipart field `files`, streamed to the daemon; capped at the node's upload size (413). */
+  @Post('upload')
+  @HttpCode(204)
+  @ServerRoute('server.files.write')
+  async upload(
+    @CurrentServer() access: ServerAccess,
+    @CurrentAuth() auth: AuthContext,
+    @Query() query: DirectoryQueryDto,
+    @Req() req: Request,
+    @CurrentActor() actor: Actor,
+  ): Promise<void> {
+    await this.service.upload(access, auth, query.directory, req, actor);
   }
 
   @Post('write')

@@ -1,10 +1,13 @@
+import { Transform } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
 import jwt from 'jsonwebtoken';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
 import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
+import { CommonError } from 'src/common/errors/error-codes';
 import { assertPublicUrl, OutboundPolicy } from 'src/common/http/outbound-url';
 import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonFileStat, DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
@@ -47,6 +50,9 @@ const isDaemon500 = (e: unknown): boolean => e instanceof AppException && e.code
  * The file manager (interface.md §4.2, addendum §4): every path is normalised and checked here
  * before the daemon is called; every change leaves a `server.file.*` activity entry.
  */
+/** Room for multipart boundaries and part headers on top of the node's upload size. */
+const UPLOAD_OVERHEAD_BYTES = 64 * 1024;
+
 @Injectable()
 export class FilesService {
   constructor(
@@ -175,6 +181,60 @@ export class FilesService {
   downloadUrl(access: ServerAccess, auth: AuthContext, rawFile: string): { url: string } {
     const file = this.filePath(rawFile);
     return { url: this.signedUrl(access.server, auth, '/download/file', { file_path: file }) };
+  }
+
+  /**
+   * addendum §4 `POST /files/upload?directory=`: the multipart body (field `files`) is piped to the
+   * node's signed `/upload/file` URL as it arrives, never held in memory. A body over the node's
+   * upload size (plus room for multipart headers) is cut off with 413.
+   */
+  async upload(access: ServerAccess, auth: AuthContext, rawDirectory: string | undefined, req: Request, actor: Actor): Promise<void> {
+    const directory = normalizeServerPath(rawDirectory ?? '/');
+    const contentType = req.get('content-type') ?? '';
+    if (!/^multipart\/form-data;\s*boundary=/i.test(contentType)) {
+      throw new AppException(CommonError.VALIDATION_FAILED, {
+        details: [{ field: 'files', message: 'the upload must be multipart/form-data with one or more parts named files' }],
+      });
+    }
+    const limit = access.server.node.uploadSize * 1024 * 1024 + UPLOAD_OVERHEAD_BYTES;
+    const declared = Number(req.get('content-length') ?? NaN);
+    if (Number.isFinite(declared) && declared > limit) {
+      throw this.tooLarge(access.server);
+    }
+    let seen = 0;
+    let overLimit = false;
+    const capped = new Transform({
+      transform(chunk: Buffer, _encoding, callback) {
+        seen += chunk.length;
+        if (seen > limit) {
+          overLimit = true;
+          callback(new Error('upload over the size limit'));
+          return;
+        }
+        callback(null, chunk);
+      },
+    });
+    req.pipe(capped);
+    const url = new URL(this.signedUrl(access.server, auth, '/upload/file', {}));
+    url.searchParams.set('directory', directory);
+    try {
+      await this.daemon.streamUpload(access.server.node, url.href, capped, contentType);
+    } catch (e) {
+      if (overLimit) {
+        throw this.tooLarge(access.server);
+      }
+      throw e;
+    } finally {
+      req.unpipe(capped);
+    }
+    await this.activity(access.server, actor, 'server.file.upload', { directory });
+  }
+
+  private tooLarge(server: LoadedServer): AppException {
+    return new AppException(FilesError.TOO_LARGE, {
+      message: `Uploads to this server are limited to ${server.node.uploadSize} MiB`,
+      details: { limitMiB: server.node.uploadSize },
+    });
   }
 
   /** A one-time `/upload/file` URL on the node; the browser adds `&directory=`. */
