@@ -82,6 +82,9 @@ describe.each(dbKinds(['postgres']))('node configuration pushes and daemon calls
   afterEach(async () => {
     await Promise.all(daemons.map((d) => d.stop()));
     daemons = [];
+    // Nodes here are 127.0.0.1:<ephemeral port>; once a fake daemon stops, the OS may hand its port
+    // to the next one, and a leftover node with that baseUrl would make the next create a 409.
+    await t.app.get(DataSource).query('DELETE FROM node');
   });
 
   afterAll(async () => {
@@ -172,7 +175,7 @@ describe.each(dbKinds(['postgres']))('node configuration pushes and daemon calls
 
     it('should save the change and answer 200 with configurationPushed false and a daemon unavailable pushError when the daemon is down', async () => {
       const { daemon, node } = await nodeWithDaemon();
-      await daemon.stop();
+      daemon.goDown();
       const res = await as('patch', `${NODES}/${node.id}`).send({ uploadSize: 256 }).expect(200);
       expect(res.body).toEqual({
         data: await storedBody(node.id),
@@ -276,7 +279,7 @@ describe.each(dbKinds(['postgres']))('node configuration pushes and daemon calls
 
     it('should still reset the token and answer configurationPushed false with pushError when the daemon is down', async () => {
       const { daemon, node, token } = await nodeWithDaemon();
-      await daemon.stop();
+      daemon.goDown();
       const res = await as('post', `${NODES}/${node.id}/reset-token`).expect(200);
       expect(res.body).toEqual({
         data: await storedBody(node.id),

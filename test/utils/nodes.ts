@@ -80,6 +80,18 @@ export class FakeDaemon {
     return this.calls.filter((c) => c.path === '/api/update');
   }
 
+  /**
+   * The daemon "goes down" but keeps its port: every connection is dropped at once. Closing the
+   * port instead would let another test's server take it in between.
+   */
+  goDown(): void {
+    this.server.removeAllListeners('request');
+    this.server.on('connection', (socket) => socket.destroy());
+    for (const socket of this.sockets) {
+      socket.destroy();
+    }
+  }
+
   async stop(): Promise<void> {
     for (const socket of this.sockets) {
       socket.destroy();
