@@ -33,7 +33,12 @@ export class AdminServersService {
 
   async list(page: Page): Promise<Paginated<AdminServerDto>> {
     const [rows, total] = await this.servers.findPage({}, page.skip, page.perPage);
-    return paginated(await Promise.all(rows.map((s) => this.view(s))), total, page);
+    const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
+    return paginated(
+      rows.map((s) => toAdminServer(s, allocations.get(String(s.id)) ?? [])),
+      total,
+      page,
+    );
   }
 
   async get(id: string): Promise<AdminServerDto> {

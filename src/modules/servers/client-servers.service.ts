@@ -43,8 +43,9 @@ export class ClientServersService {
     }
     const where = type === 'admin-all' && auth.user.admin ? {} : { ownerId: auth.user.id };
     const [rows, total] = await this.servers.findPage(where, page.skip, page.perPage);
-    const data = await Promise.all(
-      rows.map(async (s) => toServerDetails(s, await this.servers.allocationsOf(s.id), this.panelStatus(s) ?? 'unknown', ALL_SERVER_PERMISSIONS)),
+    const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
+    const data = rows.map((s) =>
+      toServerDetails(s, allocations.get(String(s.id)) ?? [], this.panelStatus(s) ?? 'unknown', ALL_SERVER_PERMISSIONS),
     );
     return paginated(data, total, page);
   }

@@ -79,6 +79,19 @@ export class ServersRepository {
     return manager.getRepository(AllocationEntity).find({ where: { serverId }, order: { ip: 'ASC', port: 'ASC' } });
   }
 
+  /** The allocations of several servers in one query (list pages), by server id. */
+  async allocationsByServer(serverIds: string[]): Promise<Map<string, AllocationEntity[]>> {
+    const rows =
+      serverIds.length === 0
+        ? []
+        : await this.servers.manager.getRepository(AllocationEntity).find({ where: { serverId: In(serverIds) }, order: { ip: 'ASC', port: 'ASC' } });
+    const byServer = new Map<string, AllocationEntity[]>(serverIds.map((id) => [String(id), []]));
+    for (const row of rows) {
+      byServer.get(String(row.serverId))?.push(row);
+    }
+    return byServer;
+  }
+
   /** Locks and returns the free allocations with these ids on the node. */
   lockFreeAllocations(nodeId: string, ids: string[], manager: EntityManager): Promise<AllocationEntity[]> {
     return manager
