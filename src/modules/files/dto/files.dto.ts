@@ -37,10 +37,14 @@ export class RenameItemDto {
   to!: string;
 }
 
-export class RenameFilesDto {
+/** The directory the request's names are relative to; `/` when absent. */
+class RootDto {
   @Optional()
   @IsString()
   root?: string;
+}
+
+export class RenameFilesDto extends RootDto {
 
   @IsArray()
   @ArrayMinSize(1)
@@ -51,10 +55,7 @@ export class RenameFilesDto {
 }
 
 /** delete and compress: names (or relative paths) inside `root`. */
-export class RootFilesDto {
-  @Optional()
-  @IsString()
-  root?: string;
+export class RootFilesDto extends RootDto {
 
   @IsArray()
   @ArrayMinSize(1)
@@ -63,19 +64,13 @@ export class RootFilesDto {
   files!: string[];
 }
 
-export class DecompressFileDto {
-  @Optional()
-  @IsString()
-  root?: string;
+export class DecompressFileDto extends RootDto {
 
   @IsString()
   file!: string;
 }
 
-export class CreateFolderDto {
-  @Optional()
-  @IsString()
-  root?: string;
+export class CreateFolderDto extends RootDto {
 
   @IsString()
   @MaxLength(255)
@@ -90,10 +85,7 @@ export class ChmodItemDto {
   mode!: string;
 }
 
-export class ChmodFilesDto {
-  @Optional()
-  @IsString()
-  root?: string;
+export class ChmodFilesDto extends RootDto {
 
   @IsArray()
   @ArrayMinSize(1)
