@@ -1,14 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WingsSimulator } from 'test/wings-sim';
-import { createUser } from 'test/factories/user.factory';
+import type { UserEntity } from 'src/modules/users/user.entity';
+import { createUser, UserFactoryOptions } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
-import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
+import { createTestApp, TEST_ORIGIN, TestApp, TestAppOptions } from 'test/utils/create-test-app';
 import { EGG_FIXTURES_DIR } from 'test/utils/fixtures';
 import { freePort } from 'test/utils/free-port';
 import type { DbKind } from 'test/utils/test-db';
 
-type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete';
+export type Requester = (method: Method, path: string) => ReturnType<ReturnType<TestApp['http']>['get']>;
 
 export interface SimPanel {
   t: TestApp;
@@ -17,8 +19,10 @@ export interface SimPanel {
   nodeId: string;
   eggId: string;
   /** Requests as the administrator / the server owner (session cookie, trusted Origin). */
-  admin: (method: Method, path: string) => ReturnType<ReturnType<TestApp['http']>['get']>;
-  asOwner: (method: Method, path: string) => ReturnType<ReturnType<TestApp['http']>['get']>;
+  admin: Requester;
+  asOwner: Requester;
+  /** A new signed-in account and a request builder acting as it. */
+  newUser: (options?: UserFactoryOptions) => Promise<{ user: UserEntity; as: Requester }>;
   /** Creates a Paper server for the owner through the admin API; returns its admin view. */
   createServer: (body?: Record<string, unknown>) => Promise<{ id: string; uuid: string }>;
   close: () => Promise<void>;
@@ -42,8 +46,8 @@ export const waitFor = async <T>(probe: () => Promise<T | undefined | false> | T
  * A listening panel and a Wings simulator set up as an administrator would: location, node,
  * allocations 25565-25574, the node's token read from its configuration, the Paper egg imported.
  */
-export const startSimPanel = async (db: DbKind): Promise<SimPanel> => {
-  const t = await createTestApp({ db });
+export const startSimPanel = async (db: DbKind, options: Pick<TestAppOptions, 'overrides' | 'env'> = {}): Promise<SimPanel> => {
+  const t = await createTestApp({ db, ...options });
   await t.app.listen(0, '127.0.0.1');
   const panelUrl = await t.app.getUrl();
   const adminUser = await createUser(t.app, { admin: true });
@@ -100,9 +104,17 @@ export const startSimPanel = async (db: DbKind): Promise<SimPanel> => {
     return res.body.data as { id: string; uuid: string };
   };
 
+  const newUser = async (options: UserFactoryOptions = {}) => {
+    const user = await createUser(t.app, options);
+    const cookie = await signIn(t, user.email, options.password);
+    const as: Requester = (method, path) => t.http()[method](path).set('Cookie', cookie).set('Origin', TEST_ORIGIN);
+    return { user, as };
+  };
+
   return {
     t,
     sim,
+    newUser,
     owner: { id: ownerUser.id, username: ownerUser.username },
     nodeId: node.id,
     eggId: egg.id,

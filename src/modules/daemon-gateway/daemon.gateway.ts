@@ -121,6 +121,11 @@ export class DaemonGateway {
     await this.client.send(this.target(node), { method: 'POST', path: `/api/servers/${uuid}/sync` });
   }
 
+  /** Console tokens with these jtis issued before now stop working (wings.md §2.5). */
+  async denyTokens(node: NodeEntity, uuid: string, jtis: string[]): Promise<void> {
+    await this.client.send(this.target(node), { method: 'POST', path: `/api/servers/${uuid}/ws/deny`, body: { jtis }, timeoutMs: 10_000 });
+  }
+
   async reinstall(node: NodeEntity, uuid: string): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: `/api/servers/${uuid}/reinstall` });
   }

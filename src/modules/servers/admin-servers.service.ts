@@ -53,11 +53,10 @@ export class AdminServersService {
   async create(dto: CreateServerDto, actor: Actor): Promise<AdminServerDto> {
     const server = await this.servers.transaction(async (manager) => {
       const ownerId = dto.owner_id ?? actor.userId;
-      const [owner, node, egg] = await Promise.all([
-        this.users.findById(ownerId, manager),
-        this.nodes.findNode(dto.node_id, manager),
-        this.eggs.findEgg(dto.egg_id, manager),
-      ]);
+      // One transaction is one connection: its queries go one after another.
+      const owner = await this.users.findById(ownerId, manager);
+      const node = await this.nodes.findNode(dto.node_id, manager);
+      const egg = await this.eggs.findEgg(dto.egg_id, manager);
       if (!owner) {
         throw new AppException(UserError.NOT_FOUND, { message: 'The owner does not exist' });
       }

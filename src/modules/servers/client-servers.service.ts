@@ -11,9 +11,13 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonGateway, POWER_ACTIONS, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';
 import { ServerDetailsDto, toServerDetails } from 'src/modules/servers/dto/server-response.dto';
 import type { ServerAccess } from 'src/modules/servers/server-access';
-import { ALL_SERVER_PERMISSIONS, toWingsPermissions, WINGS_ADMIN_EXTRAS, WINGS_ALL } from 'src/modules/servers/server-permissions';
+import { ALL_SERVER_PERMISSIONS, isServerPermission, toWingsPermissions, WINGS_ADMIN_EXTRAS, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
+
+/** The jti of a user's console tokens on a server, as Pterodactyl forms it, so `/ws/deny` can revoke them (wings.md §4). */
+export const consoleTokenId = (userId: string, serverUuid: string): string => createHash('md5').update(`${userId}${serverUuid}`).digest('hex');
 
 /** Console tokens live 15 minutes (interface.md §4.1). */
 export const WEBSOCKET_TOKEN_SECONDS = 900;
@@ -31,6 +35,7 @@ export type WebsocketCredentials =
 export class ClientServersService {
   constructor(
     private readonly servers: ServersRepository,
+    private readonly subusers: SubusersRepository,
     private readonly daemon: DaemonGateway,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
@@ -39,7 +44,7 @@ export class ClientServersService {
   /** Live state comes from the daemon on the details page; the list shows the panel's state, so a dead node never slows it. */
   async list(auth: AuthContext, type: 'owner' | 'subuser' | 'admin-all', page: Page): Promise<Paginated<ServerDetailsDto>> {
     if (type === 'subuser') {
-      return paginated([], 0, page);
+      return this.sharedWith(auth, page);
     }
     const where = type === 'admin-all' && auth.user.admin ? {} : { ownerId: auth.user.id };
     const [rows, total] = await this.servers.findPage(where, page.skip, page.perPage);
@@ -47,6 +52,19 @@ export class ClientServersService {
     const data = rows.map((s) =>
       toServerDetails(s, allocations.get(String(s.id)) ?? [], this.panelStatus(s) ?? 'unknown', ALL_SERVER_PERMISSIONS),
     );
+    return paginated(data, total, page);
+  }
+
+  /** Servers other users shared with the caller, each with the permissions granted there. */
+  private async sharedWith(auth: AuthContext, page: Page): Promise<Paginated<ServerDetailsDto>> {
+    const [grants, total] = await this.subusers.serverIdsFor(auth.user.id, page.skip, page.perPage);
+    const rows = await this.servers.findManyByIds(grants.map((g) => g.serverId));
+    const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
+    const byId = new Map(rows.map((s): [string, LoadedServer] => [String(s.id), s]));
+    const data = grants.flatMap((g) => {
+      const s = byId.get(String(g.serverId));
+      return s ? [toServerDetails(s, allocations.get(String(s.id)) ?? [], this.panelStatus(s) ?? 'unknown', g.permissions.filter(isServerPermission))] : [];
+    });
     return paginated(data, total, page);
   }
 
@@ -131,7 +149,7 @@ export class ClientServersService {
       {
         iss: this.config.http.appUrl.replace(/\/+$/, ''),
         aud: [server.node.baseUrl],
-        jti: createHash('md5').update(`${auth.user.id}${server.uuid}`).digest('hex'),
+        jti: consoleTokenId(auth.user.id, server.uuid),
         iat: now,
         nbf: now - 300,
         exp: now + WEBSOCKET_TOKEN_SECONDS,

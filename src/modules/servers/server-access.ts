@@ -3,11 +3,12 @@ import { Reflector } from '@nestjs/core';
 import type { AuthenticatedRequest, AuthContext } from 'src/common/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { AppException } from 'src/common/errors/app.exception';
-import { ALL_SERVER_PERMISSIONS, ServerPermission } from 'src/modules/servers/server-permissions';
+import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 
-const SERVER_PERMISSION = 'hatchery:server-permission';
+export const SERVER_PERMISSION_METADATA = 'hatchery:server-permission';
 const SERVER_REF = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-z]{8})$/i;
 
 export type ServerRole = 'owner' | 'admin' | 'subuser';
@@ -22,12 +23,15 @@ export interface ServerAccess {
 type ServerRequest = AuthenticatedRequest & { serverAccess?: ServerAccess };
 
 /**
- * Owners and admins hold every server permission. Anyone else sees a 404, as if the server did
- * not exist; subusers (their own issue) will get their granted permissions here.
+ * Owners and admins hold every server permission, subusers what they were granted. Anyone else
+ * sees a 404, as if the server did not exist.
  */
 @Injectable()
 export class ServerAccessService {
-  constructor(private readonly servers: ServersRepository) {}
+  constructor(
+    private readonly servers: ServersRepository,
+    private readonly subusers: SubusersRepository,
+  ) {}
 
   async resolve(auth: AuthContext, ref: string | undefined): Promise<ServerAccess> {
     if (!ref || !SERVER_REF.test(ref)) {
@@ -43,6 +47,10 @@ export class ServerAccessService {
     if (auth.user.admin) {
       return { server, role: 'admin', permissions: ALL_SERVER_PERMISSIONS };
     }
+    const grant = await this.subusers.findGrant(server.id, auth.user.id);
+    if (grant) {
+      return { server, role: 'subuser', permissions: grant.permissions.filter(isServerPermission) };
+    }
     throw new AppException(ServerError.NOT_FOUND);
   }
 }
@@ -56,7 +64,7 @@ export class ServerAccessGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<ServerRequest>();
-    const permission = this.reflector.get<ServerPermission>(SERVER_PERMISSION, context.getHandler());
+    const permission = this.reflector.get<ServerPermission>(SERVER_PERMISSION_METADATA, context.getHandler());
     if (!req.auth) {
       throw new Error('ServerAccessGuard ran before authentication');
     }
@@ -72,7 +80,7 @@ export class ServerAccessGuard implements CanActivate {
 
 /** A client route on `{server}` that needs `permission` there (interface.md §4). */
 export const ServerRoute = (permission: ServerPermission): MethodDecorator =>
-  applyDecorators(Authenticated(), SetMetadata(SERVER_PERMISSION, permission), UseGuards(ServerAccessGuard));
+  applyDecorators(Authenticated(), SetMetadata(SERVER_PERMISSION_METADATA, permission), UseGuards(ServerAccessGuard));
 
 export const CurrentServer = createParamDecorator((_data: unknown, ctx: ExecutionContext): ServerAccess => {
   const access = ctx.switchToHttp().getRequest<ServerRequest>().serverAccess;

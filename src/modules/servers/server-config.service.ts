@@ -50,11 +50,10 @@ export class ServerConfigService {
 
   /** The egg variables' values (the server's own, else the default), plus the P_SERVER_* values Wings expects. */
   async environment(server: LoadedServer, manager?: EntityManager): Promise<Record<string, string | number>> {
-    const [variables, values, location] = await Promise.all([
-      this.servers.variablesOf(server.eggId, manager),
-      this.servers.serverValuesOf(server.id, manager),
-      server.node.locationId ? this.nodes.findLocation(server.node.locationId, manager) : Promise.resolve(null),
-    ]);
+    // Sequential: with a transaction's manager these share one connection.
+    const variables = await this.servers.variablesOf(server.eggId, manager);
+    const values = await this.servers.serverValuesOf(server.id, manager);
+    const location = server.node.locationId ? await this.nodes.findLocation(server.node.locationId, manager) : null;
     const own = new Map(values.map((v) => [v.variableId, v.value]));
     const env: Record<string, string | number> = {};
     for (const v of variables) {
@@ -68,7 +67,8 @@ export class ServerConfigService {
   }
 
   async configuration(server: LoadedServer, manager?: EntityManager): Promise<DaemonServerConfiguration> {
-    const [allocations, environment] = await Promise.all([this.servers.allocationsOf(server.id, manager), this.environment(server, manager)]);
+    const allocations = await this.servers.allocationsOf(server.id, manager);
+    const environment = await this.environment(server, manager);
     const primary = allocations.find((a) => String(a.id) === String(server.allocationId)) ?? allocations[0];
     const defaultAllocation = { ip: primary?.ip ?? '127.0.0.1', port: primary?.port ?? 0 };
     // Wings needs an object here, never [] (wings.md §1.10).

@@ -17,13 +17,19 @@ import { ServerConfigService } from 'src/modules/servers/server-config.service';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
+import { SubusersController } from 'src/modules/servers/subusers/subusers.controller';
+import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
+import { SubusersService } from 'src/modules/servers/subusers/subusers.service';
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity]), AuditModule, EggsModule, NodesModule, UsersModule],
-  controllers: [AdminServersController, ClientServersController, RemoteController],
+  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity]), AuditModule, EggsModule, NodesModule, UsersModule],
+  controllers: [AdminServersController, ClientServersController, SubusersController, RemoteController],
   providers: [
     ServersRepository,
+    SubusersRepository,
+    SubusersService,
     ServerAccessService,
     ServerAccessGuard,
     ServerConfigService,
@@ -33,6 +39,6 @@ import { UsersModule } from 'src/modules/users/users.module';
     RemoteService,
     DaemonTokenGuard,
   ],
-  exports: [ServersRepository, ServerAccessService, ServerConfigService],
+  exports: [ServersRepository, SubusersRepository, ServerAccessService, ServerConfigService],
 })
 export class ServersModule {}

@@ -30,6 +30,13 @@ export class ServersRepository {
     return manager.getRepository(ServerEntity).findOne({ where: { id }, relations: { node: true, egg: true, owner: true } }) as Promise<LoadedServer | null>;
   }
 
+  async findManyByIds(ids: string[]): Promise<LoadedServer[]> {
+    if (ids.length === 0) {
+      return [];
+    }
+    return (await this.servers.find({ where: { id: In(ids) }, relations: { node: true, egg: true, owner: true }, order: { id: 'ASC' } })) as LoadedServer[];
+  }
+
   findByUuidOnNode(uuid: string, nodeId: string): Promise<LoadedServer | null> {
     return this.servers.findOne({ where: { uuid, nodeId }, relations: { node: true, egg: true, owner: true } }) as Promise<LoadedServer | null>;
   }

@@ -1,0 +1,48 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ArrayMaxSize, IsArray, IsEmail, IsString, MaxLength } from 'class-validator';
+import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
+import type { LoadedSubuser } from 'src/modules/servers/subusers/subusers.repository';
+
+export class CreateSubuserDto {
+  @ApiProperty({ description: 'E-mail address of an existing account' })
+  @IsEmail()
+  @MaxLength(191)
+  email!: string;
+
+  @ApiProperty({ type: [String], enum: ALL_SERVER_PERMISSIONS })
+  @IsArray()
+  @ArrayMaxSize(ALL_SERVER_PERMISSIONS.length * 2)
+  @IsString({ each: true })
+  permissions!: string[];
+}
+
+export class UpdateSubuserDto {
+  @ApiProperty({ type: [String], enum: ALL_SERVER_PERMISSIONS })
+  @IsArray()
+  @ArrayMaxSize(ALL_SERVER_PERMISSIONS.length * 2)
+  @IsString({ each: true })
+  permissions!: string[];
+}
+
+export class SubuserResponseDto {
+  /** The subuser's user id: `{user}` in the subuser paths. */
+  id!: string;
+  uuid!: string;
+  username!: string;
+  email!: string;
+  twoFactorEnabled!: boolean;
+  permissions!: string[];
+  createdAt!: string;
+  updatedAt!: string;
+}
+
+export const toSubuserResponse = (s: LoadedSubuser): SubuserResponseDto => ({
+  id: String(s.userId),
+  uuid: s.user.uuid,
+  username: s.user.username,
+  email: s.user.email,
+  twoFactorEnabled: s.user.twoFactorEnabled,
+  permissions: [...s.permissions],
+  createdAt: s.createdAt.toISOString(),
+  updatedAt: s.updatedAt.toISOString(),
+});

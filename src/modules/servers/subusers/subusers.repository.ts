@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
+
+export type LoadedSubuser = SubuserEntity & Required<Pick<SubuserEntity, 'user'>>;
+
+@Injectable()
+export class SubusersRepository {
+  constructor(@InjectRepository(SubuserEntity) private readonly repo: Repository<SubuserEntity>) {}
+
+  transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.repo.manager.transaction(fn);
+  }
+
+  /** The caller's entry on a server, if any (server access runs this on every client request). */
+  findGrant(serverId: string, userId: string): Promise<SubuserEntity | null> {
+    return this.repo.findOneBy({ serverId, userId });
+  }
+
+  listOf(serverId: string): Promise<LoadedSubuser[]> {
+    return this.repo.find({ where: { serverId }, relations: { user: true }, order: { id: 'ASC' } }) as Promise<LoadedSubuser[]>;
+  }
+
+  findOne(serverId: string, userId: string, manager: EntityManager = this.repo.manager): Promise<LoadedSubuser | null> {
+    return manager.getRepository(SubuserEntity).findOne({ where: { serverId, userId }, relations: { user: true } }) as Promise<LoadedSubuser | null>;
+  }
+
+  /** Inserts the entry; `null` when the user already is a subuser of the server (unique violation). */
+  async insert(entry: Pick<SubuserEntity, 'serverId' | 'userId' | 'permissions'>, manager: EntityManager): Promise<SubuserEntity | null> {
+    const repo = manager.getRepository(SubuserEntity);
+    try {
+      return await repo.save(repo.create(entry));
+    } catch (e) {
+      if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505') {
+        return null;
+      }
+      throw e;
+    }
+  }
+
+  async setPermissions(id: string, permissions: string[], manager: EntityManager): Promise<void> {
+    await manager.getRepository(SubuserEntity).update({ id }, { permissions });
+  }
+
+  async delete(id: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(SubuserEntity).delete({ id });
+  }
+
+  /** Servers shared with a user, a page at a time, with the grants that go with them. */
+  async serverIdsFor(userId: string, skip: number, take: number): Promise<[SubuserEntity[], number]> {
+    return this.repo.findAndCount({ where: { userId }, order: { serverId: 'ASC' }, skip, take });
+  }
+}

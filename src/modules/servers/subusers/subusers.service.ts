@@ -1,0 +1,146 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
+import { Clock } from 'src/common/clock';
+import { AppException } from 'src/common/errors/app.exception';
+import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
+import { consoleTokenId } from 'src/modules/servers/client-servers.service';
+import type { ServerAccess } from 'src/modules/servers/server-access';
+import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission } from 'src/modules/servers/server-permissions';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { SubuserResponseDto, toSubuserResponse } from 'src/modules/servers/subusers/dto/subuser.dto';
+import { SubuserError } from 'src/modules/servers/subusers/subusers.errors';
+import { LoadedSubuser, SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
+import { UsersRepository } from 'src/modules/users/users.repository';
+
+/** Every subuser can see the server it was added to; the rest is what it was granted. */
+const IMPLIED: readonly ServerPermission[] = ['server.view'];
+
+@Injectable()
+export class SubusersService {
+  private readonly logger = new Logger(SubusersService.name);
+
+  constructor(
+    private readonly subusers: SubusersRepository,
+    private readonly users: UsersRepository,
+    private readonly servers: ServersRepository,
+    private readonly daemon: DaemonGateway,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(access: ServerAccess): Promise<SubuserResponseDto[]> {
+    return (await this.subusers.listOf(access.server.id)).map(toSubuserResponse);
+  }
+
+  async view(access: ServerAccess, userId: string): Promise<SubuserResponseDto> {
+    return toSubuserResponse(await this.entry(access, userId));
+  }
+
+  async create(access: ServerAccess, actor: Actor, email: string, requested: string[]): Promise<SubuserResponseDto> {
+    const permissions = this.grantable(access, requested);
+    const user = await this.users.findByEmail(email);
+    if (!user) {
+      throw new AppException(SubuserError.USER_NOT_FOUND);
+    }
+    if (String(user.id) === String(access.server.ownerId)) {
+      throw new AppException(SubuserError.IS_OWNER);
+    }
+    const saved = await this.subusers.transaction(async (manager) => {
+      const row = await this.subusers.insert({ serverId: access.server.id, userId: user.id, permissions }, manager);
+      if (!row) {
+        throw new AppException(SubuserError.ALREADY_SUBUSER);
+      }
+      await this.activity(manager, access, actor, 'server.subuser.create', { email: user.email, permissions });
+      return (await this.subusers.findOne(access.server.id, user.id, manager))!;
+    });
+    return toSubuserResponse(saved);
+  }
+
+  /** New permissions replace the old; console sessions opened under the old ones are cut. */
+  async update(access: ServerAccess, actor: Actor, userId: string, requested: string[]): Promise<SubuserResponseDto> {
+    const entry = await this.entry(access, userId);
+    this.notSelf(actor, entry);
+    const permissions = this.grantable(access, requested);
+    const changed = permissions.join() !== entry.permissions.join();
+    if (changed) {
+      await this.subusers.transaction(async (manager) => {
+        await this.subusers.setPermissions(entry.id, permissions, manager);
+        await this.activity(manager, access, actor, 'server.subuser.update', { email: entry.user.email, old: entry.permissions, new: permissions });
+      });
+      await this.revokeConsole(access, entry);
+    }
+    return toSubuserResponse((await this.subusers.findOne(access.server.id, entry.userId))!);
+  }
+
+  async remove(access: ServerAccess, actor: Actor, userId: string): Promise<void> {
+    const entry = await this.entry(access, userId);
+    this.notSelf(actor, entry);
+    await this.subusers.transaction(async (manager) => {
+      await this.subusers.delete(entry.id, manager);
+      await this.activity(manager, access, actor, 'server.subuser.delete', { email: entry.user.email });
+    });
+    await this.revokeConsole(access, entry);
+  }
+
+  private async entry(access: ServerAccess, userId: string): Promise<LoadedSubuser> {
+    const entry = /^[1-9][0-9]{0,18}$/.test(userId) ? await this.subusers.findOne(access.server.id, userId) : null;
+    if (!entry) {
+      throw new AppException(SubuserError.NOT_FOUND);
+    }
+    return entry;
+  }
+
+  private notSelf(actor: Actor, entry: LoadedSubuser): void {
+    if (String(entry.userId) === String(actor.userId)) {
+      throw new AppException(SubuserError.SELF);
+    }
+  }
+
+  /**
+   * The requested permissions in catalogue order, with the implied ones; unknown names are a 400
+   * and names the caller does not hold itself a 403 (owners and admins hold them all).
+   */
+  private grantable(access: ServerAccess, requested: string[]): ServerPermission[] {
+    const unknown = requested.filter((p) => !isServerPermission(p));
+    if (unknown.length > 0) {
+      throw new AppException(SubuserError.UNKNOWN_PERMISSION, {
+        message: `Unknown server permission: ${unknown.join(', ')}`,
+        details: { unknown, allowed: ALL_SERVER_PERMISSIONS },
+      });
+    }
+    const wanted = new Set([...IMPLIED, ...(requested as ServerPermission[])]);
+    const notHeld = [...wanted].filter((p) => !access.permissions.includes(p));
+    if (notHeld.length > 0) {
+      throw new AppException(SubuserError.CANNOT_GRANT, { details: { notHeld } });
+    }
+    return ALL_SERVER_PERMISSIONS.filter((p) => wanted.has(p));
+  }
+
+  /**
+   * Wings denies every console token of this user on this server issued before now. A daemon that
+   * cannot be reached has no open console to cut, so the change stands and the failure is logged.
+   */
+  private async revokeConsole(access: ServerAccess, entry: LoadedSubuser): Promise<void> {
+    try {
+      await this.daemon.denyTokens(access.server.node, access.server.uuid, [consoleTokenId(entry.userId, access.server.uuid)]);
+    } catch (e) {
+      this.logger.warn(`could not revoke console tokens of user ${entry.userId} on server ${access.server.uuid}: ${(e as Error).message}`);
+    }
+  }
+
+  private activity(manager: EntityManager, access: ServerAccess, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
+    return this.servers.recordActivity(
+      {
+        serverId: access.server.id,
+        actorId: actor.userId,
+        actorUsername: actor.username,
+        event,
+        metadata,
+        ip: actor.ip,
+        via: actor.via.slice(0, 32),
+        createdAt: this.clock.now(),
+      },
+      manager,
+    );
+  }
+}
