@@ -1,0 +1,233 @@
+import { createServer, Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Response } from 'supertest';
+import { AppModule } from 'src/app.module';
+import { OutboundPolicy } from 'src/common/http/outbound-url';
+import { SERVER_PERMISSION_METADATA } from 'src/modules/servers/server-access';
+import { ALL_SERVER_PERMISSIONS, ServerPermission } from 'src/modules/servers/server-permissions';
+import { eggFixtureFiles } from 'test/utils/fixtures';
+import { listRoutes, RouteInfo } from 'test/utils/routes';
+import { Requester, SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { dbKinds } from 'test/utils/test-db';
+
+/**
+ * interface.md §4 / issue #8: every client route on `{server}` called as anonymous (401), an
+ * unrelated user (404), a subuser holding every permission but the route's (403), a subuser holding
+ * only the route's permission (2xx), the owner and an admin (2xx). The rows are checked against
+ * the routes the app registers, so a new route without a row fails this file.
+ */
+
+const SERVER_ROOT = '/api/client/servers/:server';
+
+interface Ctx {
+  p: SimPanel;
+  base: string;
+  root: string;
+  /** A fresh number for names that must not repeat between calls. */
+  n: () => number;
+  pullUrl: string;
+  archive: string;
+  targetId: string;
+}
+
+interface Row {
+  status: number;
+  /** The request a caller holding the permission makes; it may prepare state first. */
+  send: (c: Ctx, as: Requester) => PromiseLike<Response>;
+}
+
+const fileAt = async (c: Ctx, name: string): Promise<string> => {
+  await writeFile(join(c.root, name), `contents of ${name}`);
+  return name;
+};
+
+const ROWS: Record<string, Row> = {
+  'GET /api/client/servers/:server': { status: 200, send: (c, as) => as('get', c.base) },
+  'GET /api/client/servers/:server/resources': { status: 200, send: (c, as) => as('get', `${c.base}/resources`) },
+  'POST /api/client/servers/:server/power': { status: 200, send: (c, as) => as('post', `${c.base}/power`).send({ action: 'start' }) },
+  'POST /api/client/servers/:server/command': { status: 204, send: (c, as) => as('post', `${c.base}/command`).send({ command: 'list' }) },
+  'GET /api/client/servers/:server/websocket': { status: 200, send: (c, as) => as('get', `${c.base}/websocket`) },
+  'GET /api/client/servers/:server/activity': { status: 200, send: (c, as) => as('get', `${c.base}/activity`) },
+
+  'GET /api/client/servers/:server/users': { status: 200, send: (c, as) => as('get', `${c.base}/users`) },
+  'POST /api/client/servers/:server/users': {
+    status: 201,
+    send: async (c, as) => as('post', `${c.base}/users`).send({ email: (await c.p.newUser()).user.email, permissions: [] }),
+  },
+  'GET /api/client/servers/:server/users/:user': { status: 200, send: (c, as) => as('get', `${c.base}/users/${c.targetId}`) },
+  'POST /api/client/servers/:server/users/:user': {
+    status: 200,
+    send: (c, as) => as('post', `${c.base}/users/${c.targetId}`).send({ permissions: [] }),
+  },
+  'DELETE /api/client/servers/:server/users/:user': {
+    status: 204,
+    send: async (c, as) => {
+      const { user } = await c.p.newUser();
+      await c.p.asOwner('post', `${c.base}/users`).send({ email: user.email, permissions: [] }).expect(201);
+      return as('delete', `${c.base}/users/${user.id}`);
+    },
+  },
+
+  'GET /api/client/servers/:server/files/list': { status: 200, send: (c, as) => as('get', `${c.base}/files/list?directory=/`) },
+  'GET /api/client/servers/:server/files/contents': {
+    status: 200,
+    send: async (c, as) => as('get', `${c.base}/files/contents?file=${await fileAt(c, 'read.txt')}`),
+  },
+  'GET /api/client/servers/:server/files/download': { status: 200, send: (c, as) => as('get', `${c.base}/files/download?file=read.txt`) },
+  'GET /api/client/servers/:server/files/upload': { status: 200, send: (c, as) => as('get', `${c.base}/files/upload`) },
+  'POST /api/client/servers/:server/files/upload': {
+    status: 204,
+    send: (c, as) => as('post', `${c.base}/files/upload?directory=/`).attach('files', Buffer.from('uploaded'), `up-${c.n()}.txt`),
+  },
+  'POST /api/client/servers/:server/files/write': {
+    status: 204,
+    send: (c, as) => as('post', `${c.base}/files/write`).send({ file: `/written-${c.n()}.txt`, content: 'x' }),
+  },
+  'POST /api/client/servers/:server/files/copy': {
+    status: 200,
+    send: async (c, as) => as('post', `${c.base}/files/copy`).send({ location: `/${await fileAt(c, `copy-${c.n()}.jar`)}` }),
+  },
+  'PUT /api/client/servers/:server/files/rename': {
+    status: 204,
+    send: async (c, as) => {
+      const from = await fileAt(c, `from-${c.n()}.txt`);
+      return as('put', `${c.base}/files/rename`).send({ root: '/', files: [{ from, to: `to-${from}` }] });
+    },
+  },
+  'POST /api/client/servers/:server/files/delete': {
+    status: 204,
+    send: async (c, as) => as('post', `${c.base}/files/delete`).send({ root: '/', files: [await fileAt(c, `gone-${c.n()}.txt`)] }),
+  },
+  'POST /api/client/servers/:server/files/create-folder': {
+    status: 204,
+    send: (c, as) => as('post', `${c.base}/files/create-folder`).send({ root: '/', name: `folder-${c.n()}` }),
+  },
+  'POST /api/client/servers/:server/files/chmod': {
+    status: 204,
+    send: (c, as) => as('post', `${c.base}/files/chmod`).send({ root: '/', files: [{ file: 'read.txt', mode: '640' }] }),
+  },
+  'POST /api/client/servers/:server/files/compress': {
+    status: 200,
+    send: (c, as) => as('post', `${c.base}/files/compress`).send({ root: '/', files: ['read.txt'] }),
+  },
+  'POST /api/client/servers/:server/files/decompress': {
+    status: 204,
+    send: (c, as) => as('post', `${c.base}/files/decompress`).send({ root: '/', file: c.archive }),
+  },
+  'POST /api/client/servers/:server/files/pull': {
+    status: 202,
+    send: (c, as) => as('post', `${c.base}/files/pull`).send({ url: `${c.pullUrl}/pulled-${c.n()}.txt`, directory: '/pulls' }),
+  },
+};
+
+const serverRoutes = (): (RouteInfo & { permission: ServerPermission | undefined })[] =>
+  listRoutes(AppModule)
+    .filter((r) => r.path === SERVER_ROOT || r.path.startsWith(`${SERVER_ROOT}/`))
+    .map((r) => ({ ...r, permission: Reflect.getMetadata(SERVER_PERMISSION_METADATA, r.handler) as ServerPermission | undefined }));
+
+describe('the permission matrix rows', () => {
+  it('should have a row for every client route on {server}, and no row for a route that does not exist', () => {
+    const keys = serverRoutes().map((r) => r.key);
+    expect(keys.length).toBeGreaterThan(20);
+    expect(keys.filter((k) => !(k in ROWS))).toEqual([]);
+    expect(Object.keys(ROWS).filter((k) => !keys.includes(k))).toEqual([]);
+  });
+
+  it('should find a server permission declared on every client route on {server}', () => {
+    expect(serverRoutes().filter((r) => r.permission === undefined).map((r) => r.key)).toEqual([]);
+  });
+});
+
+const hasPaper = eggFixtureFiles().includes('egg-paper.json');
+
+(hasPaper ? describe : describe.skip).each(dbKinds(['postgres']))('every client route on {server}, by caller (%s)', (db) => {
+  let c: Ctx;
+  let files: Server;
+  const callers = new Map<string, Requester>();
+  let anonymous: Requester;
+  let stranger: Requester;
+  const routes = serverRoutes();
+
+  /** One subuser per permission that holds only it, and one that holds everything else. */
+  const subuserHolding = async (p: SimPanel, base: string, permissions: string[]): Promise<Requester> => {
+    const account = await p.newUser();
+    await p.asOwner('post', `${base}/users`).send({ email: account.user.email, permissions }).expect(201);
+    return account.as;
+  };
+
+  beforeAll(async () => {
+    files = createServer((req, res) => {
+      const body = Buffer.from(`pulled ${req.url}`);
+      res.writeHead(200, { 'Content-Type': 'text/plain', 'Content-Length': body.length }).end(body);
+    });
+    await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
+    const p = await startSimPanel(db, { overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }] });
+    const server = await p.createServer({ name: 'Matrix' });
+    const base = `/api/client/servers/${server.uuid}`;
+    await waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
+    // Commands need a running server; the power row only ever starts it again.
+    await p.asOwner('post', `${base}/power`).send({ action: 'start' }).expect(200);
+    await waitFor(async () => (await p.asOwner('get', `${base}/resources`).expect(200)).body.data.currentState === 'running');
+    const root = p.sim.servers.get(server.uuid)!.fs.root;
+    await mkdir(root, { recursive: true });
+    await writeFile(join(root, 'read.txt'), 'hello');
+    const archive = (await p.asOwner('post', `${base}/files/compress`).send({ root: '/', files: ['read.txt'] }).expect(200)).body.data.name as string;
+    const target = await p.newUser();
+    const targetId = (await p.asOwner('post', `${base}/users`).send({ email: target.user.email, permissions: [] }).expect(201)).body.data.id as string;
+    let counter = 0;
+    c = { p, base, root, n: () => ++counter, pullUrl: `http://127.0.0.1:${(files.address() as AddressInfo).port}`, archive, targetId };
+
+    anonymous = (method, path) => p.t.http()[method](path);
+    stranger = (await p.newUser()).as;
+    for (const permission of new Set(routes.map((r) => r.permission!))) {
+      callers.set(`only:${permission}`, await subuserHolding(p, base, [permission]));
+      if (permission !== 'server.view') {
+        callers.set(`allBut:${permission}`, await subuserHolding(p, base, ALL_SERVER_PERMISSIONS.filter((x) => x !== permission)));
+      }
+    }
+  });
+
+  afterAll(async () => {
+    await c?.p.close();
+    await new Promise((resolve) => files?.close(resolve));
+  });
+
+  const call = async (route: RouteInfo, as: Requester): Promise<Response> => ROWS[route.key].send(c, as);
+  const expectStatus = (res: Response, status: number): Response => {
+    expect({ status: res.status, body: res.body as unknown }).toMatchObject({ status });
+    return res;
+  };
+
+  describe.each(routes.map((r) => [r.key, r] as const))('%s', (_key, route) => {
+    it('should answer 401 to an anonymous caller', async () => {
+      expect(expectStatus(await call(route, anonymous), 401).body.code).toBe('UNAUTHENTICATED');
+    });
+
+    it('should answer 404 to a signed-in user with no access to the server', async () => {
+      expect(expectStatus(await call(route, stranger), 404).body.code).toBe('SERVER_NOT_FOUND');
+    });
+
+    it(`should answer 403 to a subuser holding every permission but ${route.permission}`, async () => {
+      if (route.permission === 'server.view') {
+        // Every subuser holds server.view: it comes with being a subuser, so it cannot be withheld.
+        return;
+      }
+      const res = expectStatus(await call(route, callers.get(`allBut:${route.permission}`)!), 403);
+      expect(res.body).toMatchObject({ code: 'SERVER_PERMISSION_DENIED', message: expect.stringContaining(route.permission!) });
+    });
+
+    it(`should let a subuser holding only ${route.permission} through, and the owner and an admin`, async () => {
+      const expected = ROWS[route.key].status;
+      for (const [who, as] of [
+        ['subuser', callers.get(`only:${route.permission}`)!],
+        ['owner', c.p.asOwner],
+        ['admin', c.p.admin],
+      ] as const) {
+        const res = await call(route, as);
+        expect({ who, status: res.status, body: res.status === expected ? undefined : res.body }).toEqual({ who, status: expected, body: undefined });
+      }
+    });
+  });
+});
