@@ -12,6 +12,7 @@ export class AppConfigService {
   readonly http: { host: string; port: number; appUrl: string; trustedOrigins: string[]; trustedProxies: string[] };
   readonly db: DatabaseConfig;
   readonly log: { level: EnvSchema['LOG_LEVEL'] };
+  readonly files: { editMaxBytes: number };
   readonly auth: {
     appKey: string;
     registrationEnabled: boolean;
@@ -37,6 +38,7 @@ export class AppConfigService {
           runMigrations: schema.DB_RUN_MIGRATIONS,
         };
     this.log = { level: schema.LOG_LEVEL };
+    this.files = { editMaxBytes: schema.FILE_EDIT_MAX_MB * 1024 * 1024 };
     this.auth = {
       appKey: schema.APP_KEY ?? resolveDevAppKey(schema.DATA_DIR),
       registrationEnabled: schema.REGISTRATION_ENABLED,

@@ -104,6 +104,13 @@ export class EnvSchema {
   @IsBoolean()
   REGISTRATION_ENABLED = false;
 
+  // The largest file the file manager opens as text (GET /files/contents); larger ones are downloaded.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(1024)
+  FILE_EDIT_MAX_MB = 4;
+
   @IsOptional()
   @IsEmail()
   ADMIN_EMAIL?: string;

@@ -63,6 +63,21 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(dir.body).toMatchObject({ code: 'FILE_NOT_FOUND', message: '/no/such/dir does not exist on the server' });
   });
 
+  it('should open a file of up to FILE_EDIT_MAX_MB as text and refuse a larger one with a hint to download it', async () => {
+    const limit = 4 * 1024 * 1024;
+    await writeFile(join(root, 'at-limit.log'), Buffer.alloc(limit, 'a'));
+    await writeFile(join(root, 'over-limit.log'), Buffer.alloc(limit + 1, 'a'));
+    const ok = await p.asOwner('get', `${base}/contents?file=/at-limit.log`).expect(200);
+    expect(ok.text).toHaveLength(limit);
+    const over = await p.asOwner('get', `${base}/contents?file=/over-limit.log`).expect(400);
+    expect(over.body).toMatchObject({
+      code: 'FILE_TOO_LARGE_TO_VIEW',
+      message: 'The file is larger than 4 MiB, the most the file manager opens; download it instead',
+      details: { file: '/over-limit.log', limitBytes: limit },
+    });
+    await p.asOwner('get', `${base}/download?file=/over-limit.log`).expect(200);
+  });
+
   it('should name copies a_copy.jar then a_copy_2.jar, keeping .tar.gz whole', async () => {
     const first = await p.asOwner('post', `${base}/copy`).send({ location: '/plugins/a.jar' }).expect(200);
     expect(first.body.data).toMatchObject({ name: 'a_copy.jar', path: '/plugins/a_copy.jar', isFile: true });

@@ -21,9 +21,13 @@ export interface DaemonRequest {
   /** Sent as is instead of a JSON `body` (Wings' `files/write` takes the file itself as the body). */
   rawBody?: string | Buffer;
   timeoutMs?: number;
+  /** The largest answer read into memory; past it the call fails with DAEMON_RESPONSE_TOO_LARGE. */
+  maxBodyBytes?: number;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
+/** No daemon answer the panel reads whole is legitimately larger than this. */
+const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 const CONNECT_TIMEOUT_MS = 5_000;
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'UND_ERR_SOCKET']);
 
@@ -76,9 +80,7 @@ export class DaemonClient implements OnModuleDestroy {
     } catch (e) {
       throw this.transportError(target, req, e);
     }
-    const text = await response.body.text().catch((e: unknown) => {
-      throw this.transportError(target, req, e);
-    });
+    const text = await this.readBody(target, req, response);
     this.health.set(target.nodeId, { ok: true, at: new Date() });
     if (response.statusCode >= 400) {
       throw this.httpError(target, response.statusCode, text);
@@ -120,6 +122,34 @@ export class DaemonClient implements OnModuleDestroy {
       throw this.httpError(full, response.statusCode, text);
     }
     return { status: response.statusCode, text };
+  }
+
+  /** The body as text, refused without reading it when it is larger than the request allows. */
+  private async readBody(target: DaemonTarget, req: DaemonRequest, response: Dispatcher.ResponseData): Promise<string> {
+    const limit = req.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    const tooLarge = () => {
+      // Stop reading; destroying the stream makes it emit an abort error nobody else listens for.
+      response.body.on('error', () => undefined).destroy();
+      return new AppException(DaemonError.RESPONSE_TOO_LARGE, { details: { nodeId: target.nodeId, limitBytes: limit } });
+    };
+    const declared = Number(response.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      throw tooLarge();
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > limit) {
+          throw tooLarge();
+        }
+        chunks.push(chunk as Buffer);
+      }
+    } catch (e) {
+      throw e instanceof AppException ? e : this.transportError(target, req, e);
+    }
+    return Buffer.concat(chunks).toString('utf8');
   }
 
   /** Drops the agent of a node whose address or TLS setting changed. */

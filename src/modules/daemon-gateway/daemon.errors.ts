@@ -6,6 +6,11 @@ export const DaemonError = {
   TIMEOUT: { code: 'DAEMON_TIMEOUT', category: ErrorCategory.UNAVAILABLE, message: 'daemon unavailable: the request timed out' },
   AUTH_FAILED: { code: 'DAEMON_AUTH_FAILED', category: ErrorCategory.FORBIDDEN, message: 'daemon authentication failed' },
   BAD_RESPONSE: { code: 'DAEMON_BAD_RESPONSE', category: ErrorCategory.BAD_GATEWAY, message: 'The daemon sent a response that could not be read' },
+  RESPONSE_TOO_LARGE: {
+    code: 'DAEMON_RESPONSE_TOO_LARGE',
+    category: ErrorCategory.BAD_GATEWAY,
+    message: 'The daemon answered with more data than the panel reads at once',
+  },
   UNEXPECTED: {
     code: 'DAEMON_ERROR',
     category: ErrorCategory.INTERNAL,

@@ -136,8 +136,8 @@ export class DaemonGateway {
     return this.client.json<DaemonFileStat[] | null>(this.target(node), { method: 'GET', path: this.files(uuid, 'list-directory'), query: { directory } });
   }
 
-  async fileContents(node: NodeEntity, uuid: string, file: string): Promise<string> {
-    return (await this.client.send(this.target(node), { method: 'GET', path: this.files(uuid, 'contents'), query: { file } })).text;
+  async fileContents(node: NodeEntity, uuid: string, file: string, maxBytes: number): Promise<string> {
+    return (await this.client.send(this.target(node), { method: 'GET', path: this.files(uuid, 'contents'), query: { file }, maxBodyBytes: maxBytes })).text;
   }
 
   /** The file itself is the body; Wings needs its Content-Length, which a string body has. */

@@ -11,6 +11,7 @@ import { CommonError } from 'src/common/errors/error-codes';
 import { assertPublicUrl, OutboundPolicy } from 'src/common/http/outbound-url';
 import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonFileStat, DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
+import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
 import { FileEntryDto, toFileEntry } from 'src/modules/files/dto/file-response.dto';
 import type { ChmodItemDto, RenameItemDto } from 'src/modules/files/dto/files.dto';
 import { FilesError } from 'src/modules/files/files.errors';
@@ -69,9 +70,21 @@ export class FilesService {
     return { directory, entries: (stats ?? []).map((s) => toFileEntry(directory, s)) };
   }
 
-  contents(access: ServerAccess, rawFile: string): Promise<string> {
+  /** The file as text, up to FILE_EDIT_MAX_MB; a larger file is refused (download it instead). */
+  async contents(access: ServerAccess, rawFile: string): Promise<string> {
     const file = this.filePath(rawFile);
-    return this.mapMissing(access.server, file, () => this.daemon.fileContents(access.server.node, access.server.uuid, file));
+    const limit = this.config.files.editMaxBytes;
+    try {
+      return await this.mapMissing(access.server, file, () => this.daemon.fileContents(access.server.node, access.server.uuid, file, limit));
+    } catch (e) {
+      if (e instanceof AppException && e.code === DaemonError.RESPONSE_TOO_LARGE.code) {
+        throw new AppException(FilesError.TOO_LARGE_TO_VIEW, {
+          message: `The file is larger than ${limit / 1024 / 1024} MiB, the most the file manager opens; download it instead`,
+          details: { file, limitBytes: limit },
+        });
+      }
+      throw e;
+    }
   }
 
   async write(access: ServerAccess, rawFile: string, content: string, actor: Actor): Promise<void> {
