@@ -40,7 +40,7 @@ export const createTestApp = async (options: TestAppOptions = {}): Promise<TestA
     NODE_ENV: 'test',
     APP_URL: TEST_APP_URL,
     APP_KEY: 'test-app-key-0123456789-abcdefghijklmnop',
-    LOG_LEVEL: options.logStream ? 'info' : 'silent',
+    LOG_LEVEL: options.logStream ? 'info' : (process.env.HATCHERY_TEST_LOG_LEVEL ?? 'silent'),
     ...(database ? { DATABASE_URL: database.url, DB_RUN_MIGRATIONS: 'false' } : {}),
     ...(db === 'pglite' ? { PGLITE_DIR: 'memory://' } : {}),
     ...options.env,

@@ -16,6 +16,8 @@ export interface SimPanel {
   t: TestApp;
   sim: WingsSimulator;
   owner: { id: string; username: string };
+  /** The owner's session cookie pair, for clients other than supertest. */
+  ownerCookie: string;
   nodeId: string;
   eggId: string;
   /** Requests as the administrator / the server owner (session cookie, trusted Origin). */
@@ -116,6 +118,7 @@ export const startSimPanel = async (db: DbKind, options: Pick<TestAppOptions, 'o
     sim,
     newUser,
     owner: { id: ownerUser.id, username: ownerUser.username },
+    ownerCookie,
     nodeId: node.id,
     eggId: egg.id,
     admin,

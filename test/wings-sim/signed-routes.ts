@@ -1,6 +1,10 @@
 // Signed-URL endpoints without a Bearer token (wings.md §2.7; W:router/router_download.go, postServerUploadFiles).
+import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import busboy from 'busboy';
 import { JwtError, TokenError, parseSignedToken } from 'test/wings-sim/auth';
 import { backupPath, BACKUP_NOT_FOUND } from 'test/wings-sim/backups';
@@ -69,11 +73,14 @@ async function getDownloadBackup(c: RequestContext, sim: SimContext): Promise<vo
 
 interface UploadedPart {
   name: string;
-  data: Buffer;
+  /** Where the part was spooled; Go's multipart reader also keeps large parts in temp files. */
+  file: string;
+  size: number;
   tooLarge: boolean;
 }
 
-function readMultipart(c: RequestContext, limitBytes: number): Promise<UploadedPart[]> {
+/** Parts named `files`, each streamed to a temp file (never held in memory), with its size. */
+function readMultipart(c: RequestContext, limitBytes: number, spoolDir: string): Promise<UploadedPart[]> {
   return new Promise((resolve, reject) => {
     let bb: busboy.Busboy;
     try {
@@ -83,21 +90,25 @@ function readMultipart(c: RequestContext, limitBytes: number): Promise<UploadedP
       return;
     }
     const parts: UploadedPart[] = [];
+    const writes: Promise<void>[] = [];
     bb.on('file', (field, stream, info) => {
-      const chunks: Buffer[] = [];
-      const part: UploadedPart = { name: path.basename(info.filename ?? ''), data: Buffer.alloc(0), tooLarge: false };
-      stream.on('data', (d: Buffer) => chunks.push(d));
+      if (field !== 'files') {
+        stream.resume();
+        return;
+      }
+      const part: UploadedPart = { name: path.basename(info.filename ?? ''), file: path.join(spoolDir, randomUUID()), size: 0, tooLarge: false };
+      parts.push(part);
+      stream.on('data', (d: Buffer) => {
+        part.size += d.length;
+      });
       stream.on('limit', () => {
         part.tooLarge = true;
       });
-      stream.on('end', () => {
-        part.data = Buffer.concat(chunks);
-        if (field === 'files') {
-          parts.push(part);
-        }
-      });
+      writes.push(pipeline(stream, createWriteStream(part.file)));
     });
-    bb.on('close', () => resolve(parts));
+    bb.on('close', () => {
+      Promise.all(writes).then(() => resolve(parts), reject);
+    });
     bb.on('error', () => reject(new HttpError(400, 'Failed to get multipart form data from request.')));
     c.req.pipe(bb);
   });
@@ -107,19 +118,24 @@ async function postUpload(c: RequestContext, sim: SimContext): Promise<void> {
   const claims = parseQueryToken(c, sim, ['server_uuid', 'user_uuid', 'unique_id']);
   const s = serverForToken(sim, claims);
   const limitMb = sim.uploadLimitMb();
-  const parts = await readMultipart(c, limitMb * 1024 * 1024);
-  if (parts.length === 0) {
-    throw new HttpError(400, 'No files were found on the request body.');
-  }
-  const oversized = parts.find((p) => p.tooLarge);
-  if (oversized) {
-    throw new HttpError(400, `File ${oversized.name} is larger than the maximum file upload size of ${limitMb} MB.`);
-  }
-  const directory = c.url.searchParams.get('directory') ?? '';
-  for (const part of parts) {
-    const p = path.posix.join(directory, part.name);
-    s.fs.assertNotDenied(p);
-    await s.fs.write(p, part.data, part.data.length);
+  const spoolDir = await fsp.mkdtemp(path.join(os.tmpdir(), 'wings-sim-upload-'));
+  try {
+    const parts = await readMultipart(c, limitMb * 1024 * 1024, spoolDir);
+    if (parts.length === 0) {
+      throw new HttpError(400, 'No files were found on the request body.');
+    }
+    const oversized = parts.find((p) => p.tooLarge);
+    if (oversized) {
+      throw new HttpError(400, `File ${oversized.name} is larger than the maximum file upload size of ${limitMb} MB.`);
+    }
+    const directory = c.url.searchParams.get('directory') ?? '';
+    for (const part of parts) {
+      const p = path.posix.join(directory, part.name);
+      s.fs.assertNotDenied(p);
+      await s.fs.write(p, createReadStream(part.file), part.size);
+    }
+  } finally {
+    await fsp.rm(spoolDir, { recursive: true, force: true });
   }
   // gin answers 200 with an empty body when the handler writes nothing.
   c.empty(200);
