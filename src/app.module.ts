@@ -16,12 +16,15 @@ import { ServersModule } from 'src/modules/servers/servers.module';
 import { SessionsModule } from 'src/modules/sessions/sessions.module';
 import { FirstAdminBootstrap } from 'src/modules/users/first-admin.bootstrap';
 import { UsersModule } from 'src/modules/users/users.module';
+import { RateLimitModule } from 'src/common/rate-limit/rate-limit.module';
+import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
 
 @Module({
   imports: [
     AppConfigModule,
     LoggingModule,
     ClockModule,
+    RateLimitModule,
     DatabaseModule,
     HealthModule,
     UsersModule,
@@ -29,6 +32,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     ApiKeysModule,
     AuthModule,
     AccountModule,
+    SshKeysModule,
     AuditModule,
     EggsModule,
     DaemonGatewayModule,

@@ -10,8 +10,9 @@ import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
+import { SshKeyEntity } from 'src/modules/ssh-keys/ssh-key.entity';
 import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 
 /** Every entity, registered once for the app, the TypeORM CLI and the tests. */
-export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity];
+export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, SshKeyEntity];

@@ -21,10 +21,12 @@ import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
 import { SubusersController } from 'src/modules/servers/subusers/subusers.controller';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 import { SubusersService } from 'src/modules/servers/subusers/subusers.service';
+import { SftpAuthService } from 'src/modules/servers/remote/sftp-auth.service';
+import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity]), AuditModule, EggsModule, NodesModule, UsersModule],
+  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity]), AuditModule, EggsModule, NodesModule, UsersModule, SshKeysModule],
   controllers: [AdminServersController, ClientServersController, SubusersController, RemoteController],
   providers: [
     ServersRepository,
@@ -37,6 +39,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     AdminServerChangesService,
     ClientServersService,
     RemoteService,
+    SftpAuthService,
     DaemonTokenGuard,
   ],
   exports: [ServersRepository, SubusersRepository, ServerAccessService, ServerConfigService],

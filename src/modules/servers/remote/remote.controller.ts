@@ -1,10 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { ApiTags } from '@nestjs/swagger';
 import { uuidParam } from 'src/common/validation/uuid-param';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { CallingNode, DaemonRoute } from 'src/modules/servers/remote/daemon-token.guard';
-import { ActivityBatchDto, InstallStatusDto, RemoteServerListQueryDto } from 'src/modules/servers/remote/remote.dto';
+import { ActivityBatchDto, InstallStatusDto, RemoteServerListQueryDto, SftpAuthDto } from 'src/modules/servers/remote/remote.dto';
 import { RemoteService } from 'src/modules/servers/remote/remote.service';
+import { SftpAuthAnswer, SftpAuthService } from 'src/modules/servers/remote/sftp-auth.service';
 import { DaemonServerConfiguration, InstallScript } from 'src/modules/servers/server-config.service';
 import { ServerError } from 'src/modules/servers/servers.errors';
 
@@ -15,7 +17,10 @@ const serverUuid = uuidParam(ServerError.NOT_FOUND);
 @Controller('api/remote')
 @DaemonRoute()
 export class RemoteController {
-  constructor(private readonly service: RemoteService) {}
+  constructor(
+    private readonly service: RemoteService,
+    private readonly sftp: SftpAuthService,
+  ) {}
 
   @Get('servers')
   servers(@CallingNode() node: NodeEntity, @Query() query: RemoteServerListQueryDto) {
@@ -42,6 +47,12 @@ export class RemoteController {
   @HttpCode(204)
   async installStatus(@CallingNode() node: NodeEntity, @Param('uuid', serverUuid) uuid: string, @Body() dto: InstallStatusDto): Promise<void> {
     await this.service.installStatus(node, uuid, dto.successful, dto.reinstall ?? false);
+  }
+
+  @Post('sftp/auth')
+  @HttpCode(200)
+  sftpAuth(@CallingNode() node: NodeEntity, @Body() dto: SftpAuthDto, @Req() req: Request): Promise<SftpAuthAnswer> {
+    return this.sftp.authenticate(node, dto, req.ip);
   }
 
   @Post('activity')

@@ -4,6 +4,7 @@ import {
   IsArray,
   IsBoolean,
   IsDefined,
+  IsIn,
   IsIP,
   IsObject,
   IsString,
@@ -74,4 +75,35 @@ export class ActivityBatchDto {
   @ValidateNested({ each: true })
   @Type(() => ActivityItemDto)
   data!: ActivityItemDto[];
+}
+
+/** Wings' SFTP login check (wings.md §5.8); `session_id` and `client_version` are Go []byte, so base64. */
+export class SftpAuthDto {
+  @IsIn(['password', 'public_key'])
+  type!: 'password' | 'public_key';
+
+  @IsString()
+  @MaxLength(255)
+  username!: string;
+
+  /** The account password, or the client's public key as an authorized_keys line. */
+  @IsString()
+  @MaxLength(16_384)
+  password!: string;
+
+  /** The SFTP client's `host:port`. */
+  @Optional()
+  @IsString()
+  @MaxLength(64)
+  ip?: string;
+
+  @Optional()
+  @IsString()
+  @MaxLength(1024)
+  session_id?: string;
+
+  @Optional()
+  @IsString()
+  @MaxLength(1024)
+  client_version?: string;
 }

@@ -1,0 +1,137 @@
+import { Injectable, Logger } from '@nestjs/common';
+import ipaddr from 'ipaddr.js';
+import { AppException } from 'src/common/errors/app.exception';
+import type { ErrorDef } from 'src/common/errors/error-codes';
+import { RateLimitStore } from 'src/common/rate-limit/rate-limit.store';
+import { Clock } from 'src/common/clock';
+import type { NodeEntity } from 'src/modules/nodes/node.entity';
+import type { SftpAuthDto } from 'src/modules/servers/remote/remote.dto';
+import { isServerPermission, toWingsPermissions, WINGS_ALL } from 'src/modules/servers/server-permissions';
+import { SftpError } from 'src/modules/servers/remote/sftp-auth.errors';
+import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
+import { parsePublicKey } from 'src/modules/ssh-keys/ssh-public-key';
+import { SshKeysRepository } from 'src/modules/ssh-keys/ssh-keys.repository';
+import { PasswordHasher } from 'src/modules/users/password.hasher';
+import type { UserEntity } from 'src/modules/users/user.entity';
+import { UsersRepository } from 'src/modules/users/users.repository';
+
+/** interface.md §8: 5 failed attempts per 60 s per client IP. */
+export const SFTP_MAX_FAILURES = 5;
+export const SFTP_WINDOW_MS = 60_000;
+
+const SERVER_REF = /^(?:[0-9a-z]{8}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+/** States in which the server's files must not be touched (Pterodactyl's ServerStateConflictException). */
+const BUSY_STATUSES = new Set(['installing', 'install_failed', 'reinstall_failed', 'restoring_backup']);
+
+export interface SftpAuthAnswer {
+  server: string;
+  /** The user's uuid: Wings files the session's activity under it (addendum §5). */
+  user: string;
+  permissions: string[];
+}
+
+/**
+ * `POST /api/remote/sftp/auth` (interface.md §4.7, addendum §5, wings.md §5.8). Wings shows every
+ * 4xx to the SFTP client as "invalid credentials"; the statuses differ for the daemon's logs.
+ */
+@Injectable()
+export class SftpAuthService {
+  private readonly logger = new Logger(SftpAuthService.name);
+
+  constructor(
+    private readonly servers: ServersRepository,
+    private readonly subusers: SubusersRepository,
+    private readonly users: UsersRepository,
+    private readonly keys: SshKeysRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly limits: RateLimitStore,
+    private readonly clock: Clock,
+  ) {}
+
+  async authenticate(node: NodeEntity, dto: SftpAuthDto, daemonIp: string | undefined): Promise<SftpAuthAnswer> {
+    const clientIp = clientAddress(dto.ip) ?? daemonIp ?? 'unknown';
+    const limitKey = `sftp-auth:${clientIp}`;
+    const seen = await this.limits.get(limitKey);
+    if (seen && seen.count >= SFTP_MAX_FAILURES) {
+      const retryAfter = Math.max(1, Math.ceil((seen.resetAt.getTime() - this.clock.now().getTime()) / 1000));
+      throw new AppException(SftpError.TOO_MANY_ATTEMPTS, { details: { retryAfterSeconds: retryAfter } });
+    }
+
+    const fail = async (error: ErrorDef, reason: string, server?: LoadedServer, user?: UserEntity | null) => {
+      await this.limits.increment(limitKey, SFTP_WINDOW_MS);
+      this.logger.warn(`SFTP login refused for "${dto.username}" from ${clientIp} on node ${node.id}: ${reason}`);
+      if (server) {
+        await this.servers.recordActivity({
+          serverId: server.id,
+          actorId: user?.id ?? null,
+          actorUsername: user?.username ?? null,
+          event: 'server.sftp.denied',
+          metadata: { username: dto.username, method: dto.type, reason },
+          ip: ipaddr.isValid(clientIp) ? clientIp : null,
+          via: 'sftp',
+          createdAt: this.clock.now(),
+        });
+      }
+      return new AppException(error);
+    };
+
+    const dot = dto.username.lastIndexOf('.');
+    const name = dot > 0 ? dto.username.slice(0, dot) : '';
+    const ref = dot > 0 ? dto.username.slice(dot + 1) : '';
+    // Credentials first, whatever the server: the answer takes as long for a server that does not exist.
+    const user = name === '' ? null : await this.users.findByUsername(name);
+    const matched = await this.credentialsMatch(user, dto);
+    const server = SERVER_REF.test(ref) ? await this.servers.findByRef(ref) : null;
+    if (!server || String(server.nodeId) !== String(node.id)) {
+      throw await fail(SftpError.SERVER_NOT_FOUND, server ? 'the server is on another node' : 'no such server');
+    }
+    if (!matched) {
+      throw await fail(SftpError.INVALID_CREDENTIALS, dto.type === 'password' ? 'wrong username or password' : 'unknown key', server, user);
+    }
+    const account = user!;
+    const permissions = await this.permissions(server, account);
+    if (!permissions) {
+      throw await fail(SftpError.INVALID_CREDENTIALS, 'the user may not use SFTP on this server', server, account);
+    }
+    if (server.suspended || (server.status !== null && BUSY_STATUSES.has(server.status))) {
+      throw new AppException(SftpError.SERVER_BUSY, {
+        message: server.suspended ? 'The server is suspended' : `The server is not available for SFTP while ${server.status}`,
+      });
+    }
+    await this.limits.reset(limitKey);
+    return { server: server.uuid, user: account.uuid, permissions };
+  }
+
+  /** The password (argon2, constant work when the user is unknown) or the key's SHA-256 fingerprint. */
+  private async credentialsMatch(user: UserEntity | null, dto: SftpAuthDto): Promise<boolean> {
+    if (dto.type === 'password') {
+      return (await this.hasher.verify(user?.passwordHash, dto.password)) && user !== null;
+    }
+    const key = parsePublicKey(dto.password);
+    if (!user || 'error' in key) {
+      return false;
+    }
+    return (await this.keys.findOne(user.id, key.fingerprint)) !== null;
+  }
+
+  /** `["*"]` for the owner and admins; a subuser's mapped permissions only with server.files.sftp. */
+  private async permissions(server: LoadedServer, user: UserEntity): Promise<string[] | null> {
+    if (String(server.ownerId) === String(user.id) || user.admin) {
+      return [...WINGS_ALL];
+    }
+    const grant = await this.subusers.findGrant(server.id, user.id);
+    const granted = (grant?.permissions ?? []).filter(isServerPermission);
+    return granted.includes('server.files.sftp') ? toWingsPermissions(granted) : null;
+  }
+}
+
+/** The host part of Wings' `host:port` (IPv6 as `[::1]:port`). */
+export const clientAddress = (hostPort: string | undefined): string | undefined => {
+  if (!hostPort) {
+    return undefined;
+  }
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(hostPort);
+  const host = bracketed ? bracketed[1] : hostPort.includes('.') ? hostPort.replace(/:\d+$/, '') : hostPort;
+  return ipaddr.isValid(host) ? ipaddr.process(host).toString() : undefined;
+};
