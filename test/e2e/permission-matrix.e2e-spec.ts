@@ -23,6 +23,7 @@ const SERVER_ROOT = '/api/client/servers/:server';
 
 interface Ctx {
   p: SimPanel;
+  serverId: string;
   base: string;
   root: string;
   /** A fresh number for names that must not repeat between calls. */
@@ -38,6 +39,17 @@ interface Row {
   send: (c: Ctx, as: Requester) => PromiseLike<Response>;
 }
 
+/** Waits out an install or reinstall (the simulator's takes milliseconds). */
+const installed = (c: Ctx) => waitFor(async () => (await c.p.admin('get', `/api/admin/servers/${c.serverId}`).expect(200)).body.data.installStatus === null);
+
+/** Commands need a running server; a reinstall row may have stopped it. */
+const running = async (c: Ctx) => {
+  if ((await c.p.asOwner('get', `${c.base}/resources`).expect(200)).body.data.currentState !== 'running') {
+    await c.p.asOwner('post', `${c.base}/power`).send({ action: 'start' }).expect(200);
+    await waitFor(async () => (await c.p.asOwner('get', `${c.base}/resources`).expect(200)).body.data.currentState === 'running');
+  }
+};
+
 const fileAt = async (c: Ctx, name: string): Promise<string> => {
   await writeFile(join(c.root, name), `contents of ${name}`);
   return name;
@@ -47,9 +59,34 @@ const ROWS: Record<string, Row> = {
   'GET /api/client/servers/:server': { status: 200, send: (c, as) => as('get', c.base) },
   'GET /api/client/servers/:server/resources': { status: 200, send: (c, as) => as('get', `${c.base}/resources`) },
   'POST /api/client/servers/:server/power': { status: 200, send: (c, as) => as('post', `${c.base}/power`).send({ action: 'start' }) },
-  'POST /api/client/servers/:server/command': { status: 204, send: (c, as) => as('post', `${c.base}/command`).send({ command: 'list' }) },
+  'POST /api/client/servers/:server/command': {
+    status: 204,
+    send: async (c, as) => {
+      await running(c);
+      return as('post', `${c.base}/command`).send({ command: 'list' });
+    },
+  },
   'GET /api/client/servers/:server/websocket': { status: 200, send: (c, as) => as('get', `${c.base}/websocket`) },
   'GET /api/client/servers/:server/activity': { status: 200, send: (c, as) => as('get', `${c.base}/activity`) },
+
+  'GET /api/client/servers/:server/startup': { status: 200, send: (c, as) => as('get', `${c.base}/startup`) },
+  'PUT /api/client/servers/:server/startup/variable': {
+    status: 200,
+    send: (c, as) => as('put', `${c.base}/startup/variable`).send({ key: 'BUILD_NUMBER', value: String(c.n()) }),
+  },
+  'POST /api/client/servers/:server/settings/rename': {
+    status: 204,
+    send: (c, as) => as('post', `${c.base}/settings/rename`).send({ name: `Matrix ${c.n()}` }),
+  },
+  'POST /api/client/servers/:server/settings/reinstall': {
+    status: 202,
+    send: async (c, as) => {
+      const res = await as('post', `${c.base}/settings/reinstall`);
+      await installed(c);
+      return res;
+    },
+  },
+  'GET /api/client/servers/:server/network/allocations': { status: 200, send: (c, as) => as('get', `${c.base}/network/allocations`) },
 
   'GET /api/client/servers/:server/users': { status: 200, send: (c, as) => as('get', `${c.base}/users`) },
   'POST /api/client/servers/:server/users': {
@@ -167,9 +204,6 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const server = await p.createServer({ name: 'Matrix' });
     const base = `/api/client/servers/${server.uuid}`;
     await waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
-    // Commands need a running server; the power row only ever starts it again.
-    await p.asOwner('post', `${base}/power`).send({ action: 'start' }).expect(200);
-    await waitFor(async () => (await p.asOwner('get', `${base}/resources`).expect(200)).body.data.currentState === 'running');
     const root = p.sim.servers.get(server.uuid)!.fs.root;
     await mkdir(root, { recursive: true });
     await writeFile(join(root, 'read.txt'), 'hello');
@@ -177,7 +211,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const target = await p.newUser();
     const targetId = (await p.asOwner('post', `${base}/users`).send({ email: target.user.email, permissions: [] }).expect(201)).body.data.id as string;
     let counter = 0;
-    c = { p, base, root, n: () => ++counter, pullUrl: `http://127.0.0.1:${(files.address() as AddressInfo).port}`, archive, targetId };
+    c = { p, serverId: server.id, base, root, n: () => ++counter, pullUrl: `http://127.0.0.1:${(files.address() as AddressInfo).port}`, archive, targetId };
 
     anonymous = (method, path) => p.t.http()[method](path);
     stranger = (await p.newUser()).as;

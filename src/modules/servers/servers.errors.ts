@@ -27,4 +27,11 @@ export const ServerError = {
   },
   NO_FREE_ALLOCATION: { code: 'NO_FREE_ALLOCATION', category: ErrorCategory.CONFLICT, message: 'The node has no free allocation' },
   SUSPENDED: { code: 'SERVER_SUSPENDED', category: ErrorCategory.CONFLICT, message: 'The server is suspended' },
+  BUSY: { code: 'SERVER_BUSY', category: ErrorCategory.CONFLICT, message: 'The server is busy; wait for it to finish' },
+  VARIABLE_NOT_FOUND: { code: 'STARTUP_VARIABLE_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'This server has no such startup variable' },
+  VARIABLE_READ_ONLY: {
+    code: 'STARTUP_VARIABLE_READ_ONLY',
+    category: ErrorCategory.FORBIDDEN,
+    message: 'The environment variable you are trying to edit is read-only.',
+  },
 } satisfies Record<string, ErrorDef>;

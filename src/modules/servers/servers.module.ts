@@ -6,6 +6,8 @@ import { NodesModule } from 'src/modules/nodes/nodes.module';
 import { AdminServerChangesService } from 'src/modules/servers/admin-server-changes.service';
 import { AdminServersController } from 'src/modules/servers/admin-servers.controller';
 import { AdminServersService } from 'src/modules/servers/admin-servers.service';
+import { ClientServerSettingsController } from 'src/modules/servers/client-server-settings.controller';
+import { ClientServerSettingsService } from 'src/modules/servers/client-server-settings.service';
 import { ClientServersController } from 'src/modules/servers/client-servers.controller';
 import { ClientServersService } from 'src/modules/servers/client-servers.service';
 import { RemoteController } from 'src/modules/servers/remote/remote.controller';
@@ -27,7 +29,7 @@ import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
   imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity]), AuditModule, EggsModule, NodesModule, UsersModule, SshKeysModule],
-  controllers: [AdminServersController, ClientServersController, SubusersController, RemoteController],
+  controllers: [AdminServersController, ClientServersController, ClientServerSettingsController, SubusersController, RemoteController],
   providers: [
     ServersRepository,
     SubusersRepository,
@@ -38,6 +40,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     AdminServersService,
     AdminServerChangesService,
     ClientServersService,
+    ClientServerSettingsService,
     RemoteService,
     SftpAuthService,
     DaemonTokenGuard,

@@ -7,6 +7,7 @@ import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { consoleTokenId } from 'src/modules/servers/client-servers.service';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission } from 'src/modules/servers/server-permissions';
+import { actorActivity } from 'src/modules/servers/server-activity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubuserResponseDto, toSubuserResponse } from 'src/modules/servers/subusers/dto/subuser.dto';
 import { SubuserError } from 'src/modules/servers/subusers/subusers.errors';
@@ -129,18 +130,6 @@ export class SubusersService {
   }
 
   private activity(manager: EntityManager, access: ServerAccess, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
-    return this.servers.recordActivity(
-      {
-        serverId: access.server.id,
-        actorId: actor.userId,
-        actorUsername: actor.username,
-        event,
-        metadata,
-        ip: actor.ip,
-        via: actor.via.slice(0, 32),
-        createdAt: this.clock.now(),
-      },
-      manager,
-    );
+    return this.servers.recordActivity(actorActivity(access.server.id, actor, event, metadata, this.clock.now()), manager);
   }
 }

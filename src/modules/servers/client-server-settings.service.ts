@@ -1,0 +1,127 @@
+import { Injectable } from '@nestjs/common';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
+import { Clock } from 'src/common/clock';
+import { AppException } from 'src/common/errors/app.exception';
+import { CommonError } from 'src/common/errors/error-codes';
+import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
+import type { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
+import type { NetworkAllocationDto, StartupDto, StartupVariableDto } from 'src/modules/servers/dto/server-settings.dto';
+import type { ServerAccess } from 'src/modules/servers/server-access';
+import { actorActivity } from 'src/modules/servers/server-activity';
+import { checkEnvironment } from 'src/modules/servers/server-environment';
+import { ServerError } from 'src/modules/servers/servers.errors';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
+
+/** The server page's startup, settings and network tabs (addendum §4). */
+@Injectable()
+export class ClientServerSettingsService {
+  constructor(
+    private readonly servers: ServersRepository,
+    private readonly daemon: DaemonGateway,
+    private readonly clock: Clock,
+  ) {}
+
+  async startup(access: ServerAccess): Promise<StartupDto> {
+    const { server } = access;
+    const variables = await this.servers.variablesOf(server.eggId);
+    const values = new Map((await this.servers.serverValuesOf(server.id)).map((v) => [v.variableId, v.value]));
+    const valueOf = (v: EggVariableEntity): string => values.get(v.id) ?? v.defaultValue;
+    const byEnv = new Map(variables.map((v) => [v.envVariable, v]));
+    const startup = server.startup.replace(/\{\{\s*(?:env\.|server\.build\.env\.)?([A-Za-z0-9_]+)\s*\}\}/g, (whole, name: string) => {
+      const variable = byEnv.get(name);
+      if (!variable) {
+        return whole;
+      }
+      return variable.userViewable ? valueOf(variable) : '[hidden]';
+    });
+    return {
+      startup,
+      rawStartup: server.startup,
+      dockerImage: server.image,
+      dockerImages: server.egg.dockerImages.map((d) => ({ name: d.name, image: d.image })),
+      variables: variables.filter((v) => v.userViewable).map((v) => this.variable(v, valueOf(v))),
+    };
+  }
+
+  /** Only variables the egg lets users see and edit; the value must pass the variable's rules. */
+  async updateVariable(access: ServerAccess, actor: Actor, key: string, value: string | null): Promise<StartupVariableDto> {
+    const { server } = access;
+    const variables = await this.servers.variablesOf(server.eggId);
+    const variable = variables.find((v) => v.envVariable === key && v.userViewable);
+    if (!variable) {
+      throw new AppException(ServerError.VARIABLE_NOT_FOUND, { details: { key } });
+    }
+    if (!variable.userEditable) {
+      throw new AppException(ServerError.VARIABLE_READ_ONLY, { details: { key } });
+    }
+    const { values, errors } = checkEnvironment([variable], { [key]: value ?? '' }, { onlyGiven: true });
+    if (errors.length > 0) {
+      throw new AppException(CommonError.VALIDATION_FAILED, { details: errors.map((e) => ({ field: 'value', message: e.message })) });
+    }
+    const next = values.get(variable.id) ?? '';
+    await this.servers.transaction(async (manager) => {
+      const previous = (await this.servers.serverValuesOf(server.id, manager)).find((v) => v.variableId === variable.id)?.value ?? variable.defaultValue;
+      await this.servers.saveServerValues([{ serverId: server.id, variableId: variable.id, value: next }], manager);
+      await this.servers.recordActivity(
+        actorActivity(server.id, actor, 'server.startup.edit', { variable: key, old: previous, new: next }, this.clock.now()),
+        manager,
+      );
+    });
+    return this.variable(variable, next);
+  }
+
+  async rename(access: ServerAccess, actor: Actor, name: string, description: string | null | undefined): Promise<void> {
+    const { server } = access;
+    await this.servers.transaction(async (manager) => {
+      const changes = { name: name.trim(), ...(description !== undefined ? { description } : {}) };
+      await this.servers.update(server.id, changes, manager);
+      await this.servers.recordActivity(
+        actorActivity(server.id, actor, 'server.settings.rename', { old: server.name, new: changes.name }, this.clock.now()),
+        manager,
+      );
+    });
+  }
+
+  /** The daemon wipes nothing but runs the install script again; the server shows installing until it reports back. */
+  async reinstall(access: ServerAccess, actor: Actor): Promise<void> {
+    const { server } = access;
+    if (server.suspended) {
+      throw new AppException(ServerError.SUSPENDED);
+    }
+    if (server.status === 'installing' || server.status === 'restoring_backup') {
+      throw new AppException(ServerError.BUSY, { message: `The server is ${server.status.replace('_', ' ')}; wait for it to finish` });
+    }
+    await this.servers.update(server.id, { status: 'installing' });
+    try {
+      await this.daemon.reinstall(server.node, server.uuid);
+    } catch (e) {
+      await this.servers.update(server.id, { status: server.status });
+      throw e;
+    }
+    await this.servers.recordActivity(actorActivity(server.id, actor, 'server.reinstall', {}, this.clock.now()));
+  }
+
+  async allocations(access: ServerAccess): Promise<NetworkAllocationDto[]> {
+    const { server } = access;
+    return (await this.servers.allocationsOf(server.id)).map((a) => ({
+      id: String(a.id),
+      ip: a.ip,
+      alias: a.alias,
+      port: a.port,
+      notes: a.notes,
+      isDefault: String(a.id) === String(server.allocationId),
+    }));
+  }
+
+  private variable(v: EggVariableEntity, value: string): StartupVariableDto {
+    return {
+      name: v.name,
+      description: v.description,
+      envVariable: v.envVariable,
+      defaultValue: v.defaultValue,
+      serverValue: value,
+      isEditable: v.userEditable,
+      rules: v.rules,
+    };
+  }
+}

@@ -1,0 +1,99 @@
+import { eggFixtureFiles } from 'test/utils/fixtures';
+import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { dbKinds } from 'test/utils/test-db';
+
+const hasPaper = eggFixtureFiles().includes('egg-paper.json');
+
+(hasPaper ? describe : describe.skip).each(dbKinds(['postgres']))('the startup, settings and network tabs (%s)', (db) => {
+  let p: SimPanel;
+  let server: { id: string; uuid: string };
+  let base: string;
+
+  const activity = async () => (await p.asOwner('get', `${base}/activity`).expect(200)).body.data as { event: string; metadata: unknown }[];
+  const installed = () => waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
+
+  beforeAll(async () => {
+    p = await startSimPanel(db);
+    server = await p.createServer({ name: 'Settings', additional_allocation_ids: [] });
+    base = `/api/client/servers/${server.uuid}`;
+    await installed();
+  });
+
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  it('should show the startup command with the values, hidden variables masked, and only user-viewable variables', async () => {
+    const startup = (await p.asOwner('get', `${base}/startup`).expect(200)).body.data;
+    expect(startup.rawStartup).toContain('-jar {{SERVER_JARFILE}}');
+    expect(startup.startup).toContain('-jar paper.jar');
+    expect(startup.dockerImage).toEqual(expect.any(String));
+    expect(startup.dockerImages).toEqual(expect.arrayContaining([{ name: expect.any(String), image: startup.dockerImage }]));
+    expect(startup.variables.map((v: { envVariable: string }) => v.envVariable)).toEqual(['MINECRAFT_VERSION', 'SERVER_JARFILE', 'BUILD_NUMBER']);
+    expect(startup.variables[1]).toEqual({
+      name: expect.any(String),
+      description: expect.any(String),
+      envVariable: 'SERVER_JARFILE',
+      defaultValue: 'server.jar',
+      serverValue: 'paper.jar',
+      isEditable: true,
+      rules: 'required|regex:/^([\\w\\d._-]+)(\\.jar)$/',
+    });
+  });
+
+  it('should change an editable variable within its rules, reach the daemon configuration, and log it', async () => {
+    const res = await p.asOwner('put', `${base}/startup/variable`).send({ key: 'SERVER_JARFILE', value: 'custom.jar' }).expect(200);
+    expect(res.body.data).toMatchObject({ envVariable: 'SERVER_JARFILE', serverValue: 'custom.jar' });
+    expect((await p.asOwner('get', `${base}/startup`).expect(200)).body.data.startup).toContain('-jar custom.jar');
+    const config = await p.sim.panel.getServerConfiguration(server.uuid);
+    expect(config.settings.environment.SERVER_JARFILE).toBe('custom.jar');
+    expect((await activity())[0]).toMatchObject({ event: 'server.startup.edit', metadata: { variable: 'SERVER_JARFILE', old: 'paper.jar', new: 'custom.jar' } });
+  });
+
+  it('should refuse a value against the rules, a hidden variable, an unknown one and a read-only one', async () => {
+    const bad = await p.asOwner('put', `${base}/startup/variable`).send({ key: 'SERVER_JARFILE', value: 'no spaces allowed.exe' }).expect(400);
+    expect(bad.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'value', message: expect.any(String) }] });
+    await p.asOwner('put', `${base}/startup/variable`).send({ key: 'BUILD_NUMBER', value: '' }).expect(400);
+    expect((await p.asOwner('put', `${base}/startup/variable`).send({ key: 'DL_PATH', value: 'x' }).expect(404)).body.code).toBe('STARTUP_VARIABLE_NOT_FOUND');
+    expect((await p.asOwner('put', `${base}/startup/variable`).send({ key: 'NOPE', value: 'x' }).expect(404)).body.code).toBe('STARTUP_VARIABLE_NOT_FOUND');
+    const tooLong = await p.asOwner('put', `${base}/startup/variable`).send({ key: 'SERVER_JARFILE', value: `${'a'.repeat(5000)}.jar` }).expect(400);
+    expect(tooLong.body.details[0].field).toBe('value');
+
+    const egg = (await p.admin('get', `/api/admin/eggs/${p.eggId}`).expect(200)).body.data;
+    const version = egg.variables.find((v: { envVariable: string }) => v.envVariable === 'MINECRAFT_VERSION');
+    await p.admin('patch', `/api/admin/eggs/${p.eggId}/variables/${version.id}`).send({ userEditable: false }).expect(200);
+    const readOnly = await p.asOwner('put', `${base}/startup/variable`).send({ key: 'MINECRAFT_VERSION', value: '1.20.4' }).expect(403);
+    expect(readOnly.body).toMatchObject({ code: 'STARTUP_VARIABLE_READ_ONLY', message: 'The environment variable you are trying to edit is read-only.' });
+  });
+
+  it('should rename the server and log old and new names', async () => {
+    await p.asOwner('post', `${base}/settings/rename`).send({ name: 'Creative', description: 'For building' }).expect(204);
+    expect((await p.asOwner('get', base).expect(200)).body.data).toMatchObject({ name: 'Creative', description: 'For building' });
+    expect((await activity())[0]).toMatchObject({ event: 'server.settings.rename', metadata: { old: 'Settings', new: 'Creative' } });
+    expect((await p.asOwner('post', `${base}/settings/rename`).send({ name: '' }).expect(400)).body.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('should reinstall through the daemon: installing until the daemon reports back', async () => {
+    const before = p.sim.requestsTo(`/api/servers/${server.uuid}/reinstall`, 'POST').length;
+    await p.asOwner('post', `${base}/settings/reinstall`).expect(202);
+    expect(p.sim.requestsTo(`/api/servers/${server.uuid}/reinstall`, 'POST')).toHaveLength(before + 1);
+    expect((await activity())[0]).toMatchObject({ event: 'server.reinstall' });
+    await installed();
+  });
+
+  it('should refuse a reinstall of a suspended server with 409, and not call the daemon', async () => {
+    await p.admin('post', `/api/admin/servers/${server.id}/suspend`).expect(200);
+    try {
+      const before = p.sim.requestsTo(`/api/servers/${server.uuid}/reinstall`, 'POST').length;
+      expect((await p.asOwner('post', `${base}/settings/reinstall`).expect(409)).body.code).toBe('SERVER_SUSPENDED');
+      expect(p.sim.requestsTo(`/api/servers/${server.uuid}/reinstall`, 'POST')).toHaveLength(before);
+    } finally {
+      await p.admin('post', `/api/admin/servers/${server.id}/unsuspend`).expect(200);
+    }
+  });
+
+  it("should list the server's allocations with the default marked", async () => {
+    const allocations = (await p.asOwner('get', `${base}/network/allocations`).expect(200)).body.data;
+    expect(allocations).toEqual([{ id: expect.stringMatching(/^\d+$/), ip: '0.0.0.0', alias: null, port: 25565, notes: null, isDefault: true }]);
+  });
+});
