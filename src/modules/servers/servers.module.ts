@@ -14,6 +14,7 @@ import { DaemonTokenGuard } from 'src/modules/servers/remote/daemon-token.guard'
 import { ServerAccessGuard, ServerAccessService } from 'src/modules/servers/server-access';
 import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
 import { ServerConfigService } from 'src/modules/servers/server-config.service';
+import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
@@ -27,12 +28,13 @@ import { UsersModule } from 'src/modules/users/users.module';
     ServerAccessService,
     ServerAccessGuard,
     ServerConfigService,
+    ServerDeletionSteps,
     AdminServersService,
     AdminServerChangesService,
     ClientServersService,
     RemoteService,
     DaemonTokenGuard,
   ],
-  exports: [ServersRepository, ServerAccessService, ServerConfigService],
+  exports: [ServersRepository, ServerAccessService, ServerConfigService, ServerDeletionSteps],
 })
 export class ServersModule {}
