@@ -7,6 +7,7 @@ import { AccountModule } from 'src/modules/account/account.module';
 import { ApiKeysModule } from 'src/modules/api-keys/api-keys.module';
 import { AuditModule } from 'src/modules/audit/audit.module';
 import { DaemonGatewayModule } from 'src/modules/daemon-gateway/daemon-gateway.module';
+import { DatabasesModule } from 'src/modules/databases/databases.module';
 import { EggsModule } from 'src/modules/eggs/eggs.module';
 import { FilesModule } from 'src/modules/files/files.module';
 import { AuthModule } from 'src/modules/auth/auth.module';
@@ -39,6 +40,7 @@ import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
     NodesModule,
     ServersModule,
     FilesModule,
+    DatabasesModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

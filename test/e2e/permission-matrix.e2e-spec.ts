@@ -8,6 +8,7 @@ import { OutboundPolicy } from 'src/common/http/outbound-url';
 import { SERVER_PERMISSION_METADATA } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, ServerPermission } from 'src/modules/servers/server-permissions';
 import { eggFixtureFiles } from 'test/utils/fixtures';
+import { MariaDb, mariadbAvailable, reserveServerIds, testHostBody } from 'test/utils/mariadb';
 import { listRoutes, RouteInfo } from 'test/utils/routes';
 import { Requester, SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
@@ -31,6 +32,7 @@ interface Ctx {
   pullUrl: string;
   archive: string;
   targetId: string;
+  databaseId: string;
 }
 
 interface Row {
@@ -87,6 +89,23 @@ const ROWS: Record<string, Row> = {
     },
   },
   'GET /api/client/servers/:server/network/allocations': { status: 200, send: (c, as) => as('get', `${c.base}/network/allocations`) },
+
+  'GET /api/client/servers/:server/databases': { status: 200, send: (c, as) => as('get', `${c.base}/databases`) },
+  'POST /api/client/servers/:server/databases': {
+    status: 201,
+    send: (c, as) => as('post', `${c.base}/databases`).send({ name: `m${c.n()}`, remote: '%' }),
+  },
+  'POST /api/client/servers/:server/databases/:database/rotate-password': {
+    status: 200,
+    send: (c, as) => as('post', `${c.base}/databases/${c.databaseId}/rotate-password`),
+  },
+  'DELETE /api/client/servers/:server/databases/:database': {
+    status: 204,
+    send: async (c, as) => {
+      const created = await c.p.asOwner('post', `${c.base}/databases`).send({ name: `gone${c.n()}`, remote: '%' }).expect(201);
+      return as('delete', `${c.base}/databases/${created.body.data.id}`);
+    },
+  },
 
   'GET /api/client/servers/:server/users': { status: 200, send: (c, as) => as('get', `${c.base}/users`) },
   'POST /api/client/servers/:server/users': {
@@ -179,8 +198,10 @@ describe('the permission matrix rows', () => {
 
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
-(hasPaper ? describe : describe.skip).each(dbKinds(['postgres']))('every client route on {server}, by caller (%s)', (db) => {
+(hasPaper && mariadbAvailable() ? describe : describe.skip).each(dbKinds(['postgres']))('every client route on {server}, by caller (%s)', (db) => {
   let c: Ctx;
+  let mariadb: MariaDb;
+  let firstServerId: number;
   let files: Server;
   const callers = new Map<string, Requester>();
   let anonymous: Requester;
@@ -201,6 +222,10 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     });
     await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
     const p = await startSimPanel(db, { overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }] });
+    // Database routes need a real host; this file's s{id}_ names stay in a block of its own.
+    mariadb = await MariaDb.connect();
+    firstServerId = await reserveServerIds(p.t, mariadb);
+    await p.admin('post', '/api/admin/database-hosts').send(testHostBody()).expect(201);
     const server = await p.createServer({ name: 'Matrix' });
     const base = `/api/client/servers/${server.uuid}`;
     await waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
@@ -210,8 +235,9 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const archive = (await p.asOwner('post', `${base}/files/compress`).send({ root: '/', files: ['read.txt'] }).expect(200)).body.data.name as string;
     const target = await p.newUser();
     const targetId = (await p.asOwner('post', `${base}/users`).send({ email: target.user.email, permissions: [] }).expect(201)).body.data.id as string;
+    const databaseId = (await p.asOwner('post', `${base}/databases`).send({ name: 'rotated', remote: '%' }).expect(201)).body.data.id as string;
     let counter = 0;
-    c = { p, serverId: server.id, base, root, n: () => ++counter, pullUrl: `http://127.0.0.1:${(files.address() as AddressInfo).port}`, archive, targetId };
+    c = { p, serverId: server.id, base, root, n: () => ++counter, pullUrl: `http://127.0.0.1:${(files.address() as AddressInfo).port}`, archive, targetId, databaseId };
 
     anonymous = (method, path) => p.t.http()[method](path);
     stranger = (await p.newUser()).as;
@@ -224,6 +250,8 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   });
 
   afterAll(async () => {
+    await mariadb?.dropLeftoversOf(Array.from({ length: 1_000 }, (_v, i) => String(firstServerId - 1 + i)));
+    await mariadb?.close();
     await c?.p.close();
     await new Promise((resolve) => files?.close(resolve));
   });

@@ -12,6 +12,7 @@ import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
 import { AdminServerDto, toAdminServer } from 'src/modules/servers/dto/server-response.dto';
 import { CreateServerDto } from 'src/modules/servers/dto/admin-server.dto';
+import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { checkEnvironment } from 'src/modules/servers/server-environment';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
@@ -29,6 +30,7 @@ export class AdminServersService {
     private readonly users: UsersRepository,
     private readonly daemon: DaemonGateway,
     private readonly audit: AuditService,
+    private readonly deletionSteps: ServerDeletionSteps,
   ) {}
 
   async list(page: Page): Promise<Paginated<AdminServerDto>> {
@@ -124,7 +126,10 @@ export class AdminServersService {
     return this.view(await this.require(server.id));
   }
 
-  /** Deletes on the daemon, then the row; `force` goes on when the daemon cannot be reached. */
+  /**
+   * Deletes on the daemon, then what other modules keep for the server (its databases on their
+   * hosts), then the row; `force` goes on when the daemon or a database host cannot be reached.
+   */
   async delete(id: string, force: boolean, actor: Actor): Promise<void> {
     const server = await this.require(id);
     try {
@@ -137,6 +142,7 @@ export class AdminServersService {
       }
       this.logger.warn({ serverId: id, status }, 'deleting the server without the daemon');
     }
+    await this.deletionSteps.runAll(server, { force });
     await this.servers.transaction(async (manager) => {
       await this.servers.delete(server.id, manager);
       await this.audit.record(manager, actor, {

@@ -16,6 +16,7 @@ import { DaemonTokenGuard } from 'src/modules/servers/remote/daemon-token.guard'
 import { ServerAccessGuard, ServerAccessService } from 'src/modules/servers/server-access';
 import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
 import { ServerConfigService } from 'src/modules/servers/server-config.service';
+import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
@@ -37,6 +38,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     ServerAccessService,
     ServerAccessGuard,
     ServerConfigService,
+    ServerDeletionSteps,
     AdminServersService,
     AdminServerChangesService,
     ClientServersService,
@@ -45,6 +47,6 @@ import { UsersModule } from 'src/modules/users/users.module';
     SftpAuthService,
     DaemonTokenGuard,
   ],
-  exports: [ServersRepository, SubusersRepository, ServerAccessService, ServerConfigService],
+  exports: [ServersRepository, SubusersRepository, ServerAccessService, ServerConfigService, ServerDeletionSteps],
 })
 export class ServersModule {}

@@ -1,0 +1,214 @@
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
+import { Clock } from 'src/common/clock';
+import { AppException } from 'src/common/errors/app.exception';
+import { CommonError } from 'src/common/errors/error-codes';
+import { Page, paginated, Paginated } from 'src/common/http/pagination';
+import type { DatabaseHostEntity } from 'src/modules/databases/database-host.entity';
+import { databaseNameOf, generateDatabasePassword, maxNameLength, usernameOf } from 'src/modules/databases/database-names';
+import { DatabaseError } from 'src/modules/databases/databases.errors';
+import { DatabasesRepository, LoadedDatabase } from 'src/modules/databases/databases.repository';
+import {
+  CreatedServerDatabaseDto,
+  CreateServerDatabaseDto,
+  DatabasePasswordMetaDto,
+  ServerDatabaseResponseDto,
+  toCreatedServerDatabase,
+  toServerDatabaseResponse,
+} from 'src/modules/databases/dto/server-database.dto';
+import { hasRoom, rankHosts } from 'src/modules/databases/host-choice';
+import { DatabaseSpec, MySqlHostClient } from 'src/modules/databases/mysql-host.client';
+import type { ServerAccess } from 'src/modules/servers/server-access';
+import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
+import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+
+/** A `revoking` mark older than this is left from a panel that stopped mid-delete; a new delete may take over. */
+const STALE_REVOKING_SECONDS = 120;
+
+export type DatabaseList = Paginated<ServerDatabaseResponseDto> & { hostAvailable: boolean };
+
+const specOf = (d: Pick<LoadedDatabase, 'database' | 'username' | 'remote'>): DatabaseSpec => ({
+  database: d.database,
+  username: d.username,
+  remote: d.remote,
+});
+
+/**
+ * A server's databases (interface.md 4.3, addendum §4). Passwords are generated here, handed to
+ * the host and returned once; they are never stored or logged.
+ */
+@Injectable()
+export class ServerDatabasesService implements OnModuleInit {
+  private readonly logger = new Logger(ServerDatabasesService.name);
+
+  constructor(
+    private readonly repo: DatabasesRepository,
+    private readonly client: MySqlHostClient,
+    private readonly servers: ServersRepository,
+    private readonly deletionSteps: ServerDeletionSteps,
+    private readonly clock: Clock,
+  ) {}
+
+  onModuleInit(): void {
+    this.deletionSteps.register('databases', (server, { force }) => this.deleteAllOf(server, force));
+  }
+
+  async list(access: ServerAccess, page: Page): Promise<DatabaseList> {
+    const { server } = access;
+    const [rows, total] = await this.repo.findPageOfServer(server.id, page.skip, page.perPage);
+    const hosts = rankHosts(await this.repo.hostsFor(server.nodeId), server.nodeId);
+    const { data, meta } = paginated(
+      rows.map((d) => toServerDatabaseResponse(d, d.host)),
+      total,
+      page,
+    );
+    return { data, hostAvailable: hosts.length > 0, meta };
+  }
+
+  /**
+   * All or nothing: the row is written in a transaction that commits only after the host has made
+   * the database, the user and the grant; a host failure undoes what the host made and rolls back.
+   */
+  async create(access: ServerAccess, dto: CreateServerDatabaseDto, actor: Actor): Promise<{ data: CreatedServerDatabaseDto; meta: DatabasePasswordMetaDto }> {
+    const { server } = access;
+    const longest = maxNameLength(server.id);
+    if (dto.name.length > longest) {
+      throw new AppException(CommonError.VALIDATION_FAILED, {
+        details: [{ field: 'name', message: `name must be at most ${longest} characters on this server (its user u${server.id}_<name> may have 32)` }],
+      });
+    }
+    const spec: DatabaseSpec = { database: databaseNameOf(server.id, dto.name), username: usernameOf(server.id, dto.name), remote: dto.remote };
+    const password = generateDatabasePassword();
+    let madeOn: DatabaseHostEntity | undefined;
+    try {
+      const { row, host } = await this.repo.transaction(async (manager) => {
+        await this.repo.lockServer(server.id, manager);
+        const count = await this.repo.countOfServer(server.id, manager);
+        if (server.databaseLimit > 0 && count >= server.databaseLimit) {
+          throw new AppException(DatabaseError.LIMIT_REACHED, {
+            message: `This server has reached its database limit (${server.databaseLimit})`,
+          });
+        }
+        if (await this.repo.existsOnServer(server.id, spec.database, manager)) {
+          throw new AppException(DatabaseError.NAME_TAKEN);
+        }
+        const chosen = await this.takeHost(server, manager);
+        const inserted = await this.repo.insertDatabase(
+          { serverId: server.id, hostId: chosen.id, ...spec, maxConnections: chosen.maxUserConnections, status: 'ready' },
+          manager,
+        );
+        await this.client.createDatabase(chosen, spec, password, chosen.maxUserConnections);
+        madeOn = chosen;
+        await this.activity(server, actor, 'server.database.create', { database: spec.database, remote: spec.remote }, manager);
+        return { row: inserted, host: chosen };
+      });
+      return { data: toCreatedServerDatabase(row, host), meta: { password } };
+    } catch (e) {
+      if (madeOn) {
+        // The host has it but the panel's commit failed: take it back off the host.
+        await this.client.dropDatabase(madeOn, spec).catch((dropError: Error) =>
+          this.logger.error({ hostId: madeOn?.id, database: spec.database, error: dropError.message }, 'could not drop a database whose creation was rolled back'),
+        );
+      }
+      throw e;
+    }
+  }
+
+  /** interface.md 4.3: the old password stops working at once; the new one is in `meta`, this once. */
+  async rotatePassword(access: ServerAccess, id: string, actor: Actor): Promise<{ data: ServerDatabaseResponseDto; meta: DatabasePasswordMetaDto }> {
+    const record = await this.require(access, id);
+    if (record.status === 'revoking') {
+      throw new AppException(DatabaseError.REVOKING);
+    }
+    const password = generateDatabasePassword();
+    await this.client.rotatePassword(record.host, specOf(record), password);
+    const updated = await this.repo.transaction(async (manager) => {
+      const row = await this.repo.touch(record.id, manager);
+      if (!row) {
+        throw new AppException(DatabaseError.NOT_FOUND);
+      }
+      await this.activity(access.server, actor, 'server.database.rotate-password', { database: record.database }, manager);
+      return row;
+    });
+    return { data: toServerDatabaseResponse(updated, record.host), meta: { password } };
+  }
+
+  /** Drops the database, its user and all data on the host, then the record; a host failure keeps the record. */
+  async delete(access: ServerAccess, id: string, actor: Actor): Promise<void> {
+    const record = await this.require(access, id);
+    await this.revoke(record, false, (manager) =>
+      this.activity(access.server, actor, 'server.database.delete', { database: record.database }, manager),
+    );
+  }
+
+  /** Server deletion's step: every database of the server goes from its host; `force` goes on past host failures. */
+  async deleteAllOf(server: LoadedServer, force: boolean): Promise<void> {
+    for (const record of await this.repo.allOfServer(server.id)) {
+      await this.revoke(record, force);
+    }
+  }
+
+  /**
+   * `revoking` while the host works (interface.md 3.3); the record goes once the host has dropped
+   * everything. A host failure puts it back to `ready` and the error is returned, unless `force`.
+   */
+  private async revoke(record: LoadedDatabase, force: boolean, also?: (manager: EntityManager) => Promise<void>): Promise<void> {
+    if (!(await this.repo.claimForDelete(record.id, STALE_REVOKING_SECONDS)) && !force) {
+      throw new AppException(DatabaseError.REVOKING);
+    }
+    try {
+      await this.client.dropDatabase(record.host, specOf(record));
+    } catch (e) {
+      if (!force) {
+        await this.repo.setStatus(record.id, 'ready');
+        throw e;
+      }
+      this.logger.warn(
+        { databaseId: record.id, hostId: record.hostId, database: record.database, username: record.username, error: (e as Error).message },
+        'forced server deletion: the database could not be dropped on its host and is left there',
+      );
+    }
+    await this.repo.transaction(async (manager) => {
+      await this.repo.deleteDatabase(record.id, manager);
+      await also?.(manager);
+    });
+  }
+
+  /** The best host with room, locked so that its limit holds against concurrent creations. */
+  private async takeHost(server: LoadedServer, manager: EntityManager): Promise<DatabaseHostEntity> {
+    const ranked = rankHosts(await this.repo.hostsFor(server.nodeId, manager), server.nodeId);
+    for (const { host } of ranked) {
+      const locked = await this.repo.lockHost(host.id, manager);
+      const databases = locked ? ((await this.repo.countByHost([locked.id], manager)).get(String(locked.id)) ?? 0) : 0;
+      if (locked && hasRoom({ host: locked, databases })) {
+        return locked;
+      }
+    }
+    throw new AppException(DatabaseError.NO_HOST);
+  }
+
+  private async require(access: ServerAccess, id: string): Promise<LoadedDatabase> {
+    const record = await this.repo.findOfServer(access.server.id, id);
+    if (!record) {
+      throw new AppException(DatabaseError.NOT_FOUND);
+    }
+    return record;
+  }
+
+  private async activity(server: LoadedServer, actor: Actor, event: string, metadata: Record<string, unknown>, manager: EntityManager): Promise<void> {
+    await this.servers.recordActivity(
+      {
+        serverId: server.id,
+        actorId: actor.userId,
+        actorUsername: actor.username,
+        event,
+        metadata,
+        ip: actor.ip,
+        via: actor.via.slice(0, 32),
+        createdAt: this.clock.now(),
+      },
+      manager,
+    );
+  }
+}
