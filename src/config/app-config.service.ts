@@ -13,6 +13,7 @@ export class AppConfigService {
   readonly db: DatabaseConfig;
   readonly log: { level: EnvSchema['LOG_LEVEL'] };
   readonly files: { editMaxBytes: number };
+  readonly rateLimit: { enabled: boolean; redisUrl?: string };
   readonly auth: {
     appKey: string;
     registrationEnabled: boolean;
@@ -39,6 +40,7 @@ export class AppConfigService {
         };
     this.log = { level: schema.LOG_LEVEL };
     this.files = { editMaxBytes: schema.FILE_EDIT_MAX_MB * 1024 * 1024 };
+    this.rateLimit = { enabled: schema.RATE_LIMIT_ENABLED, redisUrl: schema.REDIS_URL };
     this.auth = {
       appKey: schema.APP_KEY ?? resolveDevAppKey(schema.DATA_DIR),
       registrationEnabled: schema.REGISTRATION_ENABLED,

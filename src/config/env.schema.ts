@@ -104,6 +104,16 @@ export class EnvSchema {
   @IsBoolean()
   REGISTRATION_ENABLED = false;
 
+  // Off only for development: the limits of interface.md §8 apply to every route but the daemon's.
+  @Transform(toBoolean)
+  @IsBoolean()
+  RATE_LIMIT_ENABLED = true;
+
+  // Where rate-limit counters live when several panel processes share them; memory when unset.
+  @IsOptional()
+  @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
+  REDIS_URL?: string;
+
   // The largest file the file manager opens as text (GET /files/contents); larger ones are downloaded.
   @Transform(toNumber)
   @IsInt()

@@ -43,6 +43,8 @@ export const createTestApp = async (options: TestAppOptions = {}): Promise<TestA
     LOG_LEVEL: options.logStream ? 'info' : (process.env.HATCHERY_TEST_LOG_LEVEL ?? 'silent'),
     ...(database ? { DATABASE_URL: database.url, DB_RUN_MIGRATIONS: 'false' } : {}),
     ...(db === 'pglite' ? { PGLITE_DIR: 'memory://' } : {}),
+    // Tests sign in many times from one address; the rate-limit tests turn the limits back on.
+    RATE_LIMIT_ENABLED: 'false',
     ...options.env,
   };
   const clock = new FakeClock();

@@ -35,7 +35,7 @@ export class AuthGuard implements CanActivate {
       // Fail closed; the controller reflection test keeps this from shipping.
       throw new Error(`Route ${req.method} ${req.path} declares neither @Public() nor @Authenticated()`);
     }
-    const auth = await this.auth.authenticate(req, context.switchToHttp().getResponse<Response>());
+    const auth = await this.auth.authenticateOnce(req, context.switchToHttp().getResponse<Response>());
     if (!auth) {
       throw new AppException(options.apiKeyOnly ? AuthError.API_KEY_REQUIRED : AuthError.UNAUTHENTICATED);
     }

@@ -1,11 +1,21 @@
 import { Global, Module } from '@nestjs/common';
+import { Clock } from 'src/common/clock';
 import { MemoryRateLimitStore } from 'src/common/rate-limit/memory-rate-limit.store';
 import { RateLimitStore } from 'src/common/rate-limit/rate-limit.store';
+import { RedisRateLimitStore } from 'src/common/rate-limit/redis-rate-limit.store';
+import { AppConfigService } from 'src/config/app-config.service';
 
-/** The rate-limit store every limiter shares: in memory for now; Redis when REDIS_URL is set (issue #9). */
+/** The rate-limit store every limiter shares: Redis when REDIS_URL is set (all panel processes share it), memory otherwise. */
 @Global()
 @Module({
-  providers: [{ provide: RateLimitStore, useClass: MemoryRateLimitStore }],
+  providers: [
+    {
+      provide: RateLimitStore,
+      inject: [AppConfigService, Clock],
+      useFactory: (config: AppConfigService, clock: Clock): RateLimitStore =>
+        config.rateLimit.redisUrl ? RedisRateLimitStore.connect(config.rateLimit.redisUrl) : new MemoryRateLimitStore(clock),
+    },
+  ],
   exports: [RateLimitStore],
 })
 export class RateLimitModule {}

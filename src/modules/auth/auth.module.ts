@@ -1,6 +1,7 @@
-import { Module } from '@nestjs/common';
+import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AuthGuard } from 'src/common/auth/auth.guard';
+import { RateLimitMiddleware } from 'src/common/rate-limit/rate-limit.middleware';
 import { ApiKeysModule } from 'src/modules/api-keys/api-keys.module';
 import { AuthController } from 'src/modules/auth/auth.controller';
 import { AuthService } from 'src/modules/auth/auth.service';
@@ -11,7 +12,12 @@ import { UsersModule } from 'src/modules/users/users.module';
 @Module({
   imports: [UsersModule, SessionsModule, ApiKeysModule],
   controllers: [AuthController],
-  providers: [AuthService, SignInService, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [AuthService, SignInService, RateLimitMiddleware, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [AuthService],
 })
-export class AuthModule {}
+export class AuthModule implements NestModule {
+  /** Rate limits count every request before any guard runs (interface.md §8). */
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(RateLimitMiddleware).forRoutes('*');
+  }
+}

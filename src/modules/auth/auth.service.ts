@@ -11,6 +11,8 @@ import { SessionsService } from 'src/modules/sessions/sessions.service';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
+const AUTH_ATTEMPT = Symbol('hatchery:auth-attempt');
+
 @Injectable()
 export class AuthService {
   constructor(
@@ -24,6 +26,16 @@ export class AuthService {
    * A presented credential that does not resolve is a 401; it never falls through to the next.
    * Returns null when the request carries no credential at all.
    */
+  /**
+   * authenticate(), once per request: the rate limiter (which runs first) and the AuthGuard share
+   * one lookup.
+   */
+  authenticateOnce(req: Request, res: Response): Promise<AuthContext | null> {
+    const memo = req as Request & { [AUTH_ATTEMPT]?: Promise<AuthContext | null> };
+    memo[AUTH_ATTEMPT] ??= this.authenticate(req, res);
+    return memo[AUTH_ATTEMPT];
+  }
+
   async authenticate(req: Request, res: Response): Promise<AuthContext | null> {
     const authorization = req.get('authorization');
     const headerKey = req.get('x-api-key');
