@@ -21,6 +21,7 @@ const ENV_KEYS = [
   'ADMIN_EMAIL',
   'ADMIN_PASSWORD',
   'ADMIN_USERNAME',
+  'SCHEDULER_ENABLED',
 ];
 
 const flatten = (errors: ValidationError[]): string[] =>
