@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { ClockModule } from 'src/common/clock.module';
 import { LoggingModule } from 'src/common/logging/logging.module';
 import { AppConfigModule } from 'src/config/config.module';
@@ -12,6 +13,7 @@ import { FilesModule } from 'src/modules/files/files.module';
 import { AuthModule } from 'src/modules/auth/auth.module';
 import { HealthModule } from 'src/modules/health/health.module';
 import { NodesModule } from 'src/modules/nodes/nodes.module';
+import { SchedulesModule } from 'src/modules/schedules/schedules.module';
 import { ServersModule } from 'src/modules/servers/servers.module';
 import { SessionsModule } from 'src/modules/sessions/sessions.module';
 import { FirstAdminBootstrap } from 'src/modules/users/first-admin.bootstrap';
@@ -23,6 +25,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     LoggingModule,
     ClockModule,
     DatabaseModule,
+    ScheduleModule.forRoot(),
     HealthModule,
     UsersModule,
     SessionsModule,
@@ -35,6 +38,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     NodesModule,
     ServersModule,
     FilesModule,
+    SchedulesModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],
