@@ -349,11 +349,10 @@ const helpers = (p: SimPanel) => {
     }
     const skip = (await h.activityOf(online.uuid, s.id)).find((a) => a.event === 'server.schedule.run.skip');
     expect(skip?.metadata).toEqual({ schedule_id: s.id, name: 'Suspended', trigger: 'cron', reason: 'server_suspended' });
-    // Unsuspending a server restarts it in the simulator only when asked: start it again for the tests after this one.
-    if (p.sim.servers.get(online.uuid)?.state !== 'running') {
-      await p.asOwner('post', `/api/client/servers/${online.uuid}/power`).send({ action: 'start' }).expect(200);
-      await waitFor(() => p.sim.servers.get(online.uuid)?.state === 'running');
-    }
+    // Suspension stopped the server (as Wings does); start it again for the tests after this one.
+    await waitFor(() => p.sim.servers.get(online.uuid)?.state === 'offline');
+    await p.asOwner('post', `/api/client/servers/${online.uuid}/power`).send({ action: 'start' }).expect(200);
+    await waitFor(() => p.sim.servers.get(online.uuid)?.state === 'running');
   });
 
   it('should leave a live claim alone, and release a stale one (a crashed process) so the schedule runs again', async () => {
