@@ -130,10 +130,6 @@ describe(ScheduleRunner.name, () => {
     Logger.overrideLogger(false);
   });
 
-  afterAll(() => {
-    Logger.overrideLogger(['log', 'error', 'warn', 'debug', 'verbose']);
-  });
-
   beforeEach(() => {
     events = [];
     executed = [];

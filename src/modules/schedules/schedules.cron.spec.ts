@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import type { AppConfigService } from 'src/config/app-config.service';
 import type { ScheduleRunner } from 'src/modules/schedules/schedule-runner.service';
@@ -6,6 +7,10 @@ import { SchedulesCron } from 'src/modules/schedules/schedules.cron';
 const configWith = (enabled: boolean) => ({ scheduler: { enabled, tickMs: 10_000, staleClaimMs: 300_000, batchSize: 50 } }) as AppConfigService;
 
 describe(SchedulesCron.name, () => {
+  beforeAll(() => {
+    Logger.overrideLogger(false);
+  });
+
   it('should register no tick when the scheduler is off', () => {
     const registry = new SchedulerRegistry();
     const sut = new SchedulesCron({} as ScheduleRunner, registry, configWith(false));
