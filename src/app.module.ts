@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
 import { ClockModule } from 'src/common/clock.module';
 import { LoggingModule } from 'src/common/logging/logging.module';
 import { AppConfigModule } from 'src/config/config.module';
@@ -13,6 +14,7 @@ import { FilesModule } from 'src/modules/files/files.module';
 import { AuthModule } from 'src/modules/auth/auth.module';
 import { HealthModule } from 'src/modules/health/health.module';
 import { NodesModule } from 'src/modules/nodes/nodes.module';
+import { SchedulesModule } from 'src/modules/schedules/schedules.module';
 import { ServersModule } from 'src/modules/servers/servers.module';
 import { SessionsModule } from 'src/modules/sessions/sessions.module';
 import { FirstAdminBootstrap } from 'src/modules/users/first-admin.bootstrap';
@@ -27,6 +29,7 @@ import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
     ClockModule,
     RateLimitModule,
     DatabaseModule,
+    ScheduleModule.forRoot(),
     HealthModule,
     UsersModule,
     SessionsModule,
@@ -41,6 +44,7 @@ import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
     ServersModule,
     FilesModule,
     DatabasesModule,
+    SchedulesModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

@@ -20,6 +20,7 @@ export class AppConfigService {
     secureCookies: boolean;
     firstAdmin?: { email: string; password: string; username?: string };
   };
+  readonly scheduler: { enabled: boolean; tickMs: number; staleClaimMs: number; batchSize: number };
 
   constructor(schema: EnvSchema) {
     this.env = schema.NODE_ENV;
@@ -49,6 +50,12 @@ export class AppConfigService {
         schema.ADMIN_EMAIL && schema.ADMIN_PASSWORD
           ? { email: schema.ADMIN_EMAIL, password: schema.ADMIN_PASSWORD, username: schema.ADMIN_USERNAME }
           : undefined,
+    };
+    this.scheduler = {
+      enabled: schema.SCHEDULER_ENABLED ?? schema.NODE_ENV !== 'test',
+      tickMs: schema.SCHEDULER_TICK_SECONDS * 1000,
+      staleClaimMs: schema.SCHEDULER_STALE_CLAIM_SECONDS * 1000,
+      batchSize: schema.SCHEDULER_BATCH_SIZE,
     };
   }
 

@@ -133,4 +133,30 @@ export class EnvSchema {
   @IsOptional()
   @Matches(/^[a-z0-9_.-]{1,191}$/, { message: 'ADMIN_USERNAME may hold a-z, 0-9, _, . and - (1 to 191)' })
   ADMIN_USERNAME?: string;
+
+  // The schedule runner's periodic tick; on unless NODE_ENV=test, where tests drive the runner themselves.
+  @IsOptional()
+  @Transform(toBoolean)
+  @IsBoolean()
+  SCHEDULER_ENABLED?: boolean;
+
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(300)
+  SCHEDULER_TICK_SECONDS = 10;
+
+  // A claim whose holder has not checked in for this long is taken to be from a crashed process.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(30)
+  @Max(86_400)
+  SCHEDULER_STALE_CLAIM_SECONDS = 300;
+
+  // How many due schedules one process claims per query.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  SCHEDULER_BATCH_SIZE = 50;
 }

@@ -78,4 +78,22 @@ describe(AppConfigService.name, () => {
     expect(config.http.trustedProxies).toEqual(['10.0.0.1', 'loopback']);
     expect(config.auth.secureCookies).toBe(true);
   });
+
+  it('should run the scheduler by default except under NODE_ENV=test, where tests drive the runner', () => {
+    const key = { APP_KEY: 'k'.repeat(40) };
+    expect(AppConfigService.fromEnv({ ...key, NODE_ENV: 'production', DATABASE_URL: 'postgres://db/x' }).scheduler).toEqual({
+      enabled: true,
+      tickMs: 10_000,
+      staleClaimMs: 300_000,
+      batchSize: 50,
+    });
+    expect(AppConfigService.fromEnv({ ...key, NODE_ENV: 'test' }).scheduler.enabled).toBe(false);
+    expect(AppConfigService.fromEnv({ ...key, NODE_ENV: 'test', SCHEDULER_ENABLED: 'true' }).scheduler.enabled).toBe(true);
+    expect(AppConfigService.fromEnv({ ...key, SCHEDULER_ENABLED: 'false', SCHEDULER_TICK_SECONDS: '30' }).scheduler).toMatchObject({ enabled: false, tickMs: 30_000 });
+    expect(problemsOf({ SCHEDULER_TICK_SECONDS: '0', SCHEDULER_STALE_CLAIM_SECONDS: '5', SCHEDULER_ENABLED: 'sometimes' }).map((p) => p.split(':')[0])).toEqual([
+      'SCHEDULER_ENABLED',
+      'SCHEDULER_TICK_SECONDS',
+      'SCHEDULER_STALE_CLAIM_SECONDS',
+    ]);
+  });
 });

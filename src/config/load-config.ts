@@ -22,6 +22,7 @@ const ENV_KEYS = [
   'ADMIN_PASSWORD',
   'ADMIN_USERNAME',
   'REDIS_URL',
+  'SCHEDULER_ENABLED',
 ];
 
 const flatten = (errors: ValidationError[]): string[] =>

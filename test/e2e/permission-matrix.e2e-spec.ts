@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { AppModule } from 'src/app.module';
 import { OutboundPolicy } from 'src/common/http/outbound-url';
+import { ScheduleRunner } from 'src/modules/schedules/schedule-runner.service';
 import { SERVER_PERMISSION_METADATA } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, ServerPermission } from 'src/modules/servers/server-permissions';
 import { eggFixtureFiles } from 'test/utils/fixtures';
@@ -33,6 +34,7 @@ interface Ctx {
   archive: string;
   targetId: string;
   databaseId: string;
+  scheduleId: string;
 }
 
 interface Row {
@@ -40,6 +42,11 @@ interface Row {
   /** The request a caller holding the permission makes; it may prepare state first. */
   send: (c: Ctx, as: Requester) => PromiseLike<Response>;
 }
+
+const NIGHTLY = { minute: '0', hour: '4', day_of_month: '*', month: '*', day_of_week: '*' };
+
+const newSchedule = async (c: Ctx): Promise<string> =>
+  (await c.p.asOwner('post', `${c.base}/schedules`).send({ name: `Fresh ${c.n()}`, cron: NIGHTLY }).expect(201)).body.data.id as string;
 
 /** Waits out an install or reinstall (the simulator's takes milliseconds). */
 const installed = (c: Ctx) => waitFor(async () => (await c.p.admin('get', `/api/admin/servers/${c.serverId}`).expect(200)).body.data.installStatus === null);
@@ -104,6 +111,40 @@ const ROWS: Record<string, Row> = {
     send: async (c, as) => {
       const created = await c.p.asOwner('post', `${c.base}/databases`).send({ name: `gone${c.n()}`, remote: '%' }).expect(201);
       return as('delete', `${c.base}/databases/${created.body.data.id}`);
+    },
+  },
+
+  'GET /api/client/servers/:server/schedules': { status: 200, send: (c, as) => as('get', `${c.base}/schedules`) },
+  'POST /api/client/servers/:server/schedules': {
+    status: 201,
+    send: (c, as) => as('post', `${c.base}/schedules`).send({ name: `Matrix ${c.n()}`, cron: NIGHTLY }),
+  },
+  'GET /api/client/servers/:server/schedules/:schedule': { status: 200, send: (c, as) => as('get', `${c.base}/schedules/${c.scheduleId}`) },
+  'POST /api/client/servers/:server/schedules/:schedule': {
+    status: 200,
+    send: (c, as) => as('post', `${c.base}/schedules/${c.scheduleId}`).send({ name: `Renamed ${c.n()}` }),
+  },
+  'POST /api/client/servers/:server/schedules/:schedule/run': {
+    status: 202,
+    send: async (c, as) => {
+      const res = await as('post', `${c.base}/schedules/${c.scheduleId}/run`);
+      await c.p.t.app.get(ScheduleRunner).whenIdle();
+      return res;
+    },
+  },
+  'DELETE /api/client/servers/:server/schedules/:schedule': {
+    status: 204,
+    send: async (c, as) => as('delete', `${c.base}/schedules/${await newSchedule(c)}`),
+  },
+  'POST /api/client/servers/:server/schedules/:schedule/tasks': {
+    status: 201,
+    send: async (c, as) => as('post', `${c.base}/schedules/${await newSchedule(c)}/tasks`).send({ action: 'command', payload: 'say hi' }),
+  },
+  'DELETE /api/client/servers/:server/schedules/:schedule/tasks/:task': {
+    status: 204,
+    send: async (c, as) => {
+      const task = await c.p.asOwner('post', `${c.base}/schedules/${c.scheduleId}/tasks`).send({ action: 'command', payload: 'say bye' }).expect(201);
+      return as('delete', `${c.base}/schedules/${c.scheduleId}/tasks/${task.body.data.id}`);
     },
   },
 
@@ -236,8 +277,10 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const target = await p.newUser();
     const targetId = (await p.asOwner('post', `${base}/users`).send({ email: target.user.email, permissions: [] }).expect(201)).body.data.id as string;
     const databaseId = (await p.asOwner('post', `${base}/databases`).send({ name: 'rotated', remote: '%' }).expect(201)).body.data.id as string;
+    const scheduleId = (await p.asOwner('post', `${base}/schedules`).send({ name: 'Matrix', cron: NIGHTLY }).expect(201)).body.data.id as string;
+    await p.asOwner('post', `${base}/schedules/${scheduleId}/tasks`).send({ action: 'command', payload: 'list' }).expect(201);
     let counter = 0;
-    c = { p, serverId: server.id, base, root, n: () => ++counter, pullUrl: `http://127.0.0.1:${(files.address() as AddressInfo).port}`, archive, targetId, databaseId };
+    c = { p, serverId: server.id, base, root, n: () => ++counter, pullUrl: `http://127.0.0.1:${(files.address() as AddressInfo).port}`, archive, targetId, databaseId, scheduleId };
 
     anonymous = (method, path) => p.t.http()[method](path);
     stranger = (await p.newUser()).as;

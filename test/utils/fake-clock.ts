@@ -1,8 +1,10 @@
-import { Clock } from 'src/common/clock';
+import { abortReason, Clock } from 'src/common/clock';
 
 /** A clock the test moves by hand. */
 export class FakeClock extends Clock {
   private current: number;
+  /** Every wait asked of `sleep`, in ms, in the order asked. */
+  readonly sleeps: number[] = [];
 
   constructor(start = Date.now()) {
     super();
@@ -15,6 +17,16 @@ export class FakeClock extends Clock {
 
   advance(ms: number): void {
     this.current += ms;
+  }
+
+  /** Records the wait, moves the clock past it and resolves on the next turn of the event loop. */
+  async sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) {
+      throw abortReason(signal);
+    }
+    this.sleeps.push(ms);
+    this.current += Math.max(0, ms);
+    await new Promise((resolve) => setImmediate(resolve));
   }
 }
 

@@ -4,9 +4,10 @@ import { AddEggsNestsAuditLog1795317728241 } from 'src/database/migrations/17953
 import { AddLocationsNodesAllocations1795319433215 } from 'src/database/migrations/1795319433215-AddLocationsNodesAllocations';
 import { ExpandServers1795319827218 } from 'src/database/migrations/1795319827218-ExpandServers';
 import { AddSubusers1795325211659 } from 'src/database/migrations/1795325211659-AddSubusers';
+import { AddSchedules1795325500827 } from 'src/database/migrations/1795325500827-AddSchedules';
 import { AddDatabaseHosts1795325589072 } from 'src/database/migrations/1795325589072-AddDatabaseHosts';
 import { AddSshKeys1795326159280 } from 'src/database/migrations/1795326159280-AddSshKeys';
 
 /** Every migration, in order. Add each generated migration here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: MixedList<Function> = [CreateUsersSessionsApiKeys1795315755628, AddEggsNestsAuditLog1795317728241, AddLocationsNodesAllocations1795319433215, ExpandServers1795319827218, AddSubusers1795325211659, AddDatabaseHosts1795325589072, AddSshKeys1795326159280];
+export const MIGRATIONS: MixedList<Function> = [CreateUsersSessionsApiKeys1795315755628, AddEggsNestsAuditLog1795317728241, AddLocationsNodesAllocations1795319433215, ExpandServers1795319827218, AddSubusers1795325211659, AddSchedules1795325500827, AddDatabaseHosts1795325589072, AddSshKeys1795326159280];

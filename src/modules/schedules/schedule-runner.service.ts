@@ -1,0 +1,263 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Clock } from 'src/common/clock';
+import { AppException } from 'src/common/errors/app.exception';
+import { AppConfigService } from 'src/config/app-config.service';
+import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
+import { nextRunAfter } from 'src/modules/schedules/cron-expression';
+import { scheduleCron } from 'src/modules/schedules/dto/schedule-response.dto';
+import { ScheduleActivityLog, ScheduleEvent } from 'src/modules/schedules/schedule-activity';
+import type { ScheduleTaskEntity } from 'src/modules/schedules/schedule-task.entity';
+import { ScheduleTaskExecutor } from 'src/modules/schedules/schedule-task.executor';
+import type { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
+import { ScheduleError } from 'src/modules/schedules/schedules.errors';
+import { SchedulesRepository } from 'src/modules/schedules/schedules.repository';
+import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+
+export type RunTrigger = 'cron' | 'manual';
+
+/** How a run ended: `failed` when any task failed, `interrupted` when the run lost its claim or the process stopped. */
+export type RunStatus = 'completed' | 'failed' | 'interrupted';
+
+interface ClaimedRun {
+  schedule: ScheduleEntity;
+  token: string;
+  trigger: RunTrigger;
+}
+
+interface RunOutcome {
+  status: RunStatus;
+  succeeded: number;
+  failed: number;
+  not_run: number;
+  reason?: string;
+}
+
+/** only_when_online: the daemon states in which a server counts as online. */
+const ONLINE_STATES = new Set(['running', 'starting']);
+const STATUS_TIMEOUT_MS = 10_000;
+/** On shutdown, how long runs get to record how they ended once their waits are cut short. */
+const SHUTDOWN_GRACE_MS = 15_000;
+
+const errorOf = (e: unknown): Record<string, unknown> =>
+  e instanceof AppException ? { error: e.message, code: e.code, status: e.status } : { error: e instanceof Error ? e.message : String(e) };
+
+/**
+ * Runs schedules in this process, exactly once across every process on the database: a run first
+ * claims its schedule (a row lock with SKIP LOCKED, then is_processing and a claim token), and
+ * only the claim's holder runs it, checks in while it runs and releases it. A holder that stops
+ * checking in (a crash) loses the claim after SCHEDULER_STALE_CLAIM_SECONDS.
+ */
+@Injectable()
+export class ScheduleRunner implements OnModuleDestroy {
+  private readonly logger = new Logger(ScheduleRunner.name);
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly stopping = new AbortController();
+
+  constructor(
+    private readonly schedules: SchedulesRepository,
+    private readonly servers: ServersRepository,
+    private readonly executor: ScheduleTaskExecutor,
+    private readonly daemon: DaemonGateway,
+    private readonly activity: ScheduleActivityLog,
+    private readonly clock: Clock,
+    private readonly config: AppConfigService,
+  ) {}
+
+  /** Claims every due schedule and runs it; resolves with the number claimed once those runs have ended. */
+  async runDue(): Promise<number> {
+    const runs = await this.startDue();
+    await Promise.all(runs);
+    return runs.length;
+  }
+
+  /** Claims every due schedule and starts its run without waiting for it (what the periodic tick does). */
+  async startDue(): Promise<Promise<void>[]> {
+    if (this.stopping.signal.aborted) {
+      return [];
+    }
+    const now = this.clock.now();
+    await this.expireStaleClaims(now);
+    const runs: Promise<void>[] = [];
+    for (;;) {
+      const claimed = await this.claimDue(now);
+      runs.push(...claimed.map((run) => this.launch(run)));
+      if (claimed.length < this.config.scheduler.batchSize) {
+        return runs;
+      }
+    }
+  }
+
+  /**
+   * A forced run (interface.md §3.4): claims the schedule now, whatever its cron time or state, and
+   * starts it; `claimed` runs once the claim is held, before the run writes anything.
+   */
+  async runNow(schedule: ScheduleEntity, claimed?: () => Promise<void>): Promise<void> {
+    const token = randomUUID();
+    const now = this.clock.now();
+    if (!(await this.schedules.claimOne(schedule.id, token, now, this.staleBefore(now)))) {
+      throw new AppException(ScheduleError.ALREADY_RUNNING);
+    }
+    try {
+      await claimed?.();
+    } catch (e) {
+      await this.schedules.releaseClaim(schedule.id, token, null);
+      throw e;
+    }
+    void this.launch({ schedule, token, trigger: 'manual' });
+  }
+
+  /** Resolves once no run of this process is in progress (tests, shutdown). */
+  async whenIdle(): Promise<void> {
+    while (this.inFlight.size > 0) {
+      await Promise.allSettled([...this.inFlight]);
+    }
+  }
+
+  /** Cuts every wait short, lets the runs record how they ended and release their claims. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopping.abort(new Error('the panel is shutting down'));
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
+      timer.unref();
+    });
+    await Promise.race([this.whenIdle(), grace]);
+    clearTimeout(timer);
+  }
+
+  private staleBefore(now: Date): Date {
+    return new Date(now.getTime() - this.config.scheduler.staleClaimMs);
+  }
+
+  private async expireStaleClaims(now: Date): Promise<void> {
+    const released = await this.schedules.releaseStaleClaims(this.staleBefore(now));
+    for (const claim of released) {
+      this.logger.warn(`Released the stale claim on schedule ${claim.id} (held since ${claim.processingSince.toISOString()})`);
+      await this.activity.byRunner(claim.serverId, ScheduleEvent.RUN_EXPIRE, {
+        schedule_id: claim.id,
+        name: claim.name,
+        processing_since: claim.processingSince.toISOString(),
+      });
+    }
+  }
+
+  /** One batch: lock due rows nobody holds, and in the same transaction claim them and move next_run_at on. */
+  private claimDue(now: Date): Promise<ClaimedRun[]> {
+    return this.schedules.transaction(async (manager) => {
+      const due = await this.schedules.lockDue(now, this.staleBefore(now), this.config.scheduler.batchSize, manager);
+      const claimed: ClaimedRun[] = [];
+      for (const schedule of due) {
+        let nextRunAt: Date;
+        try {
+          nextRunAt = nextRunAfter(scheduleCron(schedule), now);
+        } catch (e) {
+          // Checked when saved, so only a cron library that changed its mind gets here: pause rather than retry forever.
+          this.logger.error(`Schedule ${schedule.id} has a cron that no longer yields a date; pausing it: ${(e as Error).message}`);
+          await this.schedules.update(schedule.id, { isActive: false }, manager);
+          continue;
+        }
+        const token = randomUUID();
+        await this.schedules.markClaimed(schedule.id, { token, now, nextRunAt }, manager);
+        claimed.push({ schedule: { ...schedule, isProcessing: true, nextRunAt }, token, trigger: 'cron' });
+      }
+      return claimed;
+    });
+  }
+
+  private launch(run: ClaimedRun): Promise<void> {
+    const promise: Promise<void> = this.execute(run)
+      .catch((e: unknown) => this.logger.error(`Schedule ${run.schedule.id} run failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`))
+      .finally(() => this.inFlight.delete(promise));
+    this.inFlight.add(promise);
+    return promise;
+  }
+
+  private async execute({ schedule, token, trigger }: ClaimedRun): Promise<void> {
+    const heartbeat = setInterval(() => {
+      this.schedules.touchClaim(schedule.id, token, this.clock.now()).catch(() => undefined);
+    }, Math.max(1000, Math.floor(this.config.scheduler.staleClaimMs / 3)));
+    heartbeat.unref();
+    let ranAt: Date | null = null;
+    try {
+      const [server, tasks] = await Promise.all([this.servers.findById(schedule.serverId), this.schedules.tasksOf(schedule.id)]);
+      // A schedule with no tasks has nothing to run; its cron time has been consumed all the same.
+      if (!server || tasks.length === 0) {
+        return;
+      }
+      const about = { schedule_id: String(schedule.id), name: schedule.name, trigger };
+      const skip = await this.skipReason(server, schedule);
+      if (skip) {
+        await this.activity.byRunner(server.id, ScheduleEvent.RUN_SKIP, { ...about, ...skip });
+        return;
+      }
+      await this.activity.byRunner(server.id, ScheduleEvent.RUN_START, { ...about, tasks: tasks.length });
+      const outcome = await this.runTasks(server, schedule, tasks, token);
+      ranAt = this.clock.now();
+      await this.activity.byRunner(server.id, ScheduleEvent.RUN_FINISH, { ...about, ...outcome });
+    } finally {
+      clearInterval(heartbeat);
+      await this.schedules.releaseClaim(schedule.id, token, ranAt);
+    }
+  }
+
+  /** Why this run should not go ahead, or null: a server that cannot run, or (only_when_online) one that is not running. */
+  private async skipReason(server: LoadedServer, schedule: ScheduleEntity): Promise<Record<string, unknown> | null> {
+    if (server.suspended) {
+      return { reason: 'server_suspended' };
+    }
+    if (server.status !== null) {
+      return { reason: 'server_not_ready', server_status: server.status };
+    }
+    if (!schedule.onlyWhenOnline) {
+      return null;
+    }
+    let state: string;
+    try {
+      state = (await this.daemon.serverDetails(server.node, server.uuid, STATUS_TIMEOUT_MS)).state;
+    } catch (e) {
+      return { reason: 'server_state_unknown', ...errorOf(e) };
+    }
+    return ONLINE_STATES.has(state) ? null : { reason: 'server_offline', state };
+  }
+
+  /** interface.md §3.5: ascending sequence_id, each after its time_offset; a failure stops the rest unless the task says continue. */
+  private async runTasks(server: LoadedServer, schedule: ScheduleEntity, tasks: ScheduleTaskEntity[], token: string): Promise<RunOutcome> {
+    let succeeded = 0;
+    let failed = 0;
+    for (const [index, planned] of tasks.entries()) {
+      const interrupted = (reason: string): RunOutcome => ({ status: 'interrupted', succeeded, failed, not_run: tasks.length - index, reason });
+      await this.schedules.setQueued(planned.id, true);
+      if (planned.timeOffset > 0) {
+        try {
+          await this.clock.sleep(planned.timeOffset * 1000, this.stopping.signal);
+        } catch {
+          return interrupted('shutdown');
+        }
+      }
+      if (!(await this.schedules.touchClaim(schedule.id, token, this.clock.now()))) {
+        return interrupted('claim_lost');
+      }
+      // Deleted while the run waited: it no longer exists to run.
+      const task = await this.schedules.findTask(schedule.id, planned.id);
+      if (!task) {
+        continue;
+      }
+      const about = { schedule_id: String(schedule.id), task_id: String(task.id), sequence_id: task.sequenceId, action: task.action, payload: task.payload };
+      try {
+        await this.executor.execute(server, task);
+        succeeded++;
+        await this.activity.byRunner(server.id, ScheduleEvent.TASK_SUCCESS, about);
+      } catch (e) {
+        failed++;
+        await this.activity.byRunner(server.id, ScheduleEvent.TASK_FAIL, { ...about, continue_on_failure: task.continueOnFailure, ...errorOf(e) });
+        if (!task.continueOnFailure) {
+          return { status: 'failed', succeeded, failed, not_run: tasks.length - index - 1 };
+        }
+      } finally {
+        await this.schedules.setQueued(task.id, false);
+      }
+    }
+    return { status: failed > 0 ? 'failed' : 'completed', succeeded, failed, not_run: 0 };
+  }
+}
