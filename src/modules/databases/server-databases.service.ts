@@ -22,6 +22,7 @@ import { DatabaseSpec, MySqlHostClient } from 'src/modules/databases/mysql-host.
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import { actorActivity } from 'src/modules/servers/server-activity';
 
 /** A `revoking` mark older than this is left from a panel that stopped mid-delete; a new delete may take over. */
 const STALE_REVOKING_SECONDS = 120;
@@ -198,16 +199,7 @@ export class ServerDatabasesService implements OnModuleInit {
 
   private async activity(server: LoadedServer, actor: Actor, event: string, metadata: Record<string, unknown>, manager: EntityManager): Promise<void> {
     await this.servers.recordActivity(
-      {
-        serverId: server.id,
-        actorId: actor.userId,
-        actorUsername: actor.username,
-        event,
-        metadata,
-        ip: actor.ip,
-        via: actor.via.slice(0, 32),
-        createdAt: this.clock.now(),
-      },
+      actorActivity(server.id, actor, event, metadata, this.clock.now()),
       manager,
     );
   }

@@ -18,6 +18,7 @@ import { FilesError } from 'src/modules/files/files.errors';
 import { baseName, childPath, normalizeServerPath, parentOf } from 'src/modules/files/server-path';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import { actorActivity } from 'src/modules/servers/server-activity';
 
 /** Signed daemon URLs live 15 minutes (wings.md §2.7). */
 export const SIGNED_URL_SECONDS = 900;
@@ -317,15 +318,6 @@ export class FilesService {
   }
 
   private async activity(server: LoadedServer, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
-    await this.servers.recordActivity({
-      serverId: server.id,
-      actorId: actor.userId,
-      actorUsername: actor.username,
-      event,
-      metadata,
-      ip: actor.ip,
-      via: actor.via.slice(0, 32),
-      createdAt: this.clock.now(),
-    });
+    await this.servers.recordActivity(actorActivity(server.id, actor, event, metadata, this.clock.now()));
   }
 }

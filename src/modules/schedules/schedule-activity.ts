@@ -3,6 +3,7 @@ import type { EntityManager } from 'typeorm';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { actorActivity } from 'src/modules/servers/server-activity';
 
 /** Server activity events of schedules: what users did, and what the runner did. */
 export const ScheduleEvent = {
@@ -35,16 +36,7 @@ export class ScheduleActivityLog {
 
   async byUser(serverId: string, actor: Actor, event: ScheduleEventName, metadata: Record<string, unknown>, manager?: EntityManager): Promise<void> {
     await this.servers.recordActivity(
-      {
-        serverId,
-        actorId: actor.userId,
-        actorUsername: actor.username,
-        event,
-        metadata,
-        ip: actor.ip,
-        via: actor.via.slice(0, 32),
-        createdAt: this.clock.now(),
-      },
+      actorActivity(serverId, actor, event, metadata, this.clock.now()),
       manager,
     );
   }

@@ -15,6 +15,7 @@ import { ALL_SERVER_PERMISSIONS, isServerPermission, toWingsPermissions, WINGS_A
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
+import { actorActivity } from 'src/modules/servers/server-activity';
 
 /** The jti of a user's console tokens on a server, as Pterodactyl forms it, so `/ws/deny` can revoke them (wings.md §4). */
 export const consoleTokenId = (userId: string, serverUuid: string): string => createHash('md5').update(`${userId}${serverUuid}`).digest('hex');
@@ -185,16 +186,7 @@ export class ClientServersService {
   }
 
   private async activity(server: LoadedServer, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
-    await this.servers.recordActivity({
-      serverId: server.id,
-      actorId: actor.userId,
-      actorUsername: actor.username,
-      event,
-      metadata,
-      ip: actor.ip,
-      via: actor.via.slice(0, 32),
-      createdAt: this.clock.now(),
-    });
+    await this.servers.recordActivity(actorActivity(server.id, actor, event, metadata, this.clock.now()));
   }
 
   private ensureUsable(server: LoadedServer): void {
