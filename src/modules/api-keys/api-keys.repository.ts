@@ -9,7 +9,8 @@ export class ApiKeysRepository {
   constructor(@InjectRepository(ApiKeyEntity) private readonly repo: Repository<ApiKeyEntity>) {}
 
   findByKeyHash(keyHash: string): Promise<ApiKeyEntity | null> {
-    return this.repo.findOne({ where: { keyHash }, relations: { user: true } });
+    // One query: findOne with relations would first select the distinct id, then the row.
+    return this.repo.createQueryBuilder('k').innerJoinAndSelect('k.user', 'user').where('k.keyHash = :keyHash', { keyHash }).getOne();
   }
 
   findForUser(userId: string): Promise<ApiKeyEntity[]> {

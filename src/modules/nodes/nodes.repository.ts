@@ -36,6 +36,11 @@ export class NodesRepository {
     return manager.getRepository(LocationEntity).findOneBy({ id });
   }
 
+  async findLocations(ids: string[]): Promise<Map<string, LocationEntity>> {
+    const rows = ids.length === 0 ? [] : await this.nodes.manager.getRepository(LocationEntity).findBy({ id: In(ids) });
+    return new Map(rows.map((l): [string, LocationEntity] => [String(l.id), l]));
+  }
+
   findLocationPage(skip: number, take: number): Promise<[LocationEntity[], number]> {
     return this.nodes.manager.getRepository(LocationEntity).findAndCount({ order: { id: 'ASC' }, skip, take });
   }

@@ -20,14 +20,27 @@ export class ServersRepository {
     return this.servers.manager.transaction(fn);
   }
 
+  /**
+   * A server with its node, egg and owner in one query (findOne with relations would first select
+   * the distinct id, then the row: two round trips on every server request).
+   */
+  private loaded(manager: EntityManager) {
+    return manager
+      .getRepository(ServerEntity)
+      .createQueryBuilder('server')
+      .leftJoinAndSelect('server.node', 'node')
+      .leftJoinAndSelect('server.egg', 'egg')
+      .leftJoinAndSelect('server.owner', 'owner');
+  }
+
   /** By full uuid or by the 8-character identifier. */
   findByRef(ref: string, manager: EntityManager = this.servers.manager): Promise<LoadedServer | null> {
     const where = UUID.test(ref) ? { uuid: ref.toLowerCase() } : { identifier: ref.toLowerCase() };
-    return manager.getRepository(ServerEntity).findOne({ where, relations: { node: true, egg: true, owner: true } }) as Promise<LoadedServer | null>;
+    return this.loaded(manager).where(where).getOne() as Promise<LoadedServer | null>;
   }
 
   findById(id: string, manager: EntityManager = this.servers.manager): Promise<LoadedServer | null> {
-    return manager.getRepository(ServerEntity).findOne({ where: { id }, relations: { node: true, egg: true, owner: true } }) as Promise<LoadedServer | null>;
+    return this.loaded(manager).where({ id }).getOne() as Promise<LoadedServer | null>;
   }
 
   async findManyByIds(ids: string[]): Promise<LoadedServer[]> {
@@ -38,7 +51,7 @@ export class ServersRepository {
   }
 
   findByUuidOnNode(uuid: string, nodeId: string): Promise<LoadedServer | null> {
-    return this.servers.findOne({ where: { uuid, nodeId }, relations: { node: true, egg: true, owner: true } }) as Promise<LoadedServer | null>;
+    return this.loaded(this.servers.manager).where({ uuid, nodeId }).getOne() as Promise<LoadedServer | null>;
   }
 
   findByUuidsOnNode(nodeId: string, uuids: string[]): Promise<ServerEntity[]> {
@@ -133,6 +146,14 @@ export class ServersRepository {
 
   variablesOf(eggId: string, manager: EntityManager = this.servers.manager): Promise<EggVariableEntity[]> {
     return manager.getRepository(EggVariableEntity).find({ where: { eggId }, order: { position: 'ASC' } });
+  }
+
+  variablesOfEggs(eggIds: string[]): Promise<EggVariableEntity[]> {
+    return eggIds.length === 0 ? Promise.resolve([]) : this.servers.manager.getRepository(EggVariableEntity).find({ where: { eggId: In(eggIds) }, order: { position: 'ASC' } });
+  }
+
+  serverValuesOfServers(serverIds: string[]): Promise<ServerVariableEntity[]> {
+    return serverIds.length === 0 ? Promise.resolve([]) : this.servers.manager.getRepository(ServerVariableEntity).findBy({ serverId: In(serverIds) });
   }
 
   serverValuesOf(serverId: string, manager: EntityManager = this.servers.manager): Promise<ServerVariableEntity[]> {

@@ -9,7 +9,8 @@ export class SessionsRepository {
   constructor(@InjectRepository(SessionEntity) private readonly repo: Repository<SessionEntity>) {}
 
   findByTokenHash(tokenHash: string): Promise<SessionEntity | null> {
-    return this.repo.findOne({ where: { tokenHash }, relations: { user: true } });
+    // One query: findOne with relations would first select the distinct id, then the row.
+    return this.repo.createQueryBuilder('s').innerJoinAndSelect('s.user', 'user').where('s.tokenHash = :tokenHash', { tokenHash }).getOne();
   }
 
   findForUser(userId: string): Promise<SessionEntity[]> {

@@ -19,7 +19,8 @@ export class RemoteService {
   /** Wings reads `meta` as numbers and asks for pages current_page+1..last_page next (wings.md §1.9). */
   async list(node: NodeEntity, page: number, perPage: number) {
     const [rows, total] = await this.servers.findPage({ nodeId: node.id }, (page - 1) * perPage, perPage);
-    const data = await Promise.all(rows.map(async (s) => ({ uuid: s.uuid, ...(await this.config.configuration(s)) })));
+    const configurations = await this.config.configurations(rows);
+    const data = rows.map((s, i) => ({ uuid: s.uuid, ...configurations[i] }));
     const from = total === 0 ? 0 : (page - 1) * perPage + 1;
     return {
       data,

@@ -1,0 +1,105 @@
+import { DataSource } from 'typeorm';
+import type { EggEntity } from 'src/modules/eggs/egg.entity';
+import type { NodeEntity } from 'src/modules/nodes/node.entity';
+import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
+import type { UserEntity } from 'src/modules/users/user.entity';
+import { createEgg, createNest } from 'test/factories/egg.factory';
+import { createNodeRow } from 'test/factories/node.factory';
+import { createAllocationRow, createServerRow } from 'test/factories/server.factory';
+import { createUser } from 'test/factories/user.factory';
+import { createApiKey, signIn } from 'test/utils/auth';
+import { createTestApp, TestApp } from 'test/utils/create-test-app';
+import { countQueries } from 'test/utils/query-counter';
+import { dbKinds } from 'test/utils/test-db';
+
+/**
+ * Issue #10: authenticating a request costs one database round trip, and a list costs the same
+ * number of queries whatever its length (no query per row).
+ */
+describe.each(dbKinds(['postgres']))('queries per request (%s)', (db) => {
+  let t: TestApp;
+  let owner: UserEntity;
+  let friend: UserEntity;
+  let ownerCookie: string;
+  let friendCookie: string;
+  let adminCookie: string;
+  let ownerKey: string;
+  let node: NodeEntity;
+  let nodeAuth: string;
+  let egg: EggEntity;
+
+  const addServers = async (n: number) => {
+    for (let i = 0; i < n; i += 1) {
+      const server = await createServerRow(t.app, { node, egg, owner, allocation: await createAllocationRow(t.app, node) });
+      await createAllocationRow(t.app, node, { serverId: server.id });
+      const repo = t.app.get(DataSource).getRepository(SubuserEntity);
+      await repo.save(repo.create({ serverId: server.id, userId: friend.id, permissions: ['server.view'] }));
+    }
+  };
+
+  const queriesOf = async (path: string, headers: Record<string, string>) => {
+    const { result, queries } = await countQueries(async () => {
+      let req = t.http().get(path);
+      for (const [k, v] of Object.entries(headers)) {
+        req = req.set(k, v);
+      }
+      return req;
+    });
+    expect(result.status).toBe(200);
+    return { count: queries.length, queries, body: result.body as { data: unknown[] } };
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ db });
+    owner = await createUser(t.app);
+    friend = await createUser(t.app);
+    ownerCookie = await signIn(t, owner.email);
+    friendCookie = await signIn(t, friend.email);
+    const admin = await createUser(t.app, { admin: true });
+    adminCookie = await signIn(t, admin.email);
+    ownerKey = await createApiKey(t, ownerCookie);
+    egg = await createEgg(t.app, (await createNest(t.app)).id);
+    const calling = await createNodeRow(t.app);
+    node = calling.node;
+    nodeAuth = `Bearer ${node.tokenIdentifier}.${calling.token}`;
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('should authenticate a session or an API key in one query', async () => {
+    // GET /api/account answers from the authenticated user alone. First calls write "last seen".
+    await queriesOf('/api/account', { Cookie: ownerCookie });
+    await queriesOf('/api/account', { Authorization: `Bearer ${ownerKey}` });
+    const bySession = await queriesOf('/api/account', { Cookie: ownerCookie });
+    expect(bySession.queries).toHaveLength(1);
+    const byKey = await queriesOf('/api/account', { Authorization: `Bearer ${ownerKey}` });
+    expect(byKey.queries).toHaveLength(1);
+  });
+
+  it.each([
+    ['the owner list', '/api/client/servers', 'owner'],
+    ['the admin-all list', '/api/client/servers?type=admin-all', 'admin'],
+    ['the shared-with-me list', '/api/client/servers?type=subuser', 'friend'],
+    ['the admin server list', '/api/admin/servers', 'admin'],
+    ['a node boot page', '/api/remote/servers?page=0&per_page=50', 'node'],
+  ])('should read %s in as many queries for 20 servers as for 4', async (_name, path, who) => {
+    const headers: Record<string, Record<string, string>> = {
+      owner: { Cookie: ownerCookie },
+      admin: { Cookie: adminCookie },
+      friend: { Cookie: friendCookie },
+      node: { Authorization: nodeAuth },
+    };
+    await t.app.get(DataSource).query('DELETE FROM server');
+    await addServers(4);
+    // A first call writes the once-a-minute "last seen" marks (the test clock stands still after it).
+    await queriesOf(path, headers[who]);
+    const small = await queriesOf(path, headers[who]);
+    expect(small.body.data).toHaveLength(4);
+    await addServers(16);
+    const large = await queriesOf(path, headers[who]);
+    expect(large.body.data).toHaveLength(20);
+    expect({ queries: large.count }).toEqual({ queries: small.count });
+  });
+});
