@@ -201,6 +201,26 @@ const SHA1 = /^sha1:[0-9a-f]{40}$/;
       expect(await serverStatus(s)).toBeNull();
     });
 
+    it('should end a restore the daemon never reported on when the daemon restarts, and log it as failed (wings.md §5.11)', async () => {
+      const refused = () => p.sim.panel.calls.filter((c) => c.path === `/backups/${backup.uuid}/restore` && c.status === 403).length;
+      const before = refused();
+      p.sim.faults.wrongToken = true;
+      try {
+        await p.asOwner('post', `${s.base}/${backup.id}/restore`).send({}).expect(202);
+        await waitFor(() => refused() > before);
+      } finally {
+        p.sim.faults.wrongToken = false;
+      }
+      expect(await serverStatus(s)).toBe('restoring_backup');
+      await p.sim.panel.resetServersState();
+      expect(await serverStatus(s)).toBeNull();
+      expect((await activity(s, 'server.backup.restore-failed'))[0]).toMatchObject({
+        actor: null,
+        via: 'daemon',
+        metadata: { uuid: backup.uuid, name: backup.name, reason: 'The daemon restarted during the restore' },
+      });
+    });
+
     it('should refuse to delete a locked backup; unlocked, delete it on the node and here', async () => {
       const locked = (await p.asOwner('post', `${s.base}/${backup.id}/lock`).expect(200)).body.data;
       expect(locked).toEqual({ ...backup, isLocked: true });
