@@ -7,6 +7,7 @@ import { DatabaseModule } from 'src/database/database.module';
 import { AccountModule } from 'src/modules/account/account.module';
 import { ApiKeysModule } from 'src/modules/api-keys/api-keys.module';
 import { AuditModule } from 'src/modules/audit/audit.module';
+import { BackupsModule } from 'src/modules/backups/backups.module';
 import { DaemonGatewayModule } from 'src/modules/daemon-gateway/daemon-gateway.module';
 import { DatabasesModule } from 'src/modules/databases/databases.module';
 import { EggsModule } from 'src/modules/eggs/eggs.module';
@@ -45,6 +46,7 @@ import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
     FilesModule,
     DatabasesModule,
     SchedulesModule,
+    BackupsModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

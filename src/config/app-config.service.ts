@@ -14,6 +14,8 @@ export class AppConfigService {
   readonly log: { level: EnvSchema['LOG_LEVEL'] };
   readonly files: { editMaxBytes: number };
   readonly rateLimit: { enabled: boolean; redisUrl?: string };
+  /** `zeroLimitUnlimited`: a server backup limit of 0 means no limit rather than no backups. */
+  readonly backups: { zeroLimitUnlimited: boolean };
   readonly auth: {
     appKey: string;
     registrationEnabled: boolean;
@@ -42,6 +44,7 @@ export class AppConfigService {
     this.log = { level: schema.LOG_LEVEL };
     this.files = { editMaxBytes: schema.FILE_EDIT_MAX_MB * 1024 * 1024 };
     this.rateLimit = { enabled: schema.RATE_LIMIT_ENABLED, redisUrl: schema.REDIS_URL };
+    this.backups = { zeroLimitUnlimited: schema.BACKUP_LIMIT_ZERO_UNLIMITED };
     this.auth = {
       appKey: schema.APP_KEY ?? resolveDevAppKey(schema.DATA_DIR),
       registrationEnabled: schema.REGISTRATION_ENABLED,

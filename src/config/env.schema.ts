@@ -121,6 +121,11 @@ export class EnvSchema {
   @Max(1024)
   FILE_EDIT_MAX_MB = 4;
 
+  // A server's backup limit of 0 disables backups there; with this set, 0 means no limit instead.
+  @Transform(toBoolean)
+  @IsBoolean()
+  BACKUP_LIMIT_ZERO_UNLIMITED = false;
+
   @IsOptional()
   @IsEmail()
   ADMIN_EMAIL?: string;

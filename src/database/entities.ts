@@ -1,5 +1,6 @@
 import { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
 import { AuditLogEntity } from 'src/modules/audit/audit-log.entity';
+import { BackupEntity } from 'src/modules/backups/backup.entity';
 import { DatabaseHostEntity } from 'src/modules/databases/database-host.entity';
 import { ServerDatabaseEntity } from 'src/modules/databases/server-database.entity';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
@@ -19,4 +20,4 @@ import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 
 /** Every entity, registered once for the app, the TypeORM CLI and the tests. */
-export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, SshKeyEntity, DatabaseHostEntity, ServerDatabaseEntity, ScheduleEntity, ScheduleTaskEntity];
+export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, SshKeyEntity, DatabaseHostEntity, ServerDatabaseEntity, ScheduleEntity, ScheduleTaskEntity, BackupEntity];

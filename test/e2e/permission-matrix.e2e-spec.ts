@@ -35,6 +35,8 @@ interface Ctx {
   targetId: string;
   databaseId: string;
   scheduleId: string;
+  /** A successful backup, for the routes that read, download, lock or restore one. */
+  backupId: string;
 }
 
 interface Row {
@@ -48,7 +50,7 @@ const NIGHTLY = { minute: '0', hour: '4', day_of_month: '*', month: '*', day_of_
 const newSchedule = async (c: Ctx): Promise<string> =>
   (await c.p.asOwner('post', `${c.base}/schedules`).send({ name: `Fresh ${c.n()}`, cron: NIGHTLY }).expect(201)).body.data.id as string;
 
-/** Waits out an install or reinstall (the simulator's takes milliseconds). */
+/** Waits out an install, reinstall or backup restore (the simulator takes milliseconds). */
 const installed = (c: Ctx) => waitFor(async () => (await c.p.admin('get', `/api/admin/servers/${c.serverId}`).expect(200)).body.data.installStatus === null);
 
 /** Commands need a running server; a reinstall row may have stopped it. */
@@ -57,6 +59,13 @@ const running = async (c: Ctx) => {
     await c.p.asOwner('post', `${c.base}/power`).send({ action: 'start' }).expect(200);
     await waitFor(async () => (await c.p.asOwner('get', `${c.base}/resources`).expect(200)).body.data.currentState === 'running');
   }
+};
+
+/** A backup the daemon has finished and reported as successful. */
+const completedBackup = async (c: Ctx): Promise<string> => {
+  const id = (await c.p.asOwner('post', `${c.base}/backups`).send({ name: `matrix ${c.n()}` }).expect(201)).body.data.id as string;
+  await waitFor(async () => (await c.p.asOwner('get', `${c.base}/backups/${id}`).expect(200)).body.data.status === 'successful');
+  return id;
 };
 
 const fileAt = async (c: Ctx, name: string): Promise<string> => {
@@ -167,6 +176,25 @@ const ROWS: Record<string, Row> = {
     },
   },
 
+  'GET /api/client/servers/:server/backups': { status: 200, send: (c, as) => as('get', `${c.base}/backups`) },
+  'POST /api/client/servers/:server/backups': { status: 201, send: (c, as) => as('post', `${c.base}/backups`).send({ name: `made ${c.n()}` }) },
+  'GET /api/client/servers/:server/backups/:backup': { status: 200, send: (c, as) => as('get', `${c.base}/backups/${c.backupId}`) },
+  'GET /api/client/servers/:server/backups/:backup/download': { status: 200, send: (c, as) => as('get', `${c.base}/backups/${c.backupId}/download`) },
+  'POST /api/client/servers/:server/backups/:backup/lock': { status: 200, send: (c, as) => as('post', `${c.base}/backups/${c.backupId}/lock`) },
+  'POST /api/client/servers/:server/backups/:backup/restore': {
+    status: 202,
+    send: async (c, as) => {
+      const res = await as('post', `${c.base}/backups/${c.backupId}/restore`).send({});
+      // The server shows restoring_backup until the daemon reports back.
+      await installed(c);
+      return res;
+    },
+  },
+  'DELETE /api/client/servers/:server/backups/:backup': {
+    status: 204,
+    send: async (c, as) => as('delete', `${c.base}/backups/${await completedBackup(c)}`),
+  },
+
   'GET /api/client/servers/:server/files/list': { status: 200, send: (c, as) => as('get', `${c.base}/files/list?directory=/`) },
   'GET /api/client/servers/:server/files/contents': {
     status: 200,
@@ -267,7 +295,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     mariadb = await MariaDb.connect();
     firstServerId = await reserveServerIds(p.t, mariadb);
     await p.admin('post', '/api/admin/database-hosts').send(testHostBody()).expect(201);
-    const server = await p.createServer({ name: 'Matrix' });
+    const server = await p.createServer({ name: 'Matrix', backup_limit: 1000 });
     const base = `/api/client/servers/${server.uuid}`;
     await waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
     const root = p.sim.servers.get(server.uuid)!.fs.root;
@@ -280,7 +308,20 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const scheduleId = (await p.asOwner('post', `${base}/schedules`).send({ name: 'Matrix', cron: NIGHTLY }).expect(201)).body.data.id as string;
     await p.asOwner('post', `${base}/schedules/${scheduleId}/tasks`).send({ action: 'command', payload: 'list' }).expect(201);
     let counter = 0;
-    c = { p, serverId: server.id, base, root, n: () => ++counter, pullUrl: `http://127.0.0.1:${(files.address() as AddressInfo).port}`, archive, targetId, databaseId, scheduleId };
+    c = {
+      p,
+      serverId: server.id,
+      base,
+      root,
+      n: () => ++counter,
+      pullUrl: `http://127.0.0.1:${(files.address() as AddressInfo).port}`,
+      archive,
+      targetId,
+      databaseId,
+      scheduleId,
+      backupId: '',
+    };
+    c.backupId = await completedBackup(c);
 
     anonymous = (method, path) => p.t.http()[method](path);
     stranger = (await p.newUser()).as;

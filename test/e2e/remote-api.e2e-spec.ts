@@ -353,6 +353,11 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
 
       const after = await Promise.all([a, b, c, foreign].map(async (s) => (await stored(s.id))?.status));
       expect(after).toEqual([null, null, 'install_failed', 'installing']);
+      // The restore the daemon never reported on is logged as failed (no restore was started here, so no backup is named).
+      const activity = t.app.get(DataSource).getRepository(ServerActivityEntity);
+      const failed = await activity.findBy({ event: 'server.backup.restore-failed' });
+      expect(failed.map((f) => [String(f.serverId), f.via, f.metadata])).toEqual([[String(b.id), 'daemon', { reason: 'The daemon restarted during the restore' }]]);
+      await activity.delete({ event: 'server.backup.restore-failed' });
 
       // An empty body is fine too.
       await setStatus(a.id, 'installing');

@@ -211,7 +211,7 @@ const helpers = (p: SimPanel) => {
     expect(log[2].metadata).toMatchObject({ status: 'failed', succeeded: 1, failed: 1, not_run: 0 });
   });
 
-  it('should fail a backup task cleanly while backups do not exist, and stop or go on as the task says', async () => {
+  it('should fail a backup task cleanly when the server allows no backups, and stop or go on as the task says', async () => {
     const stops = await h.createSchedule(online.uuid, { name: 'Backup stops' }, [
       { action: 'backup', payload: 'nightly' },
       { action: 'command', payload: 'say after the backup' },
@@ -229,10 +229,34 @@ const helpers = (p: SimPanel) => {
       expect(fail?.metadata).toMatchObject({
         action: 'backup',
         payload: 'nightly',
-        code: 'BACKUPS_UNAVAILABLE',
-        error: 'Backups are not available yet, so a backup task cannot run',
+        code: 'BACKUPS_DISABLED',
+        error: 'Backups are not enabled for this server (its backup limit is 0)',
         status: 409,
       });
+    }
+  });
+
+  it('should make a backup named after the task payload, and rotate the oldest at the limit', async () => {
+    const server = (await p.admin('get', '/api/admin/servers').expect(200)).body.data.find((s: Json) => s.uuid === online.uuid);
+    await p.admin('patch', `/api/admin/servers/${server.id}/build`).send({ backup_limit: 1 }).expect(200);
+    try {
+      const s = await h.createSchedule(online.uuid, { name: 'Nightly backup' }, [{ action: 'backup', payload: 'nightly' }]);
+      const backups = async () => (await p.asOwner('get', `/api/client/servers/${online.uuid}/backups`).expect(200)).body.data as Json[];
+      for (let run = 1; run <= 2; run += 1) {
+        h.advanceTo((await h.view(online.uuid, s.id)).next_run_at);
+        expect(await h.runner().runDue()).toBe(1);
+        await waitFor(async () => (await backups()).every((b) => b.status === 'successful') || undefined);
+        const list = await backups();
+        // One backup at a time: the second run deleted the first to make room.
+        expect(list.map((b) => [b.name, b.status])).toEqual([['nightly', 'successful']]);
+      }
+      const log = (await h.activityOf(online.uuid, s.id)).filter((a) => a.event === 'server.schedule.task.success');
+      expect(log).toHaveLength(2);
+    } finally {
+      for (const b of (await p.asOwner('get', `/api/client/servers/${online.uuid}/backups`).expect(200)).body.data as Json[]) {
+        await p.asOwner('delete', `/api/client/servers/${online.uuid}/backups/${b.id as string}`).expect(204);
+      }
+      await p.admin('patch', `/api/admin/servers/${server.id}/build`).send({ backup_limit: 0 }).expect(200);
     }
   });
 

@@ -42,6 +42,10 @@ async function runBackup(sim: SimContext, s: SimServer, uuid: string, ignoreList
   const ignored = ignoreList !== '' ? ignoreList : await serverwideIgnore(s);
   let details: { checksum: string; size: number };
   try {
+    if (sim.faults.backupFails) {
+      await fsp.rm(target, { force: true });
+      throw new Error('simulated failure while writing the archive');
+    }
     details = await createBackupArchive(s.fs.root, target, ignored);
   } catch (err) {
     sim.log(`backup ${uuid} failed: ${err instanceof Error ? err.message : String(err)}`);

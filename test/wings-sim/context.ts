@@ -20,6 +20,8 @@ export interface SimFaults {
   wrongToken?: boolean;
   /** Simulated install scripts fail (panel sees `successful: false`). */
   installFails?: boolean;
+  /** Backups fail while the archive is written (panel sees `successful: false`, empty checksum, size 0). */
+  backupFails?: boolean;
 }
 
 export interface SimContext {

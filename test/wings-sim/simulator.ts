@@ -31,6 +31,7 @@ class FaultSwitches implements SimFaults {
   malformedJson?: boolean;
   wrongToken?: boolean;
   installFails?: boolean;
+  backupFails?: boolean;
   private isDown = false;
 
   constructor(private readonly onDown: () => void) {}

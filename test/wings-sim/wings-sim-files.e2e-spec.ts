@@ -256,5 +256,15 @@ describe(`${WingsSimulator.name} files and backups`, () => {
       expect([gone.status, await gone.json()]).toEqual([404, { error: 'The requested backup was not found on this server.' }]);
       expect((await backupApi(`/${backup}/restore`, 'POST', { adapter: 'wings' })).status).toBe(500);
     });
+
+    it('should report a failed backup with an empty checksum and size 0, and keep no archive, under the backupFails fault', async () => {
+      h.sim.faults.backupFails = true;
+      const backup = randomUUID();
+      expect((await backupApi('', 'POST', { adapter: 'wings', uuid: backup, ignore: '' })).status).toBe(202);
+      const call = await waitFor(() => h.panel.callsTo(`/api/remote/backups/${backup}`, 'POST')[0]);
+      expect(call.body).toEqual({ checksum: '', checksum_type: 'sha1', size: 0, successful: false, parts: null });
+      const gone = await backupApi(`/${backup}`, 'DELETE');
+      expect(gone.status).toBe(404);
+    });
   });
 });

@@ -194,6 +194,31 @@ export class DaemonGateway {
     await this.client.stream(target, signedUrl, body, { 'content-type': contentType });
   }
 
+  // --- backups (wings.md §2.8), local "wings" adapter; Wings answers 202 and reports back through /api/remote/backups ---
+
+  /** `ignore` is the backup's ignored patterns joined by newlines; empty lets Wings use the server's .pteroignore. */
+  async createBackup(node: NodeEntity, uuid: string, backupUuid: string, ignore: string): Promise<void> {
+    await this.client.send(this.target(node), {
+      method: 'POST',
+      path: `/api/servers/${uuid}/backup`,
+      body: { adapter: 'wings', uuid: backupUuid, ignore },
+    });
+  }
+
+  /** With `truncate`, Wings deletes every server file before it extracts the archive. */
+  async restoreBackup(node: NodeEntity, uuid: string, backupUuid: string, truncate: boolean): Promise<void> {
+    await this.client.send(this.target(node), {
+      method: 'POST',
+      path: `/api/servers/${uuid}/backup/${backupUuid}/restore`,
+      body: { adapter: 'wings', truncate_directory: truncate, download_url: '' },
+    });
+  }
+
+  /** A missing archive is a daemon 404 ("The requested backup was not found on this server."). */
+  async deleteBackup(node: NodeEntity, uuid: string, backupUuid: string): Promise<void> {
+    await this.client.send(this.target(node), { method: 'DELETE', path: `/api/servers/${uuid}/backup/${backupUuid}` });
+  }
+
   forget(node: NodeEntity): void {
     this.client.forget(String(node.id));
   }

@@ -1,15 +1,14 @@
 import { Transform } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import jwt from 'jsonwebtoken';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
-import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { assertPublicUrl, OutboundPolicy } from 'src/common/http/outbound-url';
 import { AppConfigService } from 'src/config/app-config.service';
+import { DaemonUrlSigner } from 'src/modules/daemon-gateway/daemon-url-signer';
 import { DaemonFileStat, DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
 import { FileEntryDto, toFileEntry } from 'src/modules/files/dto/file-response.dto';
@@ -19,9 +18,6 @@ import { baseName, childPath, normalizeServerPath, parentOf } from 'src/modules/
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
 import { actorActivity } from 'src/modules/servers/server-activity';
-
-/** Signed daemon URLs live 15 minutes (wings.md §2.7). */
-export const SIGNED_URL_SECONDS = 900;
 
 const COPY_LIMIT = 1000;
 
@@ -60,6 +56,7 @@ export class FilesService {
   constructor(
     private readonly servers: ServersRepository,
     private readonly daemon: DaemonGateway,
+    private readonly signer: DaemonUrlSigner,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
     @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
@@ -194,7 +191,7 @@ export class FilesService {
   /** A one-time `/download/file` URL on the node (wings.md §2.7, §4). */
   downloadUrl(access: ServerAccess, auth: AuthContext, rawFile: string): { url: string } {
     const file = this.filePath(rawFile);
-    return { url: this.signedUrl(access.server, auth, '/download/file', { file_path: file }) };
+    return { url: this.signer.sign(access.server, auth.user, '/download/file', { file_path: file }) };
   }
 
   /**
@@ -229,7 +226,7 @@ export class FilesService {
       },
     });
     req.pipe(capped);
-    const url = new URL(this.signedUrl(access.server, auth, '/upload/file', {}));
+    const url = new URL(this.signer.sign(access.server, auth.user, '/upload/file', {}));
     url.searchParams.set('directory', directory);
     try {
       await this.daemon.streamUpload(access.server.node, url.href, capped, contentType);
@@ -253,30 +250,7 @@ export class FilesService {
 
   /** A one-time `/upload/file` URL on the node; the browser adds `&directory=`. */
   uploadUrl(access: ServerAccess, auth: AuthContext): { url: string } {
-    return { url: this.signedUrl(access.server, auth, '/upload/file', {}) };
-  }
-
-  private signedUrl(server: LoadedServer, auth: AuthContext, route: string, claims: Record<string, unknown>): string {
-    const now = Math.floor(this.clock.now().getTime() / 1000);
-    const token = jwt.sign(
-      {
-        iss: this.config.http.appUrl.replace(/\/+$/, ''),
-        aud: [server.node.baseUrl],
-        iat: now,
-        nbf: now - 300,
-        exp: now + SIGNED_URL_SECONDS,
-        server_uuid: server.uuid,
-        user_uuid: auth.user.uuid,
-        user_id: Number(auth.user.id),
-        unique_id: randomString(16, ALPHANUMERIC),
-        ...claims,
-      },
-      this.daemon.tokenOf(server.node),
-      { algorithm: 'HS256' },
-    );
-    const url = new URL(route, `${server.node.scheme}://${server.node.fqdn}:${server.node.daemonListen}`);
-    url.searchParams.set('token', token);
-    return url.href;
+    return { url: this.signer.sign(access.server, auth.user, '/upload/file', {}) };
   }
 
   /** A path naming a file (not the root itself). */

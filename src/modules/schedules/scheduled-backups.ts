@@ -1,21 +1,24 @@
 import { Injectable } from '@nestjs/common';
-import { AppException } from 'src/common/errors/app.exception';
-import { ScheduleError } from 'src/modules/schedules/schedules.errors';
+import { BackupsService } from 'src/modules/backups/backups.service';
 import type { LoadedServer } from 'src/modules/servers/servers.repository';
 
-/**
- * Where a `backup` task makes its backup: the one place the backups feature plugs in, by binding
- * its own implementation to this token in SchedulesModule.
- */
+/** Where a `backup` task makes its backup: the one place the backups feature plugs into schedules. */
 export abstract class ScheduledBackups {
   /** Starts a backup of the server named `name` ('' = a generated name); throws when it cannot. */
   abstract create(server: LoadedServer, name: string): Promise<void>;
 }
 
-/** Until backups exist every backup task fails, with a message that says why. */
+/**
+ * A scheduled backup is an ordinary one, except that at the server's limit the oldest unlocked
+ * backup makes room (as Pterodactyl rotates scheduled backups); a limit of 0 still refuses.
+ */
 @Injectable()
-export class BackupsNotAvailable extends ScheduledBackups {
-  create(): Promise<void> {
-    return Promise.reject(new AppException(ScheduleError.BACKUPS_UNAVAILABLE));
+export class ScheduledServerBackups extends ScheduledBackups {
+  constructor(private readonly backups: BackupsService) {
+    super();
+  }
+
+  async create(server: LoadedServer, name: string): Promise<void> {
+    await this.backups.createFromSchedule(server, name === '' ? null : name);
   }
 }

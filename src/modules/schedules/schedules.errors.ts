@@ -15,9 +15,4 @@ export const ScheduleError = {
     category: ErrorCategory.CONFLICT,
     message: 'The server cannot run schedules right now',
   },
-  BACKUPS_UNAVAILABLE: {
-    code: 'BACKUPS_UNAVAILABLE',
-    category: ErrorCategory.CONFLICT,
-    message: 'Backups are not available yet, so a backup task cannot run',
-  },
 } satisfies Record<string, ErrorDef>;

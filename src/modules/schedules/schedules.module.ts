@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { BackupsNotAvailable, ScheduledBackups } from 'src/modules/schedules/scheduled-backups';
+import { BackupsModule } from 'src/modules/backups/backups.module';
+import { ScheduledBackups, ScheduledServerBackups } from 'src/modules/schedules/scheduled-backups';
 import { ScheduleActivityLog } from 'src/modules/schedules/schedule-activity';
 import { ScheduleRunner } from 'src/modules/schedules/schedule-runner.service';
 import { ScheduleTaskEntity } from 'src/modules/schedules/schedule-task.entity';
@@ -13,7 +14,7 @@ import { SchedulesService } from 'src/modules/schedules/schedules.service';
 import { ServersModule } from 'src/modules/servers/servers.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ScheduleEntity, ScheduleTaskEntity]), ServersModule],
+  imports: [TypeOrmModule.forFeature([ScheduleEntity, ScheduleTaskEntity]), ServersModule, BackupsModule],
   controllers: [SchedulesController],
   providers: [
     SchedulesRepository,
@@ -22,8 +23,7 @@ import { ServersModule } from 'src/modules/servers/servers.module';
     ScheduleRunner,
     ScheduleTaskExecutor,
     SchedulesCron,
-    // The backups feature replaces this binding with its own service.
-    { provide: ScheduledBackups, useClass: BackupsNotAvailable },
+    { provide: ScheduledBackups, useClass: ScheduledServerBackups },
   ],
   exports: [ScheduleRunner],
 })

@@ -59,8 +59,12 @@ export class ServersRepository {
   }
 
   /** After a daemon restart nothing is installing or restoring there any more (wings.md §5.11). */
-  async resetStuckOnNode(nodeId: string): Promise<void> {
-    await this.servers.update({ nodeId, status: In(['installing', 'restoring_backup']) }, { status: null });
+  async resetStuckOnNode(nodeId: string, manager: EntityManager = this.servers.manager): Promise<void> {
+    await manager.getRepository(ServerEntity).update({ nodeId, status: In(['installing', 'restoring_backup']) }, { status: null });
+  }
+
+  findRestoringOnNode(nodeId: string, manager: EntityManager = this.servers.manager): Promise<ServerEntity[]> {
+    return manager.getRepository(ServerEntity).findBy({ nodeId, status: 'restoring_backup' });
   }
 
   async usersByUuid(uuids: string[]): Promise<Map<string, UserEntity>> {
@@ -169,6 +173,10 @@ export class ServersRepository {
   async recordActivity(entry: Partial<ServerActivityEntity>, manager: EntityManager = this.servers.manager): Promise<void> {
     const repo = manager.getRepository(ServerActivityEntity);
     await repo.save(repo.create(entry));
+  }
+
+  latestActivity(serverId: string, event: string, manager: EntityManager = this.servers.manager): Promise<ServerActivityEntity | null> {
+    return manager.getRepository(ServerActivityEntity).findOne({ where: { serverId, event }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
   activityPage(serverId: string, skip: number, take: number): Promise<[ServerActivityEntity[], number]> {

@@ -52,9 +52,32 @@ export class RemoteService {
     });
   }
 
-  /** Sent once per Wings boot: anything left "installing" or "restoring" there is over. */
+  /**
+   * Sent once per Wings boot: anything left "installing" or "restoring" there is over. A restore
+   * the daemon never reported on did not finish, so it is logged as failed (wings.md §5.11).
+   */
   async reset(node: NodeEntity): Promise<void> {
-    await this.servers.resetStuckOnNode(node.id);
+    const now = this.clock.now();
+    await this.servers.transaction(async (manager) => {
+      for (const server of await this.servers.findRestoringOnNode(node.id, manager)) {
+        const started = await this.servers.latestActivity(server.id, 'server.backup.restore', manager);
+        const { uuid, name } = started?.metadata ?? {};
+        await this.servers.recordActivity(
+          {
+            serverId: server.id,
+            actorId: null,
+            actorUsername: null,
+            event: 'server.backup.restore-failed',
+            metadata: { ...(started ? { uuid, name } : {}), reason: 'The daemon restarted during the restore' },
+            ip: null,
+            via: 'daemon',
+            createdAt: now,
+          },
+          manager,
+        );
+      }
+      await this.servers.resetStuckOnNode(node.id, manager);
+    });
   }
 
   /** Only `server:*` events of servers on this node are kept (wings.md §5.9). */

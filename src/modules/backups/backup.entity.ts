@@ -1,0 +1,68 @@
+import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { ServerEntity } from 'src/modules/servers/server.entity';
+
+/** Where an archive is kept; only the node's local disk (Wings' "wings" adapter) for now. */
+export const BACKUP_DISKS = ['wings'] as const;
+export type BackupDisk = (typeof BACKUP_DISKS)[number];
+
+/**
+ * One archive of a server's files (wings.md §2.8). In progress until the daemon reports back
+ * (`completed_at` set): then successful, with its checksum and size, or failed.
+ */
+@Entity({ name: 'backup' })
+@Index('UQ_backup_uuid', ['uuid'], { unique: true })
+@Index('IDX_backup_server_created', ['serverId', 'createdAt'])
+export class BackupEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_backup' })
+  id!: string;
+
+  /** The archive's name on the node: `<backup_directory>/<uuid>.tar.gz`. */
+  @Column({ type: 'uuid' })
+  uuid!: string;
+
+  @Column({ name: 'server_id', type: 'bigint' })
+  serverId!: string;
+
+  @ManyToOne(() => ServerEntity, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'server_id', foreignKeyConstraintName: 'FK_backup_server' })
+  server?: ServerEntity;
+
+  @Column({ type: 'varchar', length: 191 })
+  name!: string;
+
+  /** gitignore-style patterns left out of the archive. */
+  @Column({ name: 'ignored_files', type: 'text', array: true, default: () => "'{}'" })
+  ignoredFiles!: string[];
+
+  @Column({ type: 'varchar', length: 32, default: 'wings' })
+  disk!: BackupDisk;
+
+  /** `<type>:<hex>`, e.g. `sha1:…`, once the backup succeeded. */
+  @Column({ type: 'varchar', length: 191, nullable: true })
+  checksum!: string | null;
+
+  /** Archive size; bigint, so a string. */
+  @Column({ type: 'bigint', default: 0 })
+  bytes!: string;
+
+  @Column({ name: 'is_successful', type: 'boolean', default: false })
+  isSuccessful!: boolean;
+
+  /** A locked backup cannot be deleted, nor rotated away by a schedule. */
+  @Column({ name: 'is_locked', type: 'boolean', default: false })
+  isLocked!: boolean;
+
+  @Column({ name: 'completed_at', type: 'timestamptz', nullable: true })
+  completedAt!: Date | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}
+
+export type BackupStatus = 'in_progress' | 'successful' | 'failed';
+
+export const backupStatus = (b: Pick<BackupEntity, 'completedAt' | 'isSuccessful'>): BackupStatus =>
+  b.completedAt === null ? 'in_progress' : b.isSuccessful ? 'successful' : 'failed';

@@ -1,0 +1,103 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Brackets, EntityManager, IsNull, Repository } from 'typeorm';
+import { BackupEntity } from 'src/modules/backups/backup.entity';
+import { ServerEntity, ServerStatus } from 'src/modules/servers/server.entity';
+
+export type BackupWithServer = BackupEntity & Required<Pick<BackupEntity, 'server'>>;
+
+/** What a daemon report changes on a backup (wings.md §5.10). */
+export type BackupResult = Pick<BackupEntity, 'isSuccessful' | 'checksum' | 'bytes' | 'completedAt'> & Partial<Pick<BackupEntity, 'isLocked'>>;
+
+@Injectable()
+export class BackupsRepository {
+  constructor(@InjectRepository(BackupEntity) private readonly backups: Repository<BackupEntity>) {}
+
+  transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.backups.manager.transaction(fn);
+  }
+
+  /** Serialises limit checks of one server: two creations cannot both take the last slot. */
+  async lockServer(serverId: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(ServerEntity).createQueryBuilder('s').setLock('pessimistic_write').select('s.id').where({ id: serverId }).getOne();
+  }
+
+  /** Backups that count toward the limit: in progress or successful (failed ones do not). */
+  countNonFailed(serverId: string, manager: EntityManager = this.backups.manager): Promise<number> {
+    return manager
+      .getRepository(BackupEntity)
+      .createQueryBuilder('b')
+      .where('b.server_id = :serverId', { serverId })
+      .andWhere(new Brackets((q) => q.where('b.completed_at IS NULL').orWhere('b.is_successful = true')))
+      .getCount();
+  }
+
+  /** The backup a rotation deletes first: the oldest successful one that is not locked. */
+  oldestRotatable(serverId: string): Promise<BackupEntity | null> {
+    return this.backups.findOne({
+      where: { serverId, isSuccessful: true, isLocked: false },
+      order: { createdAt: 'ASC', id: 'ASC' },
+    });
+  }
+
+  insert(entry: Pick<BackupEntity, 'uuid' | 'serverId' | 'name' | 'ignoredFiles' | 'disk' | 'isLocked'>, manager: EntityManager): Promise<BackupEntity> {
+    const repo = manager.getRepository(BackupEntity);
+    return repo.save(repo.create(entry));
+  }
+
+  findById(id: string): Promise<BackupEntity | null> {
+    return this.backups.findOneBy({ id });
+  }
+
+  findOfServer(serverId: string, id: string): Promise<BackupEntity | null> {
+    return this.backups.findOneBy({ id, serverId });
+  }
+
+  /** A daemon may only report on backups of servers on its own node. */
+  findByUuidOnNode(uuid: string, nodeId: string): Promise<BackupWithServer | null> {
+    return this.backups.findOne({ where: { uuid, server: { nodeId } }, relations: { server: true } }) as Promise<BackupWithServer | null>;
+  }
+
+  /** Newest first. */
+  pageOfServer(serverId: string, skip: number, take: number): Promise<[BackupEntity[], number]> {
+    return this.backups.findAndCount({ where: { serverId }, order: { createdAt: 'DESC', id: 'DESC' }, skip, take });
+  }
+
+  /** Records the daemon's report unless one was recorded already; false when it was. */
+  async complete(id: string, result: BackupResult, manager: EntityManager): Promise<boolean> {
+    const done = await manager.getRepository(BackupEntity).update({ id, completedAt: IsNull() }, result);
+    return (done.affected ?? 0) > 0;
+  }
+
+  /** Flips the lock in one statement, so two toggles at once cannot both read the old value. */
+  async toggleLock(id: string, manager: EntityManager): Promise<BackupEntity | null> {
+    await manager
+      .getRepository(BackupEntity)
+      .createQueryBuilder()
+      .update()
+      .set({ isLocked: () => 'NOT is_locked' })
+      .where({ id })
+      .execute();
+    return manager.getRepository(BackupEntity).findOneBy({ id });
+  }
+
+  async delete(id: string, manager: EntityManager = this.backups.manager): Promise<void> {
+    await manager.getRepository(BackupEntity).delete({ id });
+  }
+
+  /**
+   * Marks the server as restoring if it is still in the state the caller checked (not suspended,
+   * status `expected`); false when something changed meanwhile (another restore, an install).
+   */
+  async markRestoring(serverId: string, expected: ServerStatus | null): Promise<boolean> {
+    const done = await this.backups.manager
+      .getRepository(ServerEntity)
+      .update({ id: serverId, suspended: false, status: expected === null ? IsNull() : expected }, { status: 'restoring_backup' });
+    return (done.affected ?? 0) > 0;
+  }
+
+  /** Ends a restore: the server goes back to `status` (null when the restore is over). */
+  async endRestoring(serverId: string, status: ServerStatus | null, manager: EntityManager = this.backups.manager): Promise<void> {
+    await manager.getRepository(ServerEntity).update({ id: serverId, status: 'restoring_backup' }, { status });
+  }
+}

@@ -1,0 +1,279 @@
+import { randomUUID } from 'node:crypto';
+import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AuthContext } from 'src/common/auth/auth-context';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
+import { Clock } from 'src/common/clock';
+import { AppException } from 'src/common/errors/app.exception';
+import { Page, paginated, Paginated } from 'src/common/http/pagination';
+import { AppConfigService } from 'src/config/app-config.service';
+import { BackupEntity, backupStatus } from 'src/modules/backups/backup.entity';
+import { BackupError } from 'src/modules/backups/backups.errors';
+import { BackupsRepository } from 'src/modules/backups/backups.repository';
+import { BackupDownloadDto, BackupResponseDto, CreateBackupDto, toBackupResponse } from 'src/modules/backups/dto/backup.dto';
+import { DaemonUrlSigner } from 'src/modules/daemon-gateway/daemon-url-signer';
+import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
+import type { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
+import type { ServerAccess } from 'src/modules/servers/server-access';
+import { actorActivity } from 'src/modules/servers/server-activity';
+import { ServerError } from 'src/modules/servers/servers.errors';
+import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+
+export type BackupList = Omit<Paginated<BackupResponseDto>, 'meta'> & {
+  meta: Paginated<BackupResponseDto>['meta'] & {
+    /** Backups that count toward the limit: in progress or successful. */
+    backupCount: number;
+    /** null: no limit; 0: backups are disabled for the server. */
+    backupLimit: number | null;
+  };
+};
+
+/** Who started something: a signed-in user, or a schedule of the server. */
+export type Initiator = Actor | 'schedule';
+
+interface NewBackup {
+  name: string;
+  ignoredFiles: string[];
+  isLocked: boolean;
+}
+
+/** A daemon answer meaning "the archive is not there", so there is nothing left to delete. */
+const isDaemonNotFound = (e: unknown): boolean => e instanceof AppException && e.code === 'DAEMON_HTTP_ERROR' && e.status === 404;
+
+/** The ignore list as Wings takes it: one pattern a line, blank lines dropped. */
+export const parseIgnored = (text: string | undefined): string[] =>
+  (text ?? '')
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+
+/**
+ * Server backups on the node's disk (Wings' local adapter, wings.md §2.8). The row comes first and
+ * the daemon second, so the daemon's report always finds its backup; a daemon that refuses takes
+ * the row back out.
+ */
+@Injectable()
+export class BackupsService {
+  private readonly logger = new Logger(BackupsService.name);
+
+  constructor(
+    private readonly repo: BackupsRepository,
+    private readonly servers: ServersRepository,
+    private readonly daemon: DaemonGateway,
+    private readonly signer: DaemonUrlSigner,
+    private readonly config: AppConfigService,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(access: ServerAccess, page: Page): Promise<BackupList> {
+    const { server } = access;
+    const [rows, total] = await this.repo.pageOfServer(server.id, page.skip, page.perPage);
+    const { data, meta } = paginated(rows.map(toBackupResponse), total, page);
+    return { data, meta: { ...meta, backupCount: await this.repo.countNonFailed(server.id), backupLimit: this.limitOf(server) } };
+  }
+
+  async view(access: ServerAccess, id: string): Promise<BackupResponseDto> {
+    return toBackupResponse(await this.require(access, id));
+  }
+
+  /** A user's backup: refused at the server's limit (no rotation), and locked only by who may delete backups. */
+  async create(access: ServerAccess, actor: Actor, dto: CreateBackupDto): Promise<BackupResponseDto> {
+    if (dto.is_locked === true && !access.permissions.includes('server.backup.delete')) {
+      throw new AppException(BackupError.LOCK_NOT_ALLOWED);
+    }
+    const backup = await this.start(access.server, this.describe(dto.name, dto.ignored, dto.is_locked ?? false), false, actor);
+    return toBackupResponse(backup);
+  }
+
+  /**
+   * A schedule's backup task. At the server's limit the oldest unlocked successful backups are
+   * deleted (daemon and row) to make room, as Pterodactyl does for scheduled backups; when none can
+   * go, or backups are disabled, it fails like a user's request.
+   */
+  async createFromSchedule(server: LoadedServer, name?: string | null, ignored?: string | null): Promise<BackupResponseDto> {
+    const backup = await this.start(server, this.describe(name ?? undefined, ignored ?? undefined, false), true, 'schedule');
+    return toBackupResponse(backup);
+  }
+
+  /** A one-time `/download/backup` URL on the node (wings.md §2.7), for successful backups only. */
+  async downloadUrl(access: ServerAccess, auth: AuthContext, actor: Actor, id: string): Promise<BackupDownloadDto> {
+    const backup = await this.require(access, id);
+    this.assertSuccessful(backup, 'downloaded');
+    const url = this.signer.sign(access.server, auth.user, '/download/backup', { backup_uuid: backup.uuid });
+    await this.servers.recordActivity(this.activity(access.server, actor, 'server.backup.download', this.subject(backup)));
+    return { url };
+  }
+
+  async toggleLock(access: ServerAccess, actor: Actor, id: string): Promise<BackupResponseDto> {
+    const backup = await this.require(access, id);
+    const toggled = await this.repo.transaction(async (manager) => {
+      const row = await this.repo.toggleLock(backup.id, manager);
+      if (!row) {
+        throw new AppException(BackupError.NOT_FOUND);
+      }
+      const event = row.isLocked ? 'server.backup.lock' : 'server.backup.unlock';
+      await this.servers.recordActivity(this.activity(access.server, actor, event, this.subject(row)), manager);
+      return row;
+    });
+    return toBackupResponse(toggled);
+  }
+
+  /**
+   * The server shows `restoring_backup` until the daemon reports back (POST /api/remote/backups/
+   * {backup}/restore); Wings stops it first. A daemon that refuses leaves the status as it was.
+   */
+  async restore(access: ServerAccess, actor: Actor, id: string, truncate: boolean): Promise<void> {
+    const { server } = access;
+    const backup = await this.require(access, id);
+    this.assertSuccessful(backup, 'restored');
+    this.assertServerUsable(server);
+    if (!(await this.repo.markRestoring(server.id, server.status))) {
+      throw new AppException(ServerError.BUSY, { message: 'The server changed state meanwhile; reload and try again' });
+    }
+    const at = this.clock.now();
+    try {
+      await this.daemon.restoreBackup(server.node, server.uuid, backup.uuid, truncate);
+    } catch (e) {
+      await this.repo.endRestoring(server.id, server.status);
+      throw e;
+    }
+    await this.servers.recordActivity(this.activity(server, actor, 'server.backup.restore', { ...this.subject(backup), truncate }, at));
+  }
+
+  /** Locked and in-progress backups stay; a successful one leaves the node first, a failed one has nothing there. */
+  async delete(access: ServerAccess, actor: Actor, id: string): Promise<void> {
+    const { server } = access;
+    const backup = await this.require(access, id);
+    if (backup.isLocked) {
+      throw new AppException(BackupError.LOCKED);
+    }
+    if (backupStatus(backup) === 'in_progress') {
+      throw new AppException(BackupError.IN_PROGRESS, { message: 'The backup is still being made; delete it once it has finished' });
+    }
+    if (backup.isSuccessful && server.status === 'restoring_backup') {
+      throw new AppException(ServerError.BUSY, { message: 'The server is restoring a backup; wait for it to finish' });
+    }
+    await this.remove(server, backup, actor, {});
+  }
+
+  private async start(server: LoadedServer, spec: NewBackup, rotate: boolean, by: Initiator): Promise<BackupEntity> {
+    this.assertServerUsable(server);
+    const limit = this.limitOf(server);
+    if (limit === 0) {
+      throw new AppException(BackupError.DISABLED);
+    }
+    if (rotate && limit !== null) {
+      await this.rotate(server, limit - 1);
+    }
+    const backup = await this.repo.transaction(async (manager) => {
+      await this.repo.lockServer(server.id, manager);
+      if (limit !== null && (await this.repo.countNonFailed(server.id, manager)) >= limit) {
+        throw new AppException(BackupError.LIMIT_REACHED, { message: `This server has reached its backup limit (${limit})`, details: { limit } });
+      }
+      return this.repo.insert({ uuid: randomUUID(), serverId: server.id, disk: 'wings', ...spec }, manager);
+    });
+    const at = this.clock.now();
+    try {
+      await this.daemon.createBackup(server.node, server.uuid, backup.uuid, backup.ignoredFiles.join('\n'));
+    } catch (e) {
+      // No row without a backup under way; if the daemon did start one after all, its report finds no row and it drops the archive.
+      await this.repo.delete(backup.id).catch((err: Error) => this.logger.error({ backup: backup.uuid, error: err.message }, 'could not remove a refused backup'));
+      throw e;
+    }
+    await this.servers.recordActivity(this.activity(server, by, 'server.backup.start', { ...this.subject(backup), locked: backup.isLocked }, at));
+    return (await this.repo.findById(backup.id)) ?? backup;
+  }
+
+  /** Deletes the oldest unlocked successful backups until at most `keep` count toward the limit. */
+  private async rotate(server: LoadedServer, keep: number): Promise<void> {
+    for (let count = await this.repo.countNonFailed(server.id); count > keep; count -= 1) {
+      const oldest = await this.repo.oldestRotatable(server.id);
+      if (!oldest) {
+        return; // nothing may go: the locked transaction refuses with the limit
+      }
+      await this.remove(server, oldest, 'schedule', { rotated: true });
+    }
+  }
+
+  private async remove(server: LoadedServer, backup: BackupEntity, by: Initiator, extra: Record<string, unknown>): Promise<void> {
+    if (backup.isSuccessful) {
+      try {
+        await this.daemon.deleteBackup(server.node, server.uuid, backup.uuid);
+      } catch (e) {
+        if (!isDaemonNotFound(e)) {
+          throw e;
+        }
+        this.logger.warn({ backup: backup.uuid }, 'the archive was already gone from the node');
+      }
+    }
+    await this.repo.transaction(async (manager: EntityManager) => {
+      await this.repo.delete(backup.id, manager);
+      const metadata = { ...this.subject(backup), failed: !backup.isSuccessful, ...extra };
+      await this.servers.recordActivity(this.activity(server, by, 'server.backup.delete', metadata), manager);
+    });
+  }
+
+  /** The server's limit: a number, or null for none (a limit of 0 with BACKUP_LIMIT_ZERO_UNLIMITED). */
+  private limitOf(server: LoadedServer): number | null {
+    if (server.backupLimit > 0) {
+      return server.backupLimit;
+    }
+    return this.config.backups.zeroLimitUnlimited ? null : 0;
+  }
+
+  private describe(name: string | undefined, ignored: string | undefined, isLocked: boolean): NewBackup {
+    const stamp = this.clock.now().toISOString().replace(/\.\d{3}Z$/, 'Z');
+    return { name: name?.trim() || `Backup at ${stamp}`, ignoredFiles: parseIgnored(ignored), isLocked };
+  }
+
+  /** Backups are made and restored only on an installed server that is not suspended or busy. */
+  private assertServerUsable(server: LoadedServer): void {
+    if (server.suspended) {
+      throw new AppException(ServerError.SUSPENDED);
+    }
+    switch (server.status) {
+      case 'installing':
+        throw new AppException(ServerError.BUSY, { message: 'The server is installing; wait for it to finish' });
+      case 'restoring_backup':
+        throw new AppException(ServerError.BUSY, { message: 'The server is restoring a backup; wait for it to finish' });
+      case 'install_failed':
+        throw new AppException(BackupError.SERVER_NOT_INSTALLED);
+      case 'reinstall_failed':
+      case null:
+        return;
+    }
+  }
+
+  private assertSuccessful(backup: BackupEntity, use: 'downloaded' | 'restored'): void {
+    const status = backupStatus(backup);
+    if (status !== 'successful') {
+      const why = status === 'in_progress' ? 'it is still being made' : 'it failed';
+      throw new AppException(BackupError.NOT_SUCCESSFUL, { message: `The backup cannot be ${use}: ${why}`, details: { status } });
+    }
+  }
+
+  private async require(access: ServerAccess, id: string): Promise<BackupEntity> {
+    const backup = await this.repo.findOfServer(access.server.id, id);
+    if (!backup) {
+      throw new AppException(BackupError.NOT_FOUND);
+    }
+    return backup;
+  }
+
+  private subject(backup: BackupEntity): Record<string, unknown> {
+    return { uuid: backup.uuid, name: backup.name };
+  }
+
+  private activity(
+    server: LoadedServer,
+    by: Initiator,
+    event: string,
+    metadata: Record<string, unknown>,
+    at: Date = this.clock.now(),
+  ): Partial<ServerActivityEntity> {
+    if (by === 'schedule') {
+      return { serverId: server.id, actorId: null, actorUsername: null, event, metadata, ip: null, via: 'schedule', createdAt: at };
+    }
+    return actorActivity(server.id, by, event, metadata, at);
+  }
+}

@@ -1,0 +1,42 @@
+import type { EntityManager } from 'typeorm';
+import type { BackupsRepository, BackupWithServer } from 'src/modules/backups/backups.repository';
+import { BackupStatusService } from 'src/modules/backups/remote/backup-status.service';
+import type { NodeEntity } from 'src/modules/nodes/node.entity';
+import type { ServersRepository } from 'src/modules/servers/servers.repository';
+import { FakeClock } from 'test/utils/fake-clock';
+
+const manager = {} as EntityManager;
+const now = new Date('2026-03-04T05:06:07Z');
+const node = { id: '3' } as NodeEntity;
+const pending = { id: '40', uuid: 'bbbbbbbb-0000-4000-8000-000000000040', serverId: '12', name: 'Nightly', isLocked: true, completedAt: null } as BackupWithServer;
+
+const build = (repo: Partial<Record<keyof BackupsRepository, jest.Mock>>, recordActivity = jest.fn().mockResolvedValue(undefined)) =>
+  new BackupStatusService(
+    { transaction: jest.fn((fn: (m: EntityManager) => Promise<unknown>) => fn(manager)), findByUuidOnNode: jest.fn().mockResolvedValue(pending), ...repo } as unknown as BackupsRepository,
+    { recordActivity } as unknown as ServersRepository,
+    new FakeClock(now.getTime()),
+  );
+
+describe(BackupStatusService.name, () => {
+  it('should look the backup up on the calling node only', async () => {
+    const findByUuidOnNode = jest.fn().mockResolvedValue(null);
+    await expect(build({ findByUuidOnNode }).complete(node, pending.uuid, { successful: false })).rejects.toMatchObject({ code: 'BACKUP_NOT_FOUND', status: 404 });
+    expect(findByUuidOnNode).toHaveBeenCalledWith(pending.uuid, '3');
+  });
+
+  it('should store a failure unlocked, without checksum and size', async () => {
+    const complete = jest.fn().mockResolvedValue(true);
+    const recordActivity = jest.fn().mockResolvedValue(undefined);
+    await build({ complete }, recordActivity).complete(node, pending.uuid, { successful: false, checksum: '', checksum_type: 'sha1', size: 0, parts: null });
+    expect(complete).toHaveBeenCalledWith('40', { isSuccessful: false, checksum: null, bytes: '0', completedAt: now, isLocked: false }, manager);
+    expect(recordActivity).toHaveBeenCalledWith(expect.objectContaining({ event: 'server.backup.fail', via: 'daemon', actorId: null }), manager);
+  });
+
+  it('should refuse the second of two reports that raced past the first check', async () => {
+    const complete = jest.fn().mockResolvedValue(false);
+    const recordActivity = jest.fn();
+    const report = { successful: true, checksum: 'ab'.repeat(20), checksum_type: 'sha1', size: 1, parts: null };
+    await expect(build({ complete }, recordActivity).complete(node, pending.uuid, report)).rejects.toMatchObject({ code: 'BACKUP_ALREADY_COMPLETED', status: 400 });
+    expect(recordActivity).not.toHaveBeenCalled();
+  });
+});
