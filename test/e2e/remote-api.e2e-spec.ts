@@ -340,6 +340,11 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
     });
   });
 
+  it('should answer a malformed JSON body with 400 INVALID_JSON and the errors array Wings reads', async () => {
+    const res = await remote('post', '/activity').set('Content-Type', 'application/json').send('{"data": [');
+    expectRemoteError(res, 400, 'INVALID_JSON', 'The request body is not valid JSON');
+  });
+
   describe('POST /servers/reset (wings.md 5.11)', () => {
     it('should clear installing and restoring_backup on the calling node only, with the literal null body Wings sends', async () => {
       const [a, b, c] = servers;

@@ -33,6 +33,9 @@ const BUILTIN_STATUS = new Map<number, ErrorDef>([
   [HttpStatus.FORBIDDEN, CommonError.FORBIDDEN],
 ]);
 
+/** The daemon's callbacks; their errors also carry the array Wings reads, body-parser's included. */
+const isDaemonCallback = (req: Request): boolean => (req.originalUrl ?? req.url).startsWith('/api/remote/');
+
 @Catch()
 export class GlobalExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ExceptionFilter');
@@ -46,6 +49,11 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       body.requestId = String(req.id);
     }
     if (res.headersSent) {
+      return;
+    }
+    if (isDaemonCallback(req)) {
+      // Wings parses `errors: [{code, status, detail}]` from a panel's failures and logs it (wings.md §1.11).
+      res.status(body.statusCode).json({ errors: [{ code: body.code, status: String(body.statusCode), detail: body.message }], ...body });
       return;
     }
     res.status(body.statusCode).json(body);

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseFilters, UseGuards } from '@nestjs/common';
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
 import type { Request } from 'express';
 import { DaemonOnly } from 'src/common/auth/authenticated.decorator';
 import { Clock } from 'src/common/clock';
@@ -8,7 +8,6 @@ import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
-import { RemoteExceptionFilter } from 'src/modules/servers/remote/remote-exception.filter';
 
 export const DaemonAuthError = {
   MISSING: {
@@ -64,7 +63,7 @@ export class DaemonTokenGuard implements CanActivate {
 
 /** A `/api/remote/**` route: the calling node authenticates, and errors carry Wings' `errors` array too. */
 export const DaemonRoute = (): MethodDecorator & ClassDecorator =>
-  applyDecorators(DaemonOnly(), UseGuards(DaemonTokenGuard), UseFilters(RemoteExceptionFilter));
+  applyDecorators(DaemonOnly(), UseGuards(DaemonTokenGuard));
 
 export const CallingNode = createParamDecorator((_data: unknown, ctx: ExecutionContext): NodeEntity => {
   const node = ctx.switchToHttp().getRequest<DaemonRequest>().daemonNode;
