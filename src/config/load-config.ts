@@ -21,6 +21,12 @@ const ENV_KEYS = [
   'ADMIN_EMAIL',
   'ADMIN_PASSWORD',
   'ADMIN_USERNAME',
+  'CAPTCHA_PROVIDER',
+  'CAPTCHA_SITE_KEY',
+  'CAPTCHA_SECRET_KEY',
+  'CAPTCHA_VERIFY_URL',
+  'SMTP_URL',
+  'MAIL_FROM',
 ];
 
 const flatten = (errors: ValidationError[]): string[] =>
