@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { BackgroundTasksModule } from 'src/common/background/background-tasks.module';
 import { ClockModule } from 'src/common/clock.module';
 import { LoggingModule } from 'src/common/logging/logging.module';
 import { AppConfigModule } from 'src/config/config.module';
@@ -19,12 +20,14 @@ import { FirstAdminBootstrap } from 'src/modules/users/first-admin.bootstrap';
 import { UsersModule } from 'src/modules/users/users.module';
 import { RateLimitModule } from 'src/common/rate-limit/rate-limit.module';
 import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
+import { MailModule } from 'src/modules/mail/mail.module';
 
 @Module({
   imports: [
     AppConfigModule,
     LoggingModule,
     ClockModule,
+    BackgroundTasksModule,
     RateLimitModule,
     DatabaseModule,
     HealthModule,
@@ -32,6 +35,7 @@ import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
     SessionsModule,
     ApiKeysModule,
     AuthModule,
+    MailModule,
     AccountModule,
     SshKeysModule,
     AuditModule,
