@@ -6,7 +6,8 @@ import { ExpandServers1795319827218 } from 'src/database/migrations/179531982721
 import { AddSubusers1795325211659 } from 'src/database/migrations/1795325211659-AddSubusers';
 import { AddDatabaseHosts1795325589072 } from 'src/database/migrations/1795325589072-AddDatabaseHosts';
 import { AddSshKeys1795326159280 } from 'src/database/migrations/1795326159280-AddSshKeys';
+import { AddTwoFactorAndPasswordResets1795327621174 } from 'src/database/migrations/1795327621174-AddTwoFactorAndPasswordResets';
 
 /** Every migration, in order. Add each generated migration here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: MixedList<Function> = [CreateUsersSessionsApiKeys1795315755628, AddEggsNestsAuditLog1795317728241, AddLocationsNodesAllocations1795319433215, ExpandServers1795319827218, AddSubusers1795325211659, AddDatabaseHosts1795325589072, AddSshKeys1795326159280];
+export const MIGRATIONS: MixedList<Function> = [CreateUsersSessionsApiKeys1795315755628, AddEggsNestsAuditLog1795317728241, AddLocationsNodesAllocations1795319433215, ExpandServers1795319827218, AddSubusers1795325211659, AddDatabaseHosts1795325589072, AddSshKeys1795326159280, AddTwoFactorAndPasswordResets1795327621174];
