@@ -21,6 +21,7 @@ import { UsersModule } from 'src/modules/users/users.module';
 import { RateLimitModule } from 'src/common/rate-limit/rate-limit.module';
 import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
 import { MailModule } from 'src/modules/mail/mail.module';
+import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
 
 @Module({
   imports: [
@@ -36,6 +37,7 @@ import { MailModule } from 'src/modules/mail/mail.module';
     ApiKeysModule,
     AuthModule,
     MailModule,
+    TwoFactorModule,
     AccountModule,
     SshKeysModule,
     AuditModule,

@@ -34,14 +34,14 @@ export class AuthController {
   @HttpCode(200)
   @Public()
   async signInEmail(@Body() dto: SignInEmailDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return this.respond(await this.signIns.signIn({ email: dto.email }, dto.password, meta(req)), res);
+    return this.respond(await this.signIns.signIn({ email: dto.email }, dto.password, dto.totp, meta(req)), res);
   }
 
   @Post('sign-in/username')
   @HttpCode(200)
   @Public()
   async signInUsername(@Body() dto: SignInUsernameDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return this.respond(await this.signIns.signIn({ username: dto.username }, dto.password, meta(req)), res);
+    return this.respond(await this.signIns.signIn({ username: dto.username }, dto.password, dto.totp, meta(req)), res);
   }
 
   @Post('sign-out')
