@@ -21,6 +21,7 @@ import { UsersModule } from 'src/modules/users/users.module';
 import { RateLimitModule } from 'src/common/rate-limit/rate-limit.module';
 import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
 import { MailModule } from 'src/modules/mail/mail.module';
+import { PasswordResetModule } from 'src/modules/password-reset/password-reset.module';
 import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
 
 @Module({
@@ -38,6 +39,7 @@ import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
     AuthModule,
     MailModule,
     TwoFactorModule,
+    PasswordResetModule,
     AccountModule,
     SshKeysModule,
     AuditModule,
