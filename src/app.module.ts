@@ -20,6 +20,7 @@ import { FirstAdminBootstrap } from 'src/modules/users/first-admin.bootstrap';
 import { UsersModule } from 'src/modules/users/users.module';
 import { RateLimitModule } from 'src/common/rate-limit/rate-limit.module';
 import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
+import { CaptchaModule } from 'src/modules/captcha/captcha.module';
 import { MailModule } from 'src/modules/mail/mail.module';
 import { PasswordResetModule } from 'src/modules/password-reset/password-reset.module';
 import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
@@ -37,6 +38,7 @@ import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
     SessionsModule,
     ApiKeysModule,
     AuthModule,
+    CaptchaModule,
     MailModule,
     TwoFactorModule,
     PasswordResetModule,

@@ -1,6 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { Public } from 'src/common/auth/authenticated.decorator';
+import { RequireCaptcha } from 'src/modules/captcha/captcha.guard';
 import { ForgetPasswordDto, ForgetPasswordResponseDto, ResetPasswordDto } from 'src/modules/password-reset/dto/password-reset.dto';
 import { PasswordResetService } from 'src/modules/password-reset/password-reset.service';
 
@@ -16,6 +17,7 @@ export class PasswordResetController {
   @Post('forget-password')
   @HttpCode(200)
   @Public()
+  @RequireCaptcha()
   forgetPassword(@Body() dto: ForgetPasswordDto): { data: ForgetPasswordResponseDto } {
     this.service.request(dto.email);
     return { data: { message: FORGET_PASSWORD_MESSAGE } };

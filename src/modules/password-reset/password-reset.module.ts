@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { CaptchaModule } from 'src/modules/captcha/captcha.module';
 import { MailModule } from 'src/modules/mail/mail.module';
 import { PasswordResetController } from 'src/modules/password-reset/password-reset.controller';
 import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-reset-token.entity';
@@ -9,7 +10,7 @@ import { SessionsModule } from 'src/modules/sessions/sessions.module';
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PasswordResetTokenEntity]), UsersModule, SessionsModule, MailModule],
+  imports: [TypeOrmModule.forFeature([PasswordResetTokenEntity]), UsersModule, SessionsModule, MailModule, CaptchaModule],
   controllers: [PasswordResetController],
   providers: [PasswordResetRepository, PasswordResetService],
 })
