@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
+import { BackgroundTasksModule } from 'src/common/background/background-tasks.module';
 import { ClockModule } from 'src/common/clock.module';
 import { LoggingModule } from 'src/common/logging/logging.module';
 import { AppConfigModule } from 'src/config/config.module';
@@ -22,12 +23,17 @@ import { FirstAdminBootstrap } from 'src/modules/users/first-admin.bootstrap';
 import { UsersModule } from 'src/modules/users/users.module';
 import { RateLimitModule } from 'src/common/rate-limit/rate-limit.module';
 import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
+import { CaptchaModule } from 'src/modules/captcha/captcha.module';
+import { MailModule } from 'src/modules/mail/mail.module';
+import { PasswordResetModule } from 'src/modules/password-reset/password-reset.module';
+import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
 
 @Module({
   imports: [
     AppConfigModule,
     LoggingModule,
     ClockModule,
+    BackgroundTasksModule,
     RateLimitModule,
     DatabaseModule,
     ScheduleModule.forRoot(),
@@ -36,6 +42,10 @@ import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
     SessionsModule,
     ApiKeysModule,
     AuthModule,
+    CaptchaModule,
+    MailModule,
+    TwoFactorModule,
+    PasswordResetModule,
     AccountModule,
     SshKeysModule,
     AuditModule,

@@ -1,6 +1,22 @@
 import { resolve } from 'node:path';
-import { EnvSchema } from 'src/config/env.schema';
+import { CAPTCHA_VERIFY_URLS, CaptchaProvider, EnvSchema } from 'src/config/env.schema';
 import { resolveDevAppKey, validateEnv } from 'src/config/load-config';
+
+export interface CaptchaConfig {
+  provider: CaptchaProvider;
+  siteKey: string | null;
+  secretKey: string;
+  verifyUrl: string;
+  /** reCAPTCHA v3: the lowest passing score, 0.0 to 1.0. */
+  minScore: number;
+  timeoutMs: number;
+}
+
+export interface MailConfig {
+  /** Unset: mails are not sent, and a warning says so. */
+  smtpUrl?: string;
+  from: string;
+}
 
 export type DatabaseConfig =
   | { kind: 'postgres'; url: string; poolMax: number; runMigrations: boolean }
@@ -23,6 +39,9 @@ export class AppConfigService {
     firstAdmin?: { email: string; password: string; username?: string };
   };
   readonly scheduler: { enabled: boolean; tickMs: number; staleClaimMs: number; batchSize: number };
+  /** null: no CAPTCHA provider configured, so no CAPTCHA is asked for. */
+  readonly captcha: CaptchaConfig | null;
+  readonly mail: MailConfig;
 
   constructor(schema: EnvSchema) {
     this.env = schema.NODE_ENV;
@@ -60,6 +79,17 @@ export class AppConfigService {
       staleClaimMs: schema.SCHEDULER_STALE_CLAIM_SECONDS * 1000,
       batchSize: schema.SCHEDULER_BATCH_SIZE,
     };
+    this.captcha = schema.CAPTCHA_PROVIDER
+      ? {
+          provider: schema.CAPTCHA_PROVIDER,
+          siteKey: schema.CAPTCHA_SITE_KEY ?? null,
+          secretKey: schema.CAPTCHA_SECRET_KEY ?? '',
+          verifyUrl: schema.CAPTCHA_VERIFY_URL ?? CAPTCHA_VERIFY_URLS[schema.CAPTCHA_PROVIDER],
+          minScore: schema.CAPTCHA_MIN_SCORE,
+          timeoutMs: schema.CAPTCHA_TIMEOUT_MS,
+        }
+      : null;
+    this.mail = { smtpUrl: schema.SMTP_URL, from: schema.MAIL_FROM ?? `Hatchery <no-reply@${new URL(schema.APP_URL).hostname}>` };
   }
 
   get isProduction(): boolean {

@@ -4,11 +4,13 @@ import {
   IsEmail,
   IsIn,
   IsInt,
+  IsNumber,
   IsOptional,
   IsString,
   IsUrl,
   Matches,
   Max,
+  MaxLength,
   MinLength,
   Min,
   ValidateIf,
@@ -40,6 +42,18 @@ const toNumber = ({ value }: { value: unknown }): unknown => (typeof value === '
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const CAPTCHA_PROVIDERS = ['turnstile', 'hcaptcha', 'recaptcha'] as const;
+export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
+
+/** Where each provider verifies a token; CAPTCHA_VERIFY_URL replaces it (a local fake in tests). */
+export const CAPTCHA_VERIFY_URLS: Record<CaptchaProvider, string> = {
+  turnstile: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+  hcaptcha: 'https://api.hcaptcha.com/siteverify',
+  recaptcha: 'https://www.google.com/recaptcha/api/siteverify',
+};
+
+// `addr@host` or `Name <addr@host>`, as nodemailer takes it.
+const MAIL_ADDRESS = /^(?:[^<>]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
 
 /**
  * Every environment variable Hatchery reads. Validated once at boot by `loadConfig`;
@@ -164,4 +178,45 @@ export class EnvSchema {
   @Min(1)
   @Max(1000)
   SCHEDULER_BATCH_SIZE = 50;
+  // CAPTCHA on sign-in, sign-up and forget-password (interface.md 5.5); unset = no CAPTCHA.
+  @IsOptional()
+  @IsIn(CAPTCHA_PROVIDERS, { message: 'CAPTCHA_PROVIDER must be turnstile, hcaptcha or recaptcha (or unset for no CAPTCHA)' })
+  CAPTCHA_PROVIDER?: CaptchaProvider;
+
+  // The public key the sign-in page renders the widget with; the panel hands it out, never needs it.
+  @IsOptional()
+  @IsString()
+  @MaxLength(512)
+  CAPTCHA_SITE_KEY?: string;
+
+  @ValidateIf((env: EnvSchema) => env.CAPTCHA_PROVIDER !== undefined)
+  @MaxLength(512)
+  @IsString({ message: 'CAPTCHA_SECRET_KEY must be set when CAPTCHA_PROVIDER is set' })
+  CAPTCHA_SECRET_KEY?: string;
+
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { message: 'CAPTCHA_VERIFY_URL must be an http(s) URL' })
+  CAPTCHA_VERIFY_URL?: string;
+
+  // reCAPTCHA v3 only: the lowest score that passes.
+  @Transform(toNumber)
+  @IsNumber({ allowNaN: false, allowInfinity: false }, { message: 'CAPTCHA_MIN_SCORE must be a number from 0.0 to 1.0' })
+  @Min(0, { message: 'CAPTCHA_MIN_SCORE must be a number from 0.0 to 1.0' })
+  @Max(1, { message: 'CAPTCHA_MIN_SCORE must be a number from 0.0 to 1.0' })
+  CAPTCHA_MIN_SCORE = 0.5;
+
+  @Transform(toNumber)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  CAPTCHA_TIMEOUT_MS = 5_000;
+
+  // smtp://user:pass@host:587 (STARTTLS when offered) or smtps://...:465; unset = no e-mail is sent.
+  @IsOptional()
+  @IsUrl({ require_tld: false, protocols: ['smtp', 'smtps'], require_protocol: true }, { message: 'SMTP_URL must be an smtp:// or smtps:// URL' })
+  SMTP_URL?: string;
+
+  @IsOptional()
+  @Matches(MAIL_ADDRESS, { message: 'MAIL_FROM must be an address, or "Name <address>"' })
+  MAIL_FROM?: string;
 }

@@ -96,4 +96,60 @@ describe(AppConfigService.name, () => {
       'SCHEDULER_STALE_CLAIM_SECONDS',
     ]);
   });
+
+  it('should ask for no CAPTCHA and send no mail by default', () => {
+    const config = AppConfigService.fromEnv({ APP_KEY: 'k'.repeat(40), APP_URL: 'https://panel.example.com' });
+    expect(config.captcha).toBeNull();
+    expect(config.mail).toEqual({ smtpUrl: undefined, from: 'Hatchery <no-reply@panel.example.com>' });
+  });
+
+  it.each([
+    ['turnstile', 'https://challenges.cloudflare.com/turnstile/v0/siteverify'],
+    ['hcaptcha', 'https://api.hcaptcha.com/siteverify'],
+    ['recaptcha', 'https://www.google.com/recaptcha/api/siteverify'],
+  ])("should take %s with only its secret key, and default to the provider's verify URL", (provider, verifyUrl) => {
+    const config = AppConfigService.fromEnv({ APP_KEY: 'k'.repeat(40), CAPTCHA_PROVIDER: provider, CAPTCHA_SECRET_KEY: 'shh' });
+    expect(config.captcha).toEqual({ provider, siteKey: null, secretKey: 'shh', verifyUrl, minScore: 0.5, timeoutMs: 5000 });
+  });
+
+  it('should take a verify URL, a site key, a score and SMTP settings when given', () => {
+    const config = AppConfigService.fromEnv({
+      APP_KEY: 'k'.repeat(40),
+      CAPTCHA_PROVIDER: 'recaptcha',
+      CAPTCHA_SITE_KEY: 'site',
+      CAPTCHA_SECRET_KEY: 'shh',
+      CAPTCHA_VERIFY_URL: 'http://127.0.0.1:9/verify',
+      CAPTCHA_MIN_SCORE: '0.7',
+      SMTP_URL: 'smtps://mailer:p%40ss@smtp.example.com:465',
+      MAIL_FROM: 'Panel <panel@example.com>',
+    });
+    expect(config.captcha).toMatchObject({ siteKey: 'site', verifyUrl: 'http://127.0.0.1:9/verify', minScore: 0.7 });
+    expect(config.mail).toEqual({ smtpUrl: 'smtps://mailer:p%40ss@smtp.example.com:465', from: 'Panel <panel@example.com>' });
+    for (const score of ['0', '1', '0.0', '1.0']) {
+      expect(problemsOf({ CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SECRET_KEY: 's', CAPTCHA_MIN_SCORE: score })).toEqual([]);
+    }
+  });
+
+  it('should list every bad CAPTCHA and mail variable at boot', () => {
+    const problems = problemsOf({
+      CAPTCHA_PROVIDER: 'recaptcha',
+      CAPTCHA_MIN_SCORE: '1.5',
+      CAPTCHA_VERIFY_URL: 'ftp://example.com/verify',
+      SMTP_URL: 'http://mail.example.com',
+      MAIL_FROM: 'not an address',
+    });
+    expect(problems).toEqual([
+      'CAPTCHA_SECRET_KEY: CAPTCHA_SECRET_KEY must be set when CAPTCHA_PROVIDER is set',
+      'CAPTCHA_VERIFY_URL: CAPTCHA_VERIFY_URL must be an http(s) URL',
+      'CAPTCHA_MIN_SCORE: CAPTCHA_MIN_SCORE must be a number from 0.0 to 1.0',
+      'SMTP_URL: SMTP_URL must be an smtp:// or smtps:// URL',
+      'MAIL_FROM: MAIL_FROM must be an address, or "Name <address>"',
+    ]);
+    expect(problemsOf({ CAPTCHA_PROVIDER: 'recaptcha-v2', CAPTCHA_MIN_SCORE: '-0.1' })).toEqual([
+      'CAPTCHA_PROVIDER: CAPTCHA_PROVIDER must be turnstile, hcaptcha or recaptcha (or unset for no CAPTCHA)',
+      'CAPTCHA_SECRET_KEY: CAPTCHA_SECRET_KEY must be set when CAPTCHA_PROVIDER is set',
+      'CAPTCHA_MIN_SCORE: CAPTCHA_MIN_SCORE must be a number from 0.0 to 1.0',
+    ]);
+    expect(problemsOf({ CAPTCHA_MIN_SCORE: 'high' })).toEqual(['CAPTCHA_MIN_SCORE: CAPTCHA_MIN_SCORE must be a number from 0.0 to 1.0']);
+  });
 });

@@ -23,6 +23,12 @@ const ENV_KEYS = [
   'ADMIN_USERNAME',
   'REDIS_URL',
   'SCHEDULER_ENABLED',
+  'CAPTCHA_PROVIDER',
+  'CAPTCHA_SITE_KEY',
+  'CAPTCHA_SECRET_KEY',
+  'CAPTCHA_VERIFY_URL',
+  'SMTP_URL',
+  'MAIL_FROM',
 ];
 
 const flatten = (errors: ValidationError[]): string[] =>

@@ -16,8 +16,11 @@ import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
 import { SshKeyEntity } from 'src/modules/ssh-keys/ssh-key.entity';
+import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-reset-token.entity';
+import { RecoveryCodeEntity } from 'src/modules/two-factor/recovery-code.entity';
+import { UserTwoFactorEntity } from 'src/modules/two-factor/user-two-factor.entity';
 import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 
 /** Every entity, registered once for the app, the TypeORM CLI and the tests. */
-export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, SshKeyEntity, DatabaseHostEntity, ServerDatabaseEntity, ScheduleEntity, ScheduleTaskEntity, BackupEntity];
+export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, SshKeyEntity, DatabaseHostEntity, ServerDatabaseEntity, ScheduleEntity, ScheduleTaskEntity, BackupEntity, UserTwoFactorEntity, RecoveryCodeEntity, PasswordResetTokenEntity];

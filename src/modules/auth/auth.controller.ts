@@ -5,6 +5,7 @@ import { AuthContext, requireSession } from 'src/common/auth/auth-context';
 import { Authenticated, Public } from 'src/common/auth/authenticated.decorator';
 import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
 import { AuthService } from 'src/modules/auth/auth.service';
+import { RequireCaptcha } from 'src/modules/captcha/captcha.guard';
 import { SignInEmailDto, SignInUsernameDto, SignUpDto } from 'src/modules/auth/dto/auth.dto';
 import { ClientMeta, SignedIn, SignInService } from 'src/modules/auth/sign-in.service';
 import { toSessionResponse } from 'src/modules/sessions/dto/session-response.dto';
@@ -24,6 +25,7 @@ export class AuthController {
 
   @Post('sign-up/email')
   @Public()
+  @RequireCaptcha()
   async signUp(@Body() dto: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ data: { user: UserResponseDto } }> {
     const signedIn = await this.signIns.signUp(dto, meta(req));
     this.auth.setSessionCookie(res, signedIn.token, signedIn.session);
@@ -33,15 +35,17 @@ export class AuthController {
   @Post('sign-in/email')
   @HttpCode(200)
   @Public()
+  @RequireCaptcha()
   async signInEmail(@Body() dto: SignInEmailDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return this.respond(await this.signIns.signIn({ email: dto.email }, dto.password, meta(req)), res);
+    return this.respond(await this.signIns.signIn({ email: dto.email }, dto.password, dto.totp, meta(req)), res);
   }
 
   @Post('sign-in/username')
   @HttpCode(200)
   @Public()
+  @RequireCaptcha()
   async signInUsername(@Body() dto: SignInUsernameDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
-    return this.respond(await this.signIns.signIn({ username: dto.username }, dto.password, meta(req)), res);
+    return this.respond(await this.signIns.signIn({ username: dto.username }, dto.password, dto.totp, meta(req)), res);
   }
 
   @Post('sign-out')

@@ -5,6 +5,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
 import { SignUpDto } from 'src/modules/auth/dto/auth.dto';
+import { TwoFactorService } from 'src/modules/two-factor/two-factor.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UsersRepository } from 'src/modules/users/users.repository';
@@ -27,15 +28,18 @@ export class SignInService {
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
     private readonly config: AppConfigService,
+    private readonly twoFactor: TwoFactorService,
   ) {}
 
-  async signIn(by: { email: string } | { username: string }, password: string, meta: ClientMeta): Promise<SignedIn> {
+  /** Password first, then (when enabled) the two-factor code; no session is made unless both pass. */
+  async signIn(by: { email: string } | { username: string }, password: string, totp: string | undefined, meta: ClientMeta): Promise<SignedIn> {
     const user = 'email' in by ? await this.users.findByEmail(by.email) : await this.users.findByUsername(by.username);
     // The same argon2 work is done whether or not the account exists.
     const ok = await this.hasher.verify(user?.passwordHash, password);
     if (!user || !ok) {
       throw new AppException(AuthError.INVALID_CREDENTIALS);
     }
+    await this.twoFactor.verifySignIn(user, totp);
     return { user, ...(await this.sessions.create(user, meta)) };
   }
 

@@ -57,6 +57,15 @@ export class UsersRepository {
     }
   }
 
+  /** Writes only the given columns, so a concurrent change to another column of the row is not overwritten. */
+  async setColumns(
+    id: string,
+    changes: Partial<Pick<UserEntity, 'passwordHash' | 'twoFactorEnabled'>>,
+    manager: EntityManager = this.repo.manager,
+  ): Promise<void> {
+    await manager.getRepository(UserEntity).update({ id }, changes);
+  }
+
   countOwnedServers(userId: string, manager: EntityManager = this.repo.manager): Promise<number> {
     return manager.getRepository(ServerEntity).countBy({ ownerId: userId });
   }

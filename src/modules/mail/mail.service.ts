@@ -1,0 +1,61 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import nodemailer, { Transporter } from 'nodemailer';
+import { AppConfigService } from 'src/config/app-config.service';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Why a mail is sent and for whom, for the log line that replaces it when it cannot go out. */
+export interface MailContext {
+  purpose: string;
+  userId: string;
+}
+
+/**
+ * Sends the panel's e-mails through SMTP_URL. Mail is best effort: without SMTP_URL, or when the
+ * server refuses, a warning is logged and the caller carries on, so a missing mail server never
+ * breaks sign-in or password reset. Message bodies (which hold reset links) are never logged.
+ */
+@Injectable()
+export class MailService implements OnApplicationShutdown {
+  private readonly logger = new Logger(MailService.name);
+  private readonly transport?: Transporter;
+
+  constructor(private readonly config: AppConfigService) {
+    const { smtpUrl } = config.mail;
+    if (smtpUrl) {
+      this.transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
+    }
+  }
+
+  get configured(): boolean {
+    return this.transport !== undefined;
+  }
+
+  /** Sends one message; resolves true once the server accepted it, false (after logging a warning) otherwise. Never rejects. */
+  async deliver(message: MailMessage, context: MailContext): Promise<boolean> {
+    if (!this.transport) {
+      this.logger.warn({ purpose: context.purpose, userId: String(context.userId) }, `SMTP_URL is not set: the ${context.purpose} e-mail was not sent`);
+      return false;
+    }
+    try {
+      await this.transport.sendMail({ from: this.config.mail.from, to: message.to, subject: message.subject, text: message.text });
+      return true;
+    } catch (e) {
+      const err = e as { code?: unknown; responseCode?: unknown };
+      this.logger.warn(
+        { purpose: context.purpose, userId: String(context.userId), code: err.code, responseCode: err.responseCode },
+        `The ${context.purpose} e-mail could not be sent through SMTP_URL`,
+      );
+      return false;
+    }
+  }
+
+  // After BackgroundTasks has let queued mails go out (it waits before application shutdown).
+  onApplicationShutdown(): void {
+    this.transport?.close();
+  }
+}

@@ -1,0 +1,39 @@
+import type { MailMessage } from 'src/modules/mail/mail.service';
+import type { UserEntity } from 'src/modules/users/user.entity';
+
+/** The page of the panel's web app that takes the token and asks for the new password. */
+export const RESET_PAGE_PATH = '/auth/password/reset';
+
+export const resetLink = (appUrl: string, token: string): string =>
+  `${appUrl.replace(/\/+$/, '')}${RESET_PAGE_PATH}?token=${encodeURIComponent(token)}`;
+
+export const passwordResetMail = (user: UserEntity, link: string): MailMessage => ({
+  to: user.email,
+  subject: 'Reset your Hatchery password',
+  text: [
+    `Hello ${user.name || user.username},`,
+    '',
+    'Someone asked to reset the password of your Hatchery account. To choose a new password, open this link within one hour:',
+    '',
+    link,
+    '',
+    'The link works once. Resetting the password signs the account out everywhere.',
+    'If you did not ask for this, ignore this e-mail: your password stays as it is.',
+    '',
+    '— Hatchery',
+  ].join('\n'),
+});
+
+export const passwordChangedMail = (user: UserEntity, appUrl: string): MailMessage => ({
+  to: user.email,
+  subject: 'Your Hatchery password was reset',
+  text: [
+    `Hello ${user.name || user.username},`,
+    '',
+    'The password of your Hatchery account was just reset through an e-mailed link, and every session was signed out.',
+    '',
+    `If this was not you, reset your password again at ${appUrl} and check your account's API keys.`,
+    '',
+    '— Hatchery',
+  ].join('\n'),
+});

@@ -1,0 +1,10 @@
+import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
+
+export const PasswordResetError = {
+  // One answer for unknown, used and expired tokens alike.
+  INVALID_TOKEN: {
+    code: 'PASSWORD_RESET_TOKEN_INVALID',
+    category: ErrorCategory.BAD_REQUEST,
+    message: 'This password reset link is invalid, was already used or has expired; request a new one',
+  },
+} satisfies Record<string, ErrorDef>;

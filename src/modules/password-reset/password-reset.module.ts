@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { CaptchaModule } from 'src/modules/captcha/captcha.module';
+import { MailModule } from 'src/modules/mail/mail.module';
+import { PasswordResetController } from 'src/modules/password-reset/password-reset.controller';
+import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-reset-token.entity';
+import { PasswordResetRepository } from 'src/modules/password-reset/password-reset.repository';
+import { PasswordResetService } from 'src/modules/password-reset/password-reset.service';
+import { SessionsModule } from 'src/modules/sessions/sessions.module';
+import { UsersModule } from 'src/modules/users/users.module';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([PasswordResetTokenEntity]), UsersModule, SessionsModule, MailModule, CaptchaModule],
+  controllers: [PasswordResetController],
+  providers: [PasswordResetRepository, PasswordResetService],
+})
+export class PasswordResetModule {}

@@ -1,0 +1,36 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { EntityManager, Repository } from 'typeorm';
+import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-reset-token.entity';
+
+@Injectable()
+export class PasswordResetRepository {
+  constructor(@InjectRepository(PasswordResetTokenEntity) private readonly repo: Repository<PasswordResetTokenEntity>) {}
+
+  findByHash(tokenHash: string): Promise<PasswordResetTokenEntity | null> {
+    return this.repo.findOneBy({ tokenHash });
+  }
+
+  /** Issues a token as the user's only one: earlier tokens of the user, and everyone's expired ones, are deleted. */
+  replaceForUser(token: Pick<PasswordResetTokenEntity, 'userId' | 'tokenHash' | 'createdAt' | 'expiresAt'>): Promise<void> {
+    return this.repo.manager.transaction(async (manager) => {
+      await manager
+        .getRepository(PasswordResetTokenEntity)
+        .createQueryBuilder()
+        .delete()
+        .where('user_id = :userId OR expires_at <= :now', { userId: token.userId, now: token.createdAt })
+        .execute();
+      await manager.getRepository(PasswordResetTokenEntity).insert(token);
+    });
+  }
+
+  /** Deletes the token; false when it was gone already (used by a concurrent request). */
+  async consume(id: string, manager: EntityManager): Promise<boolean> {
+    const result = await manager.getRepository(PasswordResetTokenEntity).delete({ id });
+    return result.affected === 1;
+  }
+
+  async deleteForUser(userId: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(PasswordResetTokenEntity).delete({ userId });
+  }
+}

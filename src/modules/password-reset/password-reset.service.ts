@@ -1,0 +1,82 @@
+import { randomBytes } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import { BackgroundTasks } from 'src/common/background/background-tasks';
+import { Clock } from 'src/common/clock';
+import { sha256Hex } from 'src/common/crypto/tokens';
+import { AppException } from 'src/common/errors/app.exception';
+import { AppConfigService } from 'src/config/app-config.service';
+import { MailService } from 'src/modules/mail/mail.service';
+import { passwordChangedMail, passwordResetMail, resetLink } from 'src/modules/password-reset/password-reset-mails';
+import { PasswordResetError } from 'src/modules/password-reset/password-reset.errors';
+import { PasswordResetRepository } from 'src/modules/password-reset/password-reset.repository';
+import { SessionsRepository } from 'src/modules/sessions/sessions.repository';
+import { PasswordHasher } from 'src/modules/users/password.hasher';
+import { UsersRepository } from 'src/modules/users/users.repository';
+
+export const RESET_TOKEN_LIFETIME_MS = 60 * 60_000;
+const TOKEN_BYTES = 32;
+
+/** Password reset by e-mailed link (addendum §2): one-hour, single-use tokens kept as SHA-256 only. */
+@Injectable()
+export class PasswordResetService {
+  constructor(
+    private readonly tokens: PasswordResetRepository,
+    private readonly users: UsersRepository,
+    private readonly sessions: SessionsRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly mail: MailService,
+    private readonly tasks: BackgroundTasks,
+    private readonly clock: Clock,
+    private readonly config: AppConfigService,
+  ) {}
+
+  /**
+   * Starts a reset for the address and returns at once. The lookup, the token and the mail all happen
+   * after the response, so neither its content nor its timing tells whether the account exists.
+   */
+  request(email: string): void {
+    this.tasks.run('password reset request', () => this.issue(email));
+  }
+
+  /** Sets the password from a valid token, then ends every session of the user. */
+  async reset(token: string, newPassword: string): Promise<void> {
+    const row = await this.tokens.findByHash(sha256Hex(token));
+    if (!row || row.expiresAt.getTime() <= this.clock.now().getTime()) {
+      throw new AppException(PasswordResetError.INVALID_TOKEN);
+    }
+    const passwordHash = await this.hasher.hash(newPassword);
+    const user = await this.users.transaction(async (manager) => {
+      // Only one of two concurrent uses deletes the row; the other is refused here.
+      if (!(await this.tokens.consume(row.id, manager))) {
+        throw new AppException(PasswordResetError.INVALID_TOKEN);
+      }
+      const owner = await this.users.findById(row.userId, manager);
+      if (!owner) {
+        throw new AppException(PasswordResetError.INVALID_TOKEN);
+      }
+      await this.tokens.deleteForUser(owner.id, manager);
+      await this.users.setColumns(owner.id, { passwordHash }, manager);
+      await this.sessions.deleteForUser(owner.id, undefined, manager);
+      return owner;
+    });
+    const purpose = 'password changed notice';
+    this.tasks.run(purpose, () => this.mail.deliver(passwordChangedMail(user, this.config.http.appUrl), { purpose, userId: user.id }));
+  }
+
+  private async issue(email: string): Promise<void> {
+    const user = await this.users.findByEmail(email);
+    if (!user) {
+      return;
+    }
+    const token = randomBytes(TOKEN_BYTES).toString('base64url');
+    const now = this.clock.now();
+    await this.tokens.replaceForUser({
+      userId: user.id,
+      tokenHash: sha256Hex(token),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + RESET_TOKEN_LIFETIME_MS),
+    });
+    const link = resetLink(this.config.http.appUrl, token);
+    await this.mail.deliver(passwordResetMail(user, link), { purpose: 'password reset', userId: user.id });
+  }
+}

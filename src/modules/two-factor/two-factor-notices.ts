@@ -1,0 +1,31 @@
+import type { MailMessage } from 'src/modules/mail/mail.service';
+import type { UserEntity } from 'src/modules/users/user.entity';
+
+/** Security notices: each tells the owner what changed, and what to do if it was not them. */
+const notice = (user: UserEntity, subject: string, what: string, appUrl: string): MailMessage => ({
+  to: user.email,
+  subject,
+  text: [
+    `Hello ${user.name || user.username},`,
+    '',
+    what,
+    '',
+    `If this was not you, reset your password at ${appUrl} now and check your account's sessions and API keys.`,
+    '',
+    '— Hatchery',
+  ].join('\n'),
+});
+
+export const twoFactorEnabledNotice = (user: UserEntity, appUrl: string): MailMessage =>
+  notice(user, 'Two-factor sign-in was turned on', 'Two-factor sign-in was just turned on for your Hatchery account.', appUrl);
+
+export const twoFactorDisabledNotice = (user: UserEntity, appUrl: string): MailMessage =>
+  notice(user, 'Two-factor sign-in was turned off', 'Two-factor sign-in was just turned off for your Hatchery account.', appUrl);
+
+export const recoveryCodeUsedNotice = (user: UserEntity, remaining: number, appUrl: string): MailMessage =>
+  notice(
+    user,
+    'A recovery code was used to sign in',
+    `A recovery code was just used to sign in to your Hatchery account. ${remaining} unused recovery code${remaining === 1 ? '' : 's'} remain${remaining === 1 ? 's' : ''}.`,
+    appUrl,
+  );

@@ -1,0 +1,28 @@
+import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
+
+export const TwoFactorError = {
+  // Sign-in: the password was right, the second factor is missing or wrong; no session is made.
+  REQUIRED: {
+    code: 'TWO_FACTOR_REQUIRED',
+    category: ErrorCategory.UNAUTHENTICATED,
+    message: 'Two-factor sign-in is enabled: give the code from your authenticator app (or a recovery code) as totp',
+  },
+  INVALID: {
+    code: 'TWO_FACTOR_INVALID',
+    category: ErrorCategory.UNAUTHENTICATED,
+    message: 'The two-factor code is not valid, or was already used',
+  },
+  // Account settings, for a signed-in user.
+  INCORRECT_CODE: {
+    code: 'INVALID_TWO_FACTOR_CODE',
+    category: ErrorCategory.BAD_REQUEST,
+    message: 'The code does not match the secret; check the time on the device and try the current code',
+  },
+  NOT_SET_UP: {
+    code: 'TWO_FACTOR_NOT_SET_UP',
+    category: ErrorCategory.CONFLICT,
+    message: 'Start with POST /api/user/2fa/setup, then confirm with a code',
+  },
+  ALREADY_ENABLED: { code: 'TWO_FACTOR_ALREADY_ENABLED', category: ErrorCategory.CONFLICT, message: 'Two-factor sign-in is already enabled' },
+  NOT_ENABLED: { code: 'TWO_FACTOR_NOT_ENABLED', category: ErrorCategory.CONFLICT, message: 'Two-factor sign-in is not enabled' },
+} satisfies Record<string, ErrorDef>;

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SecretBox } from 'src/common/crypto/secret-box';
+import { MailModule } from 'src/modules/mail/mail.module';
+import { RecoveryCodeEntity } from 'src/modules/two-factor/recovery-code.entity';
+import { TwoFactorController } from 'src/modules/two-factor/two-factor.controller';
+import { TwoFactorRepository } from 'src/modules/two-factor/two-factor.repository';
+import { TwoFactorService } from 'src/modules/two-factor/two-factor.service';
+import { UserTwoFactorEntity } from 'src/modules/two-factor/user-two-factor.entity';
+import { UsersModule } from 'src/modules/users/users.module';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([UserTwoFactorEntity, RecoveryCodeEntity]), UsersModule, MailModule],
+  controllers: [TwoFactorController],
+  providers: [TwoFactorRepository, TwoFactorService, SecretBox],
+  exports: [TwoFactorService],
+})
+export class TwoFactorModule {}

@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { BackgroundTasks } from 'src/common/background/background-tasks';
+import { Clock } from 'src/common/clock';
+import { SecretBox } from 'src/common/crypto/secret-box';
+import { AppException } from 'src/common/errors/app.exception';
+import { AppConfigService } from 'src/config/app-config.service';
+import { MailMessage, MailService } from 'src/modules/mail/mail.service';
+import { PasswordHasher } from 'src/modules/users/password.hasher';
+import { UserEntity } from 'src/modules/users/user.entity';
+import { UserError } from 'src/modules/users/users.errors';
+import { UsersRepository } from 'src/modules/users/users.repository';
+import { hashRecoveryCode, isTotpCode, newRecoveryCode, RECOVERY_CODE_COUNT } from 'src/modules/two-factor/recovery-codes';
+import { matchTotp, newTotpSecret, totpUri } from 'src/modules/two-factor/totp';
+import { recoveryCodeUsedNotice, twoFactorDisabledNotice, twoFactorEnabledNotice } from 'src/modules/two-factor/two-factor-notices';
+import { TwoFactorError } from 'src/modules/two-factor/two-factor.errors';
+import { TwoFactorRepository } from 'src/modules/two-factor/two-factor.repository';
+
+const TOTP_ISSUER = 'Hatchery';
+const sealContext = (userId: string): string => `user:${userId}:totp`;
+
+/** TOTP two-factor sign-in (RFC 6238) with one-time recovery codes. */
+@Injectable()
+export class TwoFactorService {
+  constructor(
+    private readonly repo: TwoFactorRepository,
+    private readonly users: UsersRepository,
+    private readonly hasher: PasswordHasher,
+    private readonly box: SecretBox,
+    private readonly clock: Clock,
+    private readonly mail: MailService,
+    private readonly tasks: BackgroundTasks,
+    private readonly config: AppConfigService,
+  ) {}
+
+  /** Starts (or restarts) setup: a new secret, not yet in force until `enable` confirms a code of it. */
+  async setup(user: UserEntity): Promise<{ secret: string; uri: string }> {
+    if (user.twoFactorEnabled) {
+      throw new AppException(TwoFactorError.ALREADY_ENABLED);
+    }
+    const secret = newTotpSecret();
+    await this.repo.savePending(user.id, this.box.seal(secret, sealContext(user.id)), this.clock.now());
+    return { secret, uri: totpUri(secret, TOTP_ISSUER, user.email) };
+  }
+
+  /** Turns two-factor sign-in on once `code` matches the pending secret; returns the recovery codes, shown this once. */
+  async enable(user: UserEntity, code: string): Promise<string[]> {
+    if (user.twoFactorEnabled) {
+      throw new AppException(TwoFactorError.ALREADY_ENABLED);
+    }
+    const pending = await this.repo.find(user.id);
+    if (!pending || pending.confirmedAt !== null) {
+      throw new AppException(TwoFactorError.NOT_SET_UP);
+    }
+    const step = matchTotp(this.box.open(pending.secretSealed, sealContext(user.id)), code, this.clock.now());
+    if (step === null) {
+      throw new AppException(TwoFactorError.INCORRECT_CODE);
+    }
+    const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
+    await this.users.transaction(async (manager) => {
+      // The code's step counts as used: it cannot be replayed to sign in.
+      if (!(await this.repo.confirm(user.id, pending.secretSealed, step, this.clock.now(), manager))) {
+        throw new AppException(TwoFactorError.NOT_SET_UP); // a concurrent setup or enable changed it
+      }
+      const hashes = codes.map((c) => hashRecoveryCode(user.id, c));
+      await this.repo.replaceRecoveryCodes(user.id, hashes, this.clock.now(), manager);
+      await this.users.setColumns(user.id, { twoFactorEnabled: true }, manager);
+    });
+    this.notify(user, twoFactorEnabledNotice(user, this.config.http.appUrl), 'two-factor enabled notice');
+    return codes;
+  }
+
+  /** Turns two-factor sign-in off after the password is confirmed; the secret and recovery codes are deleted. */
+  async disable(user: UserEntity, password: string): Promise<void> {
+    if (!(await this.hasher.verify(user.passwordHash, password))) {
+      throw new AppException(UserError.INVALID_PASSWORD);
+    }
+    if (!user.twoFactorEnabled) {
+      throw new AppException(TwoFactorError.NOT_ENABLED);
+    }
+    await this.users.transaction(async (manager) => {
+      await this.repo.removeAll(user.id, manager);
+      await this.users.setColumns(user.id, { twoFactorEnabled: false }, manager);
+    });
+    this.notify(user, twoFactorDisabledNotice(user, this.config.http.appUrl), 'two-factor disabled notice');
+  }
+
+  /**
+   * The second step of sign-in, after the password matched. Nothing to do unless two-factor sign-in
+   * is enabled; then `code` must be a TOTP code of an unused step, or an unused recovery code.
+   */
+  async verifySignIn(user: UserEntity, code: string | undefined): Promise<void> {
+    if (!user.twoFactorEnabled) {
+      return;
+    }
+    if (code === undefined || code.length === 0) {
+      throw new AppException(TwoFactorError.REQUIRED);
+    }
+    if (isTotpCode(code)) {
+      const row = await this.repo.find(user.id);
+      const step = row?.confirmedAt ? matchTotp(this.box.open(row.secretSealed, sealContext(user.id)), code, this.clock.now()) : null;
+      if (step === null || !(await this.repo.useStep(user.id, step))) {
+        throw new AppException(TwoFactorError.INVALID);
+      }
+      return;
+    }
+    if (!(await this.repo.useRecoveryCode(user.id, hashRecoveryCode(user.id, code)))) {
+      throw new AppException(TwoFactorError.INVALID);
+    }
+    const remaining = await this.repo.countRecoveryCodes(user.id);
+    this.notify(user, recoveryCodeUsedNotice(user, remaining, this.config.http.appUrl), 'recovery code used notice');
+  }
+
+  private notify(user: UserEntity, message: MailMessage, purpose: string): void {
+    this.tasks.run(purpose, () => this.mail.deliver(message, { purpose, userId: user.id }));
+  }
+}
