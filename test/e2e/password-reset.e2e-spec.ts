@@ -127,6 +127,15 @@ describe.each(dbKinds(['postgres', 'pglite']))('password reset by e-mail (%s)', 
     await signIn(t, user.email, NEW_PASSWORD);
   });
 
+  it('should refuse a link mailed before the password was changed another way', async () => {
+    const user = await createUser(t.app);
+    const token = await mailedToken(user);
+    const cookie = await signIn(t, user.email);
+    await t.http().put('/api/account/password').set('Cookie', cookie).set('Origin', TEST_ORIGIN).send({ currentPassword: DEFAULT_PASSWORD, newPassword: 'changed by hand 123' }).expect(204);
+    expect((await reset(token).expect(400)).body).toEqual(INVALID_TOKEN);
+    await signIn(t, user.email, 'changed by hand 123');
+  });
+
   it('should let only one of two concurrent uses of a token through', async () => {
     const user = await createUser(t.app);
     const token = await mailedToken(user);

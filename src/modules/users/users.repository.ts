@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, QueryFailedError, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
 import { ServerEntity } from 'src/modules/servers/server.entity';
+import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-reset-token.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
 
@@ -51,10 +52,19 @@ export class UsersRepository {
 
   async update(user: UserEntity, changes: Partial<UserEntity>, manager: EntityManager = this.repo.manager): Promise<UserEntity> {
     try {
-      return await manager.getRepository(UserEntity).save({ ...user, ...changes });
+      const saved = await manager.getRepository(UserEntity).save({ ...user, ...changes });
+      if (changes.passwordHash !== undefined) {
+        await this.forgetResetLinks(user.id, manager);
+      }
+      return saved;
     } catch (e) {
       throw mapUniqueViolation(e);
     }
+  }
+
+  /** A new password makes every reset link mailed for the old one useless. */
+  private async forgetResetLinks(userId: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(PasswordResetTokenEntity).delete({ userId });
   }
 
   /** Writes only the given columns, so a concurrent change to another column of the row is not overwritten. */
@@ -64,6 +74,9 @@ export class UsersRepository {
     manager: EntityManager = this.repo.manager,
   ): Promise<void> {
     await manager.getRepository(UserEntity).update({ id }, changes);
+    if (changes.passwordHash !== undefined) {
+      await this.forgetResetLinks(id, manager);
+    }
   }
 
   countOwnedServers(userId: string, manager: EntityManager = this.repo.manager): Promise<number> {
