@@ -81,6 +81,21 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await installed();
   });
 
+  it('should freeze a suspended server for its users but not for admins: they still see it, and nothing else', async () => {
+    await p.admin('post', `/api/admin/servers/${server.id}/suspend`).expect(200);
+    try {
+      expect((await p.asOwner('get', base).expect(200)).body.data.suspended).toBe(true);
+      await p.asOwner('get', `${base}/resources`).expect(200);
+      for (const path of ['/files/list?directory=/', '/startup', '/activity', '/network/allocations', '/users', '/schedules', '/backups', '/databases']) {
+        expect([path, (await p.asOwner('get', `${base}${path}`)).body.code]).toEqual([path, 'SERVER_SUSPENDED']);
+      }
+      await p.admin('get', `${base}/files/list?directory=/`).expect(200);
+      await p.admin('get', `${base}/startup`).expect(200);
+    } finally {
+      await p.admin('post', `/api/admin/servers/${server.id}/unsuspend`).expect(200);
+    }
+  });
+
   it('should refuse a reinstall of a suspended server with 409, and not call the daemon', async () => {
     await p.admin('post', `/api/admin/servers/${server.id}/suspend`).expect(200);
     try {

@@ -73,6 +73,10 @@ export class ServerAccessGuard implements CanActivate {
     if (!access.permissions.includes(permission)) {
       throw new AppException(ServerError.PERMISSION_DENIED, { message: `This action requires the ${permission} permission on this server` });
     }
+    // A suspended server is frozen for its users: they still see it (and that it is suspended); admins keep every action.
+    if (access.server.suspended && access.role !== 'admin' && permission !== 'server.view') {
+      throw new AppException(ServerError.SUSPENDED);
+    }
     req.serverAccess = access;
     return true;
   }
