@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Global, Module } from '@nestjs/common';
 import { LoggerModule } from 'nestjs-pino';
-import type { DestinationStream } from 'pino';
+import pino, { type DestinationStream } from 'pino';
 import { AppConfigService } from 'src/config/app-config.service';
 
 /** Where log lines go; tests override it to read what would have been written. */
@@ -35,9 +35,26 @@ export const REDACTED_PATHS = [
 
 export const redactUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[Redacted]');
 
+/**
+ * Standard output, written asynchronously: on Linux a write to a pipe (a container's log, a
+ * process manager) is synchronous and would stall every request behind the reader. Whatever is
+ * still buffered is flushed when the process exits.
+ */
+const stdoutDestination = (): DestinationStream => {
+  const destination = pino.destination({ dest: 1, sync: false });
+  process.once('exit', () => {
+    try {
+      destination.flushSync();
+    } catch {
+      // Nothing more can be done for log lines at exit.
+    }
+  });
+  return destination;
+};
+
 @Global()
 @Module({
-  providers: [{ provide: LOG_STREAM, useValue: process.stdout }],
+  providers: [{ provide: LOG_STREAM, useFactory: stdoutDestination }],
   exports: [LOG_STREAM],
 })
 class LogStreamModule {}
