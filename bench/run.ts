@@ -17,13 +17,14 @@ import 'test/setup/register-paths';
 import { ChildProcess, execFileSync, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { cpus, tmpdir, totalmem, release } from 'node:os';
+import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
 import { join } from 'node:path';
 import { cpuTop, CpuTop, formatCpuTop } from 'bench/cpu-top';
 import type { LoadJob, LoadResult } from 'bench/load';
 import type { Json } from 'bench/lib/http';
-import { PanelProcess, panelEnv, REPO_ROOT, RssSampler } from 'bench/lib/panel-process';
+import { cpuMs, cpuSplitMs, machineBusyMs, PanelProcess, panelEnv, REPO_ROOT, RssSampler } from 'bench/lib/panel-process';
 import { checkPostgres, databaseUrl, dropDatabase, recreateDatabase } from 'bench/lib/pg-admin';
+import { formatTable, Row, Target } from 'bench/lib/report';
 import { ADMIN_EMAIL, PASSWORD, seed, Seeded, SEED } from 'bench/lib/seed';
 import { freePort } from 'test/utils/free-port';
 
@@ -74,27 +75,6 @@ const log = (m: string): void => {
 // ---------------------------------------------------------------------------------------------
 // Rows of the table
 
-interface Target {
-  text: string;
-  met: boolean;
-}
-
-export interface Row {
-  id: string;
-  scenario: string;
-  connections?: number;
-  rps?: number;
-  p50Ms?: number;
-  p99Ms?: number;
-  non2xx?: number;
-  /** Connection errors and timeouts (a clean run has none). */
-  errors?: number;
-  peakRssMiB?: number | null;
-  target?: Target;
-  load?: LoadResult;
-  extra?: Record<string, unknown>;
-}
-
 const rows: Row[] = [];
 const failures: string[] = [];
 
@@ -131,6 +111,10 @@ class LoadDriver {
       this.pending.set(id, { resolve, reject });
       this.child.send({ id, job });
     });
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid;
   }
 
   stop(): void {
@@ -397,34 +381,6 @@ const coldStartRows = async (common: Record<string, string>, workDir: string): P
 // ---------------------------------------------------------------------------------------------
 // Output
 
-const cell = (v: number | string | null | undefined, digits = 1): string =>
-  v === undefined || v === null ? '—' : typeof v === 'number' ? v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits }) : v;
-
-const verdict = (r: Row): string => {
-  if ((r.non2xx ?? 0) > 0 || (r.errors ?? 0) > 0) {
-    return 'ERRORS';
-  }
-  return r.target ? (r.target.met ? 'pass' : 'MISS') : '—';
-};
-
-export const formatTable = (list: Row[]): string => {
-  const header = ['scenario', 'conn.', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'peak RSS MiB', 'target', 'result'];
-  const body = list.map((r) => [
-    r.scenario,
-    r.connections === undefined ? '—' : String(r.connections),
-    cell(r.rps, 0),
-    cell(r.p50Ms, 2),
-    cell(r.p99Ms, 2),
-    r.non2xx === undefined ? '—' : String(r.non2xx + (r.errors ?? 0)),
-    cell(r.peakRssMiB, 0),
-    r.target?.text ?? '—',
-    verdict(r),
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]): string => `| ${cells.map((c, i) => (i === 0 || i === 7 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
-  return [line(header), `|${widths.map((w, i) => (i === 0 || i === 7 ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...body.map(line)].join('\n');
-};
-
 const gitCommit = (): string | null => {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: REPO_ROOT, encoding: 'utf8' }).trim();
@@ -451,7 +407,7 @@ const main = async (): Promise<void> => {
   let simChild: ChildProcess | null = null;
   let driver: LoadDriver | null = null;
   let profileWindow: { from: number; to: number; id: string } | null = null;
-  let profile: (CpuTop & { file: string; scenario: string }) | null = null;
+  let profile: (CpuTop & { file: string; scenario: string; fromS: number; toS: number }) | null = null;
   const seeding: Record<string, unknown> = {};
   const wantsLoad = !ONLY || ONLY.some((p) => !p.startsWith('s7'));
 
@@ -513,8 +469,34 @@ const main = async (): Promise<void> => {
           await new Promise((r) => setTimeout(r, 1000));
         }
         const from = Number(process.hrtime.bigint() - spawnedAt) / 1e9;
+        const pids = { panel: panel.pid, simulator: simChild.pid, loadGenerator: driver.pid };
+        const cpuBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
+        const loadBefore = loadavg()[0];
+        const machineBefore = machineBusyMs();
+        const panelSplitBefore = cpuSplitMs(panel.pid);
         const result = await driver.run({ ...sc.job, warmupSeconds: 0 });
+        const machineAfter = machineBusyMs();
+        const panelSplitAfter = cpuSplitMs(panel.pid);
+        const panelSystemShare =
+          panelSplitBefore && panelSplitAfter
+            ? round(
+                (panelSplitAfter.system - panelSplitBefore.system) /
+                  Math.max(1, panelSplitAfter.system + panelSplitAfter.user - panelSplitBefore.system - panelSplitBefore.user),
+              )
+            : null;
         const to = Number(process.hrtime.bigint() - spawnedAt) / 1e9;
+        // CPU per request of each process (the machine has 2 cores for all three, and for whatever else runs).
+        const cpuPerReq = Object.fromEntries(
+          Object.entries(pids).map(([k, pid]) => {
+            const before = cpuBefore[k];
+            const after = cpuMs(pid);
+            return [k, before === null || after === null || result.requests === 0 ? null : round((after - before) / result.requests, 3)];
+          }),
+        );
+        // What the rest of the machine (other engineers' builds and tests) used meanwhile, in cores.
+        const ours = Object.entries(pids).reduce((sum, [k, pid]) => sum + ((cpuMs(pid) ?? 0) - (cpuBefore[k] ?? 0)), 0);
+        const otherCores =
+          machineBefore === null || machineAfter === null ? null : round(Math.max(0, machineAfter - machineBefore - ours) / 1000 / result.seconds);
         profileWindow ??= { from, to, id: sc.id };
         const peakMiB = sampler.stop();
         // Straight to the simulator: the panel only idles.
@@ -529,16 +511,21 @@ const main = async (): Promise<void> => {
           non2xx: result.non2xx,
           errors: result.errors + result.timeouts,
           peakRssMiB: peak,
+          panelCpuMsPerReq: sc.id.startsWith('s4-sim') ? null : cpuPerReq.panel,
           target: sc.target?.(result),
           load: result,
+          extra: { cpuMsPerRequest: cpuPerReq, panelSystemCpuShare: panelSystemShare, otherProcessesCores: otherCores, loadAverage1m: { before: round(loadBefore), after: round(loadavg()[0]) } },
         };
         if (row.non2xx || row.errors) {
           const problems = panel.problems();
-          row.extra = { statusCodes: result.statusCodes, panelLog: problems };
+          row.extra = { ...row.extra, statusCodes: result.statusCodes, panelLog: problems };
           failures.push(`${sc.id}: ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodes)}), ${result.errors} errors, ${result.timeouts} timeouts`);
         }
         rows.push(row);
-        log(`${sc.id}: ${result.rps} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, non-2xx ${result.non2xx}, errors ${result.errors + result.timeouts}, peak RSS ${peak ?? '—'} MiB`);
+        log(
+          `${sc.id}: ${result.rps} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms, non-2xx ${result.non2xx}, ` +
+            `errors ${result.errors + result.timeouts}, peak RSS ${peak ?? '—'} MiB, CPU ms/req ${JSON.stringify(cpuPerReq)}, other processes ${otherCores ?? '?'} cores`,
+        );
 
         if (sc.id === 's4-sim-c1') {
           const viaPanel = rows.find((r) => r.id === 's4-panel-c1');
@@ -581,7 +568,7 @@ const main = async (): Promise<void> => {
         const file = readdirSync(PROFILE_DIR).find((f) => f.endsWith('.cpuprofile'));
         if (file !== undefined) {
           const top = cpuTop(join(PROFILE_DIR, file), { fromS: profileWindow.from, toS: profileWindow.to, top: 25 });
-          profile = { ...top, file: join('bench', 'results', 'profiles', file), scenario: profileWindow.id };
+          profile = { ...top, file: join('bench', 'results', 'profiles', file), scenario: profileWindow.id, fromS: round(profileWindow.from), toS: round(profileWindow.to) };
           process.stdout.write(`\nCPU profile of the panel during ${profileWindow.id} (${profile.file}):\n${formatCpuTop(top)}\n`);
         }
       }
@@ -599,7 +586,8 @@ const main = async (): Promise<void> => {
   const table = formatTable(rows);
   process.stdout.write(`\n${table}\n\n`);
   process.stdout.write(
-    'Latencies are measured by the client (autocannon, warm-up excluded). RSS is the panel process only (VmRSS sampled every 100 ms).\n' +
+    'Latencies are measured by the client (autocannon, warm-up excluded). RSS is the panel process only (VmRSS sampled every 100 ms);\n' +
+      'panel CPU ms/req is its user+system time over the measured window divided by the requests answered.\n' +
       'Cold start rows: p50/p99 = median/slowest time from process start to the first 200 from /api/health; RSS = idle, 2 s later.\n',
   );
 

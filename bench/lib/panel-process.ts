@@ -29,6 +29,41 @@ export const rssMiB = (pid: number | undefined): number | null => {
   }
 };
 
+/**
+ * CPU time a process has used so far (user + system, all its threads), in milliseconds, from
+ * /proc/<pid>/stat; null elsewhere. Clock ticks are 1/100 s on Linux (USER_HZ).
+ */
+export const cpuMs = (pid: number | undefined): number | null => {
+  const split = cpuSplitMs(pid);
+  return split === null ? null : split.user + split.system;
+};
+
+/** The same, as user and system (kernel: syscalls, the loopback network stack) time. */
+export const cpuSplitMs = (pid: number | undefined): { user: number; system: number } | null => {
+  if (pid === undefined) {
+    return null;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces; fields are counted after its closing parenthesis.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { user: Number(fields[11]) * 10, system: Number(fields[12]) * 10 };
+  } catch {
+    return null;
+  }
+};
+
+/** The whole machine's busy CPU time so far (all cores, every process), in milliseconds; null off Linux. */
+export const machineBusyMs = (): number | null => {
+  try {
+    const line = readFileSync('/proc/stat', 'utf8').split('\n')[0];
+    const [, user, nice, system, , , irq, softirq, steal] = line.trim().split(/\s+/).map(Number);
+    return (user + nice + system + irq + softirq + steal) * 10;
+  } catch {
+    return null;
+  }
+};
+
 /** Samples a process's RSS every `everyMs` and keeps the peak. */
 export class RssSampler {
   private timer: NodeJS.Timeout | null = null;
@@ -150,7 +185,16 @@ export class PanelProcess {
       .split('\n')
       .filter((l) => /"level":(4|5|6)0/.test(l))
       .slice(0, limit)
-      .map((l) => l.slice(0, 600));
+      .map((l) => {
+        try {
+          const e = JSON.parse(l) as { level: number; msg?: string; req?: { method?: string; url?: string }; res?: { statusCode?: number }; err?: { message?: string } };
+          return [e.level >= 50 ? 'error' : 'warn', e.req ? `${e.req.method} ${e.req.url} → ${e.res?.statusCode}` : '', e.msg ?? '', e.err?.message ?? '']
+            .filter(Boolean)
+            .join(' | ');
+        } catch {
+          return l.slice(0, 600);
+        }
+      });
   }
 
   /** Empties the log file (it is opened for appending, so the panel writes on from the start). */
