@@ -23,7 +23,7 @@ import { cpuTop, CpuTop, formatCpuTop } from 'bench/cpu-top';
 import type { LoadJob, LoadResult } from 'bench/load';
 import type { Json } from 'bench/lib/http';
 import { cpuMs, cpuSplitMs, machineBusyMs, PanelProcess, panelEnv, REPO_ROOT, RssSampler } from 'bench/lib/panel-process';
-import { checkPostgres, databaseUrl, dropDatabase, recreateDatabase } from 'bench/lib/pg-admin';
+import { backendPids, checkPostgres, databaseUrl, dropDatabase, recreateDatabase } from 'bench/lib/pg-admin';
 import { formatTable, Row, Target } from 'bench/lib/report';
 import { ADMIN_EMAIL, PASSWORD, seed, Seeded, SEED } from 'bench/lib/seed';
 import { freePort } from 'test/utils/free-port';
@@ -471,11 +471,15 @@ const main = async (): Promise<void> => {
         const from = Number(process.hrtime.bigint() - spawnedAt) / 1e9;
         const pids = { panel: panel.pid, simulator: simChild.pid, loadGenerator: driver.pid };
         const cpuBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
+        // The panel's pool connections, open since the warm-up.
+        const pgPids = await backendPids(DB_NAME);
+        const pgBefore = pgPids.reduce((sum, pid) => sum + (cpuMs(pid) ?? 0), 0);
         const loadBefore = loadavg()[0];
         const machineBefore = machineBusyMs();
         const panelSplitBefore = cpuSplitMs(panel.pid);
         const result = await driver.run({ ...sc.job, warmupSeconds: 0 });
         const machineAfter = machineBusyMs();
+        const pgMs = pgPids.reduce((sum, pid) => sum + (cpuMs(pid) ?? 0), 0) - pgBefore;
         const panelSplitAfter = cpuSplitMs(panel.pid);
         const panelSystemShare =
           panelSplitBefore && panelSplitAfter
@@ -493,8 +497,9 @@ const main = async (): Promise<void> => {
             return [k, before === null || after === null || result.requests === 0 ? null : round((after - before) / result.requests, 3)];
           }),
         );
-        // What the rest of the machine (other engineers' builds and tests) used meanwhile, in cores.
-        const ours = Object.entries(pids).reduce((sum, [k, pid]) => sum + ((cpuMs(pid) ?? 0) - (cpuBefore[k] ?? 0)), 0);
+        // What the rest of the machine (other engineers' builds and tests, not our PostgreSQL backends) used meanwhile, in cores.
+        const ours = Object.entries(pids).reduce((sum, [k, pid]) => sum + ((cpuMs(pid) ?? 0) - (cpuBefore[k] ?? 0)), 0) + pgMs;
+        cpuPerReq.postgres = result.requests === 0 ? null : round(pgMs / result.requests, 3);
         const otherCores =
           machineBefore === null || machineAfter === null ? null : round(Math.max(0, machineAfter - machineBefore - ours) / 1000 / result.seconds);
         profileWindow ??= { from, to, id: sc.id };

@@ -53,3 +53,7 @@ export const dropDatabase = (name: string): Promise<void> => {
     await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   });
 };
+
+/** The process ids of the PostgreSQL backends serving a database (to read their CPU time from /proc). */
+export const backendPids = (name: string): Promise<number[]> =>
+  withAdmin(async (c) => (await c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name])).rows.map((r) => r.pid));
