@@ -472,14 +472,17 @@ const main = async (): Promise<void> => {
         const pids = { panel: panel.pid, simulator: simChild.pid, loadGenerator: driver.pid };
         const cpuBefore = Object.fromEntries(Object.entries(pids).map(([k, pid]) => [k, cpuMs(pid)]));
         // The panel's pool connections, open since the warm-up.
-        const pgPids = await backendPids(DB_NAME);
-        const pgBefore = pgPids.reduce((sum, pid) => sum + (cpuMs(pid) ?? 0), 0);
+        // (The pool closes connections idle for 10 s: a backend gone by the end is left out, it was idle.)
+        const pgBefore = new Map((await backendPids(DB_NAME)).map((pid) => [pid, cpuMs(pid)]));
         const loadBefore = loadavg()[0];
         const machineBefore = machineBusyMs();
         const panelSplitBefore = cpuSplitMs(panel.pid);
         const result = await driver.run({ ...sc.job, warmupSeconds: 0 });
         const machineAfter = machineBusyMs();
-        const pgMs = pgPids.reduce((sum, pid) => sum + (cpuMs(pid) ?? 0), 0) - pgBefore;
+        const pgMs = [...pgBefore].reduce((sum, [pid, before]) => {
+          const after = cpuMs(pid);
+          return before === null || after === null ? sum : sum + Math.max(0, after - before);
+        }, 0);
         const panelSplitAfter = cpuSplitMs(panel.pid);
         const panelSystemShare =
           panelSplitBefore && panelSplitAfter
