@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, QueryFailedError, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
 import { ErrorDef } from 'src/common/errors/error-codes';
 import { DatabaseHostEntity } from 'src/modules/databases/database-host.entity';
@@ -8,14 +8,14 @@ import { DatabaseError } from 'src/modules/databases/databases.errors';
 import { ServerDatabaseEntity } from 'src/modules/databases/server-database.entity';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
+import { FOREIGN_KEY_VIOLATION, pgError, UNIQUE_VIOLATION } from 'src/database/pg-errors';
 
-const UNIQUE_VIOLATION = '23505';
-const FOREIGN_KEY_VIOLATION = '23503';
 
 /** Constraint violations of the named constraints become their errors; anything else is rethrown. */
 const violations = (byConstraint: Record<string, ErrorDef>) => (e: unknown): never => {
-  if (e instanceof QueryFailedError) {
-    const { code, constraint } = e.driverError as { code?: string; constraint?: string };
+  const error = pgError(e);
+  if (error) {
+    const { code, constraint } = error;
     const def = (code === UNIQUE_VIOLATION || code === FOREIGN_KEY_VIOLATION) && constraint ? byConstraint[constraint] : undefined;
     if (def) {
       throw new AppException(def);

@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
 import { EggEntity } from 'src/modules/eggs/egg.entity';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { EggError } from 'src/modules/eggs/eggs.errors';
 import { NestEntity } from 'src/modules/eggs/nest.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
+import { isUniqueViolation } from 'src/database/pg-errors';
 
 /** Nests, eggs and egg variables: one repository, since every write touches more than one of them. */
 @Injectable()
@@ -99,7 +100,7 @@ export class EggsRepository {
     try {
       return await repo.save(repo.create(variable));
     } catch (e) {
-      if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505') {
+      if (isUniqueViolation(e)) {
         throw new AppException(EggError.VARIABLE_ENV_TAKEN);
       }
       throw e;

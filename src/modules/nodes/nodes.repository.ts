@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, QueryFailedError, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
 import { ErrorDef } from 'src/common/errors/error-codes';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
@@ -8,14 +8,13 @@ import { LocationEntity } from 'src/modules/nodes/location.entity';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { ServerEntity } from 'src/modules/servers/server.entity';
-
-const UNIQUE_VIOLATION = '23505';
+import { pgError, UNIQUE_VIOLATION } from 'src/database/pg-errors';
 
 /** Unique violations of the named constraints become their 409s; anything else is rethrown. */
 const conflicts = (byConstraint: Record<string, ErrorDef>) => (e: unknown): never => {
-  if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
-    const constraint = (e.driverError as { constraint?: string }).constraint ?? '';
-    const def = byConstraint[constraint];
+  const error = pgError(e);
+  if (error?.code === UNIQUE_VIOLATION) {
+    const def = byConstraint[error.constraint];
     if (def) {
       throw new AppException(def);
     }

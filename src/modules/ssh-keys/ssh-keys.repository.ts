@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, Repository } from 'typeorm';
+import { Repository } from 'typeorm';
 import { SshKeyEntity } from 'src/modules/ssh-keys/ssh-key.entity';
+import { isUniqueViolation } from 'src/database/pg-errors';
 
 @Injectable()
 export class SshKeysRepository {
@@ -24,7 +25,7 @@ export class SshKeysRepository {
     try {
       return await this.repo.save(this.repo.create(key));
     } catch (e) {
-      if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505') {
+      if (isUniqueViolation(e)) {
         return null;
       }
       throw e;

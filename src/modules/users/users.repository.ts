@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-reset-token.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
-
-const UNIQUE_VIOLATION = '23505';
+import { pgError, UNIQUE_VIOLATION } from 'src/database/pg-errors';
 
 @Injectable()
 export class UsersRepository {
@@ -93,8 +92,9 @@ export class UsersRepository {
 }
 
 const mapUniqueViolation = (e: unknown): unknown => {
-  if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === UNIQUE_VIOLATION) {
-    const { constraint = '', detail = '' } = e.driverError as { constraint?: string; detail?: string };
+  const error = pgError(e);
+  if (error?.code === UNIQUE_VIOLATION) {
+    const { constraint, detail } = error;
     if (constraint === 'UQ_user_email' || detail.startsWith('Key (email)')) {
       return new AppException(UserError.EMAIL_TAKEN);
     }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, QueryFailedError, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
+import { isUniqueViolation } from 'src/database/pg-errors';
 
 export type LoadedSubuser = SubuserEntity & Required<Pick<SubuserEntity, 'user'>>;
 
@@ -32,7 +33,7 @@ export class SubusersRepository {
     try {
       return await repo.save(repo.create(entry));
     } catch (e) {
-      if (e instanceof QueryFailedError && (e.driverError as { code?: string }).code === '23505') {
+      if (isUniqueViolation(e)) {
         return null;
       }
       throw e;
