@@ -29,8 +29,4 @@ export class PasswordResetRepository {
     const result = await manager.getRepository(PasswordResetTokenEntity).delete({ id });
     return result.affected === 1;
   }
-
-  async deleteForUser(userId: string, manager: EntityManager): Promise<void> {
-    await manager.getRepository(PasswordResetTokenEntity).delete({ userId });
-  }
 }

@@ -54,7 +54,7 @@ export class PasswordResetService {
       if (!owner) {
         throw new AppException(PasswordResetError.INVALID_TOKEN);
       }
-      await this.tokens.deleteForUser(owner.id, manager);
+      // Setting the password also voids the user's other reset links (UsersRepository).
       await this.users.setColumns(owner.id, { passwordHash }, manager);
       await this.sessions.deleteForUser(owner.id, undefined, manager);
       return owner;

@@ -11,6 +11,9 @@ import { SubusersRepository } from 'src/modules/servers/subusers/subusers.reposi
 export const SERVER_PERMISSION_METADATA = 'hatchery:server-permission';
 const SERVER_REF = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[0-9a-z]{8})$/i;
 
+/** A server's full uuid or its 8-character identifier (`{server}` in paths, the end of an SFTP username). */
+export const isServerRef = (ref: string | undefined): ref is string => ref !== undefined && SERVER_REF.test(ref);
+
 export type ServerRole = 'owner' | 'admin' | 'subuser';
 
 /** The server a route acts on, and what the caller may do there. */
@@ -34,7 +37,7 @@ export class ServerAccessService {
   ) {}
 
   async resolve(auth: AuthContext, ref: string | undefined): Promise<ServerAccess> {
-    if (!ref || !SERVER_REF.test(ref)) {
+    if (!isServerRef(ref)) {
       throw new AppException(ServerError.IDENTIFIER_INVALID);
     }
     const server = await this.servers.findByRef(ref);

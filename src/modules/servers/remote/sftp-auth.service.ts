@@ -6,6 +6,7 @@ import { RateLimitStore } from 'src/common/rate-limit/rate-limit.store';
 import { Clock } from 'src/common/clock';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import type { SftpAuthDto } from 'src/modules/servers/remote/remote.dto';
+import { isServerRef } from 'src/modules/servers/server-access';
 import { isServerPermission, toWingsPermissions, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import { SftpError } from 'src/modules/servers/remote/sftp-auth.errors';
 import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
@@ -20,7 +21,6 @@ import { UsersRepository } from 'src/modules/users/users.repository';
 export const SFTP_MAX_FAILURES = 5;
 export const SFTP_WINDOW_MS = 60_000;
 
-const SERVER_REF = /^(?:[0-9a-z]{8}|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 /** States in which the server's files must not be touched (Pterodactyl's ServerStateConflictException). */
 const BUSY_STATUSES = new Set(['installing', 'install_failed', 'reinstall_failed', 'restoring_backup']);
 
@@ -82,7 +82,7 @@ export class SftpAuthService {
     // Credentials first, whatever the server: the answer takes as long for a server that does not exist.
     const user = name === '' ? null : await this.users.findByUsername(name);
     const matched = await this.credentialsMatch(user, dto);
-    const server = SERVER_REF.test(ref) ? await this.servers.findByRef(ref) : null;
+    const server = isServerRef(ref) ? await this.servers.findByRef(ref) : null;
     if (!server || String(server.nodeId) !== String(node.id)) {
       throw await fail(SftpError.SERVER_NOT_FOUND, server ? 'the server is on another node' : 'no such server');
     }
