@@ -1,19 +1,22 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from 'src/app.module';
 import { setupApp } from 'src/app.setup';
-import { AppConfigService } from 'src/config/app-config.service';
+import { createHttpAdapter } from 'src/common/http/fastify';
+import { processConfig } from 'src/config/config.module';
 import { ConfigValidationError } from 'src/config/load-config';
 
 const bootstrap = async (): Promise<void> => {
-  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+  // Read and validated before anything boots: the HTTP server's options come from it too.
+  const config = processConfig();
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, createHttpAdapter(config), {
     bufferLogs: true,
     bodyParser: false,
     abortOnError: false,
   });
-  setupApp(app);
-  const { host, port, appUrl } = app.get(AppConfigService).http;
+  await setupApp(app);
+  const { host, port, appUrl } = config.http;
   await app.listen(port, host);
   process.stdout.write(`Hatchery listening on ${host}:${port} (${appUrl})\n`);
 };

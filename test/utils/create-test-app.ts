@@ -1,11 +1,12 @@
 import type { INestApplication, Type } from '@nestjs/common';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Test } from '@nestjs/testing';
 import type { DestinationStream } from 'pino';
 import request from 'supertest';
 import { AppModule } from 'src/app.module';
 import { setupApp } from 'src/app.setup';
 import { Clock } from 'src/common/clock';
+import { createHttpAdapter } from 'src/common/http/fastify';
 import { LOG_STREAM } from 'src/common/logging/logging.module';
 import { AppConfigService } from 'src/config/app-config.service';
 import { FakeClock } from 'test/utils/fake-clock';
@@ -48,9 +49,10 @@ export const createTestApp = async (options: TestAppOptions = {}): Promise<TestA
     ...options.env,
   };
   const clock = new FakeClock();
+  const config = AppConfigService.fromEnv(env);
   let builder = Test.createTestingModule({ imports: [AppModule], controllers: options.controllers ?? [] })
     .overrideProvider(AppConfigService)
-    .useValue(AppConfigService.fromEnv(env))
+    .useValue(config)
     .overrideProvider(Clock)
     .useValue(clock);
   if (options.logStream) {
@@ -60,9 +62,10 @@ export const createTestApp = async (options: TestAppOptions = {}): Promise<TestA
     builder = builder.overrideProvider(provide).useValue(useValue);
   }
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication<NestExpressApplication>({ bodyParser: false, bufferLogs: true });
-  setupApp(app);
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config), { bodyParser: false, bufferLogs: true });
+  await setupApp(app);
   await app.init();
+  await app.getHttpAdapter().getInstance().ready();
   const server = app.getHttpServer();
   return {
     app,

@@ -1,5 +1,5 @@
-import type { Request } from 'express';
 import type { AdminScope } from 'src/common/auth/admin-scope';
+import type { HttpRequest } from 'src/common/http/http';
 import type { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
 import type { SessionEntity } from 'src/modules/sessions/session.entity';
 import type { UserEntity } from 'src/modules/users/user.entity';
@@ -9,7 +9,7 @@ export type AuthContext =
   | { method: 'session'; user: UserEntity; session: SessionEntity }
   | { method: 'api-key'; user: UserEntity; apiKey: ApiKeyEntity; scopes: ReadonlySet<AdminScope> };
 
-export type AuthenticatedRequest = Request & { auth?: AuthContext; id?: string | number };
+export type AuthenticatedRequest = HttpRequest & { auth?: AuthContext };
 
 export type SessionAuth = Extract<AuthContext, { method: 'session' }>;
 

@@ -1,11 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Response } from 'express';
 import type { AuthenticatedRequest, AuthContext } from 'src/common/auth/auth-context';
 import { AUTH_METADATA, AuthenticatedOptions, DAEMON_METADATA, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
 import { AuthError } from 'src/common/auth/auth.errors';
 import { requestOrigin, SAFE_METHODS } from 'src/common/auth/trusted-origin';
 import { AppException } from 'src/common/errors/app.exception';
+import { HttpReply, pathOf } from 'src/common/http/http';
 import { AppConfigService } from 'src/config/app-config.service';
 import { AuthService } from 'src/modules/auth/auth.service';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
@@ -33,9 +33,9 @@ export class AuthGuard implements CanActivate {
     const options = this.reflector.getAllAndOverride<AuthenticatedOptions | undefined>(AUTH_METADATA, targets);
     if (!options) {
       // Fail closed; the controller reflection test keeps this from shipping.
-      throw new Error(`Route ${req.method} ${req.path} declares neither @Public() nor @Authenticated()`);
+      throw new Error(`Route ${req.method} ${pathOf(req)} declares neither @Public() nor @Authenticated()`);
     }
-    const auth = await this.auth.authenticateOnce(req, context.switchToHttp().getResponse<Response>());
+    const auth = await this.auth.authenticateOnce(req, context.switchToHttp().getResponse<HttpReply>());
     if (!auth) {
       throw new AppException(options.apiKeyOnly ? AuthError.API_KEY_REQUIRED : AuthError.UNAUTHENTICATED);
     }

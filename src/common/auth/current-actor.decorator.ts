@@ -23,6 +23,6 @@ export const CurrentActor = createParamDecorator((_data: unknown, ctx: Execution
     username: auth.user.username,
     email: auth.user.email,
     via: auth.method === 'session' ? 'session' : `api-key:${auth.apiKey.identifier}`,
-    ip: req.ip ?? null,
+    ip: req.ip,
   };
 });

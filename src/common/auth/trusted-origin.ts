@@ -1,4 +1,4 @@
-import type { Request } from 'express';
+import { headerOf, HttpRequest } from 'src/common/http/http';
 
 const originOf = (value: string | undefined): string | undefined => {
   if (!value) {
@@ -12,7 +12,6 @@ const originOf = (value: string | undefined): string | undefined => {
 };
 
 /** The request's Origin, or the origin of its Referer when Origin is absent. */
-export const requestOrigin = (req: Request): string | undefined =>
-  originOf(req.get('origin') ?? undefined) ?? originOf(req.get('referer') ?? undefined);
+export const requestOrigin = (req: HttpRequest): string | undefined => originOf(headerOf(req, 'origin')) ?? originOf(headerOf(req, 'referer'));
 
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);

@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError, ErrorDef } from 'src/common/errors/error-codes';
+import { HttpReply, HttpRequest, pathOf } from 'src/common/http/http';
 
 export interface ErrorBody {
   statusCode: number;
@@ -17,11 +17,10 @@ const fromDef = (def: ErrorDef, status: number, message?: string): ErrorBody => 
   message: message ?? def.message,
 });
 
-/** Middleware errors (body-parser's 415 and the like) carry `status` and `expose` instead of being HttpExceptions. */
-interface MiddlewareError {
-  status?: number;
-  statusCode?: number;
-  expose?: boolean;
+/** Fastify's own errors (FST_ERR_CTP_BODY_TOO_LARGE and the like) carry a `code` and a `statusCode`. */
+interface FrameworkError {
+  code?: unknown;
+  statusCode?: unknown;
   message?: string;
 }
 
@@ -33,8 +32,8 @@ const BUILTIN_STATUS = new Map<number, ErrorDef>([
   [HttpStatus.FORBIDDEN, CommonError.FORBIDDEN],
 ]);
 
-/** The daemon's callbacks; their errors also carry the array Wings reads, body-parser's included. */
-const isDaemonCallback = (req: Request): boolean => (req.originalUrl ?? req.url).startsWith('/api/remote/');
+/** The daemon's callbacks; their errors also carry the array Wings reads, body parsing's included. */
+const isDaemonCallback = (req: HttpRequest): boolean => pathOf(req).startsWith('/api/remote/');
 
 @Catch()
 export class GlobalExceptionFilter implements ExceptionFilter {
@@ -42,21 +41,19 @@ export class GlobalExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
-    const req = ctx.getRequest<Request & { id?: string }>();
-    const res = ctx.getResponse<Response>();
+    const req = ctx.getRequest<HttpRequest>();
+    const res = ctx.getResponse<HttpReply>();
     const body = this.toBody(exception);
-    if (req.id !== undefined) {
-      body.requestId = String(req.id);
-    }
-    if (res.headersSent) {
+    body.requestId = String(req.id);
+    if (res.sent || res.raw.headersSent) {
       return;
     }
     if (isDaemonCallback(req)) {
       // Wings parses `errors: [{code, status, detail}]` from a panel's failures and logs it (wings.md §1.11).
-      res.status(body.statusCode).json({ errors: [{ code: body.code, status: String(body.statusCode), detail: body.message }], ...body });
+      res.status(body.statusCode).send({ errors: [{ code: body.code, status: String(body.statusCode), detail: body.message }], ...body });
       return;
     }
-    res.status(body.statusCode).json(body);
+    res.status(body.statusCode).send(body);
   }
 
   private toBody(exception: unknown): ErrorBody {
@@ -73,10 +70,14 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return this.fromHttpException(exception);
     }
-    const mw = exception as MiddlewareError | null;
-    const status = mw && typeof mw === 'object' ? (mw.status ?? mw.statusCode) : undefined;
-    if (mw?.expose === true && typeof status === 'number' && status >= 400 && status < 500) {
-      return fromDef(CommonError.BAD_REQUEST, status, mw.message);
+    const fw = exception as FrameworkError | null;
+    if (fw && typeof fw === 'object' && typeof fw.code === 'string' && fw.code.startsWith('FST_') && typeof fw.statusCode === 'number') {
+      if (fw.statusCode === Number(HttpStatus.PAYLOAD_TOO_LARGE)) {
+        return fromDef(CommonError.PAYLOAD_TOO_LARGE, fw.statusCode);
+      }
+      if (fw.statusCode >= 400 && fw.statusCode < 500) {
+        return fromDef(CommonError.BAD_REQUEST, fw.statusCode, fw.message);
+      }
     }
     // Unknown: the stack goes to the server log only.
     this.logger.error({ err: exception }, 'Unhandled error');

@@ -12,7 +12,7 @@ import { AppConfigService } from 'src/config/app-config.service';
     {
       provide: RateLimitStore,
       inject: [AppConfigService, Clock],
-      useFactory: (config: AppConfigService, clock: Clock): RateLimitStore =>
+      useFactory: async (config: AppConfigService, clock: Clock): Promise<RateLimitStore> =>
         config.rateLimit.redisUrl ? RedisRateLimitStore.connect(config.rateLimit.redisUrl) : new MemoryRateLimitStore(clock),
     },
   ],

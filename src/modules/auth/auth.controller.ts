@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
 import { AuthContext, requireSession } from 'src/common/auth/auth-context';
 import { Authenticated, Public } from 'src/common/auth/authenticated.decorator';
 import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
+import { headerOf, HttpReply, HttpRequest } from 'src/common/http/http';
 import { AuthService } from 'src/modules/auth/auth.service';
 import { RequireCaptcha } from 'src/modules/captcha/captcha.guard';
 import { SignInEmailDto, SignInUsernameDto, SignUpDto } from 'src/modules/auth/dto/auth.dto';
@@ -12,7 +12,7 @@ import { toSessionResponse } from 'src/modules/sessions/dto/session-response.dto
 import { SessionsService } from 'src/modules/sessions/sessions.service';
 import { toUserResponse, UserResponseDto } from 'src/modules/users/dto/user-response.dto';
 
-const meta = (req: Request): ClientMeta => ({ ip: req.ip, userAgent: req.get('user-agent') });
+const meta = (req: HttpRequest): ClientMeta => ({ ip: req.ip, userAgent: headerOf(req, 'user-agent') });
 
 @ApiTags('auth')
 @Controller('api/auth')
@@ -26,7 +26,7 @@ export class AuthController {
   @Post('sign-up/email')
   @Public()
   @RequireCaptcha()
-  async signUp(@Body() dto: SignUpDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ data: { user: UserResponseDto } }> {
+  async signUp(@Body() dto: SignUpDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply): Promise<{ data: { user: UserResponseDto } }> {
     const signedIn = await this.signIns.signUp(dto, meta(req));
     this.auth.setSessionCookie(res, signedIn.token, signedIn.session);
     return { data: { user: toUserResponse(signedIn.user) } };
@@ -36,7 +36,7 @@ export class AuthController {
   @HttpCode(200)
   @Public()
   @RequireCaptcha()
-  async signInEmail(@Body() dto: SignInEmailDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async signInEmail(@Body() dto: SignInEmailDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply) {
     return this.respond(await this.signIns.signIn({ email: dto.email }, dto.password, dto.totp, meta(req)), res);
   }
 
@@ -44,14 +44,14 @@ export class AuthController {
   @HttpCode(200)
   @Public()
   @RequireCaptcha()
-  async signInUsername(@Body() dto: SignInUsernameDto, @Req() req: Request, @Res({ passthrough: true }) res: Response) {
+  async signInUsername(@Body() dto: SignInUsernameDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply) {
     return this.respond(await this.signIns.signIn({ username: dto.username }, dto.password, dto.totp, meta(req)), res);
   }
 
   @Post('sign-out')
   @HttpCode(204)
   @Authenticated({ sessionOnly: true })
-  async signOut(@CurrentAuth() auth: AuthContext, @Res({ passthrough: true }) res: Response): Promise<void> {
+  async signOut(@CurrentAuth() auth: AuthContext, @Res({ passthrough: true }) res: HttpReply): Promise<void> {
     const { user, session } = requireSession(auth);
     await this.sessions.revoke(user.id, session.id);
     this.auth.clearSessionCookie(res);
@@ -69,7 +69,7 @@ export class AuthController {
     };
   }
 
-  private respond(signedIn: SignedIn, res: Response) {
+  private respond(signedIn: SignedIn, res: HttpReply) {
     this.auth.setSessionCookie(res, signedIn.token, signedIn.session);
     return {
       data: {

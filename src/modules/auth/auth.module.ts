@@ -1,7 +1,7 @@
-import { MiddlewareConsumer, Module, NestModule } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AuthGuard } from 'src/common/auth/auth.guard';
-import { RateLimitMiddleware } from 'src/common/rate-limit/rate-limit.middleware';
+import { RateLimiter } from 'src/common/rate-limit/rate-limit.hook';
 import { ApiKeysModule } from 'src/modules/api-keys/api-keys.module';
 import { AuthController } from 'src/modules/auth/auth.controller';
 import { CaptchaModule } from 'src/modules/captcha/captcha.module';
@@ -14,12 +14,7 @@ import { UsersModule } from 'src/modules/users/users.module';
 @Module({
   imports: [UsersModule, SessionsModule, ApiKeysModule, CaptchaModule, TwoFactorModule],
   controllers: [AuthController],
-  providers: [AuthService, SignInService, RateLimitMiddleware, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [AuthService],
+  providers: [AuthService, SignInService, RateLimiter, { provide: APP_GUARD, useClass: AuthGuard }],
+  exports: [AuthService, RateLimiter],
 })
-export class AuthModule implements NestModule {
-  /** Rate limits count every request before any guard runs (interface.md §8). */
-  configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(RateLimitMiddleware).forRoutes('*');
-  }
-}
+export class AuthModule {}

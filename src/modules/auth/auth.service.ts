@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import { SESSION_COOKIE } from 'src/common/auth/authenticated.decorator';
 import { AuthError } from 'src/common/auth/auth.errors';
 import { AppException } from 'src/common/errors/app.exception';
+import { headerOf, HttpReply, HttpRequest } from 'src/common/http/http';
 import { AppConfigService } from 'src/config/app-config.service';
 import { ApiKeysService } from 'src/modules/api-keys/api-keys.service';
 import { SessionEntity } from 'src/modules/sessions/session.entity';
@@ -30,15 +30,15 @@ export class AuthService {
    * authenticate(), once per request: the rate limiter (which runs first) and the AuthGuard share
    * one lookup.
    */
-  authenticateOnce(req: Request, res: Response): Promise<AuthContext | null> {
-    const memo = req as Request & { [AUTH_ATTEMPT]?: Promise<AuthContext | null> };
+  authenticateOnce(req: HttpRequest, res: HttpReply): Promise<AuthContext | null> {
+    const memo = req as HttpRequest & { [AUTH_ATTEMPT]?: Promise<AuthContext | null> };
     memo[AUTH_ATTEMPT] ??= this.authenticate(req, res);
     return memo[AUTH_ATTEMPT];
   }
 
-  async authenticate(req: Request, res: Response): Promise<AuthContext | null> {
-    const authorization = req.get('authorization');
-    const headerKey = req.get('x-api-key');
+  async authenticate(req: HttpRequest, res: HttpReply): Promise<AuthContext | null> {
+    const authorization = headerOf(req, 'authorization');
+    const headerKey = headerOf(req, 'x-api-key');
     if (authorization !== undefined || headerKey !== undefined) {
       const bearer = authorization !== undefined ? BEARER.exec(authorization)?.[1] : undefined;
       const secret = bearer ?? (authorization === undefined ? headerKey : undefined);
@@ -48,7 +48,7 @@ export class AuthService {
       }
       return { method: 'api-key', user: resolved.key.user, apiKey: resolved.key, scopes: resolved.scopes };
     }
-    const token = (req.cookies as Record<string, unknown> | undefined)?.[SESSION_COOKIE];
+    const token = req.cookies[SESSION_COOKIE];
     if (typeof token !== 'string' || token.length === 0) {
       return null;
     }
@@ -63,8 +63,8 @@ export class AuthService {
     return { method: 'session', user: resolved.session.user, session: resolved.session };
   }
 
-  setSessionCookie(res: Response, token: string, session: SessionEntity): void {
-    res.cookie(SESSION_COOKIE, token, {
+  setSessionCookie(res: HttpReply, token: string, session: SessionEntity): void {
+    res.setCookie(SESSION_COOKIE, token, {
       httpOnly: true,
       secure: this.config.auth.secureCookies,
       sameSite: 'lax',
@@ -73,7 +73,7 @@ export class AuthService {
     });
   }
 
-  clearSessionCookie(res: Response): void {
+  clearSessionCookie(res: HttpReply): void {
     res.clearCookie(SESSION_COOKIE, { httpOnly: true, secure: this.config.auth.secureCookies, sameSite: 'lax', path: '/' });
   }
 }

@@ -1,7 +1,7 @@
 import { applyDecorators, CanActivate, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import type { Request } from 'express';
 import { AppException } from 'src/common/errors/app.exception';
+import { headerOf, HttpRequest } from 'src/common/http/http';
 import { AppConfigService } from 'src/config/app-config.service';
 import { CaptchaError } from 'src/modules/captcha/captcha.errors';
 import { CaptchaVerifier } from 'src/modules/captcha/captcha.verifier';
@@ -21,8 +21,8 @@ export class CaptchaGuard implements CanActivate {
     if (!this.config.captcha) {
       return true;
     }
-    const req = context.switchToHttp().getRequest<Request>();
-    const token = req.get(CAPTCHA_HEADER)?.trim();
+    const req = context.switchToHttp().getRequest<HttpRequest>();
+    const token = headerOf(req, CAPTCHA_HEADER)?.trim();
     if (!token) {
       throw new AppException(CaptchaError.REQUIRED);
     }

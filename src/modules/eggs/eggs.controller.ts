@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import type { HttpReply } from 'src/common/http/http';
 import { Paginated, toPage } from 'src/common/http/pagination';
 import { uuidParam } from 'src/common/validation/uuid-param';
 import { CreateEggDto, ImportEggUrlDto, UpdateEggDto } from 'src/modules/eggs/dto/egg.dto';
@@ -73,8 +73,9 @@ export class EggsController {
   /** The PTDL_v2 document as a file download. */
   @Get(':egg/export')
   @Authenticated({ admin: AdminScope.EGGS_READ })
-  async export(@Param('egg', eggId) id: string, @Res() res: Response): Promise<void> {
+  async export(@Param('egg', eggId) id: string, @Res() res: HttpReply): Promise<void> {
     const { text, fileName } = await this.transfer.export(id);
-    res.type('application/json').attachment(fileName).send(text);
+    // The file name is a slug of ASCII letters, digits and dashes, so it needs no quoting rules.
+    res.type('application/json; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).send(text);
   }
 }

@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
 import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
+import type { HttpReply, HttpRequest } from 'src/common/http/http';
 import {
   ChmodFilesDto,
   CopyFileDto,
@@ -33,7 +33,7 @@ export class FilesController {
 
   @Get('contents')
   @ServerRoute('server.files.read')
-  async contents(@CurrentServer() access: ServerAccess, @Query() query: FileQueryDto, @Res({ passthrough: true }) res: Response): Promise<string> {
+  async contents(@CurrentServer() access: ServerAccess, @Query() query: FileQueryDto, @Res({ passthrough: true }) res: HttpReply): Promise<string> {
     const text = await this.service.contents(access, query.file);
     res.type('text/plain; charset=utf-8');
     return text;
@@ -59,7 +59,7 @@ export class FilesController {
     @CurrentServer() access: ServerAccess,
     @CurrentAuth() auth: AuthContext,
     @Query() query: DirectoryQueryDto,
-    @Req() req: Request,
+    @Req() req: HttpRequest,
     @CurrentActor() actor: Actor,
   ): Promise<void> {
     await this.service.upload(access, auth, query.directory, req, actor);

@@ -1,11 +1,11 @@
 import { Transform } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request } from 'express';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
+import { headerOf, HttpRequest } from 'src/common/http/http';
 import { assertPublicUrl, OutboundPolicy } from 'src/common/http/outbound-url';
 import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonUrlSigner } from 'src/modules/daemon-gateway/daemon-url-signer';
@@ -199,16 +199,16 @@ export class FilesService {
    * node's signed `/upload/file` URL as it arrives, never held in memory. A body over the node's
    * upload size (plus room for multipart headers) is cut off with 413.
    */
-  async upload(access: ServerAccess, auth: AuthContext, rawDirectory: string | undefined, req: Request, actor: Actor): Promise<void> {
+  async upload(access: ServerAccess, auth: AuthContext, rawDirectory: string | undefined, req: HttpRequest, actor: Actor): Promise<void> {
     const directory = normalizeServerPath(rawDirectory ?? '/');
-    const contentType = req.get('content-type') ?? '';
+    const contentType = headerOf(req, 'content-type') ?? '';
     if (!/^multipart\/form-data;\s*boundary=/i.test(contentType)) {
       throw new AppException(CommonError.VALIDATION_FAILED, {
         details: [{ field: 'files', message: 'the upload must be multipart/form-data with one or more parts named files' }],
       });
     }
     const limit = access.server.node.uploadSize * 1024 * 1024 + UPLOAD_OVERHEAD_BYTES;
-    const declared = Number(req.get('content-length') ?? NaN);
+    const declared = Number(headerOf(req, 'content-length') ?? NaN);
     if (Number.isFinite(declared) && declared > limit) {
       throw this.tooLarge(access.server);
     }
@@ -225,7 +225,7 @@ export class FilesService {
         callback(null, chunk);
       },
     });
-    req.pipe(capped);
+    req.raw.pipe(capped);
     const url = new URL(this.signer.sign(access.server, auth.user, '/upload/file', {}));
     url.searchParams.set('directory', directory);
     try {
@@ -236,7 +236,7 @@ export class FilesService {
       }
       throw e;
     } finally {
-      req.unpipe(capped);
+      req.raw.unpipe(capped);
     }
     await this.activity(access.server, actor, 'server.file.upload', { directory });
   }

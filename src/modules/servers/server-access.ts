@@ -71,7 +71,7 @@ export class ServerAccessGuard implements CanActivate {
     if (!req.auth) {
       throw new Error('ServerAccessGuard ran before authentication');
     }
-    const ref = req.params.server;
+    const ref = (req.params as Record<string, unknown>).server;
     const access = await this.access.resolve(req.auth, typeof ref === 'string' ? ref : undefined);
     if (!access.permissions.includes(permission)) {
       throw new AppException(ServerError.PERMISSION_DENIED, { message: `This action requires the ${permission} permission on this server` });

@@ -1,10 +1,10 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, UseGuards } from '@nestjs/common';
-import type { Request } from 'express';
 import { DaemonOnly } from 'src/common/auth/authenticated.decorator';
 import { Clock } from 'src/common/clock';
 import { AppException } from 'src/common/errors/app.exception';
 import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
+import { headerOf, HttpRequest } from 'src/common/http/http';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
@@ -21,7 +21,7 @@ export const DaemonAuthError = {
 const DAEMON_BEARER = /^Bearer ([^.\s]+)\.(\S+)$/;
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
-type DaemonRequest = Request & { daemonNode?: NodeEntity };
+type DaemonRequest = HttpRequest & { daemonNode?: NodeEntity };
 
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
@@ -40,7 +40,7 @@ export class DaemonTokenGuard implements CanActivate {
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const req = context.switchToHttp().getRequest<DaemonRequest>();
-    const match = DAEMON_BEARER.exec(req.get('authorization') ?? '');
+    const match = DAEMON_BEARER.exec(headerOf(req, 'authorization') ?? '');
     if (!match) {
       throw new AppException(DaemonAuthError.MISSING);
     }
