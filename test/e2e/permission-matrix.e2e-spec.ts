@@ -53,11 +53,16 @@ const newSchedule = async (c: Ctx): Promise<string> =>
 /** Waits out an install, reinstall or backup restore (the simulator takes milliseconds). */
 const installed = (c: Ctx) => waitFor(async () => (await c.p.admin('get', `/api/admin/servers/${c.serverId}`).expect(200)).body.data.installStatus === null);
 
-/** Commands need a running server; a reinstall row may have stopped it. */
+/**
+ * Commands need a running server; a reinstall row may have stopped it. The simulator's own state is
+ * the truth here: the panel shares a server's state for LIVE_STATE_MS of its (hand-moved) clock, so
+ * polling it could keep answering "starting".
+ */
 const running = async (c: Ctx) => {
-  if ((await c.p.asOwner('get', `${c.base}/resources`).expect(200)).body.data.currentState !== 'running') {
+  const uuid = c.base.slice(c.base.lastIndexOf('/') + 1);
+  if (c.p.sim.servers.get(uuid)?.state !== 'running') {
     await c.p.asOwner('post', `${c.base}/power`).send({ action: 'start' }).expect(200);
-    await waitFor(async () => (await c.p.asOwner('get', `${c.base}/resources`).expect(200)).body.data.currentState === 'running');
+    await waitFor(() => c.p.sim.servers.get(uuid)?.state === 'running');
   }
 };
 

@@ -1,7 +1,7 @@
 import { DataSource } from 'typeorm';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { AppConfigService } from 'src/config/app-config.service';
-import { nodeTokenContext } from 'src/modules/daemon-gateway/daemon.gateway';
+import { LIVE_STATE_MS, nodeTokenContext } from 'src/modules/daemon-gateway/daemon.gateway';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { WingsSimulator } from 'test/wings-sim';
@@ -87,6 +87,11 @@ const SERVER_ROUTES: [string, Call][] = [
     ({ uuid: serverUuid, id: serverId } = await p.createServer());
     await waitFor(async () => (await p.admin('get', `/api/admin/servers/${serverId}`).expect(200)).body.data.installStatus === null);
     await waitFor(() => sim.servers.get(serverUuid)?.installing === false);
+  });
+
+  beforeEach(() => {
+    // Each case sees the daemon as it is now: the panel shares a server's state for LIVE_STATE_MS.
+    t.clock.advance(LIVE_STATE_MS);
   });
 
   afterEach(async () => {
@@ -252,7 +257,8 @@ const SERVER_ROUTES: [string, Call][] = [
       const entries = (await activityOf(serverUuid)).filter((a) => a.event.startsWith('server.power.'));
       expect(entries.map((e) => [e.event, e.metadata, e.timestamp])).toEqual([
         ['server.power.kill', { action: 'kill' }, t.clock.now().toISOString()],
-        ['server.power.start', { action: 'start' }, new Date(t.clock.now().getTime() - 1000).toISOString()],
+        // 1 s here, and LIVE_STATE_MS by beforeEach.
+        ['server.power.start', { action: 'start' }, new Date(t.clock.now().getTime() - 1000 - LIVE_STATE_MS).toISOString()],
       ]);
       await waitFor(() => sim.servers.get(serverUuid)?.state === 'offline');
     });

@@ -1,3 +1,4 @@
+import { LIVE_STATE_MS } from 'src/modules/daemon-gateway/daemon.gateway';
 import { WsClient } from 'test/wings-sim/testing/harness';
 import { TEST_ORIGIN } from 'test/utils/create-test-app';
 import { eggFixtureFiles } from 'test/utils/fixtures';
@@ -73,5 +74,32 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(events).toEqual(expect.arrayContaining(['server.power.start', 'server.power.stop', 'server.console.command']));
     const started = activity.body.data.find((a: { event: string }) => a.event === 'server.power.start');
     expect(started).toMatchObject({ metadata: { action: 'start' }, actor: { username: p.owner.username }, timestamp: expect.any(String) });
+  });
+
+  it('should ask the daemon once for the state of many requests within LIVE_STATE_MS, again after it, and at once after a power action', async () => {
+    const path = `/api/client/servers/${serverUuid}`;
+    const asked = () => p.sim.requestsTo(`/api/servers/${serverUuid}`, 'GET').filter((r) => r.path === `/api/servers/${serverUuid}`).length;
+    p.t.clock.advance(LIVE_STATE_MS);
+    const before = asked();
+    const answers = await Promise.all(Array.from({ length: 5 }, () => p.asOwner('get', path).expect(200)));
+    await p.asOwner('get', `${path}/resources`).expect(200);
+    await p.asOwner('get', `${path}/websocket`).expect(200);
+    expect(answers.map((r) => r.body.data.status)).toEqual(Array(5).fill('offline'));
+    expect(asked()).toBe(before + 1);
+
+    p.t.clock.advance(LIVE_STATE_MS - 1);
+    await p.asOwner('get', path).expect(200);
+    expect(asked()).toBe(before + 1);
+    p.t.clock.advance(1);
+    await p.asOwner('get', path).expect(200);
+    expect(asked()).toBe(before + 2);
+
+    await p.asOwner('post', `${path}/power`).send({ action: 'start' }).expect(200);
+    await waitFor(() => p.sim.servers.get(serverUuid)?.state === 'running');
+    expect((await p.asOwner('get', path).expect(200)).body.data.status).toBe('running');
+    expect(asked()).toBe(before + 3);
+    await p.asOwner('post', `${path}/power`).send({ action: 'kill' }).expect(200);
+    await waitFor(() => p.sim.servers.get(serverUuid)?.state === 'offline');
+    expect((await p.asOwner('get', path).expect(200)).body.data.status).toBe('offline');
   });
 });

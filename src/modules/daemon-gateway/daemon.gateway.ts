@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from 'src/common/clock';
 import { SecretBox } from 'src/common/crypto/secret-box';
-import { DaemonClient, DaemonTarget } from 'src/modules/daemon-gateway/daemon.client';
+import { DaemonClient, DaemonRequest, DaemonTarget } from 'src/modules/daemon-gateway/daemon.client';
 import type { DaemonConfiguration } from 'src/modules/nodes/daemon-configuration';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 
@@ -51,6 +52,14 @@ const ARCHIVE_TIMEOUT_MS = 15 * 60_000;
 export const POWER_ACTIONS = ['start', 'stop', 'restart', 'kill'] as const;
 export type PowerAction = (typeof POWER_ACTIONS)[number];
 
+/**
+ * How long one answer about a server's state serves everyone who asks (details pages polled by
+ * many tabs, console tokens). Wings itself refreshes a server's stats about once a second.
+ */
+export const LIVE_STATE_MS = 1_000;
+const LIVE_STATE_MAX_ENTRIES = 10_000;
+const OPENED_TOKENS_MAX = 1_000;
+
 /** The sealing context of a node's daemon token. */
 export const nodeTokenContext = (node: Pick<NodeEntity, 'uuid'>): string => `node:${node.uuid}:token`;
 
@@ -60,14 +69,29 @@ export const nodeTokenContext = (node: Pick<NodeEntity, 'uuid'>): string => `nod
  */
 @Injectable()
 export class DaemonGateway {
+  /** Recent and in-flight `GET /api/servers/{uuid}` answers, by node id and server uuid. */
+  private readonly live = new Map<string, { expires: number; answer: Promise<DaemonServerDetails> }>();
+  /** Opened node tokens by sealing context and sealed value; a reset token is a new sealed value. */
+  private readonly opened = new Map<string, string>();
+
   constructor(
     private readonly client: DaemonClient,
     private readonly secrets: SecretBox,
+    private readonly clock: Clock,
   ) {}
 
-  /** The node's daemon token, opened from its sealed column. */
+  /** The node's daemon token, opened from its sealed column (once per sealed value: every daemon call needs it). */
   tokenOf(node: NodeEntity): string {
-    return this.secrets.open(node.tokenSecret, nodeTokenContext(node));
+    const sealed = `${nodeTokenContext(node)}|${node.tokenSecret}`;
+    let token = this.opened.get(sealed);
+    if (token === undefined) {
+      token = this.secrets.open(node.tokenSecret, nodeTokenContext(node));
+      if (this.opened.size >= OPENED_TOKENS_MAX) {
+        this.opened.clear();
+      }
+      this.opened.set(sealed, token);
+    }
+    return token;
   }
 
   target(node: NodeEntity): DaemonTarget {
@@ -101,15 +125,67 @@ export class DaemonGateway {
   }
 
   async deleteServer(node: NodeEntity, uuid: string): Promise<void> {
-    await this.client.send(this.target(node), { method: 'DELETE', path: `/api/servers/${uuid}`, timeoutMs: 60_000 });
+    await this.sendChanging(node, uuid, { method: 'DELETE', path: `/api/servers/${uuid}`, timeoutMs: 60_000 });
   }
 
   serverDetails(node: NodeEntity, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
     return this.client.json<DaemonServerDetails>(this.target(node), { method: 'GET', path: `/api/servers/${uuid}`, timeoutMs });
   }
 
+  /**
+   * The server's state and usage as the daemon gave them within the last LIVE_STATE_MS: callers
+   * asking at the same time share one daemon call, and its answer serves them for that long.
+   * Failures are not kept. Power actions, syncs, reinstalls and deletions through this gateway
+   * forget the server's entry once the daemon answered, so the panel's own changes show at once.
+   */
+  liveServerDetails(node: NodeEntity, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
+    const key = `${node.id}:${uuid}`;
+    const now = this.clock.now().getTime();
+    const known = this.live.get(key);
+    if (known && known.expires > now) {
+      return known.answer;
+    }
+    if (this.live.size >= LIVE_STATE_MAX_ENTRIES) {
+      this.sweepLive(now);
+    }
+    // In flight: shared until it settles, then kept for LIVE_STATE_MS from then.
+    const entry = { expires: Number.POSITIVE_INFINITY, answer: this.serverDetails(node, uuid, timeoutMs) };
+    this.live.set(key, entry);
+    entry.answer.then(
+      () => {
+        entry.expires = this.clock.now().getTime() + LIVE_STATE_MS;
+      },
+      () => {
+        if (this.live.get(key) === entry) {
+          this.live.delete(key);
+        }
+      },
+    );
+    return entry.answer;
+  }
+
+  /** A call that changes the server's state: its shared live state is forgotten once the daemon answered. */
+  private async sendChanging(node: NodeEntity, uuid: string, req: DaemonRequest): Promise<void> {
+    try {
+      await this.client.send(this.target(node), req);
+    } finally {
+      this.live.delete(`${node.id}:${uuid}`);
+    }
+  }
+
+  private sweepLive(now: number): void {
+    for (const [key, entry] of this.live) {
+      if (entry.expires <= now) {
+        this.live.delete(key);
+      }
+    }
+    if (this.live.size >= LIVE_STATE_MAX_ENTRIES) {
+      this.live.clear();
+    }
+  }
+
   async power(node: NodeEntity, uuid: string, action: PowerAction): Promise<void> {
-    await this.client.send(this.target(node), { method: 'POST', path: `/api/servers/${uuid}/power`, body: { action } });
+    await this.sendChanging(node, uuid, { method: 'POST', path: `/api/servers/${uuid}/power`, body: { action } });
   }
 
   async commands(node: NodeEntity, uuid: string, commands: string[]): Promise<void> {
@@ -118,7 +194,7 @@ export class DaemonGateway {
 
   /** Wings re-reads the server's configuration from us (limits, image, suspension). */
   async sync(node: NodeEntity, uuid: string): Promise<void> {
-    await this.client.send(this.target(node), { method: 'POST', path: `/api/servers/${uuid}/sync` });
+    await this.sendChanging(node, uuid, { method: 'POST', path: `/api/servers/${uuid}/sync` });
   }
 
   /** Console tokens with these jtis issued before now stop working (wings.md §2.5). */
@@ -127,7 +203,7 @@ export class DaemonGateway {
   }
 
   async reinstall(node: NodeEntity, uuid: string): Promise<void> {
-    await this.client.send(this.target(node), { method: 'POST', path: `/api/servers/${uuid}/reinstall` });
+    await this.sendChanging(node, uuid, { method: 'POST', path: `/api/servers/${uuid}/reinstall` });
   }
 
   // --- files (wings.md §2.6); every path is relative to the server root and already checked by the caller ---

@@ -96,7 +96,7 @@ export class ClientServersService {
   }
 
   async resources(access: ServerAccess) {
-    const details = await this.daemon.serverDetails(access.server.node, access.server.uuid);
+    const details = await this.daemon.liveServerDetails(access.server.node, access.server.uuid);
     const u = details.utilization;
     return {
       currentState: details.state,
@@ -124,7 +124,7 @@ export class ClientServersService {
       throw new AppException(ServerError.NO_NODE);
     }
     try {
-      await this.daemon.serverDetails(server.node, server.uuid, STATUS_TIMEOUT_MS);
+      await this.daemon.liveServerDetails(server.node, server.uuid, STATUS_TIMEOUT_MS);
     } catch (e) {
       if (e instanceof AppException && e.status === 404) {
         return {
@@ -206,7 +206,7 @@ export class ClientServersService {
       return own;
     }
     try {
-      return (await this.daemon.serverDetails(server.node, server.uuid, STATUS_TIMEOUT_MS)).state ?? 'offline';
+      return (await this.daemon.liveServerDetails(server.node, server.uuid, STATUS_TIMEOUT_MS)).state ?? 'offline';
     } catch {
       return 'unknown';
     }
