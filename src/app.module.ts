@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { BackgroundTasksModule } from 'src/common/background/background-tasks.module';
 import { ClockModule } from 'src/common/clock.module';
+import { ChangeFeedModule } from 'src/common/hot-cache/change-feed.module';
+import { HotCacheModule } from 'src/common/hot-cache/hot-cache.module';
 import { LoggingModule } from 'src/common/logging/logging.module';
 import { AppConfigModule } from 'src/config/config.module';
 import { DatabaseModule } from 'src/database/database.module';
@@ -36,6 +38,8 @@ import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
     BackgroundTasksModule,
     RateLimitModule,
     DatabaseModule,
+    HotCacheModule,
+    ChangeFeedModule,
     ScheduleModule.forRoot(),
     HealthModule,
     UsersModule,

@@ -5,6 +5,7 @@ import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Command } from 'commander';
 import { ClockModule } from 'src/common/clock.module';
+import { HotCacheModule } from 'src/common/hot-cache/hot-cache.module';
 import { AppConfigModule } from 'src/config/config.module';
 import { ConfigValidationError } from 'src/config/load-config';
 import { DatabaseModule } from 'src/database/database.module';
@@ -12,7 +13,7 @@ import { validateCliUser } from 'src/modules/users/cli-user';
 import { UsersModule } from 'src/modules/users/users.module';
 import { UsersService } from 'src/modules/users/users.service';
 
-@Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, UsersModule] })
+@Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, HotCacheModule, UsersModule] })
 class CliModule {}
 
 const askPassword = async (): Promise<string> => {

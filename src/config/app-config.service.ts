@@ -32,6 +32,8 @@ export class AppConfigService {
   readonly rateLimit: { enabled: boolean; redisUrl?: string };
   /** `zeroLimitUnlimited`: a server backup limit of 0 means no limit rather than no backups. */
   readonly backups: { zeroLimitUnlimited: boolean };
+  /** `ttlMs` 0: no caching. */
+  readonly hotCache: { ttlMs: number; maxEntries: number };
   readonly auth: {
     appKey: string;
     registrationEnabled: boolean;
@@ -64,6 +66,7 @@ export class AppConfigService {
     this.files = { editMaxBytes: schema.FILE_EDIT_MAX_MB * 1024 * 1024 };
     this.rateLimit = { enabled: schema.RATE_LIMIT_ENABLED, redisUrl: schema.REDIS_URL };
     this.backups = { zeroLimitUnlimited: schema.BACKUP_LIMIT_ZERO_UNLIMITED };
+    this.hotCache = { ttlMs: schema.HOT_CACHE_TTL_SECONDS * 1000, maxEntries: schema.HOT_CACHE_MAX_ENTRIES };
     this.auth = {
       appKey: schema.APP_KEY ?? resolveDevAppKey(schema.DATA_DIR),
       registrationEnabled: schema.REGISTRATION_ENABLED,

@@ -140,6 +140,21 @@ export class EnvSchema {
   @IsBoolean()
   BACKUP_LIMIT_ZERO_UNLIMITED = false;
 
+  // How long a cached credential, server, allocation list or subuser grant may be served at most; 0
+  // turns the caches off. Changes invalidate them at once; this only bounds a missed invalidation.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(0)
+  @Max(86_400)
+  HOT_CACHE_TTL_SECONDS = 60;
+
+  // Entries per cache (API keys, sessions, servers, allocation lists, subuser grants).
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  HOT_CACHE_MAX_ENTRIES = 5_000;
+
   @IsOptional()
   @IsEmail()
   ADMIN_EMAIL?: string;

@@ -97,6 +97,13 @@ describe(AppConfigService.name, () => {
     ]);
   });
 
+  it('should cache for 60 s by default, not at all with HOT_CACHE_TTL_SECONDS=0, and refuse a negative TTL', () => {
+    const key = { APP_KEY: 'k'.repeat(40) };
+    expect(AppConfigService.fromEnv(key).hotCache).toEqual({ ttlMs: 60_000, maxEntries: 5_000 });
+    expect(AppConfigService.fromEnv({ ...key, HOT_CACHE_TTL_SECONDS: '0', HOT_CACHE_MAX_ENTRIES: '100' }).hotCache).toEqual({ ttlMs: 0, maxEntries: 100 });
+    expect(problemsOf({ HOT_CACHE_TTL_SECONDS: '-1', HOT_CACHE_MAX_ENTRIES: '0' }).map((p) => p.split(':')[0])).toEqual(['HOT_CACHE_TTL_SECONDS', 'HOT_CACHE_MAX_ENTRIES']);
+  });
+
   it('should ask for no CAPTCHA and send no mail by default', () => {
     const config = AppConfigService.fromEnv({ APP_KEY: 'k'.repeat(40), APP_URL: 'https://panel.example.com' });
     expect(config.captcha).toBeNull();

@@ -3,6 +3,7 @@ import { AdminScope, ALL_ADMIN_SCOPES } from 'src/common/auth/admin-scope';
 import { Clock } from 'src/common/clock';
 import { ALPHANUMERIC, randomString, sha256Hex, URL_SAFE_ALPHABET } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
+import { CachedApiKey, HotCaches } from 'src/common/hot-cache/hot-caches';
 import { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
 import { ApiKeyError } from 'src/modules/api-keys/api-keys.errors';
 import { ApiKeysRepository } from 'src/modules/api-keys/api-keys.repository';
@@ -21,6 +22,10 @@ export const API_KEY_POLICY = {
   lastUsedResolutionMs: 60_000,
 } as const;
 
+const isExpired = (key: ApiKeyEntity, now: Date): boolean => key.expiresAt.getTime() <= now.getTime();
+
+const keyTags = (key: CachedApiKey): string[] => [`api_key:${key.id}`, `user:${key.userId}`];
+
 /** The admin scopes a user holds: all of them for an admin, none otherwise. */
 export const scopesOf = (user: UserEntity): readonly AdminScope[] => (user.admin ? ALL_ADMIN_SCOPES : []);
 
@@ -29,6 +34,7 @@ export class ApiKeysService {
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly clock: Clock,
+    private readonly caches: HotCaches,
   ) {}
 
   /**
@@ -67,26 +73,35 @@ export class ApiKeysService {
   /**
    * Resolves a presented key. Expired and revoked keys resolve to null. The scopes are the key's
    * permissions that its owner still holds, so a demoted owner means a demoted key.
+   *
+   * Served from HotCaches when warm (no query): a revocation, a change of the key or of its owner
+   * drops the cached copy. A cached copy that looks expired is read again before it is refused.
    */
   async resolve(secret: string): Promise<{ key: ApiKeyEntity & { user: UserEntity }; scopes: Set<AdminScope> } | null> {
     if (secret.length === 0 || secret.length > 256) {
       return null;
     }
-    const key = await this.keys.findByKeyHash(sha256Hex(secret));
-    if (!key?.user) {
-      return null;
-    }
+    const keyHash = sha256Hex(secret);
     const now = this.clock.now();
-    if (key.expiresAt.getTime() <= now.getTime()) {
+    const cached = this.caches.apiKeys.get(keyHash);
+    const key = cached && !isExpired(cached, now) ? cached : await this.caches.apiKeys.load(keyHash, () => this.findWithUser(keyHash), keyTags);
+    if (!key || isExpired(key, now)) {
       return null;
     }
     if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= API_KEY_POLICY.lastUsedResolutionMs) {
       await this.keys.touch(key.id, now);
       key.lastUsedAt = now;
+      // Bookkeeping: the cached copy follows, instead of being dropped (the subscriber ignores this write).
+      this.caches.apiKeys.patch(keyHash, (stored) => (stored.lastUsedAt = now));
     }
     const held = scopesOf(key.user);
     const scopes = new Set(held.filter((s) => key.permissions.includes(s)));
-    return { key: key as ApiKeyEntity & { user: UserEntity }, scopes };
+    return { key, scopes };
+  }
+
+  private async findWithUser(keyHash: string): Promise<CachedApiKey | null> {
+    const key = await this.keys.findByKeyHash(keyHash);
+    return key?.user ? (key as CachedApiKey) : null;
   }
 
   list(userId: string): Promise<ApiKeyEntity[]> {

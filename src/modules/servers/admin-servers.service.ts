@@ -34,7 +34,7 @@ export class AdminServersService {
   ) {}
 
   async list(page: Page): Promise<Paginated<AdminServerDto>> {
-    const [rows, total] = await this.servers.findPage({}, page.skip, page.perPage);
+    const [rows, total] = await this.servers.findListPage({}, page.skip, page.perPage);
     const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
     return paginated(
       rows.map((s) => toAdminServer(s, allocations.get(String(s.id)) ?? [])),

@@ -13,7 +13,8 @@ import { ServerDetailsDto, toServerDetails } from 'src/modules/servers/dto/serve
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, toWingsPermissions, WINGS_ADMIN_EXTRAS, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { ServerEntity } from 'src/modules/servers/server.entity';
+import { ListedServer, LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 import { actorActivity } from 'src/modules/servers/server-activity';
 
@@ -48,7 +49,7 @@ export class ClientServersService {
       return this.sharedWith(auth, page);
     }
     const where = type === 'admin-all' && auth.user.admin ? {} : { ownerId: auth.user.id };
-    const [rows, total] = await this.servers.findPage(where, page.skip, page.perPage);
+    const [rows, total] = await this.servers.findListPage(where, page.skip, page.perPage);
     const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
     const data = rows.map((s) =>
       toServerDetails(s, allocations.get(String(s.id)) ?? [], this.panelStatus(s) ?? 'unknown', ALL_SERVER_PERMISSIONS),
@@ -59,9 +60,9 @@ export class ClientServersService {
   /** Servers other users shared with the caller, each with the permissions granted there. */
   private async sharedWith(auth: AuthContext, page: Page): Promise<Paginated<ServerDetailsDto>> {
     const [grants, total] = await this.subusers.serverIdsFor(auth.user.id, page.skip, page.perPage);
-    const rows = await this.servers.findManyByIds(grants.map((g) => g.serverId));
+    const rows = await this.servers.findListedByIds(grants.map((g) => g.serverId));
     const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
-    const byId = new Map(rows.map((s): [string, LoadedServer] => [String(s.id), s]));
+    const byId = new Map(rows.map((s): [string, ListedServer] => [String(s.id), s]));
     const data = grants.flatMap((g) => {
       const s = byId.get(String(g.serverId));
       return s ? [toServerDetails(s, allocations.get(String(s.id)) ?? [], this.panelStatus(s) ?? 'unknown', g.permissions.filter(isServerPermission))] : [];
@@ -195,7 +196,7 @@ export class ClientServersService {
     }
   }
 
-  private panelStatus(server: LoadedServer): string | null {
+  private panelStatus(server: Pick<ServerEntity, 'status' | 'suspended'>): string | null {
     return server.status ?? (server.suspended ? 'suspended' : null);
   }
 

@@ -18,7 +18,8 @@ export type ServerRole = 'owner' | 'admin' | 'subuser';
 
 /** The server a route acts on, and what the caller may do there. */
 export interface ServerAccess {
-  server: LoadedServer;
+  /** Shared with every request (HotCaches stores it frozen): read it, never change it. */
+  server: Readonly<LoadedServer>;
   role: ServerRole;
   permissions: readonly ServerPermission[];
 }

@@ -1,8 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, IsNull, Repository } from 'typeorm';
+import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
+import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
@@ -10,11 +12,26 @@ import { UserEntity } from 'src/modules/users/user.entity';
 
 export type LoadedServer = ServerEntity & Required<Pick<ServerEntity, 'node' | 'egg' | 'owner'>>;
 
+/** A server as list pages show it: the names of its node and owner, not their whole rows (nor its egg's scripts). */
+export type ListedServer = Omit<ServerEntity, 'node' | 'owner' | 'egg'> & { node: Pick<NodeEntity, 'id' | 'name'>; owner: Pick<UserEntity, 'id' | 'username'> };
+
+/** What a cached server was built from (see invalidationFor). */
+const serverTags = (s: LoadedServer): string[] => [`server:${s.id}`, `user:${s.ownerId}`, `node:${s.nodeId}`, `egg:${s.eggId}`];
+
+const allocationTags = (serverId: string, rows: AllocationEntity[]): string[] => [
+  `server:${serverId}`,
+  `allocations:${serverId}`,
+  ...rows.map((a) => `allocation:${a.id}`),
+];
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
 export class ServersRepository {
-  constructor(@InjectRepository(ServerEntity) private readonly servers: Repository<ServerEntity>) {}
+  constructor(
+    @InjectRepository(ServerEntity) private readonly servers: Repository<ServerEntity>,
+    private readonly caches: HotCaches,
+  ) {}
 
   transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.servers.manager.transaction(fn);
@@ -33,21 +50,40 @@ export class ServersRepository {
       .leftJoinAndSelect('server.owner', 'owner');
   }
 
-  /** By full uuid or by the 8-character identifier. */
-  findByRef(ref: string, manager: EntityManager = this.servers.manager): Promise<LoadedServer | null> {
-    const where = UUID.test(ref) ? { uuid: ref.toLowerCase() } : { identifier: ref.toLowerCase() };
-    return this.loaded(manager).where(where).getOne() as Promise<LoadedServer | null>;
+  /**
+   * By full uuid or by the 8-character identifier. Without a manager (outside a transaction) it is
+   * served from HotCaches when warm; any change to the server, its node, egg or owner drops it.
+   */
+  findByRef(ref: string, manager?: EntityManager): Promise<LoadedServer | null> {
+    const key = ref.toLowerCase();
+    const where = UUID.test(key) ? { uuid: key } : { identifier: key };
+    const read = (m: EntityManager) => this.loaded(m).where(where).getOne() as Promise<LoadedServer | null>;
+    return manager ? read(manager) : this.caches.servers.getOrLoad(key, () => read(this.servers.manager), serverTags);
   }
 
   findById(id: string, manager: EntityManager = this.servers.manager): Promise<LoadedServer | null> {
     return this.loaded(manager).where({ id }).getOne() as Promise<LoadedServer | null>;
   }
 
-  async findManyByIds(ids: string[]): Promise<LoadedServer[]> {
-    if (ids.length === 0) {
-      return [];
-    }
-    return (await this.servers.find({ where: { id: In(ids) }, relations: { node: true, egg: true, owner: true }, order: { id: 'ASC' } })) as LoadedServer[];
+  /** Servers by id, as list pages show them. */
+  async findListedByIds(ids: string[]): Promise<ListedServer[]> {
+    return ids.length === 0 ? [] : ((await this.listed().where({ id: In(ids) }).getMany()) as ListedServer[]);
+  }
+
+  /** One page of servers as list pages show them, in id order, and how many there are in all. */
+  findListPage(where: { ownerId?: string }, skip: number, take: number): Promise<[ListedServer[], number]> {
+    // Only many-to-one joins, so the page can be cut in SQL (skip/take would first select distinct ids).
+    return this.listed().where(where).offset(skip).limit(take).getManyAndCount() as Promise<[ListedServer[], number]>;
+  }
+
+  private listed() {
+    return this.servers
+      .createQueryBuilder('server')
+      .leftJoin('server.node', 'node')
+      .addSelect(['node.id', 'node.name'])
+      .leftJoin('server.owner', 'owner')
+      .addSelect(['owner.id', 'owner.username'])
+      .orderBy('server.id', 'ASC');
   }
 
   findByUuidOnNode(uuid: string, nodeId: string): Promise<LoadedServer | null> {
@@ -99,8 +135,14 @@ export class ServersRepository {
     await manager.getRepository(ServerEntity).delete({ id });
   }
 
-  allocationsOf(serverId: string, manager: EntityManager = this.servers.manager): Promise<AllocationEntity[]> {
-    return manager.getRepository(AllocationEntity).find({ where: { serverId }, order: { ip: 'ASC', port: 'ASC' } });
+  /** A server's allocations; without a manager (outside a transaction) served from HotCaches when warm. */
+  async allocationsOf(serverId: string, manager?: EntityManager): Promise<AllocationEntity[]> {
+    const read = (m: EntityManager) => m.getRepository(AllocationEntity).find({ where: { serverId }, order: { ip: 'ASC', port: 'ASC' } });
+    if (manager) {
+      return read(manager);
+    }
+    const id = String(serverId);
+    return (await this.caches.allocations.getOrLoad(id, () => read(this.servers.manager), (rows) => allocationTags(id, rows))) ?? [];
   }
 
   /** The allocations of several servers in one query (list pages), by server id. */

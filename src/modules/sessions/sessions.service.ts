@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/common/clock';
 import { randomString, sha256Hex, URL_SAFE_ALPHABET } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
+import { CachedSession, HotCaches } from 'src/common/hot-cache/hot-caches';
 import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { SessionError } from 'src/modules/sessions/sessions.errors';
 import { SessionsRepository } from 'src/modules/sessions/sessions.repository';
@@ -20,6 +21,10 @@ export const SESSION_POLICY = {
   lastSeenResolutionMs: 60_000,
 } as const;
 
+const isExpired = (session: SessionEntity, now: Date): boolean => session.expiresAt.getTime() <= now.getTime();
+
+const sessionTags = (session: CachedSession): string[] => [`session:${session.id}`, `user:${session.userId}`];
+
 export interface ResolvedSession {
   session: SessionEntity & { user: UserEntity };
   /** True when this request extended the session, so the cookie must be sent again. */
@@ -31,6 +36,7 @@ export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
     private readonly clock: Clock,
+    private readonly caches: HotCaches,
   ) {}
 
   /** Starts a session; the returned token is the cookie value and is never stored. */
@@ -52,29 +58,48 @@ export class SessionsService {
     return { session, token };
   }
 
-  /** Looks a cookie value up; expired sessions are removed and resolve to null. */
+  /**
+   * Looks a cookie value up; expired sessions are removed and resolve to null.
+   *
+   * Served from HotCaches when warm (no query): signing out, deleting the session or changing its
+   * user drops the cached copy. A cached copy that looks expired is read again first (another
+   * process may have refreshed it); the refresh and "last seen" writes update the cached copy.
+   */
   async resolve(token: string): Promise<ResolvedSession | null> {
-    const session = await this.sessions.findByTokenHash(sha256Hex(token));
-    if (!session?.user) {
+    const tokenHash = sha256Hex(token);
+    const now = this.clock.now();
+    const cached = this.caches.sessions.get(tokenHash);
+    const session =
+      cached && !isExpired(cached, now) ? cached : await this.caches.sessions.load(tokenHash, () => this.findWithUser(tokenHash), sessionTags);
+    if (!session) {
       return null;
     }
-    const now = this.clock.now();
-    if (session.expiresAt.getTime() <= now.getTime()) {
+    if (isExpired(session, now)) {
       await this.sessions.delete(session.id);
       return null;
     }
-    const resolved = session as SessionEntity & { user: UserEntity };
     if (now.getTime() - session.refreshedAt.getTime() >= SESSION_POLICY.refreshAfterMs) {
       const changes = { refreshedAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_POLICY.lifetimeMs) };
       await this.sessions.update(session.id, changes);
-      Object.assign(resolved, changes);
-      return { session: resolved, refreshed: true };
+      this.remember(tokenHash, session, changes);
+      return { session, refreshed: true };
     }
     if (now.getTime() - session.lastSeenAt.getTime() >= SESSION_POLICY.lastSeenResolutionMs) {
       await this.sessions.update(session.id, { lastSeenAt: now });
-      resolved.lastSeenAt = now;
+      this.remember(tokenHash, session, { lastSeenAt: now });
     }
-    return { session: resolved, refreshed: false };
+    return { session, refreshed: false };
+  }
+
+  private async findWithUser(tokenHash: string): Promise<CachedSession | null> {
+    const session = await this.sessions.findByTokenHash(tokenHash);
+    return session?.user ? (session as CachedSession) : null;
+  }
+
+  /** Bookkeeping this request wrote: the caller's copy and the cached one follow (the subscriber ignores such writes). */
+  private remember(tokenHash: string, session: CachedSession, changes: Partial<Pick<SessionEntity, 'refreshedAt' | 'lastSeenAt' | 'expiresAt'>>): void {
+    Object.assign(session, changes);
+    this.caches.sessions.patch(tokenHash, (stored) => Object.assign(stored, changes));
   }
 
   isFresh(session: SessionEntity): boolean {

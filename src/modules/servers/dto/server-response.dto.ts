@@ -1,5 +1,5 @@
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
-import type { LoadedServer } from 'src/modules/servers/servers.repository';
+import type { ListedServer } from 'src/modules/servers/servers.repository';
 
 export class AllocationViewDto {
   ip!: string;
@@ -44,7 +44,7 @@ export class AdminServerDto extends ServerDetailsDto {
 const view = (a: AllocationEntity): AllocationViewDto => ({ ip: a.alias ?? a.ip, port: a.port, description: a.notes ?? '' });
 
 export const toServerDetails = (
-  server: LoadedServer,
+  server: ListedServer,
   allocations: AllocationEntity[],
   status: string,
   permissions: readonly string[],
@@ -67,7 +67,7 @@ export const toServerDetails = (
   };
 };
 
-export const toAdminServer = (server: LoadedServer, allocations: AllocationEntity[]): AdminServerDto => ({
+export const toAdminServer = (server: ListedServer, allocations: AllocationEntity[]): AdminServerDto => ({
   ...toServerDetails(server, allocations, server.status ?? (server.suspended ? 'suspended' : 'installed'), ['*']),
   ownerId: String(server.ownerId),
   nodeId: String(server.nodeId),

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
+import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
 import { isUniqueViolation } from 'src/database/pg-errors';
 
@@ -8,15 +9,23 @@ export type LoadedSubuser = SubuserEntity & Required<Pick<SubuserEntity, 'user'>
 
 @Injectable()
 export class SubusersRepository {
-  constructor(@InjectRepository(SubuserEntity) private readonly repo: Repository<SubuserEntity>) {}
+  constructor(
+    @InjectRepository(SubuserEntity) private readonly repo: Repository<SubuserEntity>,
+    private readonly caches: HotCaches,
+  ) {}
 
   transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.repo.manager.transaction(fn);
   }
 
-  /** The caller's entry on a server, if any (server access runs this on every client request). */
+  /**
+   * The caller's entry on a server, if any (server access runs this on every client request). Served
+   * from HotCaches when warm, "none" included; any change to the server's subusers drops it.
+   */
   findGrant(serverId: string, userId: string): Promise<SubuserEntity | null> {
-    return this.repo.findOneBy({ serverId, userId });
+    const pair = `${serverId}:${userId}`;
+    const tags = [`grant:${pair}`, `server:${serverId}`, `user:${userId}`];
+    return this.caches.grants.getOrLoad(pair, () => this.repo.findOneBy({ serverId, userId }), () => tags, { cacheNull: true, nullTags: tags });
   }
 
   listOf(serverId: string): Promise<LoadedSubuser[]> {

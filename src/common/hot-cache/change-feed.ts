@@ -1,0 +1,210 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Client, Notification } from 'pg';
+import { HotCaches } from 'src/common/hot-cache/hot-caches';
+import { AppConfigService } from 'src/config/app-config.service';
+
+/** The channel the AddChangeNotifications trigger notifies, with `<table>:<id>` (`<table>:*` for a TRUNCATE). */
+export const CHANGES_CHANNEL = 'hatchery_changes';
+
+export interface ChangeFeedOptions {
+  /** Waits between reconnection attempts; the last one repeats. */
+  reconnectDelaysMs: readonly number[];
+  /** How often the listening connection is checked with a query, and how long the answer may take. */
+  heartbeatMs: number;
+  heartbeatTimeoutMs: number;
+}
+
+export const CHANGE_FEED_OPTIONS = Symbol('CHANGE_FEED_OPTIONS');
+
+// What a feed sends itself to prove that notifications reach it; every other process ignores it.
+const PROBE = '~probe:';
+
+export const DEFAULT_CHANGE_FEED_OPTIONS: ChangeFeedOptions = {
+  reconnectDelaysMs: [100, 250, 500, 1_000, 2_000, 5_000],
+  heartbeatMs: 10_000,
+  heartbeatTimeoutMs: 5_000,
+};
+
+export type ChangeFeedState = 'off' | 'connecting' | 'listening' | 'down';
+
+/**
+ * Hears the changes other panel processes (and raw SQL) make, on one dedicated PostgreSQL
+ * connection that LISTENs on `hatchery_changes`, and drops what they make wrong from HotCaches.
+ * Until that connection listens (and has heard a notification it sent itself), and whenever it
+ * drops or misses a heartbeat, the caches are off (every request reads the database); they start
+ * empty once it listens again. On the embedded
+ * database, which one process holds, the TypeORM subscriber sees every write and this stays off.
+ */
+@Injectable()
+export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(ChangeFeed.name);
+  private readonly options: ChangeFeedOptions;
+  private client: Client | null = null;
+  private stopped = false;
+  private failures = 0;
+  private retryTimer?: NodeJS.Timeout;
+  private heartbeatTimer?: NodeJS.Timeout;
+  private currentState: ChangeFeedState = 'off';
+  private pid: number | null = null;
+  private probes = 0;
+  private awaitedProbe?: { payload: string; heard: () => void };
+
+  constructor(
+    private readonly config: AppConfigService,
+    private readonly caches: HotCaches,
+    @Inject(CHANGE_FEED_OPTIONS) options: Partial<ChangeFeedOptions>,
+  ) {
+    this.options = { ...DEFAULT_CHANGE_FEED_OPTIONS, ...options };
+  }
+
+  get state(): ChangeFeedState {
+    return this.currentState;
+  }
+
+  /** The PostgreSQL backend of the listening connection, while it listens. */
+  get backendPid(): number | null {
+    return this.pid;
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.config.db.kind !== 'postgres' || this.config.hotCache.ttlMs <= 0) {
+      return;
+    }
+    // The first attempt is awaited, so a panel that can reach its database starts with its caches on.
+    await this.connect();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.heartbeatTimer);
+    const client = this.client;
+    this.client = null;
+    this.pid = null;
+    this.currentState = 'off';
+    this.caches.setLive(false);
+    await client?.end().catch(() => undefined);
+  }
+
+  private async connect(): Promise<void> {
+    if (this.config.db.kind !== 'postgres' || this.stopped) {
+      return;
+    }
+    this.currentState = 'connecting';
+    const client = new Client({
+      connectionString: this.config.db.url,
+      application_name: 'hatchery-changes',
+      connectionTimeoutMillis: this.options.heartbeatTimeoutMs,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+    });
+    this.client = client;
+    client.on('error', (err) => this.lost(client, err));
+    client.on('end', () => this.lost(client, new Error('connection ended')));
+    client.on('notification', (n: Notification) => {
+      if (this.client === client && n.channel === CHANGES_CHANNEL) {
+        this.hear(n.payload);
+      }
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGES_CHANNEL}`);
+      const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+      await this.probe(client);
+      if (this.client !== client) {
+        return; // lost, or shut down, meanwhile
+      }
+      this.pid = rows[0].pid;
+    } catch (err) {
+      this.lost(client, err);
+      return;
+    }
+    if (this.failures > 0) {
+      this.logger.log('Change feed listening again: caches back on (emptied)');
+    }
+    this.failures = 0;
+    this.currentState = 'listening';
+    this.caches.setLive(true);
+    this.scheduleHeartbeat(client);
+  }
+
+  /** `<table>:<id>`, or `<table>:*` when the rows are unknown. */
+  private hear(payload: string | undefined): void {
+    if (payload?.startsWith(PROBE)) {
+      if (payload === this.awaitedProbe?.payload) {
+        this.awaitedProbe.heard();
+      }
+      return;
+    }
+    const colon = payload?.indexOf(':') ?? -1;
+    if (!payload || colon <= 0) {
+      this.logger.warn(`Unreadable change notification ${JSON.stringify(payload)}: emptying the caches`);
+      this.caches.clear();
+      return;
+    }
+    const id = payload.slice(colon + 1);
+    this.caches.apply({ table: payload.slice(0, colon), op: 'unknown', id: id === '*' || id === '' ? undefined : id });
+  }
+
+  private lost(client: Client, err: unknown): void {
+    if (this.client !== client) {
+      return; // a late event of a connection already given up
+    }
+    this.client = null;
+    this.pid = null;
+    clearTimeout(this.heartbeatTimer);
+    this.caches.setLive(false);
+    client.end().catch(() => undefined);
+    if (this.stopped) {
+      return;
+    }
+    this.currentState = 'down';
+    const delays = this.options.reconnectDelaysMs;
+    const delay = delays[Math.min(this.failures, delays.length - 1)] ?? 1_000;
+    if (this.failures === 0) {
+      this.logger.warn(`Change feed down (${err instanceof Error ? err.message : String(err)}): caches off, every request reads the database; reconnecting`);
+    }
+    this.failures += 1;
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
+    this.retryTimer.unref();
+  }
+
+  /**
+   * A connection can die without telling (a network partition), and one that answers queries may
+   * still not be handed notifications (a transaction-mode pooler in between): every heartbeat
+   * notifies this connection itself, and one not heard back in time is given up.
+   */
+  private scheduleHeartbeat(client: Client): void {
+    this.heartbeatTimer = setTimeout(() => void this.beat(client), this.options.heartbeatMs);
+    this.heartbeatTimer.unref();
+  }
+
+  private async beat(client: Client): Promise<void> {
+    try {
+      await this.probe(client);
+    } catch (err) {
+      this.lost(client, err);
+      return;
+    }
+    if (this.client === client) {
+      this.scheduleHeartbeat(client);
+    }
+  }
+
+  /** Sends this connection a notification and waits until it comes back, or throws after heartbeatTimeoutMs. */
+  private async probe(client: Client): Promise<void> {
+    this.probes += 1;
+    const payload = `${PROBE}${process.pid}.${this.probes}`;
+    let timer: NodeJS.Timeout | undefined;
+    const heard = new Promise<void>((resolve, reject) => {
+      this.awaitedProbe = { payload, heard: resolve };
+      timer = setTimeout(() => reject(new Error('a notification to itself did not come back')), this.options.heartbeatTimeoutMs);
+    });
+    try {
+      await Promise.race([client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload]).then(() => heard), heard]);
+    } finally {
+      clearTimeout(timer);
+      this.awaitedProbe = undefined;
+    }
+  }
+}

@@ -1,0 +1,85 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { copyRow, freezeRow, shareRow, storeRow } from 'src/common/hot-cache/copy-row';
+import { CacheKind, invalidationFor, RowChange } from 'src/common/hot-cache/row-changes';
+import { TaggedCache } from 'src/common/hot-cache/tagged-cache';
+import { AppConfigService } from 'src/config/app-config.service';
+import type { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
+import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
+import type { LoadedServer } from 'src/modules/servers/servers.repository';
+import type { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
+import type { SessionEntity } from 'src/modules/sessions/session.entity';
+import type { UserEntity } from 'src/modules/users/user.entity';
+
+export type CachedApiKey = ApiKeyEntity & { user: UserEntity };
+export type CachedSession = SessionEntity & { user: UserEntity };
+
+/**
+ * The in-process caches of what every request reads (issue #10): credentials by hash, servers by
+ * reference, a server's allocations and subuser grants. Entries are dropped by `apply` for each
+ * row change (ChangeSubscriber in this process, ChangeFeed from the others), and nothing is served
+ * or stored while `live` is false: on PostgreSQL that is whenever the change feed is not listening,
+ * so a missed notification can never be served.
+ */
+@Injectable()
+export class HotCaches {
+  private readonly logger = new Logger(HotCaches.name);
+  readonly apiKeys: TaggedCache<CachedApiKey>;
+  readonly sessions: TaggedCache<CachedSession>;
+  readonly servers: TaggedCache<LoadedServer>;
+  readonly allocations: TaggedCache<AllocationEntity[]>;
+  readonly grants: TaggedCache<SubuserEntity | null>;
+  private readonly byKind: Record<CacheKind, Pick<TaggedCache<unknown>, 'clear' | 'invalidateTag'>>;
+  private live: boolean;
+
+  constructor(config: AppConfigService) {
+    const { ttlMs, maxEntries } = config.hotCache;
+    // The embedded database is one process's (EmbeddedDatabaseLock): this process sees every write.
+    this.live = config.db.kind === 'pglite';
+    const enabled = () => ttlMs > 0 && this.live;
+    // Credentials are changed by their callers (last used/seen marks): each gets a copy.
+    const copied = <V>(): TaggedCache<V> => new TaggedCache<V>({ max: maxEntries, ttlMs, copy: copyRow, store: storeRow, enabled });
+    // What server routes read is only read: stored frozen and shared (see freezeRow).
+    const frozen = <V>(): TaggedCache<V> => new TaggedCache<V>({ max: maxEntries, ttlMs, copy: shareRow, store: freezeRow, enabled });
+    this.apiKeys = copied();
+    this.sessions = copied();
+    this.servers = frozen();
+    this.allocations = frozen();
+    this.grants = frozen();
+    this.byKind = { apiKeys: this.apiKeys, sessions: this.sessions, servers: this.servers, allocations: this.allocations, grants: this.grants };
+  }
+
+  /**
+   * The change feed's state. Both ways everything is dropped: going down, because what is cached can
+   * no longer be kept right; coming up, because changes made while down were never heard.
+   */
+  setLive(live: boolean): void {
+    if (live !== this.live) {
+      this.live = live;
+      this.clear();
+    }
+  }
+
+  /** Drops what `change` makes wrong, in every cache. */
+  apply(change: RowChange): void {
+    const { tags, clear } = invalidationFor(change);
+    for (const kind of clear) {
+      this.byKind[kind].clear();
+    }
+    if (tags.length > 0) {
+      for (const cache of Object.values(this.byKind)) {
+        for (const tag of tags) {
+          cache.invalidateTag(tag);
+        }
+      }
+    }
+    if (clear.length > 0) {
+      this.logger.debug(`${change.table} changed (rows unknown): cleared ${clear.join(', ')}`);
+    }
+  }
+
+  clear(): void {
+    for (const cache of Object.values(this.byKind)) {
+      cache.clear();
+    }
+  }
+}
