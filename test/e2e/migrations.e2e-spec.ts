@@ -29,6 +29,13 @@ describe.each(dbKinds(['postgres', 'pglite']))('migrations match the entities (%
     await dataSource.runMigrations({ transaction: 'each' });
     expect((await dataSource.driver.createSchemaBuilder().log()).upQueries).toEqual([]);
   });
+
+  if (db === 'pglite') {
+    it('should run the embedded database with small shared buffers (they live in the panel process)', async () => {
+      const rows: { shared_buffers: string }[] = await t.app.get(DataSource).query('SHOW shared_buffers');
+      expect(rows).toEqual([{ shared_buffers: '16MB' }]);
+    });
+  }
 });
 
 describe.each(dbKinds(['postgres']))('migrations at boot (%s)', () => {

@@ -10,7 +10,6 @@ import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { FOREIGN_KEY_VIOLATION, pgError, UNIQUE_VIOLATION } from 'src/database/pg-errors';
 
-
 /** Constraint violations of the named constraints become their errors; anything else is rethrown. */
 const violations = (byConstraint: Record<string, ErrorDef>) => (e: unknown): never => {
   const error = pgError(e);

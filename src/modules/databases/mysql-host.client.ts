@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { Connection, createConnection } from 'mysql2/promise';
+import type { Connection } from 'mysql2/promise';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { AppException } from 'src/common/errors/app.exception';
 import { DatabaseHostEntity, hostPasswordContext } from 'src/modules/databases/database-host.entity';
@@ -180,6 +180,8 @@ export class MySqlHostClient {
     const redact = (text: string): string => [target.password, ...secrets].filter((s) => s.length > 0).reduce((t, s) => t.split(s).join('[redacted]'), text);
     let connection: Connection;
     try {
+      // mysql2 is loaded on the first use of a database host, not by every panel at boot.
+      const { createConnection } = await import('mysql2/promise');
       connection = await createConnection({
         host: target.host,
         port: target.port,

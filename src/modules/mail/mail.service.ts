@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import nodemailer, { Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import { AppConfigService } from 'src/config/app-config.service';
 
 export interface MailMessage {
@@ -22,27 +22,32 @@ export interface MailContext {
 @Injectable()
 export class MailService implements OnApplicationShutdown {
   private readonly logger = new Logger(MailService.name);
-  private readonly transport?: Transporter;
+  /** Opened on the first mail: nodemailer is loaded only by panels that send one. */
+  private transport?: Promise<Transporter>;
 
-  constructor(private readonly config: AppConfigService) {
-    const { smtpUrl } = config.mail;
-    if (smtpUrl) {
-      this.transport = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 });
-    }
-  }
+  constructor(private readonly config: AppConfigService) {}
 
   get configured(): boolean {
-    return this.transport !== undefined;
+    return this.config.mail.smtpUrl !== undefined;
+  }
+
+  private transportFor(smtpUrl: string): Promise<Transporter> {
+    this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }),
+    );
+    return this.transport;
   }
 
   /** Sends one message; resolves true once the server accepted it, false (after logging a warning) otherwise. Never rejects. */
   async deliver(message: MailMessage, context: MailContext): Promise<boolean> {
-    if (!this.transport) {
+    const { smtpUrl } = this.config.mail;
+    if (!smtpUrl) {
       this.logger.warn({ purpose: context.purpose, userId: String(context.userId) }, `SMTP_URL is not set: the ${context.purpose} e-mail was not sent`);
       return false;
     }
     try {
-      await this.transport.sendMail({ from: this.config.mail.from, to: message.to, subject: message.subject, text: message.text });
+      const transport = await this.transportFor(smtpUrl);
+      await transport.sendMail({ from: this.config.mail.from, to: message.to, subject: message.subject, text: message.text });
       return true;
     } catch (e) {
       const err = e as { code?: unknown; responseCode?: unknown };
@@ -55,7 +60,7 @@ export class MailService implements OnApplicationShutdown {
   }
 
   // After BackgroundTasks has let queued mails go out (it waits before application shutdown).
-  onApplicationShutdown(): void {
-    this.transport?.close();
+  async onApplicationShutdown(): Promise<void> {
+    (await this.transport?.catch(() => undefined))?.close();
   }
 }
