@@ -1,25 +1,14 @@
-import { Client } from 'pg';
+import type { Client } from 'pg';
+import { dbUrl, withAdminClient } from 'test/setup/test-env';
 
 /** The PostgreSQL server the bench creates its databases on (user postgres, trust, as the tests use). */
 export const PG_ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
 
-export const databaseUrl = (name: string): string => {
-  const url = new URL(PG_ADMIN_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
-};
+export const databaseUrl = (name: string): string => dbUrl(name, PG_ADMIN_URL);
 
-const withAdmin = async <T>(fn: (c: Client) => Promise<T>): Promise<T> => {
-  const client = new Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-};
+const withAdmin = <T>(fn: (c: Client) => Promise<T>): Promise<T> => withAdminClient(fn, PG_ADMIN_URL);
 
 /** Throws a readable error when PostgreSQL cannot be reached; returns its version otherwise. */
 export const checkPostgres = async (): Promise<string> => {

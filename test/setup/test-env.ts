@@ -12,15 +12,16 @@ export const testDbPrefix = (): string => `hatchery_t_${runId()}_`;
 
 export const isCi = (): boolean => ['true', '1'].includes((process.env.CI ?? '').toLowerCase());
 
-export const dbUrl = (database: string): string => {
-  const url = new URL(TEST_PG_ADMIN_URL);
+/** A database's URL on the server of `adminUrl` (the tests' server unless told; the bench has its own). */
+export const dbUrl = (database: string, adminUrl = TEST_PG_ADMIN_URL): string => {
+  const url = new URL(adminUrl);
   url.pathname = `/${database}`;
   return url.toString();
 };
 
-/** Runs `fn` with a connection to the maintenance database. */
-export const withAdminClient = async <T>(fn: (client: Client) => Promise<T>): Promise<T> => {
-  const client = new Client({ connectionString: TEST_PG_ADMIN_URL, connectionTimeoutMillis: 5_000 });
+/** Runs `fn` with a connection to the maintenance database (of `adminUrl`, the tests' unless told). */
+export const withAdminClient = async <T>(fn: (client: Client) => Promise<T>, adminUrl = TEST_PG_ADMIN_URL): Promise<T> => {
+  const client = new Client({ connectionString: adminUrl, connectionTimeoutMillis: 5_000 });
   await client.connect();
   try {
     return await fn(client);
