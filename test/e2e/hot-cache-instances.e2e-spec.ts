@@ -1,6 +1,6 @@
-import { Client, Notification } from 'pg';
+import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { CHANGE_FEED_OPTIONS, ChangeFeed, CHANGES_CHANNEL } from 'src/common/hot-cache/change-feed';
+import { CHANGE_FEED_OPTIONS, ChangeFeed } from 'src/common/hot-cache/change-feed';
 import type { EggEntity } from 'src/modules/eggs/egg.entity';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import type { ServerEntity } from 'src/modules/servers/server.entity';
@@ -9,6 +9,7 @@ import { createNodeRow } from 'test/factories/node.factory';
 import { createAllocationRow, createServerRow } from 'test/factories/server.factory';
 import { createUser } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
+import { changesHeard } from 'test/utils/change-feed';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { closedPort } from 'test/utils/nodes';
 import { countQueries } from 'test/utils/query-counter';
@@ -54,34 +55,12 @@ describe.each(dbKinds(['postgres']))('hot caches across two panel processes on o
     return { user, session: { Cookie: cookie }, apiKey: { Authorization: `Bearer ${key}` } };
   };
 
-  let barriers = 0;
-  /**
-   * Resolves once B has heard every change committed so far. Notifications reach a listener in
-   * commit order, and the feed's own handler runs before this one on the same connection.
-   */
-  const settledB = async () => {
-    barriers += 1;
-    const payload = `test-barrier:${barriers}`;
-    const client = (feedOf(b) as unknown as { client: Client }).client;
-    const heard = new Promise<void>((resolve) => {
-      const onNotification = (n: Notification) => {
-        if (n.payload === payload) {
-          client.off('notification', onNotification);
-          resolve();
-        }
-      };
-      client.on('notification', onNotification);
-    });
-    await rawSql('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload]);
-    await heard;
-  };
-
   /**
    * B answers `status` for `path`, the second time from its caches (no query). It first waits until
    * B has heard what A just wrote: a notification arriving after B's fill would rightly drop it.
    */
   const warmB = async (path: string, headers: Record<string, string>, status = 200) => {
-    await settledB();
+    await changesHeard(b.app);
     await get(b, path, headers).expect(status);
     const { result, queries } = await countQueries(async () => get(b, path, headers));
     expect({ status: result.status, queries }).toEqual({ status, queries: [] });

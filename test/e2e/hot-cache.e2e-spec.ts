@@ -9,6 +9,7 @@ import { createNodeRow } from 'test/factories/node.factory';
 import { createAllocationRow, createServerRow } from 'test/factories/server.factory';
 import { createUser, UserFactoryOptions } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
+import { changesHeard } from 'test/utils/change-feed';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { FakeDaemon } from 'test/utils/nodes';
 import { countTypeormQueries } from 'test/utils/query-counter';
@@ -41,8 +42,12 @@ describe.each(dbKinds(['postgres', 'pglite']))('hot caches in one process (%s)',
     return { user, cookie, key, session: { cookie }, apiKey: { key } };
   };
 
-  /** Answers `status` twice; the second time without a query: it came from the caches. */
+  /**
+   * Answers `status` twice; the second time without a query: it came from the caches. (On
+   * PostgreSQL it first waits until the app has heard its own latest writes back: see changesHeard.)
+   */
   const expectCached = async (path: string, credential: Credential, status = 200) => {
+    await changesHeard(t.app);
     await req('get', path, credential).expect(status);
     const { result, queries } = await countTypeormQueries(async () => req('get', path, credential));
     expect({ status: result.status, queries }).toEqual({ status, queries: [] });

@@ -9,6 +9,7 @@ import { createNodeRow } from 'test/factories/node.factory';
 import { createAllocationRow, createServerRow } from 'test/factories/server.factory';
 import { createUser } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
+import { changesHeard } from 'test/utils/change-feed';
 import { createTestApp, TestApp } from 'test/utils/create-test-app';
 import { closedPort } from 'test/utils/nodes';
 import { countQueries } from 'test/utils/query-counter';
@@ -41,6 +42,8 @@ describe.each(dbKinds(['postgres']))('queries per request (%s)', (db) => {
   };
 
   const queriesOf = async (path: string, headers: Record<string, string>) => {
+    // What was written before is applied first, so a late notification cannot undo a fill.
+    await changesHeard(t.app);
     const { result, queries } = await countQueries(async () => {
       let req = t.http().get(path);
       for (const [k, v] of Object.entries(headers)) {
