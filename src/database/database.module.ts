@@ -1,9 +1,26 @@
-import { Global, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfigService } from 'src/config/app-config.service';
 import { createDataSourceOptions } from 'src/database/data-source';
 import { MigrationRunner } from 'src/database/migration-runner';
 import { EmbeddedDatabaseLock } from 'src/database/pglite-driver';
+import { prepareEmbeddedDataDir } from 'src/database/pglite-template';
+
+const logger = new Logger('EmbeddedDatabase');
+
+/** A new embedded database is a copy of the initdb template (src/database/pglite-template.ts). */
+const prepareEmbedded = async (dataDir: string): Promise<void> => {
+  const started = Date.now();
+  const prepared = await prepareEmbeddedDataDir(dataDir);
+  const took = `${Date.now() - started} ms`;
+  if (prepared.by === 'template') {
+    logger.log(`New embedded database in ${dataDir}, copied from the initdb template (${took})`);
+  } else if (prepared.by === 'new-template') {
+    logger.log(`New embedded database in ${dataDir}: made the initdb template first, once per PGlite version (${took}; npm run build makes it ahead)`);
+  } else if (prepared.by === 'initdb') {
+    logger.warn(`New embedded database in ${dataDir} by initdb (${took}): the template could not be made: ${prepared.templateError}`);
+  }
+};
 
 const embeddedLock = (config: AppConfigService): EmbeddedDatabaseLock | null =>
   config.db.kind === 'pglite' && config.db.dataDir !== 'memory://' ? new EmbeddedDatabaseLock(config.db.dataDir) : null;
@@ -13,8 +30,12 @@ const embeddedLock = (config: AppConfigService): EmbeddedDatabaseLock | null =>
   imports: [
     TypeOrmModule.forRootAsync({
       inject: [AppConfigService],
-      useFactory: (config: AppConfigService) => {
-        embeddedLock(config)?.acquire();
+      useFactory: async (config: AppConfigService) => {
+        const { db } = config;
+        if (db.kind === 'pglite' && db.dataDir !== 'memory://') {
+          new EmbeddedDatabaseLock(db.dataDir).acquire();
+          await prepareEmbedded(db.dataDir);
+        }
         // A server may still be starting (compose); the embedded database either opens or never will.
         return { ...createDataSourceOptions(config), retryAttempts: config.db.kind === 'pglite' ? 0 : 10, retryDelay: 3000 };
       },
