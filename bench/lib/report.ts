@@ -5,6 +5,8 @@ import type { LoadResult } from 'bench/load';
 export interface Target {
   text: string;
   met: boolean;
+  /** For a target of several parts, each part's verdict (`pass / MISS`); `met` is all of them. */
+  parts?: boolean[];
 }
 
 export interface Row {
@@ -32,7 +34,8 @@ const verdict = (r: Row): string => {
   if ((r.non2xx ?? 0) > 0 || (r.errors ?? 0) > 0) {
     return 'ERRORS';
   }
-  return r.target ? (r.target.met ? 'pass' : 'MISS') : '—';
+  const word = (met: boolean): string => (met ? 'pass' : 'MISS');
+  return r.target ? (r.target.parts?.map(word).join(' / ') ?? word(r.target.met)) : '—';
 };
 
 export const formatTable = (list: Row[]): string => {
