@@ -22,8 +22,8 @@ const prepareEmbedded = async (dataDir: string): Promise<void> => {
   }
 };
 
-const embeddedLock = (config: AppConfigService): EmbeddedDatabaseLock | null =>
-  config.db.kind === 'pglite' && config.db.dataDir !== 'memory://' ? new EmbeddedDatabaseLock(config.db.dataDir) : null;
+/** The embedded database's directory, when the panel keeps one on disk. */
+const embeddedDataDir = ({ db }: AppConfigService): string | null => (db.kind === 'pglite' && db.dataDir !== 'memory://' ? db.dataDir : null);
 
 @Global()
 @Module({
@@ -31,10 +31,10 @@ const embeddedLock = (config: AppConfigService): EmbeddedDatabaseLock | null =>
     TypeOrmModule.forRootAsync({
       inject: [AppConfigService],
       useFactory: async (config: AppConfigService) => {
-        const { db } = config;
-        if (db.kind === 'pglite' && db.dataDir !== 'memory://') {
-          new EmbeddedDatabaseLock(db.dataDir).acquire();
-          await prepareEmbedded(db.dataDir);
+        const dataDir = embeddedDataDir(config);
+        if (dataDir !== null) {
+          new EmbeddedDatabaseLock(dataDir).acquire();
+          await prepareEmbedded(dataDir);
         }
         // A server may still be starting (compose); the embedded database either opens or never will.
         return { ...createDataSourceOptions(config), retryAttempts: config.db.kind === 'pglite' ? 0 : 10, retryDelay: 3000 };
@@ -47,6 +47,9 @@ export class DatabaseModule implements OnApplicationShutdown {
   constructor(private readonly config: AppConfigService) {}
 
   onApplicationShutdown(): void {
-    embeddedLock(this.config)?.release();
+    const dataDir = embeddedDataDir(this.config);
+    if (dataDir !== null) {
+      new EmbeddedDatabaseLock(dataDir).release();
+    }
   }
 }
