@@ -1,6 +1,7 @@
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { CHANGE_FEED_OPTIONS, ChangeFeed } from 'src/common/hot-cache/change-feed';
+import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import type { EggEntity } from 'src/modules/eggs/egg.entity';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import type { ServerEntity } from 'src/modules/servers/server.entity';
@@ -9,7 +10,6 @@ import { createNodeRow } from 'test/factories/node.factory';
 import { createAllocationRow, createServerRow } from 'test/factories/server.factory';
 import { createUser } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
-import { changesHeard } from 'test/utils/change-feed';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { closedPort } from 'test/utils/nodes';
 import { countQueries } from 'test/utils/query-counter';
@@ -60,7 +60,7 @@ describe.each(dbKinds(['postgres']))('hot caches across two panel processes on o
    * B has heard what A just wrote: a notification arriving after B's fill would rightly drop it.
    */
   const warmB = async (path: string, headers: Record<string, string>, status = 200) => {
-    await changesHeard(b.app);
+    await b.app.get(ChangeFeed).caughtUp();
     await get(b, path, headers).expect(status);
     const { result, queries } = await countQueries(async () => get(b, path, headers));
     expect({ status: result.status, queries }).toEqual({ status, queries: [] });
@@ -120,6 +120,26 @@ describe.each(dbKinds(['postgres']))('hot caches across two panel processes on o
     await seenByB(async () => (await get(b, path, owner.apiKey)).body.data.name === 'Renamed in A');
     await a.http().delete(`${path}/users/${friend.user.id}`).set(owner.session).set('Origin', TEST_ORIGIN).expect(204);
     await seenByB(async () => (await get(b, path, friend.apiKey)).status === 404);
+  });
+
+  it('should, once caughtUp resolves, have applied every change committed before, beside its own heartbeats', async () => {
+    const owner = await account();
+    const server = await serverOf(owner.user);
+    const path = `/api/client/servers/${server.uuid}`;
+    await warmB(path, owner.apiKey);
+    const cachedInB = () => b.app.get(HotCaches).servers.get(server.uuid);
+    const pid = feedOf(b).backendPid;
+    // For a second, across B's 200 ms heartbeats; two at once, each waiting for its own probe.
+    const until = Date.now() + 1_000;
+    for (let i = 0; Date.now() < until; i += 1) {
+      expect(cachedInB()).toBeDefined();
+      await rawSql('UPDATE server SET name = $1 WHERE id = $2', [`Told ${i}`, server.id]);
+      await Promise.all([feedOf(b).caughtUp(), feedOf(b).caughtUp()]);
+      // Dropped by the time caughtUp resolved, not some time later; the next request reads the change.
+      expect(cachedInB()).toBeUndefined();
+      expect((await get(b, path, owner.apiKey).expect(200)).body.data.name).toBe(`Told ${i}`);
+    }
+    expect([feedOf(b).state, feedOf(b).backendPid]).toEqual(['listening', pid]);
   });
 
   it('should read the database while its listener is down, and cache again once it listens', async () => {

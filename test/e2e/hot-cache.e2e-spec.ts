@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { ChangeFeed } from 'src/common/hot-cache/change-feed';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { EggEntity } from 'src/modules/eggs/egg.entity';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
@@ -9,7 +10,6 @@ import { createNodeRow } from 'test/factories/node.factory';
 import { createAllocationRow, createServerRow } from 'test/factories/server.factory';
 import { createUser, UserFactoryOptions } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
-import { changesHeard } from 'test/utils/change-feed';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { FakeDaemon } from 'test/utils/nodes';
 import { countTypeormQueries } from 'test/utils/query-counter';
@@ -44,10 +44,10 @@ describe.each(dbKinds(['postgres', 'pglite']))('hot caches in one process (%s)',
 
   /**
    * Answers `status` twice; the second time without a query: it came from the caches. (On
-   * PostgreSQL it first waits until the app has heard its own latest writes back: see changesHeard.)
+   * PostgreSQL it first waits until the app has heard its own latest writes back: see ChangeFeed.caughtUp.)
    */
   const expectCached = async (path: string, credential: Credential, status = 200) => {
-    await changesHeard(t.app);
+    await t.app.get(ChangeFeed).caughtUp();
     await req('get', path, credential).expect(status);
     const { result, queries } = await countTypeormQueries(async () => req('get', path, credential));
     expect({ status: result.status, queries }).toEqual({ status, queries: [] });

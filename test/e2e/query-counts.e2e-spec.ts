@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { ChangeFeed } from 'src/common/hot-cache/change-feed';
 import { API_KEY_POLICY } from 'src/modules/api-keys/api-keys.service';
 import type { EggEntity } from 'src/modules/eggs/egg.entity';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
@@ -9,7 +10,6 @@ import { createNodeRow } from 'test/factories/node.factory';
 import { createAllocationRow, createServerRow } from 'test/factories/server.factory';
 import { createUser } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
-import { changesHeard } from 'test/utils/change-feed';
 import { createTestApp, TestApp } from 'test/utils/create-test-app';
 import { closedPort } from 'test/utils/nodes';
 import { countQueries } from 'test/utils/query-counter';
@@ -43,7 +43,7 @@ describe.each(dbKinds(['postgres']))('queries per request (%s)', (db) => {
 
   const queriesOf = async (path: string, headers: Record<string, string>) => {
     // What was written before is applied first, so a late notification cannot undo a fill.
-    await changesHeard(t.app);
+    await t.app.get(ChangeFeed).caughtUp();
     const { result, queries } = await countQueries(async () => {
       let req = t.http().get(path);
       for (const [k, v] of Object.entries(headers)) {

@@ -47,7 +47,8 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
   private currentState: ChangeFeedState = 'off';
   private pid: number | null = null;
   private probes = 0;
-  private awaitedProbe?: { payload: string; heard: () => void };
+  /** Probes in flight (a heartbeat's, callers of caughtUp), by payload. */
+  private readonly awaitedProbes = new Map<string, () => void>();
 
   constructor(
     private readonly config: AppConfigService,
@@ -128,12 +129,24 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
     this.scheduleHeartbeat(client);
   }
 
+  /**
+   * Resolves once every change committed before the call has been applied here (at once when not
+   * listening): it sends this connection a probe and waits for it, and notifications arrive in
+   * commit order. A process hears its own writes back a moment after they commit, so a test that
+   * fills a cache right after a write and expects the next request to be served from it waits for
+   * this first, or the late notification rightly drops what it just filled.
+   */
+  async caughtUp(): Promise<void> {
+    const client = this.client;
+    if (this.currentState === 'listening' && client) {
+      await this.probe(client);
+    }
+  }
+
   /** `<table>:<id>`, or `<table>:*` when the rows are unknown. */
   private hear(payload: string | undefined): void {
     if (payload?.startsWith(PROBE)) {
-      if (payload === this.awaitedProbe?.payload) {
-        this.awaitedProbe.heard();
-      }
+      this.awaitedProbes.get(payload)?.();
       return;
     }
     const colon = payload?.indexOf(':') ?? -1;
@@ -197,14 +210,14 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
     const payload = `${PROBE}${process.pid}.${this.probes}`;
     let timer: NodeJS.Timeout | undefined;
     const heard = new Promise<void>((resolve, reject) => {
-      this.awaitedProbe = { payload, heard: resolve };
+      this.awaitedProbes.set(payload, resolve);
       timer = setTimeout(() => reject(new Error('a notification to itself did not come back')), this.options.heartbeatTimeoutMs);
     });
     try {
       await Promise.race([client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload]).then(() => heard), heard]);
     } finally {
       clearTimeout(timer);
-      this.awaitedProbe = undefined;
+      this.awaitedProbes.delete(payload);
     }
   }
 }
