@@ -7,21 +7,28 @@ const TRANSACTION_CONTROL = /^\s*(BEGIN|START TRANSACTION|COMMIT|ROLLBACK|SAVEPO
 const isChangeFeed = (client: Client): boolean =>
   (client as Client & { connectionParameters?: { application_name?: string } }).connectionParameters?.application_name === 'hatchery-changes';
 
+interface Querying {
+  query(...args: unknown[]): unknown;
+}
+
 /**
- * The SQL statements the app sends to PostgreSQL while `fn` runs (the app runs in the test
- * process, through node-postgres), transaction control and the change feed's heartbeat left out.
+ * Runs `fn` with `proto.query` spied on, and gives back the statement texts `textOf` reads from
+ * its calls (undefined: not counted), transaction control left out.
  */
-export const countQueries = async <T>(fn: () => Promise<T>): Promise<{ result: T; queries: string[] }> => {
+const recordQueries = async <T>(
+  proto: Querying,
+  textOf: (self: unknown, args: unknown[]) => string | undefined,
+  fn: () => Promise<T>,
+): Promise<{ result: T; queries: string[] }> => {
   const queries: string[] = [];
   // eslint-disable-next-line @typescript-eslint/unbound-method -- re-bound below with apply(this)
-  const original = Client.prototype.query;
-  const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
-    const first = args[0];
-    const text = typeof first === 'string' ? first : ((first as { text?: string } | undefined)?.text ?? '');
-    if (!TRANSACTION_CONTROL.test(text) && !isChangeFeed(this)) {
+  const original = proto.query;
+  const spy = jest.spyOn(proto, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
+    const text = textOf(this, args);
+    if (text !== undefined && !TRANSACTION_CONTROL.test(text)) {
       queries.push(text);
     }
-    return (original as (...a: unknown[]) => ReturnType<Client['query']>).apply(this, args);
+    return original.apply(this, args);
   });
   try {
     const result = await fn();
@@ -32,24 +39,19 @@ export const countQueries = async <T>(fn: () => Promise<T>): Promise<{ result: T
 };
 
 /**
+ * The SQL statements the app sends to PostgreSQL while `fn` runs (the app runs in the test
+ * process, through node-postgres), transaction control and the change feed's heartbeat left out.
+ */
+export const countQueries = <T>(fn: () => Promise<T>): Promise<{ result: T; queries: string[] }> =>
+  recordQueries(
+    Client.prototype as unknown as Querying,
+    (self, [first]) => (isChangeFeed(self as Client) ? undefined : typeof first === 'string' ? first : ((first as { text?: string } | undefined)?.text ?? '')),
+    fn,
+  );
+
+/**
  * The statements TypeORM runs while `fn` runs, on either driver (PostgreSQL or the embedded PGlite,
  * which does not go through node-postgres), transaction control left out.
  */
-export const countTypeormQueries = async <T>(fn: () => Promise<T>): Promise<{ result: T; queries: string[] }> => {
-  const queries: string[] = [];
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- re-bound below with apply(this)
-  const original = PostgresQueryRunner.prototype.query;
-  const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (this: PostgresQueryRunner, ...args: unknown[]) {
-    const text = typeof args[0] === 'string' ? args[0] : '';
-    if (!TRANSACTION_CONTROL.test(text)) {
-      queries.push(text);
-    }
-    return (original as (...a: unknown[]) => ReturnType<PostgresQueryRunner['query']>).apply(this, args);
-  });
-  try {
-    const result = await fn();
-    return { result, queries };
-  } finally {
-    spy.mockRestore();
-  }
-};
+export const countTypeormQueries = <T>(fn: () => Promise<T>): Promise<{ result: T; queries: string[] }> =>
+  recordQueries(PostgresQueryRunner.prototype as unknown as Querying, (_self, [first]) => (typeof first === 'string' ? first : ''), fn);
