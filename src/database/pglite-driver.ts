@@ -1,6 +1,7 @@
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import v8 from 'node:v8';
+import { types } from '@electric-sql/pglite';
 import { PGliteDriver } from 'typeorm-pglite';
 
 type ConnectCallback = (err: Error | null, client: unknown, release: (err?: unknown) => void) => void;
@@ -31,13 +32,25 @@ const useBaselineWasmCompiler = (): void => {
 };
 
 /**
+ * node-postgres hands `bigint` columns over as decimal strings; PGlite as a JavaScript number (or a
+ * BigInt past 2^53). Our `bigint` ids are typed `string`, and TypeORM matches the rows it reloads
+ * (for example in `save` of an entity that has an id) by strict equality: with numbers, a saved row
+ * looked new and was inserted a second time. The embedded database reads them as PostgreSQL does.
+ */
+const PG_COMPATIBLE_PARSERS = { [types.INT8]: (value: string): string => value };
+
+/**
  * PGlite is one session. typeorm-pglite hands that one session to every TypeORM query runner at
  * once, so two concurrent transactions would interleave their statements. This driver lets one
  * query runner hold the session at a time; the others queue.
  */
 export const createExclusivePGliteDriver = (dataDir: string): unknown => {
   useBaselineWasmCompiler();
-  const base = new PGliteDriver({ dataDir: dataDir === 'memory://' ? undefined : dataDir, postgresqlconf: PGLITE_SETTINGS }).driver as unknown as {
+  const base = new PGliteDriver({
+    dataDir: dataDir === 'memory://' ? undefined : dataDir,
+    postgresqlconf: PGLITE_SETTINGS,
+    parsers: PG_COMPATIBLE_PARSERS,
+  }).driver as unknown as {
     Pool: PoolClass;
   };
   const BasePool = base.Pool;
