@@ -1,5 +1,6 @@
 import type { INestApplication, Type } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Test } from '@nestjs/testing';
 import type { DestinationStream } from 'pino';
 import request from 'supertest';
@@ -24,6 +25,8 @@ export interface TestAppOptions {
   controllers?: Type[];
   /** Providers replaced by a value, e.g. an `OutboundPolicy` that may reach a local test server. */
   overrides?: { provide: unknown; useValue: unknown }[];
+  /** Sees every answer (Fastify's onResponse hook), e.g. to learn which routes a test reached. */
+  onResponse?: (req: FastifyRequest, reply: FastifyReply) => void;
 }
 
 export interface TestApp {
@@ -64,6 +67,10 @@ export const createTestApp = async (options: TestAppOptions = {}): Promise<TestA
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createHttpAdapter(config), { bodyParser: false, bufferLogs: true });
   await setupApp(app);
+  if (options.onResponse) {
+    const observe = options.onResponse;
+    app.getHttpAdapter().getInstance().addHook('onResponse', async (req, reply) => observe(req, reply));
+  }
   await app.init();
   await app.getHttpAdapter().getInstance().ready();
   const server = app.getHttpServer();

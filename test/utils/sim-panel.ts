@@ -49,7 +49,7 @@ export const waitFor = async <T>(probe: () => Promise<T | undefined | false> | T
  * allocations 25565-25574, the node's token read from its configuration, the Paper egg imported.
  * With `external`, `env` carries the DATABASE_URL of a database the caller owns (several panels on one database).
  */
-export const startSimPanel = async (db: DbKind | 'external', options: Pick<TestAppOptions, 'overrides' | 'env'> = {}): Promise<SimPanel> => {
+export const startSimPanel = async (db: DbKind | 'external', options: Pick<TestAppOptions, 'overrides' | 'env' | 'onResponse'> = {}): Promise<SimPanel> => {
   const t = await createTestApp({ db, ...options });
   await t.app.listen(0, '127.0.0.1');
   const panelUrl = await t.app.getUrl();

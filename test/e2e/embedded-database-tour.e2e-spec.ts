@@ -1,0 +1,273 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { Secret, TOTP } from 'otpauth';
+import sshpk from 'sshpk';
+import type { Response } from 'supertest';
+import { AppModule } from 'src/app.module';
+import { BackgroundTasks } from 'src/common/background/background-tasks';
+import { OutboundPolicy } from 'src/common/http/outbound-url';
+import { ScheduleRunner } from 'src/modules/schedules/schedule-runner.service';
+import { DEFAULT_PASSWORD } from 'test/factories/user.factory';
+import { sessionCookie } from 'test/utils/auth';
+import { Ctx, prepareClientRoutes, ROWS, serverRoutes } from 'test/utils/client-route-rows';
+import { TEST_ORIGIN } from 'test/utils/create-test-app';
+import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
+import { MariaDb, mariadbAvailable, reserveServerIds, testHostBody } from 'test/utils/mariadb';
+import { listRoutes } from 'test/utils/routes';
+import { startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { SmtpSink } from 'test/utils/smtp-sink';
+
+/**
+ * The embedded database (PGlite) is what a newcomer's `npm start` runs on, and code with no PGlite
+ * branch of its own can still break there: PGlite handed bigint ids over as numbers, and every new
+ * database host collided with itself. Running every file twice would double the suite; instead this
+ * file walks every route of the app once on PGlite, as users and a Wings node would (the simulator
+ * over real HTTP, a real MariaDB host), and fails if any route never answered 2xx here, so a new
+ * route without a step here fails it too.
+ */
+
+const RESET_LINK = /\/auth\/password\/reset\?token=([A-Za-z0-9_-]+)/;
+const codeAt = (secret: string, ms: number): string => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: ms });
+const sshKeyLine = (): string => {
+  const { publicKey } = generateKeyPairSync('ed25519', { publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  return `${sshpk.parseKey(publicKey, 'pem').toString('ssh')} tour@example.test`;
+};
+
+/** An HTTP server on loopback that answers every request with `body`. */
+const serve = async (body: Buffer): Promise<{ url: string; close: () => Promise<void> }> => {
+  const server = createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'application/json' }).end(body));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
+};
+
+const hasPaper = eggFixtureFiles().includes('egg-paper.json');
+
+(hasPaper && mariadbAvailable() ? describe : describe.skip)('every route on the embedded database (pglite)', () => {
+  /** `GET /api/admin/users/:id` → the statuses it answered. */
+  const answered = new Map<string, number[]>();
+  let c: Ctx;
+  let mariadb: MariaDb;
+  let firstServerId: number;
+  let sink: SmtpSink;
+  let closeFiles: (() => Promise<void>) | undefined;
+  let adminKey: string;
+  let nodeAuth: string;
+  let serverUuid: string;
+
+  const p = () => c.p;
+  const withKey = (method: 'get' | 'post', path: string) => p().t.http()[method](path).set('Authorization', `Bearer ${adminKey}`);
+  const remote = (method: 'get' | 'post', path: string) => p().t.http()[method](path).set('Authorization', nodeAuth);
+  const data = (res: Response) => res.body.data;
+
+  beforeAll(async () => {
+    sink = await SmtpSink.start();
+    const panel = await startSimPanel('pglite', {
+      overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }],
+      env: { SMTP_URL: sink.url, MAIL_FROM: 'panel@example.test', REGISTRATION_ENABLED: 'true' },
+      onResponse: (req, reply) => {
+        const route = req.routeOptions.url;
+        if (route !== undefined) {
+          const key = `${req.method} ${route}`;
+          answered.set(key, [...(answered.get(key) ?? []), reply.statusCode]);
+        }
+      },
+    });
+    mariadb = await MariaDb.connect();
+    firstServerId = await reserveServerIds(panel.t, mariadb);
+    const prepared = await prepareClientRoutes(panel);
+    c = prepared.c;
+    closeFiles = prepared.close;
+    serverUuid = c.base.slice(c.base.lastIndexOf('/') + 1);
+    adminKey = data(await p().admin('post', '/api/account/api-keys').send({ name: 'tour' }).expect(201)).key;
+  });
+
+  afterAll(async () => {
+    await mariadb?.dropLeftoversOf(Array.from({ length: 1_000 }, (_v, i) => String(firstServerId - 1 + i)));
+    await mariadb?.close();
+    await c?.p.close();
+    await closeFiles?.();
+    await sink?.close();
+  });
+
+  it('should serve every client route on a server to its owner', async () => {
+    for (const route of serverRoutes()) {
+      const res = await ROWS[route.key].send(c, p().asOwner);
+      expect({ route: route.key, status: res.status, body: res.status === ROWS[route.key].status ? undefined : res.body }).toEqual({
+        route: route.key,
+        status: ROWS[route.key].status,
+        body: undefined,
+      });
+    }
+    await p().asOwner('get', '/api/client/servers').expect(200);
+    await p().asOwner('get', '/api/client/permissions').expect(200);
+  });
+
+  it('should sign up, sign in both ways, read the session, and sign out', async () => {
+    await p().t.http().get('/api/health').expect(200);
+    await p().t.http().get('/api/auth/captcha').expect(200);
+    const up = await p().t.http().post('/api/auth/sign-up/email').send({ name: 'Tour', username: 'tourist', email: 'tourist@example.test', password: DEFAULT_PASSWORD }).expect(201);
+    expect(data(up).user.username).toBe('tourist');
+    await p().t.http().post('/api/auth/sign-in/username').send({ username: 'tourist', password: DEFAULT_PASSWORD }).expect(200);
+    const signedIn = await p().t.http().post('/api/auth/sign-in/email').send({ email: 'tourist@example.test', password: DEFAULT_PASSWORD }).expect(200);
+    const cookie = sessionCookie(signedIn)!;
+    expect(data(await p().t.http().get('/api/auth/session').set('Cookie', cookie).expect(200)).user.email).toBe('tourist@example.test');
+    await p().t.http().post('/api/auth/sign-out').set('Cookie', cookie).set('Origin', TEST_ORIGIN).expect(204);
+    await p().t.http().get('/api/auth/session').set('Cookie', cookie).expect(401);
+  });
+
+  it('should reset a forgotten password by the mailed link', async () => {
+    await p().t.http().post('/api/auth/forget-password').send({ email: 'tourist@example.test' }).expect(200);
+    await p().t.app.get(BackgroundTasks).settled();
+    const token = RESET_LINK.exec(sink.to('tourist@example.test').at(-1)?.text ?? '')?.[1];
+    expect(token).toBeDefined();
+    await p().t.http().post('/api/auth/reset-password').send({ token, newPassword: 'a brand new password' }).expect(204);
+    await p().t.http().post('/api/auth/sign-in/email').send({ email: 'tourist@example.test', password: 'a brand new password' }).expect(200);
+  });
+
+  it('should keep an account: details, e-mail, password, sessions, API keys, SSH keys and two-factor', async () => {
+    const { user, as } = await p().newUser();
+    expect(data(await as('get', '/api/account').expect(200)).email).toBe(user.email);
+    await as('put', '/api/account/email').send({ email: `moved-${user.email}`, password: DEFAULT_PASSWORD }).expect(200);
+    await as('put', '/api/account/password').send({ currentPassword: DEFAULT_PASSWORD, newPassword: 'another long password' }).expect(204);
+
+    const sessions = data(await as('get', '/api/account/sessions').expect(200)) as { id: string; current: boolean }[];
+    expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    const other = sessionCookie(await p().t.http().post('/api/auth/sign-in/email').send({ email: `moved-${user.email}`, password: 'another long password' }).expect(200))!;
+    const otherId = (data(await as('get', '/api/account/sessions').expect(200)) as { id: string; current: boolean }[]).find((s) => !s.current)!.id;
+    await as('delete', `/api/account/sessions/${otherId}`).expect(204);
+    await p().t.http().get('/api/account').set('Cookie', other).expect(401);
+    await as('delete', '/api/account/sessions').expect(204);
+
+    const key = data(await as('post', '/api/account/api-keys').send({ name: 'bot' }).expect(201));
+    expect(data(await as('get', '/api/account/api-keys').expect(200))).toHaveLength(1);
+    await p().t.http().get('/api/account').set('x-api-key', key.key).expect(200);
+    await as('delete', `/api/account/api-keys/${key.identifier}`).expect(204);
+
+    const ssh = data(await as('post', '/api/account/ssh-keys').send({ name: 'laptop', publicKey: sshKeyLine() }).expect(201));
+    expect(data(await as('get', '/api/account/ssh-keys').expect(200))).toHaveLength(1);
+    await as('delete', `/api/account/ssh-keys/${encodeURIComponent(ssh.fingerprint)}`).expect(204);
+
+    const { secret } = data(await as('post', '/api/user/2fa/setup').expect(200));
+    const enabled = data(await as('post', '/api/user/2fa/enable').send({ code: codeAt(secret, p().t.clock.now().getTime()) }).expect(200));
+    expect(enabled.recoveryCodes.length).toBeGreaterThan(0);
+    await as('post', '/api/user/2fa/disable').send({ password: 'another long password' }).expect(204);
+  });
+
+  it('should administer users, locations, nodes, allocations and the daemon', async () => {
+    const admin = p().admin;
+    const made = data(await admin('post', '/api/admin/users').send({ username: 'made', email: 'made@example.test', name: 'Made', password: 'a long enough password' }).expect(201));
+    expect(data(await admin('get', '/api/admin/users').expect(200)).length).toBeGreaterThan(1);
+    await admin('get', `/api/admin/users/${made.id}`).expect(200);
+    await admin('patch', `/api/admin/users/${made.id}`).send({ name: 'Made Again' }).expect(200);
+    await admin('delete', `/api/admin/users/${made.id}`).expect(204);
+
+    const location = data(await admin('post', '/api/admin/locations').send({ short: 'tour', long: 'Tour lab' }).expect(201));
+    await admin('get', '/api/admin/locations').expect(200);
+    await admin('patch', `/api/admin/locations/${location.id}`).send({ long: 'Tour lab 2' }).expect(200);
+    const node = data(
+      await admin('post', '/api/admin/nodes')
+        .send({ name: 'spare', fqdn: '127.0.0.1', scheme: 'http', daemonListen: 1, memory: 1024, disk: 1024, locationId: location.id })
+        .expect(201),
+    );
+    await admin('get', '/api/admin/nodes').expect(200);
+    await admin('get', `/api/admin/nodes/${node.id}`).expect(200);
+    await admin('patch', `/api/admin/nodes/${node.id}`).send({ name: 'spare 2' }).expect(200);
+    await admin('post', `/api/admin/nodes/${node.id}/reset-token`).expect(200);
+    await admin('post', `/api/admin/nodes/${node.id}/allocations`).send({ ip: '0.0.0.0', ports: ['30000-30001'] }).expect(201);
+    const allocations = data(await admin('get', `/api/admin/nodes/${node.id}/allocations`).expect(200)) as { id: string }[];
+    await admin('delete', `/api/admin/nodes/${node.id}/allocations/${allocations[0].id}`).expect(204);
+    await admin('delete', `/api/admin/nodes/${node.id}/allocations/${allocations[1].id}`).expect(204);
+    await admin('delete', `/api/admin/nodes/${node.id}`).expect(204);
+    await admin('delete', `/api/admin/locations/${location.id}`).expect(204);
+    await admin('get', `/api/admin/locations/${data(await admin('get', '/api/admin/locations').expect(200))[0].id}`).expect(200);
+
+    // The simulator's node, through its daemon.
+    await admin('get', `/api/admin/nodes/${p().nodeId}/system`).expect(200);
+    await admin('get', `/api/admin/daemon/system?node=${p().nodeId}`).expect(200);
+    const config = data(await withKey('get', `/api/admin/daemon/nodes/${p().nodeId}/configuration`).expect(200));
+    nodeAuth = `Bearer ${config.token_id}.${config.token}`;
+  });
+
+  it('should keep nests and eggs: create, import from a URL, edit, variables, export, delete', async () => {
+    const admin = p().admin;
+    const nest = data(await admin('post', '/api/admin/nests').send({ name: 'Tour' }).expect(201));
+    await admin('get', '/api/admin/nests').expect(200);
+    await admin('get', `/api/admin/nests/${nest.id}`).expect(200);
+    await admin('patch', `/api/admin/nests/${nest.id}`).send({ description: 'Eggs of the tour' }).expect(200);
+
+    const egg = data(
+      await admin('post', '/api/admin/eggs')
+        .send({ nestId: nest.id, name: 'Tour Egg', dockerImage: 'ghcr.io/pterodactyl/yolks:java_21', startup: 'java -jar {{JAR}}' })
+        .expect(201),
+    );
+    await admin('get', '/api/admin/eggs').expect(200);
+    await admin('get', `/api/admin/eggs/${egg.id}`).expect(200);
+    await admin('patch', `/api/admin/eggs/${egg.id}`).send({ description: 'Edited' }).expect(200);
+    const variable = data(await admin('post', `/api/admin/eggs/${egg.id}/variables`).send({ name: 'Jar', envVariable: 'JAR', defaultValue: 'server.jar', rules: 'required|string|max:64' }).expect(201));
+    await admin('get', `/api/admin/eggs/${egg.id}/variables`).expect(200);
+    await admin('patch', `/api/admin/eggs/${egg.id}/variables/${variable.id}`).send({ rules: 'required|string|max:32' }).expect(200);
+    await admin('delete', `/api/admin/eggs/${egg.id}/variables/${variable.id}`).expect(204);
+    const exported = await admin('get', `/api/admin/eggs/${egg.id}/export`).expect(200);
+    expect(exported.body.meta.version).toBe('PTDL_v2');
+
+    const served = await serve(readFileSync(join(EGG_FIXTURES_DIR, 'egg-paper.json')));
+    try {
+      const imported = data(await admin('post', '/api/admin/eggs/import-url').send({ nestId: nest.id, url: `${served.url}/egg-paper.json` }).expect(201));
+      await admin('delete', `/api/admin/eggs/${imported.id}`).expect(204);
+    } finally {
+      await served.close();
+    }
+    await admin('delete', `/api/admin/eggs/${egg.id}`).expect(204);
+    await admin('delete', `/api/admin/nests/${nest.id}`).expect(204);
+    await admin('get', '/api/admin/audit-logs').expect(200);
+  });
+
+  it('should administer servers and database hosts', async () => {
+    const admin = p().admin;
+    const server = await p().createServer({ name: 'Admin Tour' });
+    await waitFor(async () => data(await admin('get', `/api/admin/servers/${server.id}`).expect(200)).installStatus === null);
+    await admin('get', '/api/admin/servers').expect(200);
+    await admin('patch', `/api/admin/servers/${server.id}`).send({ name: 'Admin Tour 2' }).expect(200);
+    await admin('patch', `/api/admin/servers/${server.id}/build`).send({ memory: 4096 }).expect(200);
+    await admin('patch', `/api/admin/servers/${server.id}/startup`).send({ environment: { BUILD_NUMBER: '42' } }).expect(200);
+    await admin('post', `/api/admin/servers/${server.id}/suspend`).expect(200);
+    await admin('post', `/api/admin/servers/${server.id}/unsuspend`).expect(200);
+    await admin('post', `/api/admin/servers/${server.id}/reinstall`).expect(202);
+    await waitFor(async () => data(await admin('get', `/api/admin/servers/${server.id}`).expect(200)).installStatus === null);
+    await admin('delete', `/api/admin/servers/${server.id}`).expect(204);
+
+    const host = data(await admin('post', '/api/admin/database-hosts').send(testHostBody()).expect(201));
+    await admin('get', '/api/admin/database-hosts').expect(200);
+    await admin('get', `/api/admin/database-hosts/${host.id}`).expect(200);
+    await admin('patch', `/api/admin/database-hosts/${host.id}`).send({ maxDatabases: 5 }).expect(200);
+    expect(data(await admin('post', `/api/admin/database-hosts/${host.id}/test`).expect(200))).toMatchObject({ connected: true });
+    await admin('delete', `/api/admin/database-hosts/${host.id}`).expect(204);
+  });
+
+  it("should answer a node's daemon: boot list, configuration, install, SFTP, activity and reset", async () => {
+    expect(data(await remote('get', '/api/remote/servers?page=0&per_page=50').expect(200)).length).toBeGreaterThan(0);
+    expect((await remote('get', `/api/remote/servers/${serverUuid}`).expect(200)).body.settings.uuid).toBe(serverUuid);
+    await remote('get', `/api/remote/servers/${serverUuid}/install`).expect(200);
+    await remote('post', `/api/remote/servers/${serverUuid}/install`).send({ successful: true, reinstall: false }).expect(204);
+    const identifier = serverUuid.slice(0, 8);
+    const sftp = await remote('post', '/api/remote/sftp/auth')
+      .send({ type: 'password', username: `${p().owner.username}.${identifier}`, password: DEFAULT_PASSWORD, ip: '203.0.113.9', session_id: 'c2Vzc2lvbg==', client_version: 'U1NILTIuMA==' })
+      .expect(200);
+    expect(sftp.body).toMatchObject({ server: serverUuid, permissions: ['*'] });
+    await remote('post', '/api/remote/activity')
+      .send({ data: [{ user: null, server: serverUuid, event: 'server:console.command', metadata: { command: 'list' }, ip: '203.0.113.9', timestamp: new Date().toISOString() }] })
+      .expect(204);
+    await remote('post', '/api/remote/servers/reset').expect(204);
+    await p().t.app.get(ScheduleRunner).whenIdle();
+  });
+
+  it('should have answered 2xx on every route of the app at least once', () => {
+    const never = listRoutes(AppModule)
+      .map((r) => r.key)
+      .filter((key) => !(answered.get(key) ?? []).some((status) => status >= 200 && status < 300));
+    expect(never).toEqual([]);
+  });
+});
