@@ -5,7 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { SESSION_COOKIE } from 'src/common/auth/authenticated.decorator';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
 import { installBodyParsers } from 'src/common/http/fastify';
-import { RateLimiter } from 'src/common/rate-limit/rate-limit.hook';
+import { RateLimitGuard } from 'src/common/rate-limit/rate-limit.guard';
 import { createValidationPipe } from 'src/common/validation/validation.pipe';
 
 /**
@@ -21,9 +21,14 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
     void reply.header('x-request-id', req.id);
     done();
   });
-  // Rate limits count every request, routed or not, before any guard runs (interface.md §8).
-  const limiter = app.get(RateLimiter);
-  fastify.addHook('onRequest', (req, reply) => limiter.check(req, reply));
+  // RateLimitGuard counts routed requests; no guard runs for a request no route matched, so it is
+  // counted here, against the global rule (interface.md §8).
+  const limiter = app.get(RateLimitGuard);
+  fastify.addHook('onRequest', async (req, reply) => {
+    if (req.routeOptions.url === undefined) {
+      await limiter.countUnrouted(req, reply);
+    }
+  });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter());
   app.enableShutdownHooks();
