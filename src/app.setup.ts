@@ -21,13 +21,17 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
     void reply.header('x-request-id', req.id);
     done();
   });
-  // RateLimitGuard counts routed requests; no guard runs for a request no route matched, so it is
-  // counted here, against the global rule (interface.md §8).
+  // RateLimitGuard counts routed requests. No guard runs for a request no route matched, nor for one
+  // whose body Fastify could not read: they are counted here (interface.md §8).
   const limiter = app.get(RateLimitGuard);
   fastify.addHook('onRequest', async (req, reply) => {
     if (req.routeOptions.url === undefined) {
-      await limiter.countUnrouted(req, reply);
+      await limiter.countUnguarded(req, reply);
     }
+  });
+  fastify.addHook('onError', async (req, reply) => {
+    // The request is refused already; a limit it goes over shows in the headers and on the next one.
+    await limiter.countUnguarded(req, reply).catch(() => undefined);
   });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter());

@@ -3,6 +3,9 @@ import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import Redis from 'ioredis';
 import { Public } from 'src/common/auth/authenticated.decorator';
 import type { Response } from 'supertest';
+import { createEgg, createNest } from 'test/factories/egg.factory';
+import { createNodeRow } from 'test/factories/node.factory';
+import { createAllocationRow, createServerRow } from 'test/factories/server.factory';
 import { createUser, DEFAULT_PASSWORD } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
@@ -219,6 +222,15 @@ describe.each(dbKinds(['postgres']))('rate limits, memory store (%s)', (db) => {
     expect((await call({ method: 'get', path: '/api/health' }, ip)).status).toBe(429);
   });
 
+  it('should count requests whose body cannot be read under their route, though no guard runs for them', async () => {
+    const ip = newIp();
+    for (let i = 0; i < 3; i += 1) {
+      const res = await t.http().post('/api/auth/sign-in/email').set('X-Forwarded-For', ip).set('Content-Type', 'application/json').send('{"email": ');
+      expect([res.status, res.body.code, res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining']]).toEqual([400, 'INVALID_JSON', '3', String(2 - i)]);
+    }
+    expect((await call({ method: 'post', path: '/api/auth/sign-in/email' }, ip)).status).toBe(429);
+  });
+
   it('should describe one rule in X-RateLimit-* and Retry-After on a 429: the one that refuses the request longest', async () => {
     const ip = newIp();
     const opened = t.clock.now().getTime();
@@ -373,5 +385,35 @@ describe.each(dbKinds(['postgres']))('rate limits shared through Redis by two pa
     // Sign-in from the panel's own address is unaffected by this client's budget.
     expect(cookie).toBeDefined();
     expect(await createApiKey(a, cookie!)).toEqual(expect.any(String));
+  });
+
+  it("should share the sign-in guesses at an account and an address's SFTP failures between processes", async () => {
+    if (!reachable) {
+      return;
+    }
+    const victim = await createUser(a.app);
+    const guess = (t: TestApp) => t.http().post('/api/auth/sign-in/username').set('X-Forwarded-For', newIp()).send({ username: victim.username, password: 'guess' });
+    for (let i = 0; i < 5; i += 1) {
+      expect((await guess(i % 2 === 0 ? a : b)).status).toBe(401);
+    }
+    expect((await guess(a)).status).toBe(429);
+    expect((await guess(b)).status).toBe(429);
+
+    const calling = await createNodeRow(a.app);
+    const egg = await createEgg(a.app, (await createNest(a.app)).id);
+    const server = await createServerRow(a.app, { node: calling.node, egg, owner: victim, allocation: await createAllocationRow(a.app, calling.node) });
+    const clientIp = `${newIp()}:40000`;
+    const sftp = (t: TestApp) =>
+      t
+        .http()
+        .post('/api/remote/sftp/auth')
+        .set('Authorization', `Bearer ${calling.node.tokenIdentifier}.${calling.token}`)
+        .send({ type: 'password', username: `${victim.username}.${server.identifier}`, password: 'guess', ip: clientIp, session_id: 'c2Vzc2lvbg==', client_version: 'U1NILTIuMA==' });
+    for (let i = 0; i < 5; i += 1) {
+      const res = await sftp(i % 2 === 0 ? a : b);
+      expect([res.status, res.headers['x-ratelimit-remaining']]).toEqual([403, String(4 - i)]);
+    }
+    const limited = await sftp(b);
+    expect([limited.status, limited.headers['x-ratelimit-limit'], limited.headers['x-ratelimit-remaining']]).toEqual([429, '5', '0']);
   });
 });

@@ -35,8 +35,23 @@ const signInTargetOf = (req: HttpRequest): { field: 'email' | 'username'; value:
   return undefined;
 };
 
+/** rulesFor, once per method and route template (a bounded set) rather than once per throttler and request. */
+const routeRules = new Map<string, RateLimitRule[]>();
+const rulesOf = (req: HttpRequest): RateLimitRule[] => {
+  const route = routeOf(req);
+  const key = `${req.method} ${route}`;
+  let rules = routeRules.get(key);
+  if (!rules) {
+    rules = rulesFor(req.method, route);
+    if (route !== undefined) {
+      routeRules.set(key, rules);
+    }
+  }
+  return rules;
+};
+
 const applies = (rule: RateLimitRule, req: HttpRequest): boolean =>
-  rulesFor(req.method, routeOf(req)).includes(rule) && (rule.by !== 'account' || signInTargetOf(req) !== undefined);
+  rulesOf(req).includes(rule) && (rule.by !== 'account' || signInTargetOf(req) !== undefined);
 
 /** interface.md §8 as throttler's named throttlers; each decides from the matched route whether it counts. */
 export const throttlersOf = (): ThrottlerOptions[] =>
@@ -62,8 +77,8 @@ type CountedRequest = HttpRequest & { [HITS]?: RateLimitHit[]; [ACCOUNT]?: Promi
  * registers it before AuthGuard, so requests whose credentials fail are counted too). It runs after
  * routing and decides from the matched route, so every spelling the router accepts for a route meets
  * that route's rules. Every rule a route falls under counts the request, refused or not; the request
- * is refused when any rule is over its limit. Requests no route matches are counted against the
- * global rule by `countUnrouted` (app.setup.ts), since no guard runs for them.
+ * is refused when any rule is over its limit. Requests no guard runs for (no route matched, or the
+ * body could not be read) are counted by `countUnguarded` (app.setup.ts).
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
@@ -88,14 +103,28 @@ export class RateLimitGuard extends ThrottlerGuard {
     return true;
   }
 
-  /** Counts a request no route matched, against the global rule. */
-  async countUnrouted(req: HttpRequest, res: HttpReply): Promise<void> {
-    if (!this.config.rateLimit.enabled) {
+  /**
+   * Counts a request this guard did not see, under the rules of its route (the global rule when no
+   * route matched): a 404, or a request Fastify refused before any guard ran (a body it could not
+   * parse). Throws RATE_LIMITED when a rule is over its limit. Rules by account need the parsed body
+   * and do not count these.
+   */
+  async countUnguarded(req: HttpRequest, res: HttpReply): Promise<void> {
+    const counted = req as CountedRequest;
+    if (!this.config.rateLimit.enabled || counted[HITS] !== undefined) {
+      return;
+    }
+    counted[HITS] = [];
+    const rules = rulesOf(req).filter((rule) => rule.by === 'client');
+    if (rules.length === 0) {
       return;
     }
     const tracker = await this.clientOf(req, res);
-    const record = await this.storage.increment(rateLimitKey(GLOBAL_RULE.name, tracker), GLOBAL_RULE.windowMs, GLOBAL_RULE.limit, GLOBAL_RULE.windowMs, GLOBAL_RULE.name);
-    this.enforce([{ limit: GLOBAL_RULE.limit, totalHits: record.totalHits, resetAt: record.resetAt }], res);
+    for (const rule of rules) {
+      const record = await this.storage.increment(rateLimitKey(rule.name, tracker), rule.windowMs, rule.limit, rule.windowMs, rule.name);
+      counted[HITS].push({ limit: rule.limit, totalHits: record.totalHits, resetAt: record.resetAt });
+    }
+    this.enforce(counted[HITS], res);
   }
 
   protected override shouldSkip(): Promise<boolean> {
