@@ -6,6 +6,7 @@ import { SESSION_COOKIE } from 'src/common/auth/authenticated.decorator';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
 import { installBodyParsers } from 'src/common/http/fastify';
 import { RateLimitGuard } from 'src/common/rate-limit/rate-limit.guard';
+import { isUnguarded } from 'src/common/rate-limit/rate-limit.rules';
 import { createValidationPipe } from 'src/common/validation/validation.pipe';
 
 /**
@@ -21,11 +22,11 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
     void reply.header('x-request-id', req.id);
     done();
   });
-  // RateLimitGuard counts routed requests. No guard runs for a request no route matched, nor for one
-  // whose body Fastify could not read: they are counted here (interface.md §8).
+  // RateLimitGuard counts requests to controllers. Requests no guard runs for (no route matched, the
+  // API docs, a body Fastify could not read) are counted here (interface.md §8).
   const limiter = app.get(RateLimitGuard);
   fastify.addHook('onRequest', async (req, reply) => {
-    if (req.routeOptions.url === undefined) {
+    if (isUnguarded(req.routeOptions.url)) {
       await limiter.countUnguarded(req, reply);
     }
   });

@@ -222,6 +222,14 @@ describe.each(dbKinds(['postgres']))('rate limits, memory store (%s)', (db) => {
     expect((await call({ method: 'get', path: '/api/health' }, ip)).status).toBe(429);
   });
 
+  it('should count the API docs, which no guard sees, against the global rule', async () => {
+    const ip = newIp();
+    for (const [i, path] of ['/api/docs.json', '/api/docs', '/api/docs.yaml'].entries()) {
+      const res = await call({ method: 'get', path }, ip);
+      expect([path, res.status, res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining']]).toEqual([path, 200, '150', String(149 - i)]);
+    }
+  });
+
   it('should count requests whose body cannot be read under their route, though no guard runs for them', async () => {
     const ip = newIp();
     for (let i = 0; i < 3; i += 1) {

@@ -23,16 +23,15 @@ export const RATE_LIMITED: ErrorDef = {
 /** The route the router matched for the request (its template), or undefined when none did. */
 const routeOf = (req: HttpRequest): string | undefined => req.routeOptions?.url;
 
-/** The account a sign-in names, as the sign-in looks it up (trimmed, lower case). */
+/**
+ * The account a sign-in names, as the sign-in looks it up (trimmed, lower case): the e-mail address
+ * on the e-mail route, the username on the others (only the field the route reads is a guess).
+ */
 const signInTargetOf = (req: HttpRequest): { field: 'email' | 'username'; value: string } | undefined => {
+  const field = routeOf(req) === '/api/auth/sign-in/email' ? 'email' : 'username';
   const body = req.body as Record<string, unknown> | undefined;
-  for (const field of ['email', 'username'] as const) {
-    const value = body && typeof body === 'object' ? body[field] : undefined;
-    if (typeof value === 'string' && value.trim() !== '') {
-      return { field, value: value.trim().toLowerCase() };
-    }
-  }
-  return undefined;
+  const value = body && typeof body === 'object' ? body[field] : undefined;
+  return typeof value === 'string' && value.trim() !== '' ? { field, value: value.trim().toLowerCase() } : undefined;
 };
 
 /** rulesFor, once per method and route template (a bounded set) rather than once per throttler and request. */
@@ -77,8 +76,8 @@ type CountedRequest = HttpRequest & { [HITS]?: RateLimitHit[]; [ACCOUNT]?: Promi
  * registers it before AuthGuard, so requests whose credentials fail are counted too). It runs after
  * routing and decides from the matched route, so every spelling the router accepts for a route meets
  * that route's rules. Every rule a route falls under counts the request, refused or not; the request
- * is refused when any rule is over its limit. Requests no guard runs for (no route matched, or the
- * body could not be read) are counted by `countUnguarded` (app.setup.ts).
+ * is refused when any rule is over its limit. Requests no guard runs for (no route matched, the API
+ * docs, or a body Fastify could not read) are counted by `countUnguarded` (app.setup.ts).
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
@@ -105,8 +104,8 @@ export class RateLimitGuard extends ThrottlerGuard {
 
   /**
    * Counts a request this guard did not see, under the rules of its route (the global rule when no
-   * route matched): a 404, or a request Fastify refused before any guard ran (a body it could not
-   * parse). Throws RATE_LIMITED when a rule is over its limit. Rules by account need the parsed body
+   * route matched): a 404, the API docs, or a request Fastify refused before any guard ran (a body
+   * it could not parse). Throws RATE_LIMITED when a rule is over its limit. Rules by account need the parsed body
    * and do not count these.
    */
   async countUnguarded(req: HttpRequest, res: HttpReply): Promise<void> {
@@ -174,8 +173,8 @@ export class RateLimitGuard extends ThrottlerGuard {
       if (target.value.length > MAX_ACCOUNT_NAME || target.value.includes('\0')) {
         return named;
       }
-      const user = target.field === 'email' ? await this.users.findByEmail(target.value) : await this.users.findByUsername(target.value);
-      return user ? `account:${user.id}` : named;
+      const user = await (target.field === 'email' ? this.users.findByEmail(target.value) : this.users.findByUsername(target.value)).catch(() => null);
+      return user ? `account:${user.uuid}` : named;
     })();
     return req[ACCOUNT];
   }

@@ -56,6 +56,13 @@ export const GLOBAL_RULE: RateLimitRule = { name: 'global', limit: 150, windowMs
 /** Routes no rule applies to: the daemon's callbacks. */
 export const isUnlimited = (route: string): boolean => under('/api/remote')('', route);
 
+/**
+ * Whether requests to `route` reach no guard and are counted outside RateLimitGuard (app.setup.ts):
+ * no route matched, or the API docs, which are Fastify routes of their own rather than a controller.
+ */
+export const isUnguarded = (route: string | undefined): boolean =>
+  route === undefined || route === '/api/docs' || route.startsWith('/api/docs/') || route.startsWith('/api/docs.');
+
 /** The rules a request to `route` (the matched template; undefined when no route matched) falls under. */
 export const rulesFor = (method: string, route: string | undefined): RateLimitRule[] => {
   if (route === undefined) {
