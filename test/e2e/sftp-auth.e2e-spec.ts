@@ -201,6 +201,12 @@ describe.each(dbKinds(['postgres']))('SSH keys and SFTP sign-in (%s)', (db) => {
       }).toEqual({ limit: '5', remaining: '0', reset: String(Math.ceil((opened + MINUTE) / 1000)), retryAfter: String(retryAfter), details: { retryAfterSeconds: retryAfter } });
     });
 
+    it('should let no more than five of many parallel guesses from one address be tried', async () => {
+      const ip = '198.51.100.10:40000';
+      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => sftp({ type: 'password', username: login(owner), password: `parallel ${i}` }, auth, ip)));
+      expect(answers.map((r) => r.status).sort()).toEqual([...Array<number>(5).fill(403), ...Array<number>(7).fill(429)]);
+    });
+
     it('should refuse malformed bodies with 400 in the Wings error shape, and calls without the node token with 401', async () => {
       expectWingsError(await sftp({ type: 'keyboard-interactive', username: login(owner), password: 'x' }), 400, 'VALIDATION_FAILED');
       await t.http().post('/api/remote/sftp/auth').send({ type: 'password', username: login(owner), password: DEFAULT_PASSWORD }).expect(401);

@@ -45,6 +45,8 @@ export interface SftpAuthAnswer {
 @Injectable()
 export class SftpAuthService {
   private readonly logger = new Logger(SftpAuthService.name);
+  /** The last attempt under way per client address. */
+  private readonly attempts = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly servers: ServersRepository,
@@ -59,6 +61,21 @@ export class SftpAuthService {
   /** Answers Wings; `res` carries the client address's rate-limit headers. */
   async authenticate(node: NodeEntity, dto: SftpAuthDto, daemonIp: string | undefined, res: HttpReply): Promise<SftpAuthAnswer> {
     const clientIp = clientAddress(dto.ip) ?? daemonIp ?? 'unknown';
+    // One attempt at a time per client address, so that parallel guesses cannot all pass the check
+    // before any of their failures is counted.
+    const previous = this.attempts.get(clientIp) ?? Promise.resolve();
+    const attempt = previous.then(() => this.attempt(node, dto, clientIp, res));
+    const settled = attempt.catch(() => undefined);
+    this.attempts.set(clientIp, settled);
+    void settled.then(() => {
+      if (this.attempts.get(clientIp) === settled) {
+        this.attempts.delete(clientIp);
+      }
+    });
+    return attempt;
+  }
+
+  private async attempt(node: NodeEntity, dto: SftpAuthDto, clientIp: string, res: HttpReply): Promise<SftpAuthAnswer> {
     const limitKey = rateLimitKey(SFTP_RULE, `ip:${clientIp}`);
     const seen = await this.limits.peek(limitKey, SFTP_RULE);
     const now = this.clock.now().getTime();
