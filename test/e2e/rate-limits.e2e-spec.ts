@@ -251,6 +251,8 @@ describe.each(dbKinds(['postgres']))('rate limits, memory store (%s)', (db) => {
     expect(limited.status).toBe(429);
     expectHeaders(limited, 5, 0, opened + 600_000);
     expect(limited.headers['retry-after']).toBe('600');
+    // One set: no per-rule variants of the headers.
+    expect(Object.keys(limited.headers).filter((h) => /ratelimit|retry-after/.test(h)).sort()).toEqual(['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
     // Later in the same window both still name that window's end.
     t.clock.advance(123_456);
     const later = await call(row, ip);
