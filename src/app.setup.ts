@@ -5,7 +5,8 @@ import { Logger } from 'nestjs-pino';
 import { SESSION_COOKIE } from 'src/common/auth/authenticated.decorator';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
 import { installBodyParsers } from 'src/common/http/fastify';
-import { RateLimiter } from 'src/common/rate-limit/rate-limit.hook';
+import { RateLimitGuard } from 'src/common/rate-limit/rate-limit.guard';
+import { isUnguarded } from 'src/common/rate-limit/rate-limit.rules';
 import { createValidationPipe } from 'src/common/validation/validation.pipe';
 
 /**
@@ -21,9 +22,18 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
     void reply.header('x-request-id', req.id);
     done();
   });
-  // Rate limits count every request, routed or not, before any guard runs (interface.md §8).
-  const limiter = app.get(RateLimiter);
-  fastify.addHook('onRequest', (req, reply) => limiter.check(req, reply));
+  // RateLimitGuard counts requests to controllers. Requests no guard runs for (no route matched, the
+  // API docs, a body Fastify could not read) are counted here (interface.md §8).
+  const limiter = app.get(RateLimitGuard);
+  fastify.addHook('onRequest', async (req, reply) => {
+    if (isUnguarded(req.routeOptions.url)) {
+      await limiter.countUnguarded(req, reply);
+    }
+  });
+  fastify.addHook('onError', async (req, reply) => {
+    // The request is refused already; a limit it goes over shows in the headers and on the next one.
+    await limiter.countUnguarded(req, reply).catch(() => undefined);
+  });
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter());
   app.enableShutdownHooks();

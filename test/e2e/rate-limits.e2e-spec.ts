@@ -1,7 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import { Controller, Get, HttpCode, Post } from '@nestjs/common';
 import Redis from 'ioredis';
+import { Public } from 'src/common/auth/authenticated.decorator';
 import type { Response } from 'supertest';
-import { createUser } from 'test/factories/user.factory';
+import { createEgg, createNest } from 'test/factories/egg.factory';
+import { createNodeRow } from 'test/factories/node.factory';
+import { createAllocationRow, createServerRow } from 'test/factories/server.factory';
+import { createUser, DEFAULT_PASSWORD } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { isCi } from 'test/setup/test-env';
@@ -20,6 +25,32 @@ interface Row {
   windowMs: number;
   /** False where a wider rule on the same path still holds after this row's window (shown in its own test). */
   resets?: boolean;
+}
+
+/**
+ * interface.md §8 names some paths this panel serves no route at. Rules bind routes (a path no route
+ * matches counts against the global rule), so these rows are shown on routes mounted for the test.
+ */
+@Controller('api')
+@Public()
+class RowRoutesController {
+  @Post('auth/password/request')
+  @HttpCode(204)
+  passwordRequest(): void {}
+
+  @Post('auth/password/reset')
+  @HttpCode(204)
+  passwordReset(): void {}
+
+  @Get('daemon/anything')
+  daemon(): { data: string } {
+    return { data: 'ok' };
+  }
+
+  @Get('servers/anything')
+  servers(): { data: string } {
+    return { data: 'ok' };
+  }
 }
 
 /** interface.md §8, one request per row that the row alone decides (the tightest rule on its path). */
@@ -57,7 +88,7 @@ describe.each(dbKinds(['postgres']))('rate limits, memory store (%s)', (db) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp({ db, env: { RATE_LIMIT_ENABLED: 'true', TRUSTED_PROXIES: 'loopback' } });
+    t = await createTestApp({ db, env: { RATE_LIMIT_ENABLED: 'true', TRUSTED_PROXIES: 'loopback' }, controllers: [RowRoutesController] });
   });
 
   afterAll(async () => {
@@ -137,6 +168,146 @@ describe.each(dbKinds(['postgres']))('rate limits, memory store (%s)', (db) => {
   it('should leave the daemon callbacks out', async () => {
     const res = await t.http().get('/api/remote/servers').set('X-Forwarded-For', newIp()).expect(401);
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+  });
+
+  /** Spellings Fastify's router serves as the route: percent-encoded segments and a trailing slash. */
+  const SPELLINGS = [
+    { route: '/api/auth/sign-in/username', limit: 5, spellings: ['/%61pi/auth/sign-in/username', '/api/auth/%73ign-in/username', '/api/auth/sign-in/username/', '/api/%61uth/sign-in/%75sername/'] },
+    { route: '/api/auth/sign-in/email', limit: 3, spellings: ['/%61pi/auth/sign-in/email', '/api/auth/%73ign-in/email', '/api/auth/sign-in/email/', '/api/auth/sign-in/%65mail/'] },
+    { route: '/api/auth/forget-password', limit: 5, spellings: ['/api/auth/forget-password/', '/%61pi/auth/forget-password', '/api/auth/%66orget-password', '/api/auth/forget%2Dpassword/'] },
+  ];
+
+  it.each(SPELLINGS.flatMap(({ route, limit, spellings }) => spellings.map((spelling) => [spelling, route, limit] as const)))(
+    '%s is served as %s and meets its limit of %d',
+    async (spelling, route, limit) => {
+      const ip = newIp();
+      for (let i = 1; i <= limit; i += 1) {
+        const res = await call({ method: 'post', path: spelling }, ip);
+        // The router serves this spelling as the route: the handler's validation answers, not a 404.
+        expect(res.status).toBe(400);
+        expect([res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining']]).toEqual([String(limit), String(limit - i)]);
+      }
+      expect((await call({ method: 'post', path: spelling }, ip)).status).toBe(429);
+      expect((await call({ method: 'post', path: route }, ip)).status).toBe(429);
+    },
+  );
+
+  it.each(SPELLINGS.map(({ route, limit, spellings }) => [route, limit, spellings] as const))('%s: all spellings spend one budget', async (route, limit, spellings) => {
+    const ip = newIp();
+    const mixed = [route, ...spellings];
+    for (let i = 0; i < limit; i += 1) {
+      expect((await call({ method: 'post', path: mixed[i % mixed.length] }, ip)).status).toBe(400);
+    }
+    for (const path of mixed) {
+      expect([path, (await call({ method: 'post', path }, ip)).status]).toEqual([path, 429]);
+    }
+  });
+
+  it('should count requests no route matches against the global rule, whatever their path resembles', async () => {
+    const ip = newIp();
+    // The router takes no doubled slashes and is case-sensitive: these are no route's spellings.
+    const unrouted = ['/api/auth/no-such-route', '/api//auth/sign-in/email', '/API/auth/sign-in/email', '/api/auth/sign-in', '/api/remote/no-such-route', '/nowhere'];
+    for (const [i, path] of unrouted.entries()) {
+      const res = await call({ method: 'post', path }, ip);
+      expect([path, res.status, res.body.code]).toEqual([path, 404, 'ROUTE_NOT_FOUND']);
+      expect([res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining']]).toEqual(['150', String(149 - i)]);
+    }
+    // Routed requests under the global rule spend the same budget.
+    const health = await call({ method: 'get', path: '/api/health' }, ip);
+    expect([health.status, health.headers['x-ratelimit-remaining']]).toEqual([200, String(149 - unrouted.length)]);
+    for (let i = unrouted.length + 1; i < 150; i += 1) {
+      await call({ method: 'get', path: '/nowhere' }, ip);
+    }
+    expect((await call({ method: 'get', path: '/nowhere' }, ip)).status).toBe(429);
+    expect((await call({ method: 'get', path: '/api/health' }, ip)).status).toBe(429);
+  });
+
+  it('should count the API docs, which no guard sees, against the global rule', async () => {
+    const ip = newIp();
+    for (const [i, path] of ['/api/docs.json', '/api/docs', '/api/docs.yaml'].entries()) {
+      const res = await call({ method: 'get', path }, ip);
+      expect([path, res.status, res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining']]).toEqual([path, 200, '150', String(149 - i)]);
+    }
+  });
+
+  it('should count requests whose body cannot be read under their route, though no guard runs for them', async () => {
+    const ip = newIp();
+    for (let i = 0; i < 3; i += 1) {
+      const res = await t.http().post('/api/auth/sign-in/email').set('X-Forwarded-For', ip).set('Content-Type', 'application/json').send('{"email": ');
+      expect([res.status, res.body.code, res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining']]).toEqual([400, 'INVALID_JSON', '3', String(2 - i)]);
+    }
+    expect((await call({ method: 'post', path: '/api/auth/sign-in/email' }, ip)).status).toBe(429);
+  });
+
+  it('should describe one rule in X-RateLimit-* and Retry-After on a 429: the one that refuses the request longest', async () => {
+    const ip = newIp();
+    const opened = t.clock.now().getTime();
+    const row = { method: 'post', path: '/api/auth/sign-in/email' } as const;
+    for (let i = 0; i < 9; i += 1) {
+      await call(row, ip);
+    }
+    // Sign-in by e-mail (3 per 10 s) is 7 over and sign-in (5 per 10 minutes) 5 over: refused for 10 minutes.
+    const limited = await call(row, ip);
+    expect(limited.status).toBe(429);
+    expectHeaders(limited, 5, 0, opened + 600_000);
+    expect(limited.headers['retry-after']).toBe('600');
+    // One set: no per-rule variants of the headers.
+    expect(Object.keys(limited.headers).filter((h) => /ratelimit|retry-after/.test(h)).sort()).toEqual(['retry-after', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']);
+    // Later in the same window both still name that window's end.
+    t.clock.advance(123_456);
+    const later = await call(row, ip);
+    expect(later.status).toBe(429);
+    expectHeaders(later, 5, 0, opened + 600_000);
+    expect(later.headers['retry-after']).toBe(String(Math.ceil((opened + 600_000 - t.clock.now().getTime()) / 1000)));
+  });
+
+  it('should count sign-in guesses by address, whatever API key or session the caller attaches', async () => {
+    const attacker = await createUser(t.app);
+    const cookie = (await t.http().post('/api/auth/sign-in/email').set('X-Forwarded-For', newIp()).send({ email: attacker.email, password: DEFAULT_PASSWORD }).expect(200)).headers['set-cookie'][0].split(';')[0];
+    const keys: string[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      keys.push((await t.http().post('/api/account/api-keys').set('X-Forwarded-For', newIp()).set('Cookie', cookie).set('Origin', TEST_ORIGIN).send({ name: `k${i}` }).expect(201)).body.data.key);
+    }
+    const ip = newIp();
+    const guess = (i: number) => t.http().post('/api/auth/sign-in/username').set('X-Forwarded-For', ip).send({ username: `nobody-${i}`, password: 'guess' });
+    for (let i = 0; i < 5; i += 1) {
+      const res = await guess(i).set('Authorization', `Bearer ${keys[i]}`);
+      expect([res.status, res.headers['x-ratelimit-remaining']]).toEqual([401, String(4 - i)]);
+    }
+    // Another key or a session never used before buys no further guess from the address.
+    expect((await guess(5).set('Authorization', `Bearer ${keys[5]}`)).status).toBe(429);
+    expect((await guess(6).set('Cookie', cookie)).status).toBe(429);
+    // The key itself still works on the routes it is for.
+    await t.http().get('/api/account/api-keys').set('X-Forwarded-For', ip).set('Authorization', `Bearer ${keys[5]}`).expect(200);
+  });
+
+  it('should count sign-in guesses against one account from rotating addresses, by username and e-mail alike', async () => {
+    const victim = await createUser(t.app);
+    const bystander = await createUser(t.app);
+    const addresses = Array.from({ length: 7 }, newIp);
+    const byUsername = (ip: string, username: string) => t.http().post('/api/auth/sign-in/username').set('X-Forwarded-For', ip).send({ username, password: 'guess' });
+    const byEmail = (ip: string, email: string) => t.http().post('/api/auth/sign-in/email').set('X-Forwarded-For', ip).send({ email, password: 'guess' });
+    for (let i = 0; i < 3; i += 1) {
+      expect((await byUsername(addresses[i], victim.username)).status).toBe(401);
+    }
+    t.clock.advance(10_000);
+    for (let i = 3; i < 5; i += 1) {
+      expect((await byEmail(addresses[i], victim.email)).status).toBe(401);
+    }
+    // The sixth guess at the account, written otherwise and from yet another address, is refused.
+    const limited = await byUsername(addresses[5], ` ${victim.username.toUpperCase()} `);
+    expect([limited.status, limited.headers['x-ratelimit-limit'], limited.headers['x-ratelimit-remaining']]).toEqual([429, '5', '0']);
+    // Another account is not held back, from the same addresses.
+    expect((await byUsername(addresses[0], bystander.username)).status).toBe(401);
+  });
+
+  it('should count e-mail sign-in guesses against one account from rotating addresses, 3 per 10 seconds', async () => {
+    const victim = await createUser(t.app);
+    for (let i = 0; i < 3; i += 1) {
+      expect((await t.http().post('/api/auth/sign-in/email').set('X-Forwarded-For', newIp()).send({ email: victim.email, password: 'guess' })).status).toBe(401);
+    }
+    const limited = await t.http().post('/api/auth/sign-in/email').set('X-Forwarded-For', newIp()).send({ email: victim.email.toUpperCase(), password: 'guess' });
+    expect([limited.status, limited.headers['x-ratelimit-limit']]).toEqual([429, '3']);
   });
 });
 
@@ -224,5 +395,35 @@ describe.each(dbKinds(['postgres']))('rate limits shared through Redis by two pa
     // Sign-in from the panel's own address is unaffected by this client's budget.
     expect(cookie).toBeDefined();
     expect(await createApiKey(a, cookie!)).toEqual(expect.any(String));
+  });
+
+  it("should share the sign-in guesses at an account and an address's SFTP failures between processes", async () => {
+    if (!reachable) {
+      return;
+    }
+    const victim = await createUser(a.app);
+    const guess = (t: TestApp) => t.http().post('/api/auth/sign-in/username').set('X-Forwarded-For', newIp()).send({ username: victim.username, password: 'guess' });
+    for (let i = 0; i < 5; i += 1) {
+      expect((await guess(i % 2 === 0 ? a : b)).status).toBe(401);
+    }
+    expect((await guess(a)).status).toBe(429);
+    expect((await guess(b)).status).toBe(429);
+
+    const calling = await createNodeRow(a.app);
+    const egg = await createEgg(a.app, (await createNest(a.app)).id);
+    const server = await createServerRow(a.app, { node: calling.node, egg, owner: victim, allocation: await createAllocationRow(a.app, calling.node) });
+    const clientIp = `${newIp()}:40000`;
+    const sftp = (t: TestApp) =>
+      t
+        .http()
+        .post('/api/remote/sftp/auth')
+        .set('Authorization', `Bearer ${calling.node.tokenIdentifier}.${calling.token}`)
+        .send({ type: 'password', username: `${victim.username}.${server.identifier}`, password: 'guess', ip: clientIp, session_id: 'c2Vzc2lvbg==', client_version: 'U1NILTIuMA==' });
+    for (let i = 0; i < 5; i += 1) {
+      const res = await sftp(i % 2 === 0 ? a : b);
+      expect([res.status, res.headers['x-ratelimit-remaining']]).toEqual([403, String(4 - i)]);
+    }
+    const limited = await sftp(b);
+    expect([limited.status, limited.headers['x-ratelimit-limit'], limited.headers['x-ratelimit-remaining']]).toEqual([429, '5', '0']);
   });
 });

@@ -34,6 +34,9 @@ describe.each(dbKinds(['postgres']))('SSH keys and SFTP sign-in (%s)', (db) => {
   let auth: string;
   let otherAuth: string;
   let foreign: ServerEntity;
+  /** A user with a server of their own on the calling node. */
+  let attacker: UserEntity;
+  let attackerServer: ServerEntity;
   let nextIp = 1;
 
   const as = (cookie: string) => ({
@@ -60,6 +63,8 @@ describe.each(dbKinds(['postgres']))('SSH keys and SFTP sign-in (%s)', (db) => {
     const calling = await createNodeRow(t.app);
     auth = `Bearer ${calling.node.tokenIdentifier}.${calling.token}`;
     server = await createServerRow(t.app, { node: calling.node, egg, owner, allocation: await createAllocationRow(t.app, calling.node) });
+    attacker = await createUser(t.app);
+    attackerServer = await createServerRow(t.app, { node: calling.node, egg, owner: attacker, allocation: await createAllocationRow(t.app, calling.node) });
     const other = await createNodeRow(t.app);
     otherAuth = `Bearer ${other.node.tokenIdentifier}.${other.token}`;
     foreign = await createServerRow(t.app, { node: other.node, egg, owner, allocation: await createAllocationRow(t.app, other.node) });
@@ -170,6 +175,36 @@ describe.each(dbKinds(['postgres']))('SSH keys and SFTP sign-in (%s)', (db) => {
       await sftp({ type: 'password', username: login(owner), password: DEFAULT_PASSWORD }, auth, '198.51.100.8:40000').expect(200);
       t.clock.advance(MINUTE);
       await sftp({ type: 'password', username: login(owner), password: DEFAULT_PASSWORD }, auth, ip).expect(200);
+    });
+
+    it("should not clear one address's failures when it signs in to another account, and answer 429 with the rate-limit headers", async () => {
+      const ip = '198.51.100.9:40000';
+      const opened = t.clock.now().getTime();
+      for (let i = 0; i < 4; i += 1) {
+        const res = await sftp({ type: 'password', username: login(owner), password: `guess ${i}` }, auth, ip);
+        expectWingsError(res, 403, 'SFTP_INVALID_CREDENTIALS');
+        expect([res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining']]).toEqual(['5', String(4 - i)]);
+      }
+      // The attacker's own account signs in between the guesses: the address's failures stay.
+      await sftp({ type: 'password', username: login(attacker, attackerServer), password: DEFAULT_PASSWORD }, auth, ip).expect(200);
+      expectWingsError(await sftp({ type: 'password', username: login(owner), password: 'guess 4' }, auth, ip), 403, 'SFTP_INVALID_CREDENTIALS');
+      t.clock.advance(12_345);
+      const limited = await sftp({ type: 'password', username: login(owner), password: 'guess 5' }, auth, ip);
+      expectWingsError(limited, 429, 'SFTP_TOO_MANY_ATTEMPTS');
+      const retryAfter = Math.ceil((opened + MINUTE - t.clock.now().getTime()) / 1000);
+      expect({
+        limit: limited.headers['x-ratelimit-limit'],
+        remaining: limited.headers['x-ratelimit-remaining'],
+        reset: limited.headers['x-ratelimit-reset'],
+        retryAfter: limited.headers['retry-after'],
+        details: limited.body.details,
+      }).toEqual({ limit: '5', remaining: '0', reset: String(Math.ceil((opened + MINUTE) / 1000)), retryAfter: String(retryAfter), details: { retryAfterSeconds: retryAfter } });
+    });
+
+    it('should let no more than five of many parallel guesses from one address be tried', async () => {
+      const ip = '198.51.100.10:40000';
+      const answers = await Promise.all(Array.from({ length: 12 }, (_, i) => sftp({ type: 'password', username: login(owner), password: `parallel ${i}` }, auth, ip)));
+      expect(answers.map((r) => r.status).sort()).toEqual([...Array<number>(5).fill(403), ...Array<number>(7).fill(429)]);
     });
 
     it('should refuse malformed bodies with 400 in the Wings error shape, and calls without the node token with 401', async () => {

@@ -1,21 +1,28 @@
 import { Global, Module } from '@nestjs/common';
+import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import { Clock } from 'src/common/clock';
-import { MemoryRateLimitStore } from 'src/common/rate-limit/memory-rate-limit.store';
-import { RateLimitStore } from 'src/common/rate-limit/rate-limit.store';
-import { RedisRateLimitStore } from 'src/common/rate-limit/redis-rate-limit.store';
+import { MemoryRateLimitStorage } from 'src/common/rate-limit/memory-rate-limit.storage';
+import { throttlersOf } from 'src/common/rate-limit/rate-limit.guard';
+import { RateLimitStorage } from 'src/common/rate-limit/rate-limit.storage';
+import { RedisRateLimitStorage } from 'src/common/rate-limit/redis-rate-limit.storage';
 import { AppConfigService } from 'src/config/app-config.service';
 
-/** The rate-limit store every limiter shares: Redis when REDIS_URL is set (all panel processes share it), memory otherwise. */
+/**
+ * interface.md §8's throttlers and the storage every limit shares: Redis when REDIS_URL is set (all
+ * panel processes share it), memory otherwise. RateLimitGuard (AuthModule) applies them.
+ */
 @Global()
 @Module({
-  providers: [
-    {
-      provide: RateLimitStore,
+  imports: [
+    ThrottlerModule.forRootAsync({
       inject: [AppConfigService, Clock],
-      useFactory: async (config: AppConfigService, clock: Clock): Promise<RateLimitStore> =>
-        config.rateLimit.redisUrl ? RedisRateLimitStore.connect(config.rateLimit.redisUrl) : new MemoryRateLimitStore(clock),
-    },
+      useFactory: async (config: AppConfigService, clock: Clock) => ({
+        throttlers: throttlersOf(),
+        storage: config.rateLimit.redisUrl ? await RedisRateLimitStorage.connect(config.rateLimit.redisUrl, clock) : new MemoryRateLimitStorage(clock),
+      }),
+    }),
   ],
-  exports: [RateLimitStore],
+  providers: [{ provide: RateLimitStorage, useExisting: ThrottlerStorage }],
+  exports: [RateLimitStorage],
 })
 export class RateLimitModule {}

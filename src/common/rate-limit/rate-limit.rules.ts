@@ -1,50 +1,76 @@
-/** One row of interface.md §8: requests matching `applies` share `limit` per `windowMs`. */
+/**
+ * One row of interface.md §8: requests to routes matching `applies` share `limit` per `windowMs`.
+ * `applies` sees the route the router matched (its template, e.g. `/api/client/servers/:server`),
+ * never the raw URL, so every spelling the router accepts for a route meets the same rules.
+ */
 export interface RateLimitRule {
   name: string;
   limit: number;
   windowMs: number;
-  applies: (method: string, path: string) => boolean;
+  applies: (method: string, route: string) => boolean;
+  /**
+   * What the rule counts by. `client`: the caller's user or API key when its credentials work, else
+   * its address; on sign-in routes always the address. `account`: the account a sign-in names.
+   */
+  by: 'client' | 'account';
 }
 
 const MINUTE = 60_000;
-const under = (prefix: string) => (_method: string, path: string) => path === prefix || path.startsWith(`${prefix}/`);
-const exactly = (route: string, method?: string) => (m: string, path: string) => path === route && (method === undefined || m === method);
+const under = (prefix: string) => (_method: string, route: string) => route === prefix || route.startsWith(`${prefix}/`);
+const exactly = (route: string, method?: string) => (m: string, r: string) => r === route && (method === undefined || m === method);
+
+export const isSignInRoute = under('/api/auth/sign-in');
 
 /**
  * interface.md §8, row by row. Every matching rule counts a request; the global rule counts only
  * requests no other rule covers, so that the 300/min API groups are not capped by it. Daemon
  * callbacks (/api/remote) are authenticated by node token and limited by their own rules (SFTP).
+ * Sign-in guesses are counted by client address and again by the account they target, so that
+ * neither fresh credentials nor fresh addresses buy an attacker more guesses.
  */
 export const RATE_LIMIT_RULES: RateLimitRule[] = [
-  { name: 'auth', limit: 45, windowMs: 5 * MINUTE, applies: under('/api/auth') },
-  { name: 'auth-library', limit: 100, windowMs: MINUTE, applies: under('/api/auth') },
-  { name: 'sign-in', limit: 5, windowMs: 10 * MINUTE, applies: under('/api/auth/sign-in') },
-  { name: 'sign-in-email', limit: 3, windowMs: 10_000, applies: exactly('/api/auth/sign-in/email') },
-  { name: 'forget-password', limit: 5, windowMs: 15 * MINUTE, applies: exactly('/api/auth/forget-password') },
-  { name: 'reset-password', limit: 8, windowMs: 15 * MINUTE, applies: exactly('/api/auth/reset-password') },
-  { name: 'password-request', limit: 5, windowMs: 15 * MINUTE, applies: exactly('/api/auth/password/request') },
-  { name: 'password-reset', limit: 8, windowMs: 15 * MINUTE, applies: exactly('/api/auth/password/reset') },
-  { name: 'two-factor', limit: 8, windowMs: 5 * MINUTE, applies: under('/api/user/2fa') },
-  { name: 'account-password', limit: 8, windowMs: 5 * MINUTE, applies: under('/api/account/password') },
-  { name: 'account-email', limit: 8, windowMs: 5 * MINUTE, applies: exactly('/api/account/email') },
-  { name: 'account-sessions', limit: 15, windowMs: 5 * MINUTE, applies: under('/api/account/sessions') },
-  { name: 'account-api-keys', limit: 20, windowMs: 5 * MINUTE, applies: under('/api/account/api-keys') },
-  { name: 'api-key-create', limit: 10, windowMs: MINUTE, applies: exactly('/api/account/api-keys', 'POST') },
-  { name: 'admin', limit: 300, windowMs: MINUTE, applies: under('/api/admin') },
-  { name: 'daemon', limit: 300, windowMs: MINUTE, applies: under('/api/daemon') },
-  { name: 'servers', limit: 300, windowMs: MINUTE, applies: under('/api/servers') },
-  { name: 'client', limit: 300, windowMs: MINUTE, applies: under('/api/client') },
+  { name: 'auth', limit: 45, windowMs: 5 * MINUTE, applies: under('/api/auth'), by: 'client' },
+  { name: 'auth-library', limit: 100, windowMs: MINUTE, applies: under('/api/auth'), by: 'client' },
+  { name: 'sign-in', limit: 5, windowMs: 10 * MINUTE, applies: isSignInRoute, by: 'client' },
+  { name: 'sign-in-account', limit: 5, windowMs: 10 * MINUTE, applies: isSignInRoute, by: 'account' },
+  { name: 'sign-in-email', limit: 3, windowMs: 10_000, applies: exactly('/api/auth/sign-in/email'), by: 'client' },
+  { name: 'sign-in-email-account', limit: 3, windowMs: 10_000, applies: exactly('/api/auth/sign-in/email'), by: 'account' },
+  { name: 'forget-password', limit: 5, windowMs: 15 * MINUTE, applies: exactly('/api/auth/forget-password'), by: 'client' },
+  { name: 'reset-password', limit: 8, windowMs: 15 * MINUTE, applies: exactly('/api/auth/reset-password'), by: 'client' },
+  { name: 'password-request', limit: 5, windowMs: 15 * MINUTE, applies: exactly('/api/auth/password/request'), by: 'client' },
+  { name: 'password-reset', limit: 8, windowMs: 15 * MINUTE, applies: exactly('/api/auth/password/reset'), by: 'client' },
+  { name: 'two-factor', limit: 8, windowMs: 5 * MINUTE, applies: under('/api/user/2fa'), by: 'client' },
+  { name: 'account-password', limit: 8, windowMs: 5 * MINUTE, applies: under('/api/account/password'), by: 'client' },
+  { name: 'account-email', limit: 8, windowMs: 5 * MINUTE, applies: exactly('/api/account/email'), by: 'client' },
+  { name: 'account-sessions', limit: 15, windowMs: 5 * MINUTE, applies: under('/api/account/sessions'), by: 'client' },
+  { name: 'account-api-keys', limit: 20, windowMs: 5 * MINUTE, applies: under('/api/account/api-keys'), by: 'client' },
+  { name: 'api-key-create', limit: 10, windowMs: MINUTE, applies: exactly('/api/account/api-keys', 'POST'), by: 'client' },
+  { name: 'admin', limit: 300, windowMs: MINUTE, applies: under('/api/admin'), by: 'client' },
+  { name: 'daemon', limit: 300, windowMs: MINUTE, applies: under('/api/daemon'), by: 'client' },
+  { name: 'servers', limit: 300, windowMs: MINUTE, applies: under('/api/servers'), by: 'client' },
+  { name: 'client', limit: 300, windowMs: MINUTE, applies: under('/api/client'), by: 'client' },
 ];
 
-export const GLOBAL_RULE: RateLimitRule = { name: 'global', limit: 150, windowMs: 5 * MINUTE, applies: () => true };
+export const GLOBAL_RULE: RateLimitRule = { name: 'global', limit: 150, windowMs: 5 * MINUTE, applies: () => true, by: 'client' };
 
-/** Routes no limit applies to: the daemon's callbacks. */
-export const isUnlimited = (path: string): boolean => under('/api/remote')('', path);
+/** Routes no rule applies to: the daemon's callbacks. */
+export const isUnlimited = (route: string): boolean => under('/api/remote')('', route);
 
-export const rulesFor = (method: string, path: string): RateLimitRule[] => {
-  if (isUnlimited(path)) {
+/**
+ * Whether requests to `route` reach no guard and are counted outside RateLimitGuard (app.setup.ts):
+ * no route matched, or the API docs, which are Fastify routes of their own rather than a controller.
+ */
+export const isUnguarded = (route: string | undefined): boolean =>
+  route === undefined || route === '/api/docs' || route.startsWith('/api/docs/') || route.startsWith('/api/docs.');
+
+/** The rules a request to `route` (the matched template; undefined when no route matched) falls under. */
+export const rulesFor = (method: string, route: string | undefined): RateLimitRule[] => {
+  if (route === undefined) {
+    return [GLOBAL_RULE];
+  }
+  if (isUnlimited(route)) {
     return [];
   }
-  const matched = RATE_LIMIT_RULES.filter((r) => r.applies(method, path));
+  const matched = RATE_LIMIT_RULES.filter((r) => r.applies(method, route));
   return matched.length > 0 ? matched : [GLOBAL_RULE];
 };

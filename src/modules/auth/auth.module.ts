@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AuthGuard } from 'src/common/auth/auth.guard';
-import { RateLimiter } from 'src/common/rate-limit/rate-limit.hook';
+import { RateLimitGuard } from 'src/common/rate-limit/rate-limit.guard';
 import { ApiKeysModule } from 'src/modules/api-keys/api-keys.module';
 import { AuthController } from 'src/modules/auth/auth.controller';
 import { CaptchaModule } from 'src/modules/captcha/captcha.module';
@@ -14,7 +14,15 @@ import { UsersModule } from 'src/modules/users/users.module';
 @Module({
   imports: [UsersModule, SessionsModule, ApiKeysModule, CaptchaModule, TwoFactorModule],
   controllers: [AuthController],
-  providers: [AuthService, SignInService, RateLimiter, { provide: APP_GUARD, useClass: AuthGuard }],
-  exports: [AuthService, RateLimiter],
+  providers: [
+    AuthService,
+    SignInService,
+    RateLimitGuard,
+    // Global guards run in this order: the rate limit counts a request before its credentials are
+    // judged, so requests with failing credentials are counted (and refused) too.
+    { provide: APP_GUARD, useExisting: RateLimitGuard },
+    { provide: APP_GUARD, useClass: AuthGuard },
+  ],
+  exports: [AuthService, RateLimitGuard],
 })
 export class AuthModule {}

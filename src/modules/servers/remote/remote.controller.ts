@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import type { HttpRequest } from 'src/common/http/http';
+import type { HttpReply, HttpRequest } from 'src/common/http/http';
 import { uuidParam } from 'src/common/validation/uuid-param';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { CallingNode, DaemonRoute } from 'src/modules/servers/remote/daemon-token.guard';
@@ -51,8 +51,8 @@ export class RemoteController {
 
   @Post('sftp/auth')
   @HttpCode(200)
-  sftpAuth(@CallingNode() node: NodeEntity, @Body() dto: SftpAuthDto, @Req() req: HttpRequest): Promise<SftpAuthAnswer> {
-    return this.sftp.authenticate(node, dto, req.ip);
+  sftpAuth(@CallingNode() node: NodeEntity, @Body() dto: SftpAuthDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply): Promise<SftpAuthAnswer> {
+    return this.sftp.authenticate(node, dto, req.ip, res);
   }
 
   @Post('activity')

@@ -2,7 +2,9 @@ import { Injectable, Logger } from '@nestjs/common';
 import ipaddr from 'ipaddr.js';
 import { AppException } from 'src/common/errors/app.exception';
 import type { ErrorDef } from 'src/common/errors/error-codes';
-import { RateLimitStore } from 'src/common/rate-limit/rate-limit.store';
+import type { HttpReply } from 'src/common/http/http';
+import { rateLimitKey, setRateLimitHeaders } from 'src/common/rate-limit/rate-limit.headers';
+import { RateLimitStorage } from 'src/common/rate-limit/rate-limit.storage';
 import { Clock } from 'src/common/clock';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import type { SftpAuthDto } from 'src/modules/servers/remote/remote.dto';
@@ -17,9 +19,14 @@ import { PasswordHasher } from 'src/modules/users/password.hasher';
 import type { UserEntity } from 'src/modules/users/user.entity';
 import { UsersRepository } from 'src/modules/users/users.repository';
 
-/** interface.md §8: 5 failed attempts per 60 s per client IP. */
+/**
+ * interface.md §8: 5 attempts per 60 s per client IP. Failed attempts are counted (a busy office
+ * behind one address opening several SFTP connections is not refused for succeeding), and a success
+ * clears nothing: it proves only that the client knows some account, never the ones it was guessing.
+ */
 export const SFTP_MAX_FAILURES = 5;
 export const SFTP_WINDOW_MS = 60_000;
+const SFTP_RULE = 'sftp';
 
 /** States in which the server's files must not be touched (Pterodactyl's ServerStateConflictException). */
 const BUSY_STATUSES = new Set(['installing', 'install_failed', 'reinstall_failed', 'restoring_backup']);
@@ -38,6 +45,8 @@ export interface SftpAuthAnswer {
 @Injectable()
 export class SftpAuthService {
   private readonly logger = new Logger(SftpAuthService.name);
+  /** The last attempt under way per client address. */
+  private readonly attempts = new Map<string, Promise<unknown>>();
 
   constructor(
     private readonly servers: ServersRepository,
@@ -45,21 +54,42 @@ export class SftpAuthService {
     private readonly users: UsersRepository,
     private readonly keys: SshKeysRepository,
     private readonly hasher: PasswordHasher,
-    private readonly limits: RateLimitStore,
+    private readonly limits: RateLimitStorage,
     private readonly clock: Clock,
   ) {}
 
-  async authenticate(node: NodeEntity, dto: SftpAuthDto, daemonIp: string | undefined): Promise<SftpAuthAnswer> {
+  /** Answers Wings; `res` carries the client address's rate-limit headers. */
+  async authenticate(node: NodeEntity, dto: SftpAuthDto, daemonIp: string | undefined, res: HttpReply): Promise<SftpAuthAnswer> {
     const clientIp = clientAddress(dto.ip) ?? daemonIp ?? 'unknown';
-    const limitKey = `sftp-auth:${clientIp}`;
-    const seen = await this.limits.get(limitKey);
-    if (seen && seen.count >= SFTP_MAX_FAILURES) {
-      const retryAfter = Math.max(1, Math.ceil((seen.resetAt.getTime() - this.clock.now().getTime()) / 1000));
-      throw new AppException(SftpError.TOO_MANY_ATTEMPTS, { details: { retryAfterSeconds: retryAfter } });
+    // One attempt at a time per client address, so that parallel guesses cannot all pass the check
+    // before any of their failures is counted.
+    const previous = this.attempts.get(clientIp) ?? Promise.resolve();
+    const attempt = previous.then(() => this.attempt(node, dto, clientIp, res));
+    const settled = attempt.catch(() => undefined);
+    this.attempts.set(clientIp, settled);
+    void settled.then(() => {
+      if (this.attempts.get(clientIp) === settled) {
+        this.attempts.delete(clientIp);
+      }
+    });
+    return attempt;
+  }
+
+  private async attempt(node: NodeEntity, dto: SftpAuthDto, clientIp: string, res: HttpReply): Promise<SftpAuthAnswer> {
+    const limitKey = rateLimitKey(SFTP_RULE, `ip:${clientIp}`);
+    const seen = await this.limits.peek(limitKey, SFTP_RULE);
+    const now = this.clock.now().getTime();
+    if (seen) {
+      setRateLimitHeaders(res, { limit: SFTP_MAX_FAILURES, ...seen }, now, seen.totalHits >= SFTP_MAX_FAILURES);
+      if (seen.totalHits >= SFTP_MAX_FAILURES) {
+        const retryAfter = Math.max(1, Math.ceil((seen.resetAt - now) / 1000));
+        throw new AppException(SftpError.TOO_MANY_ATTEMPTS, { details: { retryAfterSeconds: retryAfter } });
+      }
     }
 
     const fail = async (error: ErrorDef, reason: string, server?: LoadedServer, user?: UserEntity | null) => {
-      await this.limits.increment(limitKey, SFTP_WINDOW_MS);
+      const failures = await this.limits.increment(limitKey, SFTP_WINDOW_MS, SFTP_MAX_FAILURES, SFTP_WINDOW_MS, SFTP_RULE);
+      setRateLimitHeaders(res, { limit: SFTP_MAX_FAILURES, ...failures }, this.clock.now().getTime(), false);
       this.logger.warn(`SFTP login refused for "${dto.username}" from ${clientIp} on node ${node.id}: ${reason}`);
       if (server) {
         await this.servers.recordActivity({
@@ -99,7 +129,6 @@ export class SftpAuthService {
         message: server.suspended ? 'The server is suspended' : `The server is not available for SFTP while ${server.status}`,
       });
     }
-    await this.limits.reset(limitKey);
     return { server: server.uuid, user: account.uuid, permissions };
   }
 

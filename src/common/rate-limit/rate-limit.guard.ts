@@ -1,0 +1,205 @@
+import { ExecutionContext, Injectable } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions, ThrottlerOptions, ThrottlerStorage } from '@nestjs/throttler';
+import type { ThrottlerRequest } from '@nestjs/throttler/dist/throttler.guard.interface';
+import type { AuthContext } from 'src/common/auth/auth-context';
+import { Clock } from 'src/common/clock';
+import { AppException } from 'src/common/errors/app.exception';
+import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
+import { headerOf, HttpReply, HttpRequest } from 'src/common/http/http';
+import { GLOBAL_RULE, isSignInRoute, RATE_LIMIT_RULES, RateLimitRule, rulesFor } from 'src/common/rate-limit/rate-limit.rules';
+import { decidingHit, RateLimitHit, rateLimitKey, setRateLimitHeaders } from 'src/common/rate-limit/rate-limit.headers';
+import { RateLimitStorage } from 'src/common/rate-limit/rate-limit.storage';
+import { AppConfigService } from 'src/config/app-config.service';
+import { AuthService } from 'src/modules/auth/auth.service';
+import { UsersRepository } from 'src/modules/users/users.repository';
+
+export const RATE_LIMITED: ErrorDef = {
+  code: 'RATE_LIMITED',
+  category: ErrorCategory.RATE_LIMITED,
+  message: 'Rate limit exceeded, try again later',
+};
+
+/** The route the router matched for the request (its template), or undefined when none did. */
+const routeOf = (req: HttpRequest): string | undefined => req.routeOptions?.url;
+
+/**
+ * The account a sign-in names, as the sign-in looks it up (trimmed, lower case): the e-mail address
+ * on the e-mail route, the username on the others (only the field the route reads is a guess).
+ */
+const signInTargetOf = (req: HttpRequest): { field: 'email' | 'username'; value: string } | undefined => {
+  const field = routeOf(req) === '/api/auth/sign-in/email' ? 'email' : 'username';
+  const body = req.body as Record<string, unknown> | undefined;
+  const value = body && typeof body === 'object' ? body[field] : undefined;
+  return typeof value === 'string' && value.trim() !== '' ? { field, value: value.trim().toLowerCase() } : undefined;
+};
+
+/** rulesFor, once per method and route template (a bounded set) rather than once per throttler and request. */
+const routeRules = new Map<string, RateLimitRule[]>();
+const rulesOf = (req: HttpRequest): RateLimitRule[] => {
+  const route = routeOf(req);
+  const key = `${req.method} ${route}`;
+  let rules = routeRules.get(key);
+  if (!rules) {
+    rules = rulesFor(req.method, route);
+    if (route !== undefined) {
+      routeRules.set(key, rules);
+    }
+  }
+  return rules;
+};
+
+const applies = (rule: RateLimitRule, req: HttpRequest): boolean =>
+  rulesOf(req).includes(rule) && (rule.by !== 'account' || signInTargetOf(req) !== undefined);
+
+/** interface.md §8 as throttler's named throttlers; each decides from the matched route whether it counts. */
+export const throttlersOf = (): ThrottlerOptions[] =>
+  [...RATE_LIMIT_RULES, GLOBAL_RULE].map((rule) => ({
+    name: rule.name,
+    limit: rule.limit,
+    ttl: rule.windowMs,
+    blockDuration: rule.windowMs,
+    skipIf: (context: ExecutionContext) => !applies(rule, context.switchToHttp().getRequest<HttpRequest>()),
+  }));
+
+/** The longest e-mail address or username an account can have (the sign-in DTOs' bound). */
+const MAX_ACCOUNT_NAME = 191;
+
+const ACCOUNT_RULES = new Set(RATE_LIMIT_RULES.filter((r) => r.by === 'account').map((r) => r.name));
+
+const HITS = Symbol('rateLimitHits');
+const ACCOUNT = Symbol('rateLimitAccount');
+type CountedRequest = HttpRequest & { [HITS]?: RateLimitHit[]; [ACCOUNT]?: Promise<string> };
+
+/**
+ * interface.md §8 and addendum §4 on @nestjs/throttler, as the first global guard (AuthModule
+ * registers it before AuthGuard, so requests whose credentials fail are counted too). It runs after
+ * routing and decides from the matched route, so every spelling the router accepts for a route meets
+ * that route's rules. Every rule a route falls under counts the request, refused or not; the request
+ * is refused when any rule is over its limit. Requests no guard runs for (no route matched, the API
+ * docs, or a body Fastify could not read) are counted by `countUnguarded` (app.setup.ts).
+ */
+@Injectable()
+export class RateLimitGuard extends ThrottlerGuard {
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storageService: ThrottlerStorage,
+    reflector: Reflector,
+    private readonly storage: RateLimitStorage,
+    private readonly auth: AuthService,
+    private readonly users: UsersRepository,
+    private readonly config: AppConfigService,
+    private readonly clock: Clock,
+  ) {
+    super(options, storageService, reflector);
+  }
+
+  override async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<CountedRequest>();
+    req[HITS] = [];
+    await super.canActivate(context);
+    this.enforce(req[HITS], context.switchToHttp().getResponse<HttpReply>());
+    return true;
+  }
+
+  /**
+   * Counts a request this guard did not see, under the rules of its route (the global rule when no
+   * route matched): a 404, the API docs, or a request Fastify refused before any guard ran (a body
+   * it could not parse). Throws RATE_LIMITED when a rule is over its limit. Rules by account need the parsed body
+   * and do not count these.
+   */
+  async countUnguarded(req: HttpRequest, res: HttpReply): Promise<void> {
+    const counted = req as CountedRequest;
+    if (!this.config.rateLimit.enabled || counted[HITS] !== undefined) {
+      return;
+    }
+    counted[HITS] = [];
+    const rules = rulesOf(req).filter((rule) => rule.by === 'client');
+    if (rules.length === 0) {
+      return;
+    }
+    const tracker = await this.clientOf(req, res);
+    for (const rule of rules) {
+      const record = await this.storage.increment(rateLimitKey(rule.name, tracker), rule.windowMs, rule.limit, rule.windowMs, rule.name);
+      counted[HITS].push({ limit: rule.limit, totalHits: record.totalHits, resetAt: record.resetAt });
+    }
+    this.enforce(counted[HITS], res);
+  }
+
+  protected override shouldSkip(): Promise<boolean> {
+    return Promise.resolve(!this.config.rateLimit.enabled);
+  }
+
+  /** Counts the request under one rule; whether it is refused is decided once every rule has counted it. */
+  protected override async handleRequest({ context, limit, ttl, throttler, getTracker, generateKey }: ThrottlerRequest): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<CountedRequest>();
+    const name = throttler.name ?? '';
+    const tracker = ACCOUNT_RULES.has(name) ? await this.accountOf(req) : await getTracker(req, context);
+    const key = generateKey(context, tracker, name);
+    const record = await this.storage.increment(key, ttl, limit, ttl, name);
+    req[HITS]?.push({ limit, totalHits: record.totalHits, resetAt: record.resetAt });
+    return true;
+  }
+
+  /**
+   * By user (or API key) when the attached credentials work, else by client address (a proxy's
+   * X-Forwarded-For is believed only from TRUSTED_PROXIES, through Fastify's trustProxy). Sign-in
+   * routes count by address only: credentials an attacker attaches must not buy fresh guesses.
+   */
+  protected override getTracker(req: Record<string, unknown>, context?: ExecutionContext): Promise<string> {
+    return this.clientOf(req as unknown as HttpRequest, context!.switchToHttp().getResponse<HttpReply>());
+  }
+
+  private async clientOf(req: HttpRequest, res: HttpReply): Promise<string> {
+    const route = routeOf(req);
+    const hasCredentials = headerOf(req, 'authorization') !== undefined || headerOf(req, 'x-api-key') !== undefined || headerOf(req, 'cookie') !== undefined;
+    if (!hasCredentials || (route !== undefined && isSignInRoute('', route))) {
+      return `ip:${req.ip}`;
+    }
+    // The attempt is shared with AuthGuard, which answers for credentials that fail.
+    const auth = await this.auth.authenticateOnce(req, res).catch(() => null);
+    return trackerOf(auth, req);
+  }
+
+  /**
+   * The account a sign-in targets: its id when it exists, so that guesses by e-mail and by username
+   * share one count; else the name as given (trimmed, lower case), as the sign-in looks it up.
+   */
+  private accountOf(req: CountedRequest): Promise<string> {
+    req[ACCOUNT] ??= (async () => {
+      const target = signInTargetOf(req)!;
+      const named = `${target.field}:${target.value}`;
+      // The body is not validated yet: a name no account can have is not looked up.
+      if (target.value.length > MAX_ACCOUNT_NAME || target.value.includes('\0')) {
+        return named;
+      }
+      const user = await (target.field === 'email' ? this.users.findByEmail(target.value) : this.users.findByUsername(target.value)).catch(() => null);
+      return user ? `account:${user.uuid}` : named;
+    })();
+    return req[ACCOUNT];
+  }
+
+  protected override generateKey(_context: ExecutionContext, tracker: string, name: string): string {
+    return rateLimitKey(name, tracker);
+  }
+
+  /** Answers with the deciding rule's headers; refuses the request when any rule is over its limit. */
+  private enforce(hits: RateLimitHit[] | undefined, res: HttpReply): void {
+    if (!hits || hits.length === 0) {
+      return;
+    }
+    const hit = decidingHit(hits);
+    const refused = hit.totalHits > hit.limit;
+    setRateLimitHeaders(res, hit, this.clock.now().getTime(), refused);
+    if (refused) {
+      throw new AppException(RATE_LIMITED);
+    }
+  }
+}
+
+const trackerOf = (auth: AuthContext | null, req: HttpRequest): string => {
+  if (!auth) {
+    return `ip:${req.ip}`;
+  }
+  return auth.method === 'api-key' ? `key:${auth.apiKey.identifier}` : `user:${auth.user.id}`;
+};
