@@ -88,10 +88,10 @@ export class ServerAccessService {
     if (!grant && asAdmin.length === 0) {
       throw new AppException(ServerError.NOT_FOUND);
     }
-    // Each permission is held as a subuser or as an admin; the role is the one that covers this request.
+    // Each permission is held as an admin or as a subuser; the role is the one that covers this request, admin first.
     const permissions = ALL_SERVER_PERMISSIONS.filter((p) => granted.includes(p) || asAdmin.includes(p));
-    const asSubuser = grant !== null && (permission === undefined || granted.includes(permission) || !asAdmin.includes(permission));
-    const role: ServerRole = asSubuser ? 'subuser' : 'admin';
+    const asAdminHere = permission === undefined ? asAdmin.length > 0 : asAdmin.includes(permission);
+    const role: ServerRole = grant && !asAdminHere ? 'subuser' : 'admin';
     if (role === 'admin' && permission !== undefined && !asAdmin.includes(permission)) {
       throw new AppException(AuthError.MISSING_SCOPE, { message: `The API key lacks the ${missingScopeFor(permission)} scope this action requires` });
     }
