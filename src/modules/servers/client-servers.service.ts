@@ -172,15 +172,17 @@ export class ClientServersService {
     return { token, socket: `${scheme}://${server.node.fqdn}:${server.node.daemonListen}/api/servers/${server.uuid}/ws` };
   }
 
+  /** Addresses are personal data of whoever acted: owners and admins see them, subusers get `ip: null`. */
   async activityPage(access: ServerAccess, page: Page) {
     const [rows, total] = await this.servers.activityPage(access.server.id, page.skip, page.perPage);
+    const showIp = access.role !== 'subuser';
     return paginated(
       rows.map((r) => ({
         id: String(r.id),
         event: r.event,
         actor: r.actorId === null && r.actorUsername === null ? null : { id: r.actorId === null ? null : String(r.actorId), username: r.actorUsername },
         metadata: r.metadata,
-        ip: r.ip,
+        ip: showIp ? r.ip : null,
         via: r.via,
         timestamp: r.createdAt.toISOString(),
       })),
