@@ -133,7 +133,7 @@ export class SubusersService {
 
   /**
    * The requested permissions in catalogue order, with the implied ones; unknown names are a 400
-   * and names the caller does not hold itself a 403 (owners and admins hold them all).
+   * and requested names the caller does not hold itself a 403 (owners and admins hold them all).
    */
   private grantable(access: ServerAccess, requested: string[]): ServerPermission[] {
     const unknown = requested.filter((p) => !isServerPermission(p));
@@ -144,7 +144,8 @@ export class SubusersService {
       });
     }
     const wanted = new Set([...IMPLIED, ...(requested as ServerPermission[])]);
-    const notHeld = [...wanted].filter((p) => !access.permissions.includes(p));
+    // The implied ones come with being a subuser, not from the caller: a servers.write-only admin key holds no server.view.
+    const notHeld = [...new Set(requested as ServerPermission[])].filter((p) => !access.permissions.includes(p));
     if (notHeld.length > 0) {
       throw new AppException(SubuserError.CANNOT_GRANT, { details: { notHeld } });
     }
