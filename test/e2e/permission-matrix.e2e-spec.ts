@@ -17,7 +17,9 @@ import { dbKinds } from 'test/utils/test-db';
 /**
  * interface.md §4 / issue #8: every client route on `{server}` called as anonymous (401), an
  * unrelated user (404), a subuser holding every permission but the route's (403), a subuser holding
- * only the route's permission (2xx), the owner and an admin (2xx). The rows are checked against
+ * only the route's permission (2xx), the owner and an admin (2xx), and an admin's API key holding
+ * only servers.read or only servers.write (issue #15: the route's permission is a read or a write,
+ * and the key without that scope gets 403 MISSING_SCOPE). The rows are checked against
  * the routes the app registers, so a new route without a row fails this file.
  */
 
