@@ -18,12 +18,13 @@ import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersRepository } from 'src/modules/users/users.repository';
 
+const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
 /** A username for an invited account: the address's local part, made valid, and a random suffix. */
 const invitedUsername = (email: string): string => {
   const stem = email.split('@')[0].replace(/[^a-z0-9_.-]/g, '').replace(/^[^a-z0-9]+/, '').slice(0, 20) || 'user';
   return `${stem}_${randomString(6, LOWER_ALPHANUMERIC)}`;
 };
-const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Every subuser can see the server it was added to; the rest is what it was granted. */
 const IMPLIED: readonly ServerPermission[] = ['server.view'];
