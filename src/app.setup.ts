@@ -5,9 +5,11 @@ import { Logger } from 'nestjs-pino';
 import { SESSION_COOKIE } from 'src/common/auth/authenticated.decorator';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
 import { installBodyParsers } from 'src/common/http/fastify';
+import { registerSecurityHeaders } from 'src/common/http/security-headers';
 import { RateLimitGuard } from 'src/common/rate-limit/rate-limit.guard';
 import { isUnguarded } from 'src/common/rate-limit/rate-limit.rules';
 import { createValidationPipe } from 'src/common/validation/validation.pipe';
+import { AppConfigService } from 'src/config/app-config.service';
 
 /**
  * Everything global about the HTTP app; shared by main.ts and every e2e test. The app is created
@@ -18,6 +20,7 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   const fastify = app.getHttpAdapter().getInstance();
   installBodyParsers(fastify);
   await app.register(fastifyCookie);
+  await registerSecurityHeaders(app);
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
     done();
@@ -51,6 +54,9 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
         .addCookieAuth(SESSION_COOKIE)
         .build(),
     );
-  SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs.json', yamlDocumentUrl: 'api/docs.yaml' });
+  // Off: /api/docs, /api/docs.json and /api/docs.yaml are not registered and answer 404 like any unknown path.
+  if (app.get(AppConfigService).docs.enabled) {
+    SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs.json', yamlDocumentUrl: 'api/docs.yaml' });
+  }
   return app;
 };

@@ -44,6 +44,8 @@ export class AppConfigService {
   /** null: no CAPTCHA provider configured, so no CAPTCHA is asked for. */
   readonly captcha: CaptchaConfig | null;
   readonly mail: MailConfig;
+  /** Whether /api/docs, /api/docs.json and /api/docs.yaml are served. */
+  readonly docs: { enabled: boolean };
 
   constructor(schema: EnvSchema) {
     this.env = schema.NODE_ENV;
@@ -92,6 +94,7 @@ export class AppConfigService {
           timeoutMs: schema.CAPTCHA_TIMEOUT_MS,
         }
       : null;
+    this.docs = { enabled: schema.API_DOCS_ENABLED };
     this.mail = { smtpUrl: schema.SMTP_URL, from: schema.MAIL_FROM ?? `Hatchery <no-reply@${new URL(schema.APP_URL).hostname}>` };
   }
 

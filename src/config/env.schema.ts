@@ -118,6 +118,11 @@ export class EnvSchema {
   @IsBoolean()
   REGISTRATION_ENABLED = false;
 
+  /** Serves the API reference at /api/docs (Swagger UI), /api/docs.json and /api/docs.yaml. */
+  @Transform(toBoolean)
+  @IsBoolean()
+  API_DOCS_ENABLED = true;
+
   // Off only for development: the limits of interface.md §8 apply to every route but the daemon's.
   @Transform(toBoolean)
   @IsBoolean()

@@ -32,6 +32,11 @@ const API_KEY_REQUIRED = denial(
   'This endpoint requires an API key, given by the Authorization: Bearer header or the x-api-key header',
 );
 const SCOPE_EXCEEDS_OWNER = denial(403, 'API_KEY_SCOPE_EXCEEDS_OWNER', 'An API key cannot carry permissions its owner does not have');
+const API_KEY_LIMITED = denial(
+  403,
+  'API_KEY_LIMITED',
+  'An API key limited by scopes cannot manage account credentials; use a session or a key with all of your rights',
+);
 const ADMIN_REQUIRED = denial(403, 'ADMIN_REQUIRED', 'This action requires an administrator');
 const API_KEY_NOT_FOUND = denial(404, 'API_KEY_NOT_FOUND', 'API key not found');
 const missingScope = (scope: string) => denial(403, 'MISSING_SCOPE', `The API key lacks the ${scope} scope this action requires`);
@@ -311,26 +316,29 @@ describe.each(dbKinds(['postgres']))('API keys (%s)', (db) => {
       expect(await listKeys(cookie)).toEqual([]);
     });
 
-    it('should refuse users.write but allow users.read when a users.read key creates a key', async () => {
+    // Issue #15: a key limited by scopes cannot manage credentials at all (it used to mint keys up to its own scopes).
+    it('should answer 403 API_KEY_LIMITED and mint nothing when a users.read key creates a key', async () => {
       const { cookie } = await signedInUser({ admin: true });
       const key = await createApiKey(t, cookie, { permissions: ['users.read'] });
-      const escalate = await t
-        .http()
-        .post('/api/account/api-keys')
-        .set('Authorization', `Bearer ${key}`)
-        .send({ name: 'escalated', permissions: ['users.write'] })
-        .expect(403);
-      expect(escalate.body).toEqual(SCOPE_EXCEEDS_OWNER);
-      const same = await t
-        .http()
-        .post('/api/account/api-keys')
-        .set('Authorization', `Bearer ${key}`)
-        .send({ name: 'same', permissions: ['users.read'] })
-        .expect(201);
-      expect(same.body.data.permissions).toEqual(['users.read']);
-      // Without permissions, a key-made key gets the creating key's scopes, not the owner's.
+      for (const body of [{ name: 'escalated', permissions: ['users.write'] }, { name: 'same', permissions: ['users.read'] }, { name: 'default' }]) {
+        const res = await t.http().post('/api/account/api-keys').set('Authorization', `Bearer ${key}`).send(body).expect(403);
+        expect(res.body).toEqual(API_KEY_LIMITED);
+      }
+      expect(await listKeys(cookie)).toHaveLength(1);
+    });
+
+    it("should let a key holding all of its owner's scopes mint a key, never above the owner", async () => {
+      const { cookie } = await signedInUser({ admin: true });
+      const key = await createApiKey(t, cookie);
       const inherited = await t.http().post('/api/account/api-keys').set('Authorization', `Bearer ${key}`).send({ name: 'default' }).expect(201);
-      expect(inherited.body.data.permissions).toEqual(['users.read']);
+      expect([...inherited.body.data.permissions].sort()).toEqual([...ALL_SCOPES].sort());
+      const narrow = await t
+        .http()
+        .post('/api/account/api-keys')
+        .set('Authorization', `Bearer ${key}`)
+        .send({ name: 'narrow', permissions: ['users.read'] })
+        .expect(201);
+      expect(narrow.body.data.permissions).toEqual(['users.read']);
     });
   });
 

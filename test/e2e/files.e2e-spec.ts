@@ -56,6 +56,14 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(await activity('server.file.write')).toEqual([expect.objectContaining({ metadata: { file: '/config/server.properties' } })]);
   });
 
+  // Issue #15: a file's contents (HTML, say) must not be sniffed into something a browser runs.
+  it('should send file contents as text/plain with X-Content-Type-Options: nosniff', async () => {
+    await p.asOwner('post', `${base}/write`).send({ file: '/page.html', content: '<script>alert(1)</script>' }).expect(204);
+    const read = await p.asOwner('get', `${base}/contents?file=/page.html`).expect(200);
+    expect(read.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(read.headers['x-content-type-options']).toBe('nosniff');
+  });
+
   it('should turn the daemon 500 for a missing file or directory into a 404', async () => {
     const file = await p.asOwner('get', `${base}/contents?file=/nope.txt`).expect(404);
     expect(file.body).toMatchObject({ code: 'FILE_NOT_FOUND', message: '/nope.txt does not exist on the server' });

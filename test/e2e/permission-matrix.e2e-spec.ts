@@ -1,5 +1,6 @@
 import type { Response } from 'supertest';
 import { OutboundPolicy } from 'src/common/http/outbound-url';
+import { READ_PERMISSIONS } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
 import { Ctx, prepareClientRoutes, ROWS, serverRoutes } from 'test/utils/client-route-rows';
 import { eggFixtureFiles } from 'test/utils/fixtures';
@@ -11,7 +12,9 @@ import { dbKinds } from 'test/utils/test-db';
 /**
  * interface.md §4 / issue #8: every client route on `{server}` called as anonymous (401), an
  * unrelated user (404), a subuser holding every permission but the route's (403), a subuser holding
- * only the route's permission (2xx), the owner and an admin (2xx). The rows are checked against
+ * only the route's permission (2xx), the owner and an admin (2xx), and an admin's API key holding
+ * only servers.read or only servers.write (issue #15: the route's permission is a read or a write,
+ * and the key without that scope gets 403 MISSING_SCOPE). The rows are checked against
  * the routes the app registers, so a new route without a row fails this file.
  */
 
@@ -58,6 +61,12 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const { base } = c;
 
     anonymous = (method, path) => p.t.http()[method](path);
+    // Issue #15: an admin's keys limited to one server scope, on a server their owner neither owns nor shares.
+    const keyedAdmin = await p.newUser({ admin: true });
+    for (const scope of ['servers.read', 'servers.write']) {
+      const key = (await keyedAdmin.as('post', '/api/account/api-keys').send({ name: scope, permissions: [scope] }).expect(201)).body.data.key as string;
+      callers.set(`key:${scope}`, (method, path) => p.t.http()[method](path).set('x-api-key', key));
+    }
     stranger = (await p.newUser()).as;
     for (const permission of new Set(routes.map((r) => r.permission!))) {
       callers.set(`only:${permission}`, await subuserHolding(p, base, [permission]));
@@ -96,6 +105,16 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
       }
       const res = expectStatus(await call(route, callers.get(`allBut:${route.permission}`)!), 403);
       expect(res.body).toMatchObject({ code: 'SERVER_PERMISSION_DENIED', message: expect.stringContaining(route.permission!) });
+    });
+
+    const read = READ_PERMISSIONS.includes(route.permission!);
+    it(`should let ${read ? 'a servers.read' : 'a servers.write'} admin key through, and refuse ${read ? 'a servers.write' : 'a servers.read'} one with 403 MISSING_SCOPE`, async () => {
+      const [allowed, refused] = read ? ['servers.read', 'servers.write'] : ['servers.write', 'servers.read'];
+      const denied = expectStatus(await call(route, callers.get(`key:${refused}`)!), 403);
+      expect(denied.body).toMatchObject({ code: 'MISSING_SCOPE', message: `The API key lacks the ${allowed} scope this action requires` });
+      const expected = ROWS[route.key].status;
+      const res = await call(route, callers.get(`key:${allowed}`)!);
+      expect({ status: res.status, body: res.status === expected ? undefined : res.body }).toEqual({ status: expected, body: undefined });
     });
 
     it(`should let a subuser holding only ${route.permission} through, and the owner and an admin`, async () => {

@@ -50,10 +50,11 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(activity[0]).toMatchObject({ event: 'server.subuser.create', metadata: { email: user.email, permissions: ['server.view', 'server.console', 'server.power'] } });
   });
 
-  it('should answer 404 for an unknown e-mail and create no account', async () => {
-    const res = await p.asOwner('post', `${base}/users`).send({ email: 'nobody-here@example.test', permissions: [] }).expect(404);
-    expect(res.body.code).toBe('USER_NOT_FOUND');
-    expect(await p.t.app.get(UsersRepository).findByEmail('nobody-here@example.test')).toBeNull();
+  // Issue #15: an unknown e-mail used to answer 404 USER_NOT_FOUND, telling whether an account exists.
+  it('should invite an unknown e-mail as a new account instead of answering 404', async () => {
+    const res = await p.asOwner('post', `${base}/users`).send({ email: 'nobody-here@example.test', permissions: [] }).expect(201);
+    expect(res.body.data).toMatchObject({ email: 'nobody-here@example.test', permissions: ['server.view'] });
+    expect((await p.t.app.get(UsersRepository).findByEmail('nobody-here@example.test'))?.id).toBe(res.body.data.id);
   });
 
   it('should refuse unknown permissions, the owner, a second entry and malformed bodies', async () => {

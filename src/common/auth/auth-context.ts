@@ -1,4 +1,4 @@
-import type { AdminScope } from 'src/common/auth/admin-scope';
+import { ALL_ADMIN_SCOPES, AdminScope } from 'src/common/auth/admin-scope';
 import type { HttpRequest } from 'src/common/http/http';
 import type { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
 import type { SessionEntity } from 'src/modules/sessions/session.entity';
@@ -20,3 +20,14 @@ export const requireSession = (auth: AuthContext): SessionAuth => {
   }
   return auth;
 };
+
+/**
+ * An admin's API key that lacks some admin scope: it reaches only what its scopes name. A key
+ * holding every scope its owner holds (any key of a non-admin) acts with all of its owner's rights.
+ */
+export const isLimitedKey = (auth: AuthContext): boolean =>
+  auth.method === 'api-key' && auth.user.admin && ALL_ADMIN_SCOPES.some((scope) => !auth.scopes.has(scope));
+
+/** Whether the caller may use the admin rights `scope` covers: an admin by session, or by a key that carries it. */
+export const holdsAdminScope = (auth: AuthContext, scope: AdminScope): boolean =>
+  auth.user.admin && (auth.method === 'session' || auth.scopes.has(scope));

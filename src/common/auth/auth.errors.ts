@@ -18,6 +18,11 @@ export const AuthError = {
     message: 'This action requires a recent sign-in; sign in again and retry',
   },
   ADMIN_REQUIRED: { code: 'ADMIN_REQUIRED', category: ErrorCategory.FORBIDDEN, message: 'This action requires an administrator' },
+  LIMITED_KEY_REFUSED: {
+    code: 'API_KEY_LIMITED',
+    category: ErrorCategory.FORBIDDEN,
+    message: 'An API key limited by scopes cannot manage account credentials; use a session or a key with all of your rights',
+  },
   MISSING_SCOPE: { code: 'MISSING_SCOPE', category: ErrorCategory.FORBIDDEN, message: 'The API key lacks the scope this action requires' },
   UNTRUSTED_ORIGIN: {
     code: 'UNTRUSTED_ORIGIN',

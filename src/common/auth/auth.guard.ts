@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { AuthenticatedRequest, AuthContext } from 'src/common/auth/auth-context';
+import { AuthenticatedRequest, AuthContext, isLimitedKey } from 'src/common/auth/auth-context';
 import { AUTH_METADATA, AuthenticatedOptions, DAEMON_METADATA, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
 import { AuthError } from 'src/common/auth/auth.errors';
 import { requestOrigin, SAFE_METHODS } from 'src/common/auth/trusted-origin';
@@ -57,6 +57,8 @@ export class AuthGuard implements CanActivate {
       }
     } else if (options.sessionOnly || options.freshSession) {
       throw new AppException(AuthError.SESSION_REQUIRED);
+    } else if (options.credentials && isLimitedKey(auth)) {
+      throw new AppException(AuthError.LIMITED_KEY_REFUSED);
     }
     if (options.admin !== undefined) {
       if (!auth.user.admin) {

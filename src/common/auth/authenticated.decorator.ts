@@ -16,6 +16,11 @@ export interface AuthenticatedOptions {
   sessionOnly?: boolean;
   /** The session must be fresh (signed in within the last 5 minutes). */
   freshSession?: boolean;
+  /**
+   * The route manages the account's credentials (API keys, SSH keys, sessions): an API key limited
+   * by scopes is refused, so that it cannot mint a way around its own limits.
+   */
+  credentials?: boolean;
 }
 
 /** The route needs a caller; options narrow who. Every route declares this or `@Public()`. */

@@ -18,13 +18,13 @@ export class ApiKeysController {
   constructor(private readonly service: ApiKeysService) {}
 
   @Get()
-  @Authenticated()
+  @Authenticated({ credentials: true })
   async list(@CurrentAuth() auth: AuthContext): Promise<{ data: ApiKeyResponseDto[] }> {
     return { data: (await this.service.list(auth.user.id)).map(toApiKeyResponse) };
   }
 
   @Post()
-  @Authenticated()
+  @Authenticated({ credentials: true })
   async create(@CurrentAuth() auth: AuthContext, @Body() dto: CreateApiKeyDto): Promise<{ data: CreatedApiKeyResponseDto }> {
     const ceiling = auth.method === 'api-key' ? auth.scopes : scopesOf(auth.user);
     const { key, secret } = await this.service.create(auth.user, dto, ceiling);
@@ -33,7 +33,7 @@ export class ApiKeysController {
 
   @Delete(':identifier')
   @HttpCode(204)
-  @Authenticated()
+  @Authenticated({ credentials: true })
   async revoke(@CurrentAuth() auth: AuthContext, @Param('identifier') identifier: string): Promise<void> {
     await this.service.revoke(auth.user.id, identifier);
   }

@@ -37,3 +37,23 @@ export const passwordChangedMail = (user: UserEntity, appUrl: string): MailMessa
     '— Hatchery',
   ].join('\n'),
 });
+
+/** To an account created when a server owner added its address as a subuser: choose a password, then sign in. */
+export const invitationMail = (user: UserEntity, link: string, invitation: { serverName: string; invitedBy: string; validHours: number }): MailMessage => ({
+  to: user.email,
+  subject: 'You were invited to a server on Hatchery',
+  text: [
+    'Hello,',
+    '',
+    `${invitation.invitedBy} gave you access to the server "${invitation.serverName}" on Hatchery, and an account was created for ${user.email} (username ${user.username}).`,
+    '',
+    `To choose its password, open this link within ${invitation.validHours} hours:`,
+    '',
+    link,
+    '',
+    'If the link has expired, ask for a new one with "Forgot password" and this e-mail address.',
+    'If you did not expect this, ignore this e-mail: nobody can sign in to the account until a password is chosen.',
+    '',
+    '— Hatchery',
+  ].join('\n'),
+});

@@ -13,5 +13,6 @@ import { UsersModule } from 'src/modules/users/users.module';
   imports: [TypeOrmModule.forFeature([PasswordResetTokenEntity]), UsersModule, SessionsModule, MailModule, CaptchaModule],
   controllers: [PasswordResetController],
   providers: [PasswordResetRepository, PasswordResetService],
+  exports: [PasswordResetService],
 })
 export class PasswordResetModule {}

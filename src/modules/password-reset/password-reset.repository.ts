@@ -11,9 +11,12 @@ export class PasswordResetRepository {
     return this.repo.findOneBy({ tokenHash });
   }
 
-  /** Issues a token as the user's only one: earlier tokens of the user, and everyone's expired ones, are deleted. */
-  replaceForUser(token: Pick<PasswordResetTokenEntity, 'userId' | 'tokenHash' | 'createdAt' | 'expiresAt'>): Promise<void> {
-    return this.repo.manager.transaction(async (manager) => {
+  /**
+   * Issues a token as the user's only one: earlier tokens of the user, and everyone's expired ones, are deleted.
+   * With `manager`, inside the caller's transaction (an invitation's token lives or dies with its account).
+   */
+  replaceForUser(token: Pick<PasswordResetTokenEntity, 'userId' | 'tokenHash' | 'createdAt' | 'expiresAt'>, outer?: EntityManager): Promise<void> {
+    const replace = async (manager: EntityManager): Promise<void> => {
       await manager
         .getRepository(PasswordResetTokenEntity)
         .createQueryBuilder()
@@ -21,7 +24,8 @@ export class PasswordResetRepository {
         .where('user_id = :userId OR expires_at <= :now', { userId: token.userId, now: token.createdAt })
         .execute();
       await manager.getRepository(PasswordResetTokenEntity).insert(token);
-    });
+    };
+    return outer ? replace(outer) : this.repo.manager.transaction(replace);
   }
 
   /** Deletes the token; false when it was gone already (used by a concurrent request). */

@@ -1,19 +1,23 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { BackgroundTasks } from 'src/common/background/background-tasks';
 import { Clock } from 'src/common/clock';
 import { sha256Hex } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
 import { AppConfigService } from 'src/config/app-config.service';
 import { MailService } from 'src/modules/mail/mail.service';
-import { passwordChangedMail, passwordResetMail, resetLink } from 'src/modules/password-reset/password-reset-mails';
+import { invitationMail, passwordChangedMail, passwordResetMail, resetLink } from 'src/modules/password-reset/password-reset-mails';
 import { PasswordResetError } from 'src/modules/password-reset/password-reset.errors';
 import { PasswordResetRepository } from 'src/modules/password-reset/password-reset.repository';
 import { SessionsRepository } from 'src/modules/sessions/sessions.repository';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
+import type { UserEntity } from 'src/modules/users/user.entity';
 import { UsersRepository } from 'src/modules/users/users.repository';
 
 export const RESET_TOKEN_LIFETIME_MS = 60 * 60_000;
+/** An invitation waits longer than a reset: its reader did not ask for it and may not be at the keyboard. */
+export const INVITATION_TOKEN_LIFETIME_MS = 24 * 60 * 60_000;
 const TOKEN_BYTES = 32;
 
 /** Password reset by e-mailed link (addendum §2): one-hour, single-use tokens kept as SHA-256 only. */
@@ -61,6 +65,23 @@ export class PasswordResetService {
     });
     const purpose = 'password changed notice';
     this.tasks.run(purpose, () => this.mail.deliver(passwordChangedMail(user, this.config.http.appUrl), { purpose, userId: user.id }));
+  }
+
+  /**
+   * A set-password link for an account created by invitation. The token row is written with the
+   * caller's transaction; the returned `send` mails the link and is to be called once that transaction
+   * has committed (it returns at once; the mail goes out in the background).
+   */
+  async invite(user: UserEntity, invitation: { serverName: string; invitedBy: string }, manager: EntityManager): Promise<{ send: () => void }> {
+    const token = randomBytes(TOKEN_BYTES).toString('base64url');
+    const now = this.clock.now();
+    await this.tokens.replaceForUser(
+      { userId: user.id, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + INVITATION_TOKEN_LIFETIME_MS) },
+      manager,
+    );
+    const mail = invitationMail(user, resetLink(this.config.http.appUrl, token), { ...invitation, validHours: INVITATION_TOKEN_LIFETIME_MS / 3_600_000 });
+    const purpose = 'invitation';
+    return { send: () => this.tasks.run(purpose, () => this.mail.deliver(mail, { purpose, userId: user.id })) };
   }
 
   private async issue(email: string): Promise<void> {

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import jwt from 'jsonwebtoken';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
-import type { AuthContext } from 'src/common/auth/auth-context';
+import { AdminScope } from 'src/common/auth/admin-scope';
+import { AuthContext, holdsAdminScope } from 'src/common/auth/auth-context';
 import { Clock } from 'src/common/clock';
 import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
@@ -48,7 +49,7 @@ export class ClientServersService {
     if (type === 'subuser') {
       return this.sharedWith(auth, page);
     }
-    const where = type === 'admin-all' && auth.user.admin ? {} : { ownerId: auth.user.id };
+    const where = type === 'admin-all' && holdsAdminScope(auth, AdminScope.SERVERS_READ) ? {} : { ownerId: auth.user.id };
     const [rows, total] = await this.servers.findListPage(where, page.skip, page.perPage);
     const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
     const data = rows.map((s) =>
@@ -143,10 +144,12 @@ export class ClientServersService {
       throw new AppException(ServerError.WEBSOCKET_PREPARE_FAILED, { details: { nodeId: String(server.nodeId) } });
     }
     const now = Math.floor(this.clock.now().getTime() / 1000);
+    // An admin key limited to reads gets a console it can watch but not drive.
+    const everything = access.role !== 'subuser' && access.permissions.length === ALL_SERVER_PERMISSIONS.length;
     const permissions =
       access.role === 'subuser'
         ? toWingsPermissions(access.permissions)
-        : [...WINGS_ALL, ...(auth.user.admin ? WINGS_ADMIN_EXTRAS : [])];
+        : [...(everything ? WINGS_ALL : toWingsPermissions(access.permissions)), ...(auth.user.admin ? WINGS_ADMIN_EXTRAS : [])];
     const token = jwt.sign(
       {
         iss: this.config.http.appUrl.replace(/\/+$/, ''),
@@ -169,15 +172,17 @@ export class ClientServersService {
     return { token, socket: `${scheme}://${server.node.fqdn}:${server.node.daemonListen}/api/servers/${server.uuid}/ws` };
   }
 
+  /** Addresses are personal data of whoever acted: owners and admins see them, subusers get `ip: null`. */
   async activityPage(access: ServerAccess, page: Page) {
     const [rows, total] = await this.servers.activityPage(access.server.id, page.skip, page.perPage);
+    const showIp = access.role !== 'subuser';
     return paginated(
       rows.map((r) => ({
         id: String(r.id),
         event: r.event,
         actor: r.actorId === null && r.actorUsername === null ? null : { id: r.actorId === null ? null : String(r.actorId), username: r.actorUsername },
         metadata: r.metadata,
-        ip: r.ip,
+        ip: showIp ? r.ip : null,
         via: r.via,
         timestamp: r.createdAt.toISOString(),
       })),

@@ -1,6 +1,8 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { AuthenticatedRequest, AuthContext } from 'src/common/auth/auth-context';
+import { AdminScope } from 'src/common/auth/admin-scope';
+import { AuthenticatedRequest, AuthContext, holdsAdminScope } from 'src/common/auth/auth-context';
+import { AuthError } from 'src/common/auth/auth.errors';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission } from 'src/modules/servers/server-permissions';
@@ -26,9 +28,38 @@ export interface ServerAccess {
 
 type ServerRequest = AuthenticatedRequest & { serverAccess?: ServerAccess };
 
+/** What an admin's `servers.read` covers on a server reached through admin rights; every other permission needs `servers.write`. */
+export const READ_PERMISSIONS: readonly ServerPermission[] = [
+  'server.view',
+  'websocket.connect',
+  'server.files.read',
+  'server.backup.read',
+  'server.backup.download',
+  'server.database.read',
+  'server.schedule.read',
+  'server.subuser.read',
+  'server.allocation.read',
+  'server.startup.read',
+  'server.activity.read',
+];
+
+const isRead = (permission: ServerPermission): boolean => READ_PERMISSIONS.includes(permission);
+
 /**
- * Owners and admins hold every server permission, subusers what they were granted. Anyone else
- * sees a 404, as if the server did not exist.
+ * The server permissions admin rights give the caller on any server: all of them by session or by
+ * a key holding both server scopes, the reads with `servers.read`, the rest with `servers.write`.
+ */
+const adminPermissions = (auth: AuthContext): readonly ServerPermission[] => {
+  const read = holdsAdminScope(auth, AdminScope.SERVERS_READ);
+  const write = holdsAdminScope(auth, AdminScope.SERVERS_WRITE);
+  return read && write ? ALL_SERVER_PERMISSIONS : ALL_SERVER_PERMISSIONS.filter((p) => (isRead(p) ? read : write));
+};
+
+/**
+ * Owners hold every server permission, subusers what they were granted, admins what their
+ * credential's server scopes allow (all of it by session). Anyone else sees a 404, as if the
+ * server did not exist. With `permission`, an admin key that reaches the server but lacks the scope
+ * for it gets 403 MISSING_SCOPE, unless a subuser grant of the same user covers it.
  */
 @Injectable()
 export class ServerAccessService {
@@ -37,7 +68,7 @@ export class ServerAccessService {
     private readonly subusers: SubusersRepository,
   ) {}
 
-  async resolve(auth: AuthContext, ref: string | undefined): Promise<ServerAccess> {
+  async resolve(auth: AuthContext, ref: string | undefined, permission?: ServerPermission): Promise<ServerAccess> {
     if (!isServerRef(ref)) {
       throw new AppException(ServerError.IDENTIFIER_INVALID);
     }
@@ -48,16 +79,27 @@ export class ServerAccessService {
     if (String(server.ownerId) === String(auth.user.id)) {
       return { server, role: 'owner', permissions: ALL_SERVER_PERMISSIONS };
     }
-    if (auth.user.admin) {
+    const asAdmin = adminPermissions(auth);
+    if (asAdmin.length === ALL_SERVER_PERMISSIONS.length) {
       return { server, role: 'admin', permissions: ALL_SERVER_PERMISSIONS };
     }
     const grant = await this.subusers.findGrant(server.id, auth.user.id);
-    if (grant) {
-      return { server, role: 'subuser', permissions: grant.permissions.filter(isServerPermission) };
+    const granted = grant ? grant.permissions.filter(isServerPermission) : [];
+    if (!grant && asAdmin.length === 0) {
+      throw new AppException(ServerError.NOT_FOUND);
     }
-    throw new AppException(ServerError.NOT_FOUND);
+    // Each permission is held as an admin or as a subuser; the role is the one that covers this request, admin first.
+    const permissions = ALL_SERVER_PERMISSIONS.filter((p) => granted.includes(p) || asAdmin.includes(p));
+    const asAdminHere = permission === undefined ? asAdmin.length > 0 : asAdmin.includes(permission);
+    const role: ServerRole = grant && !asAdminHere ? 'subuser' : 'admin';
+    if (role === 'admin' && permission !== undefined && !asAdmin.includes(permission)) {
+      throw new AppException(AuthError.MISSING_SCOPE, { message: `The API key lacks the ${missingScopeFor(permission)} scope this action requires` });
+    }
+    return { server, role, permissions };
   }
 }
+
+const missingScopeFor = (permission: ServerPermission): AdminScope => (isRead(permission) ? AdminScope.SERVERS_READ : AdminScope.SERVERS_WRITE);
 
 @Injectable()
 export class ServerAccessGuard implements CanActivate {
@@ -73,7 +115,7 @@ export class ServerAccessGuard implements CanActivate {
       throw new Error('ServerAccessGuard ran before authentication');
     }
     const ref = (req.params as Record<string, unknown>).server;
-    const access = await this.access.resolve(req.auth, typeof ref === 'string' ? ref : undefined);
+    const access = await this.access.resolve(req.auth, typeof ref === 'string' ? ref : undefined, permission);
     if (!access.permissions.includes(permission)) {
       throw new AppException(ServerError.PERMISSION_DENIED, { message: `This action requires the ${permission} permission on this server` });
     }

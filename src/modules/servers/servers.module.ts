@@ -25,11 +25,12 @@ import { SubusersController } from 'src/modules/servers/subusers/subusers.contro
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 import { SubusersService } from 'src/modules/servers/subusers/subusers.service';
 import { SftpAuthService } from 'src/modules/servers/remote/sftp-auth.service';
+import { PasswordResetModule } from 'src/modules/password-reset/password-reset.module';
 import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity]), AuditModule, EggsModule, NodesModule, UsersModule, SshKeysModule],
+  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity]), AuditModule, EggsModule, NodesModule, UsersModule, SshKeysModule, PasswordResetModule],
   controllers: [AdminServersController, ClientServersController, ClientServerSettingsController, SubusersController, RemoteController],
   providers: [
     ServersRepository,

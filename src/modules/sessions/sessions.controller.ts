@@ -16,7 +16,7 @@ export class SessionsController {
   constructor(private readonly service: SessionsService) {}
 
   @Get()
-  @Authenticated()
+  @Authenticated({ credentials: true })
   async list(@CurrentAuth() auth: AuthContext): Promise<{ data: SessionResponseDto[] }> {
     const sessions = await this.service.list(auth.user.id);
     return { data: sessions.map((s) => toSessionResponse(s, currentSessionId(auth))) };
@@ -25,14 +25,14 @@ export class SessionsController {
   /** Revokes every session but the current one. */
   @Delete()
   @HttpCode(204)
-  @Authenticated()
+  @Authenticated({ credentials: true })
   async revokeOthers(@CurrentAuth() auth: AuthContext): Promise<void> {
     await this.service.revokeAll(auth.user.id, currentSessionId(auth));
   }
 
   @Delete(':id')
   @HttpCode(204)
-  @Authenticated()
+  @Authenticated({ credentials: true })
   async revoke(
     @CurrentAuth() auth: AuthContext,
     @Param('id', new ParseUUIDPipe({ exceptionFactory: () => new AppException(SessionError.NOT_FOUND) })) id: string,

@@ -13,20 +13,20 @@ export class SshKeysController {
   constructor(private readonly service: SshKeysService) {}
 
   @Get()
-  @Authenticated()
+  @Authenticated({ credentials: true })
   async list(@CurrentAuth() auth: AuthContext): Promise<{ data: SshKeyResponseDto[] }> {
     return { data: await this.service.list(auth.user) };
   }
 
   @Post()
-  @Authenticated()
+  @Authenticated({ credentials: true })
   async add(@CurrentAuth() auth: AuthContext, @Body() dto: CreateSshKeyDto): Promise<{ data: SshKeyResponseDto }> {
     return { data: await this.service.add(auth.user, dto.name, dto.publicKey) };
   }
 
   @Delete(':fingerprint')
   @HttpCode(204)
-  @Authenticated()
+  @Authenticated({ credentials: true })
   async remove(@CurrentAuth() auth: AuthContext, @Param('fingerprint') fingerprint: string): Promise<void> {
     await this.service.remove(auth.user, fingerprint);
   }

@@ -11,8 +11,11 @@ export class PasswordHasher {
     return argon2.hash(password, { type: argon2.argon2id });
   }
 
+  /** An account without a usable password (created by invitation): it verifies nothing, at the cost of a real check. */
+  static readonly NO_PASSWORD = '!';
+
   async verify(hash: string | undefined, password: string): Promise<boolean> {
-    if (hash === undefined) {
+    if (hash === undefined || hash === PasswordHasher.NO_PASSWORD) {
       this.dummyHash ??= this.hash('hatchery-timing-equaliser');
       await argon2.verify(await this.dummyHash, password).catch(() => false);
       return false;

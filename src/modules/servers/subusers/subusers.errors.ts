@@ -2,11 +2,6 @@ import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
 
 export const SubuserError = {
   NOT_FOUND: { code: 'SUBUSER_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'That user is not a subuser of this server' },
-  USER_NOT_FOUND: {
-    code: 'USER_NOT_FOUND',
-    category: ErrorCategory.NOT_FOUND,
-    message: 'No account uses that e-mail address; the user must sign up before they can be added',
-  },
   ALREADY_SUBUSER: { code: 'SUBUSER_EXISTS', category: ErrorCategory.CONFLICT, message: 'That user is already a subuser of this server' },
   IS_OWNER: { code: 'SUBUSER_IS_OWNER', category: ErrorCategory.CONFLICT, message: 'The server owner cannot be added as a subuser' },
   SELF: { code: 'SUBUSER_SELF', category: ErrorCategory.FORBIDDEN, message: 'You cannot change or remove your own subuser entry' },

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
+import { randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { consoleTokenId } from 'src/modules/servers/client-servers.service';
@@ -12,7 +13,18 @@ import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubuserResponseDto, toSubuserResponse } from 'src/modules/servers/subusers/dto/subuser.dto';
 import { SubuserError } from 'src/modules/servers/subusers/subusers.errors';
 import { LoadedSubuser, SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
+import { PasswordResetService } from 'src/modules/password-reset/password-reset.service';
+import { PasswordHasher } from 'src/modules/users/password.hasher';
+import { UserError } from 'src/modules/users/users.errors';
 import { UsersRepository } from 'src/modules/users/users.repository';
+
+const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A username for an invited account: the address's local part, made valid, and a random suffix. */
+const invitedUsername = (email: string): string => {
+  const stem = email.split('@')[0].replace(/[^a-z0-9_.-]/g, '').replace(/^[^a-z0-9]+/, '').slice(0, 20) || 'user';
+  return `${stem}_${randomString(6, LOWER_ALPHANUMERIC)}`;
+};
 
 /** Every subuser can see the server it was added to; the rest is what it was granted. */
 const IMPLIED: readonly ServerPermission[] = ['server.view'];
@@ -27,6 +39,7 @@ export class SubusersService {
     private readonly servers: ServersRepository,
     private readonly daemon: DaemonGateway,
     private readonly clock: Clock,
+    private readonly passwordReset: PasswordResetService,
   ) {}
 
   async list(access: ServerAccess): Promise<SubuserResponseDto[]> {
@@ -37,16 +50,37 @@ export class SubusersService {
     return toSubuserResponse(await this.entry(access, userId));
   }
 
+  /**
+   * Adds the account that uses `email`. An address no account uses gets one (a generated username,
+   * no usable password) and an e-mailed link to choose its password, so the answer is the same
+   * either way and does not tell the caller whether the address had an account. The account, its
+   * link and the subuser row are written in one transaction; the mail goes out after it commits.
+   */
   async create(access: ServerAccess, actor: Actor, email: string, requested: string[]): Promise<SubuserResponseDto> {
     const permissions = this.grantable(access, requested);
-    const user = await this.users.findByEmail(email);
-    if (!user) {
-      throw new AppException(SubuserError.USER_NOT_FOUND);
+    try {
+      return await this.add(access, actor, email.trim().toLowerCase(), permissions);
+    } catch (e) {
+      // Two invitations of one new address at once: the second finds the first's account on a retry.
+      if (e instanceof AppException && e.code === UserError.EMAIL_TAKEN.code) {
+        return this.add(access, actor, email.trim().toLowerCase(), permissions);
+      }
+      throw e;
     }
-    if (String(user.id) === String(access.server.ownerId)) {
+  }
+
+  private async add(access: ServerAccess, actor: Actor, email: string, permissions: ServerPermission[]): Promise<SubuserResponseDto> {
+    const existing = await this.users.findByEmail(email);
+    if (existing && String(existing.id) === String(access.server.ownerId)) {
       throw new AppException(SubuserError.IS_OWNER);
     }
+    let invitation: { send: () => void } | undefined;
     const saved = await this.subusers.transaction(async (manager) => {
+      let user = existing;
+      if (!user) {
+        user = await this.users.insert({ username: invitedUsername(email), email, name: '', passwordHash: PasswordHasher.NO_PASSWORD }, manager);
+        invitation = await this.passwordReset.invite(user, { serverName: access.server.name, invitedBy: actor.username }, manager);
+      }
       const row = await this.subusers.insert({ serverId: access.server.id, userId: user.id, permissions }, manager);
       if (!row) {
         throw new AppException(SubuserError.ALREADY_SUBUSER);
@@ -54,6 +88,7 @@ export class SubusersService {
       await this.activity(manager, access, actor, 'server.subuser.create', { email: user.email, permissions });
       return (await this.subusers.findOne(access.server.id, user.id, manager))!;
     });
+    invitation?.send();
     return toSubuserResponse(saved);
   }
 
@@ -99,7 +134,7 @@ export class SubusersService {
 
   /**
    * The requested permissions in catalogue order, with the implied ones; unknown names are a 400
-   * and names the caller does not hold itself a 403 (owners and admins hold them all).
+   * and requested names the caller does not hold itself a 403 (owners and admins hold them all).
    */
   private grantable(access: ServerAccess, requested: string[]): ServerPermission[] {
     const unknown = requested.filter((p) => !isServerPermission(p));
@@ -110,7 +145,8 @@ export class SubusersService {
       });
     }
     const wanted = new Set([...IMPLIED, ...(requested as ServerPermission[])]);
-    const notHeld = [...wanted].filter((p) => !access.permissions.includes(p));
+    // The implied ones come with being a subuser, not from the caller: a servers.write-only admin key holds no server.view.
+    const notHeld = [...new Set(requested as ServerPermission[])].filter((p) => !access.permissions.includes(p));
     if (notHeld.length > 0) {
       throw new AppException(SubuserError.CANNOT_GRANT, { details: { notHeld } });
     }

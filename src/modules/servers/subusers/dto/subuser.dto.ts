@@ -4,7 +4,7 @@ import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
 import type { LoadedSubuser } from 'src/modules/servers/subusers/subusers.repository';
 
 export class CreateSubuserDto {
-  @ApiProperty({ description: 'E-mail address of an existing account' })
+  @ApiProperty({ description: 'E-mail address of the account to add; an address no account uses is invited to create one' })
   @IsEmail()
   @MaxLength(191)
   email!: string;
