@@ -41,6 +41,8 @@ interface Ctx {
 
 interface Row {
   status: number;
+  /** What the request needs beyond the route's permission (a task needs the permission of its action). */
+  also?: ServerPermission[];
   /** The request a caller holding the permission makes; it may prepare state first. */
   send: (c: Ctx, as: Requester) => PromiseLike<Response>;
 }
@@ -140,6 +142,7 @@ const ROWS: Record<string, Row> = {
   },
   'POST /api/client/servers/:server/schedules/:schedule/run': {
     status: 202,
+    also: ['server.console'],
     send: async (c, as) => {
       const res = await as('post', `${c.base}/schedules/${c.scheduleId}/run`);
       await c.p.t.app.get(ScheduleRunner).whenIdle();
@@ -152,6 +155,7 @@ const ROWS: Record<string, Row> = {
   },
   'POST /api/client/servers/:server/schedules/:schedule/tasks': {
     status: 201,
+    also: ['server.console'],
     send: async (c, as) => as('post', `${c.base}/schedules/${await newSchedule(c)}/tasks`).send({ action: 'command', payload: 'say hi' }),
   },
   'DELETE /api/client/servers/:server/schedules/:schedule/tasks/:task': {
@@ -289,6 +293,9 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     return account.as;
   };
 
+  /** The subuser holding only the route's permission, and what its request needs beside it. */
+  const onlyKey = (route: (typeof routes)[number]): string => ['only', route.permission, ...(ROWS[route.key].also ?? [])].join(':');
+
   beforeAll(async () => {
     files = createServer((req, res) => {
       const body = Buffer.from(`pulled ${req.url}`);
@@ -330,8 +337,12 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
     anonymous = (method, path) => p.t.http()[method](path);
     stranger = (await p.newUser()).as;
+    for (const route of routes) {
+      if (!callers.has(onlyKey(route))) {
+        callers.set(onlyKey(route), await subuserHolding(p, base, [route.permission!, ...(ROWS[route.key].also ?? [])]));
+      }
+    }
     for (const permission of new Set(routes.map((r) => r.permission!))) {
-      callers.set(`only:${permission}`, await subuserHolding(p, base, [permission]));
       if (permission !== 'server.view') {
         callers.set(`allBut:${permission}`, await subuserHolding(p, base, ALL_SERVER_PERMISSIONS.filter((x) => x !== permission)));
       }
@@ -369,10 +380,10 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
       expect(res.body).toMatchObject({ code: 'SERVER_PERMISSION_DENIED', message: expect.stringContaining(route.permission!) });
     });
 
-    it(`should let a subuser holding only ${route.permission} through, and the owner and an admin`, async () => {
+    it(`should let a subuser holding only ${[route.permission, ...(ROWS[route.key].also ?? [])].join(' and ')} through, and the owner and an admin`, async () => {
       const expected = ROWS[route.key].status;
       for (const [who, as] of [
-        ['subuser', callers.get(`only:${route.permission}`)!],
+        ['subuser', callers.get(onlyKey(route))!],
         ['owner', c.p.asOwner],
         ['admin', c.p.admin],
       ] as const) {
