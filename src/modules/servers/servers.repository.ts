@@ -76,6 +76,18 @@ export class ServersRepository {
     return this.listed().where(where).offset(skip).limit(take).getManyAndCount() as Promise<[ListedServer[], number]>;
   }
 
+  /**
+   * One page of the servers a user owns or is a subuser of, in id order, and how many there are:
+   * one query, so a page never splits or repeats a server across the two kinds.
+   */
+  findVisibleListPage(userId: string, skip: number, take: number): Promise<[ListedServer[], number]> {
+    return this.listed()
+      .where('(server.owner_id = :userId OR EXISTS (SELECT 1 FROM subuser su WHERE su.server_id = server.id AND su.user_id = :userId))', { userId })
+      .offset(skip)
+      .limit(take)
+      .getManyAndCount() as Promise<[ListedServer[], number]>;
+  }
+
   private listed() {
     return this.servers
       .createQueryBuilder('server')
