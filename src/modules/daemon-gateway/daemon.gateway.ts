@@ -164,6 +164,16 @@ export class DaemonGateway {
     return entry.answer;
   }
 
+  /**
+   * The daemon's answer now, never one shared from before: for decisions that must not rest on an
+   * answer the daemon may since have taken back (a console token for a server it no longer has).
+   * The new answer, or its failure, replaces the shared one.
+   */
+  currentServerDetails(node: NodeEntity, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
+    this.live.delete(`${node.id}:${uuid}`);
+    return this.liveServerDetails(node, uuid, timeoutMs);
+  }
+
   /** A call that changes the server's state: its shared live state is forgotten once the daemon answered. */
   private async sendChanging(node: NodeEntity, uuid: string, req: DaemonRequest): Promise<void> {
     try {

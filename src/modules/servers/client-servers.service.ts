@@ -143,7 +143,7 @@ export class ClientServersService {
       throw new AppException(ServerError.NO_NODE);
     }
     try {
-      await this.daemon.liveServerDetails(server.node, server.uuid, STATUS_TIMEOUT_MS);
+      await this.daemon.currentServerDetails(server.node, server.uuid, STATUS_TIMEOUT_MS);
     } catch (e) {
       if (e instanceof AppException && e.status === 404) {
         return {
