@@ -230,6 +230,23 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
       });
     });
 
+    it("should send the egg's force_outgoing_ip in the configuration and the boot list once an admin sets it", async () => {
+      const outgoing = async (): Promise<unknown[]> => [
+        (await remote('get', `/servers/${servers[1].uuid}`).expect(200)).body.settings.allocations.force_outgoing_ip,
+        ...(await remote('get', '/servers').expect(200)).body.data.map((s: Json) => s.settings.allocations.force_outgoing_ip),
+      ];
+      expect(await outgoing()).toEqual([false, false, false, false]);
+      const setEgg = (forceOutgoingIp: boolean) =>
+        t.http().patch(`/api/admin/eggs/${egg.id}`).set('Cookie', adminCookie).set('Origin', TEST_ORIGIN).send({ forceOutgoingIp }).expect(200);
+      await setEgg(true);
+      try {
+        expect(await outgoing()).toEqual([true, true, true, true]);
+      } finally {
+        await setEgg(false);
+      }
+      expect(await outgoing()).toEqual([false, false, false, false]);
+    });
+
     it('should keep environment and mappings objects, give every configs entry file/parser/replace, and never send a null process_configuration', async () => {
       const nest = await createNest(t.app);
       const odd = await createEgg(t.app, nest.id, {
