@@ -17,7 +17,8 @@ import { dbKinds } from 'test/utils/test-db';
 /**
  * interface.md §4 / issue #8: every client route on `{server}` called as anonymous (401), an
  * unrelated user (404), a subuser holding every permission but the route's (403), a subuser holding
- * only the route's permission (2xx), the owner and an admin (2xx). The rows are checked against
+ * only the route's permission (2xx; plus a row's `also`, e.g. the permission a schedule task's action
+ * needs), the owner and an admin (2xx). The rows are checked against
  * the routes the app registers, so a new route without a row fails this file.
  */
 
