@@ -54,7 +54,7 @@ export type PowerAction = (typeof POWER_ACTIONS)[number];
 
 /**
  * How long one answer about a server's state serves everyone who asks (details pages polled by
- * many tabs, console tokens). Wings itself refreshes a server's stats about once a second.
+ * many tabs, the resources page). Wings itself refreshes a server's stats about once a second.
  */
 export const LIVE_STATE_MS = 1_000;
 const LIVE_STATE_MAX_ENTRIES = 10_000;
