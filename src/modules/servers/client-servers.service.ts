@@ -48,11 +48,11 @@ export class ClientServersService {
    * Without a type, the servers the caller owns and those shared with them, as one list.
    */
   async list(auth: AuthContext, type: 'owner' | 'subuser' | 'admin-all' | undefined, page: Page): Promise<Paginated<ServerDetailsDto>> {
-    if (type === 'subuser') {
-      return this.sharedWith(auth, page);
-    }
     if (type === undefined) {
       return this.visibleTo(auth, page);
+    }
+    if (type === 'subuser') {
+      return this.sharedWith(auth, page);
     }
     const where = type === 'admin-all' && auth.user.admin ? {} : { ownerId: auth.user.id };
     const [rows, total] = await this.servers.findListPage(where, page.skip, page.perPage);
