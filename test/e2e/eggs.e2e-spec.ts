@@ -136,6 +136,7 @@ const eggBody = (egg: EggEntity, nest: NestEntity, variables: EggVariableEntity[
   scriptInstall: egg.scriptInstall,
   copyScriptFrom: egg.copyScriptFrom,
   updateUrl: egg.updateUrl,
+  forceOutgoingIp: egg.forceOutgoingIp,
   variables: variables.map(variableBody),
   createdAt: egg.createdAt.toISOString(),
   updatedAt: egg.updatedAt.toISOString(),
@@ -175,6 +176,7 @@ const eggSnapshot = (egg: EggEntity): Json => ({
   scriptInstall: egg.scriptInstall,
   copyScriptFrom: egg.copyScriptFrom,
   updateUrl: egg.updateUrl,
+  forceOutgoingIp: egg.forceOutgoingIp,
 });
 
 const variableSnapshot = (v: EggVariableEntity): Json => ({
@@ -304,6 +306,7 @@ describe.each(dbKinds(['postgres']))('admin eggs (%s)', (db) => {
           scriptInstall: '#!/bin/ash\necho install',
           copyScriptFrom: null,
           updateUrl: 'https://eggs.example.test/paper.json',
+          forceOutgoingIp: false,
           variables: [],
           createdAt: expect.stringMatching(ISO),
           updatedAt: expect.stringMatching(ISO),
@@ -332,6 +335,7 @@ describe.each(dbKinds(['postgres']))('admin eggs (%s)', (db) => {
         scriptInstall: null,
         copyScriptFrom: null,
         updateUrl: null,
+        forceOutgoingIp: false,
       });
       const stored = (await loadEgg(res.body.data.id))!;
       const [entry] = await auditOf('egg', stored.id);
@@ -926,6 +930,24 @@ describe.each(dbKinds(['postgres']))('admin eggs (%s)', (db) => {
       const imported = await as('post', `${EGGS}/import`).send({ nestId: nest.id, egg: doc }).expect(201);
       const exported = JSON.parse((await as('get', `${EGGS}/${imported.body.data.id}/export`).expect(200)).text);
       expect({ ...exported, exported_at: doc.exported_at }).toEqual(doc);
+    });
+
+    it('should keep force_outgoing_ip through an import, the API and an export, writing the key only when it is set', async () => {
+      const doc: Json = { ...paperDoc(), force_outgoing_ip: true };
+      const imported = await as('post', `${EGGS}/import`).send({ nestId: nest.id, egg: doc }).expect(201);
+      expect(imported.body.data.forceOutgoingIp).toBe(true);
+      expect((await loadEgg(imported.body.data.id))!.forceOutgoingIp).toBe(true);
+      const exported = JSON.parse((await as('get', `${EGGS}/${imported.body.data.id}/export`).expect(200)).text);
+      expect({ ...exported, exported_at: doc.exported_at }).toEqual(doc);
+      expect(Object.keys(exported).indexOf('force_outgoing_ip')).toBe(Object.keys(exported).indexOf('startup') + 1);
+
+      const off = await as('patch', `${EGGS}/${imported.body.data.id}`).send({ forceOutgoingIp: false }).expect(200);
+      expect(off.body.data.forceOutgoingIp).toBe(false);
+      expect(JSON.parse((await as('get', `${EGGS}/${imported.body.data.id}/export`).expect(200)).text)).not.toHaveProperty('force_outgoing_ip');
+      const refused = await as('post', `${EGGS}/import`).send({ nestId: nest.id, egg: { ...paperDoc(), force_outgoing_ip: 'yes' } }).expect(400);
+      expect(refused.body.details).toEqual([{ field: 'force_outgoing_ip', message: 'force_outgoing_ip must be a boolean' }]);
+      const bad = await as('patch', `${EGGS}/${imported.body.data.id}`).send({ forceOutgoingIp: 'yes' }).expect(400);
+      expect(bad.body.details).toEqual([{ field: 'forceOutgoingIp', message: 'forceOutgoingIp must be a boolean value' }]);
     });
 
     it('should be byte-stable apart from exported_at when the export of a PTDL_v1 import is imported and exported again', async () => {

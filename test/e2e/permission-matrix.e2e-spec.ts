@@ -12,7 +12,8 @@ import { dbKinds } from 'test/utils/test-db';
 /**
  * interface.md §4 / issue #8: every client route on `{server}` called as anonymous (401), an
  * unrelated user (404), a subuser holding every permission but the route's (403), a subuser holding
- * only the route's permission (2xx), the owner and an admin (2xx), and an admin's API key holding
+ * only the route's permission (2xx; plus a row's `also`, e.g. the permission a schedule task's action
+ * needs), the owner and an admin (2xx), and an admin's API key holding
  * only servers.read or only servers.write (issue #15: the route's permission is a read or a write,
  * and the key without that scope gets 403 MISSING_SCOPE). The rows are checked against
  * the routes the app registers, so a new route without a row fails this file.
@@ -50,6 +51,9 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     return account.as;
   };
 
+  /** The subuser holding only the route's permission, and what its request needs beside it. */
+  const onlyKey = (route: (typeof routes)[number]): string => ['only', route.permission, ...(ROWS[route.key].also ?? [])].join(':');
+
   beforeAll(async () => {
     const p = await startSimPanel(db, { overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }] });
     // Database routes need a real host; this file's s{id}_ names stay in a block of its own.
@@ -68,8 +72,12 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
       callers.set(`key:${scope}`, (method, path) => p.t.http()[method](path).set('x-api-key', key));
     }
     stranger = (await p.newUser()).as;
+    for (const route of routes) {
+      if (!callers.has(onlyKey(route))) {
+        callers.set(onlyKey(route), await subuserHolding(p, base, [route.permission!, ...(ROWS[route.key].also ?? [])]));
+      }
+    }
     for (const permission of new Set(routes.map((r) => r.permission!))) {
-      callers.set(`only:${permission}`, await subuserHolding(p, base, [permission]));
       if (permission !== 'server.view') {
         callers.set(`allBut:${permission}`, await subuserHolding(p, base, ALL_SERVER_PERMISSIONS.filter((x) => x !== permission)));
       }
@@ -120,7 +128,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     it(`should let a subuser holding only ${route.permission} through, and the owner and an admin`, async () => {
       const expected = ROWS[route.key].status;
       for (const [who, as] of [
-        ['subuser', callers.get(`only:${route.permission}`)!],
+        ['subuser', callers.get(onlyKey(route))!],
         ['owner', c.p.asOwner],
         ['admin', c.p.admin],
       ] as const) {

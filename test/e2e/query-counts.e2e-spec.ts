@@ -132,6 +132,7 @@ describe.each(dbKinds(['postgres']))('queries per request (%s)', (db) => {
     ['the owner list', '/api/client/servers', 'owner'],
     ['the admin-all list', '/api/client/servers?type=admin-all', 'admin'],
     ['the shared-with-me list', '/api/client/servers?type=subuser', 'friend'],
+    ["a subuser's owned-and-shared list", '/api/client/servers', 'friend'],
     ['the admin server list', '/api/admin/servers', 'admin'],
     ['a node boot page', '/api/remote/servers?page=0&per_page=50', 'node'],
   ])('should read %s in as many queries for 20 servers as for 4', async (_name, path, who) => {

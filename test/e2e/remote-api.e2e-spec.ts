@@ -1,5 +1,6 @@
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
+import { JSON_BODY_LIMIT } from 'src/common/http/fastify';
 import { EggEntity } from 'src/modules/eggs/egg.entity';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
@@ -13,6 +14,7 @@ import { createApiKey, signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { MINUTE } from 'test/utils/fake-clock';
 import { DECIMAL_ID, Json } from 'test/utils/nodes';
+import { countTypeormQueries } from 'test/utils/query-counter';
 import { dbKinds } from 'test/utils/test-db';
 
 const REMOTE = '/api/remote';
@@ -171,8 +173,25 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
       expect(res.body.meta).toMatchObject({ current_page: 5, last_page: 2, per_page: 2, total: 3 });
     });
 
+    it('should clamp a per_page above 500 (Wings aborts its boot on a 4xx) and take one below 1 as the default, keeping the pages consistent', async () => {
+      for (const [query, perPage] of [
+        ['per_page=501', 500],
+        ['per_page=100000', 500],
+        ['per_page=99999999999999999999999', 500],
+        ['per_page=0', 50],
+        ['per_page=-5', 50],
+      ] as const) {
+        const res = await remote('get', `/servers?page=0&${query}`).expect(200);
+        expect([query, res.body.meta]).toEqual([query, { current_page: 1, from: 1, last_page: 1, per_page: perPage, to: 3, total: 3 }]);
+        expect(res.body.data.map((s: Json) => s.uuid)).toEqual(servers.map((s) => s.uuid));
+      }
+      const second = await remote('get', '/servers?page=2&per_page=1000').expect(200);
+      expect(second.body.data).toEqual([]);
+      expect(second.body.meta).toMatchObject({ current_page: 2, last_page: 1, per_page: 500, total: 3 });
+    });
+
     it('should refuse a page or per_page that is not a non-negative integer', async () => {
-      for (const query of ['page=-1', 'page=abc', 'per_page=0', 'per_page=1.5']) {
+      for (const query of ['page=-1', 'page=abc', 'per_page=abc', 'per_page=1.5']) {
         const res = await remote('get', `/servers?${query}`);
         expect([query, res.status, res.body.code, res.body.errors?.[0]?.status]).toEqual([query, 400, 'VALIDATION_FAILED', '400']);
       }
@@ -209,6 +228,23 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
           configs: [],
         },
       });
+    });
+
+    it("should send the egg's force_outgoing_ip in the configuration and the boot list once an admin sets it", async () => {
+      const outgoing = async (): Promise<unknown[]> => [
+        (await remote('get', `/servers/${servers[1].uuid}`).expect(200)).body.settings.allocations.force_outgoing_ip,
+        ...(await remote('get', '/servers').expect(200)).body.data.map((s: Json) => s.settings.allocations.force_outgoing_ip),
+      ];
+      expect(await outgoing()).toEqual([false, false, false, false]);
+      const setEgg = (forceOutgoingIp: boolean) =>
+        t.http().patch(`/api/admin/eggs/${egg.id}`).set('Cookie', adminCookie).set('Origin', TEST_ORIGIN).send({ forceOutgoingIp }).expect(200);
+      await setEgg(true);
+      try {
+        expect(await outgoing()).toEqual([true, true, true, true]);
+      } finally {
+        await setEgg(false);
+      }
+      expect(await outgoing()).toEqual([false, false, false, false]);
     });
 
     it('should keep environment and mappings objects, give every configs entry file/parser/replace, and never send a null process_configuration', async () => {
@@ -450,6 +486,23 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
         },
       ]);
       expect(await activityOf(foreign)).toEqual([]);
+    });
+
+    it('should store a batch of any size the body limit lets through (Wings resends a refused one forever), in a few statements', async () => {
+      const at = (i: number) => new Date(Date.UTC(2024, 5, 1) + i * 1000).toISOString();
+      const batch = (n: number) => Array.from({ length: n }, (_v, i) => event({ server: servers[2].uuid, event: 'server:console.command', metadata: { n: i }, timestamp: at(i) }));
+      const small = await countTypeormQueries(() => remote('post', '/activity').send({ data: batch(2) }));
+      expect(small.result.status).toBe(204);
+      const body = JSON.stringify({ data: batch(5000) });
+      expect(body.length).toBeLessThan(JSON_BODY_LIMIT);
+      const before = await countActivity();
+      const large = await countTypeormQueries(() => remote('post', '/activity').set('Content-Type', 'application/json').send(body));
+      expect(large.result.status).toBe(204);
+      expect(await countActivity()).toBe(before + 5000);
+      // Lookups and inserts by the batch, not by the entry: 5,000 entries take at most a few more statements than 2.
+      expect(large.queries.length).toBeLessThanOrEqual(small.queries.length + 5);
+      const newest = (await asAdmin(`/api/client/servers/${servers[2].uuid}/activity?perPage=1`).expect(200)).body;
+      expect(newest.data[0]).toMatchObject({ event: 'server.console.command', metadata: { n: 4999 }, timestamp: at(4999), via: 'daemon' });
     });
 
     it('should accept an empty batch', async () => {

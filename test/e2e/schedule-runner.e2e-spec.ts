@@ -410,6 +410,96 @@ const helpers = (p: SimPanel) => {
     expect(await h.runner().runDue()).toBe(0);
     expect(await h.view(online.uuid, s.id)).toEqual(s);
   });
+
+  describe('task permissions: a schedule does only what its caller may do by hand', () => {
+    const SCHEDULE_ONLY = ['server.schedule.read', 'server.schedule.create', 'server.schedule.update', 'server.schedule.delete'];
+    const KINDS = [
+      { action: 'command', payload: 'say by subuser', permission: 'server.console' },
+      { action: 'power', payload: 'start', permission: 'server.power' },
+      { action: 'backup', payload: 'by subuser', permission: 'server.backup.create' },
+    ] as const;
+    const ALL_TASK_PERMISSIONS = KINDS.map((k) => k.permission);
+    const denied = (action: string, permission: string) => ({
+      statusCode: 403,
+      code: 'SERVER_PERMISSION_DENIED',
+      message: `A ${action} task requires the ${permission} permission on this server`,
+      details: { action, permission },
+      requestId: expect.any(String),
+    });
+    /** A new account made a subuser of `online` with these permissions. */
+    const subuser = async (permissions: string[]) => {
+      const account = await p.newUser();
+      const id = (await p.asOwner('post', `/api/client/servers/${online.uuid}/users`).send({ email: account.user.email, permissions }).expect(201)).body.data.id;
+      return { ...account, id: id as string };
+    };
+
+    it('should refuse each task kind to a subuser holding only schedule permissions, and create it for one holding its permission', async () => {
+      const s = await h.createSchedule(online.uuid, { name: 'Delegated' }, []);
+      const tasks = `${h.base(online.uuid)}/${s.id}/tasks`;
+      const scheduleOnly = await subuser(SCHEDULE_ONLY);
+      for (const { action, payload, permission } of KINDS) {
+        const res = await scheduleOnly.as('post', tasks).send({ action, payload }).expect(403);
+        expect(res.body).toEqual(denied(action, permission));
+      }
+      expect((await h.view(online.uuid, s.id)).tasks).toEqual([]);
+
+      for (const { action, payload, permission } of KINDS) {
+        const holder = await subuser([...SCHEDULE_ONLY, permission]);
+        await holder.as('post', tasks).send({ action, payload }).expect(201);
+      }
+      // Owners and administrators hold every permission.
+      await p.asOwner('post', tasks).send({ action: 'power', payload: 'kill' }).expect(201);
+      await p.admin('post', tasks).send({ action: 'backup', payload: 'by admin' }).expect(201);
+      expect((await h.view(online.uuid, s.id)).tasks.map((t: Json) => t.action)).toEqual(['command', 'power', 'backup', 'power', 'backup']);
+    });
+
+    it('should refuse to force-run a schedule to a caller lacking the permission of any of its tasks, and run it for one holding them all', async () => {
+      const s = await h.createSchedule(online.uuid, { name: 'Mixed', cron: cron('0 0 1 1 *') }, KINDS.map(({ action, payload }) => ({ action, payload, continue_on_failure: true })));
+      const run = `${h.base(online.uuid)}/${s.id}/run`;
+      const from = p.sim.requests.length;
+      const scheduleOnly = await subuser(SCHEDULE_ONLY);
+      expect((await scheduleOnly.as('post', run).expect(403)).body).toEqual(denied('command', 'server.console'));
+      const noBackup = await subuser([...SCHEDULE_ONLY, 'server.console', 'server.power']);
+      expect((await noBackup.as('post', run).expect(403)).body).toEqual(denied('backup', 'server.backup.create'));
+      await h.runner().whenIdle();
+      expect(h.commandsSince(online.uuid, from)).toEqual([]);
+      expect(h.powerSince(online.uuid, from)).toEqual([]);
+      expect((await h.activityOf(online.uuid, s.id)).map((a) => a.event)).not.toContain('server.schedule.execute');
+      expect(await h.view(online.uuid, s.id)).toEqual(s);
+
+      const holder = await subuser([...SCHEDULE_ONLY, ...ALL_TASK_PERMISSIONS]);
+      await holder.as('post', run).expect(202);
+      await h.runner().whenIdle();
+      expect(h.commandsSince(online.uuid, from)).toEqual(['say by subuser']);
+      expect(h.powerSince(online.uuid, from)).toEqual(['start']);
+      await p.admin('post', run).expect(202);
+      await h.runner().whenIdle();
+      expect(h.powerSince(online.uuid, from)).toEqual(['start', 'start']);
+    });
+
+    it("should keep running on cron the tasks of an author who lost a permission, but check a force run and an edit that widens the runs against the caller's permissions now", async () => {
+      const author = await subuser([...SCHEDULE_ONLY, 'server.power']);
+      const base = h.base(online.uuid);
+      const s = (await author.as('post', base).send({ name: 'Keep alive', cron: cron('*/5 * * * *') }).expect(201)).body.data;
+      await author.as('post', `${base}/${s.id}/tasks`).send({ action: 'power', payload: 'start' }).expect(201);
+      await p.asOwner('post', `/api/client/servers/${online.uuid}/users/${author.id}`).send({ permissions: SCHEDULE_ONLY }).expect(200);
+
+      expect((await author.as('post', `${base}/${s.id}/run`).expect(403)).body).toEqual(denied('power', 'server.power'));
+      // Renaming or pausing does not make the tasks run; a new cron time or resuming does.
+      await author.as('post', `${base}/${s.id}`).send({ name: 'Renamed', cron: cron('*/5 * * * *'), is_active: true }).expect(200);
+      expect((await author.as('post', `${base}/${s.id}`).send({ cron: cron('* * * * *') }).expect(403)).body).toEqual(denied('power', 'server.power'));
+      await author.as('post', `${base}/${s.id}`).send({ is_active: false }).expect(200);
+      expect((await author.as('post', `${base}/${s.id}`).send({ is_active: true }).expect(403)).body).toEqual(denied('power', 'server.power'));
+      await p.asOwner('post', `${base}/${s.id}`).send({ is_active: true }).expect(200);
+
+      const due = await h.view(online.uuid, s.id);
+      expect(due).toMatchObject({ name: 'Renamed', cron: '*/5 * * * *', is_active: true });
+      const from = p.sim.requests.length;
+      h.advanceTo(due.next_run_at);
+      expect(await h.runner().runDue()).toBe(1);
+      expect(h.powerSince(online.uuid, from)).toEqual(['start']);
+    });
+  });
 });
 
 (hasPaper ? describe : describe.skip).each(dbKinds(['pglite']))('the schedule runner on the embedded database (%s)', (db) => {

@@ -30,18 +30,26 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect((await p.admin('get', '/api/admin/servers').expect(200)).body.meta.pagination.total).toBe(before);
   });
 
-  it('should keep the server as install_failed with the daemon error when the daemon refuses it', async () => {
+  it('should keep the server as install_failed with the daemon error when the daemon refuses it, naming that server and the daemon address', async () => {
     p.sim.faults.status500 = true;
+    let res;
     try {
-      const res = await p.admin('post', '/api/admin/servers')
+      res = await p.admin('post', '/api/admin/servers')
         .send({ name: 'Refused', node_id: p.nodeId, egg_id: p.eggId, memory: 1024, disk: 1024, cpu: 100, environment: { SERVER_JARFILE: 'paper.jar' } })
         .expect(500);
-      expect(res.body).toMatchObject({ statusCode: 500, details: { nodeId: p.nodeId } });
     } finally {
       p.sim.faults.status500 = false;
     }
     const list = (await p.admin('get', '/api/admin/servers?perPage=100').expect(200)).body.data;
-    expect(list.find((s: { name: string }) => s.name === 'Refused')).toMatchObject({ installStatus: 'install_failed' });
+    const left = list.find((s: { name: string }) => s.name === 'Refused');
+    expect(left).toMatchObject({ installStatus: 'install_failed' });
+    expect(res.body).toEqual({
+      statusCode: 500,
+      code: 'DAEMON_HTTP_ERROR',
+      message: expect.any(String),
+      details: { nodeId: p.nodeId, status: 500, daemonRequestId: expect.any(String), serverId: left.id, serverUuid: left.uuid, serverStatus: 'install_failed', daemonUrl: p.sim.url },
+      requestId: expect.any(String),
+    });
   });
 
   it('should change the build and allocations, and sync the daemon', async () => {

@@ -423,6 +423,30 @@ const SERVER_ROUTES: [string, Call][] = [
       }
     });
 
+    it('should answer unavailable when the server was lost just after the panel shared its state from the daemon', async () => {
+      // The resources page fills the shared live state (the test clock stands still, so it stays fresh).
+      expect((await owned('get', `/api/client/servers/${serverUuid}/resources`).expect(200)).body.data.currentState).toEqual(expect.any(String));
+      const saved = sim.servers.get(serverUuid)!;
+      sim.servers.delete(serverUuid);
+      try {
+        const res = await owned('get', `/api/client/servers/${serverUuid}/websocket`);
+        expect([res.status, res.body]).toEqual([
+          200,
+          {
+            data: {
+              unavailable: true,
+              message: 'The server is not available on its node right now',
+              diagnostics: { error: WINGS_NOT_FOUND, serverUuid, serverIdentifier: serverUuid.slice(0, 8), nodeId: simNodeId, serverStatus: null },
+            },
+          },
+        ]);
+        // What the daemon said now replaced the shared state: the resources page no longer shows the lost server.
+        expect((await owned('get', `/api/client/servers/${serverUuid}/resources`)).status).toBe(404);
+      } finally {
+        sim.servers.set(serverUuid, saved);
+      }
+    });
+
     it('cannot reach 500 "server has no resolved node": node_id is NOT NULL and the node foreign key is RESTRICT', async () => {
       const ds = t.app.get(DataSource);
       await expect(ds.query('UPDATE server SET node_id = NULL WHERE id = $1', [serverId])).rejects.toThrow(/null value in column "node_id"/);

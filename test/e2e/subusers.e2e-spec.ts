@@ -81,7 +81,36 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(shared.data).toHaveLength(1);
     expect(shared.data[0]).toMatchObject({ uuid, permissions: ['server.view', 'server.console'] });
     expect(shared.meta.pagination.total).toBe(1);
-    expect((await s.as('get', '/api/client/servers').expect(200)).body.data).toEqual([]);
+    expect((await s.as('get', '/api/client/servers?type=owner').expect(200)).body.data).toEqual([]);
+  });
+
+  it('should list the servers a user owns and those shared with them as one list in id order, a page at a time', async () => {
+    const s = await subuser(['server.console']);
+    const own = async (name: string) => (await p.createServer({ name, owner_id: s.user.id })).uuid;
+    const first = await own('Own first');
+    const sharedLater = (await p.createServer({ name: 'Shared later' })).uuid;
+    await p.asOwner('post', `/api/client/servers/${sharedLater}/users`).send({ email: s.user.email, permissions: ['server.power'] }).expect(201);
+    const last = await own('Own last');
+    const list = async (query: string) => (await s.as('get', `/api/client/servers${query}`).expect(200)).body;
+    const summary = (body: { data: { uuid: string; permissions: string[] }[] }) => body.data.map((d) => [d.uuid, d.permissions.length > 2 ? 'all' : d.permissions]);
+
+    const page1 = await list('?perPage=2');
+    expect(summary(page1)).toEqual([
+      [uuid, ['server.view', 'server.console']],
+      [first, 'all'],
+    ]);
+    expect(page1.meta.pagination).toEqual({ total: 4, count: 2, perPage: 2, currentPage: 1, totalPages: 2 });
+    const page2 = await list('?perPage=2&page=2');
+    expect(summary(page2)).toEqual([
+      [sharedLater, ['server.view', 'server.power']],
+      [last, 'all'],
+    ]);
+    expect(page2.meta.pagination).toMatchObject({ total: 4, count: 2, currentPage: 2 });
+    expect((await list('')).data.map((d: { uuid: string }) => d.uuid)).toEqual([uuid, first, sharedLater, last]);
+    expect((await list('?type=owner')).data.map((d: { uuid: string }) => d.uuid)).toEqual([first, last]);
+    expect((await list('?type=subuser')).data.map((d: { uuid: string }) => d.uuid)).toEqual([uuid, sharedLater]);
+    // admin-all is every server for administrators only; anyone else gets their own.
+    expect((await list('?type=admin-all')).data.map((d: { uuid: string }) => d.uuid)).toEqual([first, last]);
   });
 
   it("should sign a subuser's console token with only the Wings permissions its grant maps to", async () => {

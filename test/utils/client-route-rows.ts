@@ -38,6 +38,8 @@ export interface Ctx {
 
 export interface Row {
   status: number;
+  /** What the request needs beyond the route's permission (a task needs the permission of its action). */
+  also?: ServerPermission[];
   /** The request a caller holding the permission makes; it may prepare state first. */
   send: (c: Ctx, as: Requester) => PromiseLike<Response>;
 }
@@ -137,6 +139,7 @@ export const ROWS: Record<string, Row> = {
   },
   'POST /api/client/servers/:server/schedules/:schedule/run': {
     status: 202,
+    also: ['server.console'],
     send: async (c, as) => {
       const res = await as('post', `${c.base}/schedules/${c.scheduleId}/run`);
       await c.p.t.app.get(ScheduleRunner).whenIdle();
@@ -149,6 +152,7 @@ export const ROWS: Record<string, Row> = {
   },
   'POST /api/client/servers/:server/schedules/:schedule/tasks': {
     status: 201,
+    also: ['server.console'],
     send: async (c, as) => as('post', `${c.base}/schedules/${await newSchedule(c)}/tasks`).send({ action: 'command', payload: 'say hi' }),
   },
   'DELETE /api/client/servers/:server/schedules/:schedule/tasks/:task': {

@@ -54,7 +54,7 @@ export type PowerAction = (typeof POWER_ACTIONS)[number];
 
 /**
  * How long one answer about a server's state serves everyone who asks (details pages polled by
- * many tabs, console tokens). Wings itself refreshes a server's stats about once a second.
+ * many tabs, the resources page). Wings itself refreshes a server's stats about once a second.
  */
 export const LIVE_STATE_MS = 1_000;
 const LIVE_STATE_MAX_ENTRIES = 10_000;
@@ -162,6 +162,16 @@ export class DaemonGateway {
       },
     );
     return entry.answer;
+  }
+
+  /**
+   * The daemon's answer now, never one shared from before: for decisions that must not rest on an
+   * answer the daemon may since have taken back (a console token for a server it no longer has).
+   * The new answer, or its failure, replaces the shared one.
+   */
+  currentServerDetails(node: NodeEntity, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
+    this.live.delete(`${node.id}:${uuid}`);
+    return this.liveServerDetails(node, uuid, timeoutMs);
   }
 
   /** A call that changes the server's state: its shared live state is forgotten once the daemon answered. */

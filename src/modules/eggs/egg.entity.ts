@@ -79,6 +79,10 @@ export class EggEntity {
   @Column({ name: 'update_url', type: 'text', nullable: true })
   updateUrl!: string | null;
 
+  /** Wings gives each server of this egg its own network so its outgoing traffic leaves from its allocation's IP. */
+  @Column({ name: 'force_outgoing_ip', type: 'boolean', default: false })
+  forceOutgoingIp!: boolean;
+
   @OneToMany(() => EggVariableEntity, (v) => v.egg)
   variables?: EggVariableEntity[];
 

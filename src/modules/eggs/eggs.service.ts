@@ -31,6 +31,7 @@ export const EGG_FIELDS = [
   'scriptInstall',
   'copyScriptFrom',
   'updateUrl',
+  'forceOutgoingIp',
 ] as const satisfies readonly (keyof EggEntity)[];
 
 /** The default image is always one of the selectable images: it is added first when missing. */
@@ -76,6 +77,7 @@ export class EggsService {
           features: dto.features === undefined ? null : dto.features,
           dockerImages: withDefaultImage(dto.dockerImage, dto.dockerImages ?? []),
           fileDenylist: dto.fileDenylist ?? [],
+          forceOutgoingIp: dto.forceOutgoingIp ?? false,
         },
         manager,
       );

@@ -19,6 +19,8 @@ export interface PtdlDocument {
   docker_images: Record<string, string>;
   file_denylist: string[];
   startup: string;
+  /** Not in Pterodactyl's export; written only when true, so a plain egg exports as Pterodactyl does. */
+  force_outgoing_ip?: true;
   config: { files: string; startup: string; logs: string; stop: string | null };
   scripts: { installation: { script: string | null; container: string; entrypoint: string } };
   variables: {
@@ -53,6 +55,7 @@ export type EggFields = Pick<
   | 'scriptEntry'
   | 'scriptInstall'
   | 'updateUrl'
+  | 'forceOutgoingIp'
 >;
 export type VariableFields = Pick<
   EggVariableEntity,
@@ -74,6 +77,7 @@ export const toPtdl = (egg: EggFields, variables: VariableFields[], exportedAt: 
   docker_images: Object.fromEntries(egg.dockerImages.map((i) => [i.name, i.image])),
   file_denylist: egg.fileDenylist,
   startup: egg.startup,
+  ...(egg.forceOutgoingIp ? { force_outgoing_ip: true as const } : {}),
   config: { files: egg.configFiles, startup: egg.configStartup, logs: egg.configLogs, stop: egg.configStop },
   scripts: { installation: { script: egg.scriptInstall, container: egg.scriptContainer, entrypoint: egg.scriptEntry } },
   variables: variables.map((v) => ({
@@ -123,6 +127,7 @@ export const parsePtdl = (input: unknown): { egg: EggFields; variables: Variable
     scriptContainer: r.string(scripts, 'container', { min: 1, label: 'scripts.installation.container' }),
     scriptEntry: r.string(scripts, 'entrypoint', { min: 1, max: 191, label: 'scripts.installation.entrypoint' }),
     updateUrl: isObject(doc.meta) && typeof doc.meta.update_url === 'string' ? doc.meta.update_url : null,
+    forceOutgoingIp: doc.force_outgoing_ip === undefined || doc.force_outgoing_ip === null ? false : r.bool(doc, 'force_outgoing_ip', 'force_outgoing_ip'),
   };
   const variables = (Array.isArray(doc.variables) ? doc.variables : []).map((raw: unknown, i) => readVariable(raw, i, r, errors));
   if (doc.variables !== undefined && !Array.isArray(doc.variables)) {

@@ -6,7 +6,7 @@ import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { CronDto, CreateScheduleDto, UpdateScheduleDto } from 'src/modules/schedules/dto/schedule.dto';
-import { ScheduleResponseDto, ScheduleTaskResponseDto, toScheduleResponse, toTaskResponse } from 'src/modules/schedules/dto/schedule-response.dto';
+import { scheduleCron, ScheduleResponseDto, ScheduleTaskResponseDto, toScheduleResponse, toTaskResponse } from 'src/modules/schedules/dto/schedule-response.dto';
 import { CreateTaskDto } from 'src/modules/schedules/dto/task.dto';
 import { CronNeverMatchesError, cronString, nextRunAfter } from 'src/modules/schedules/cron-expression';
 import { ScheduleActivityLog, ScheduleEvent } from 'src/modules/schedules/schedule-activity';
@@ -14,6 +14,7 @@ import { ScheduleRunner } from 'src/modules/schedules/schedule-runner.service';
 import type { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
 import { ScheduleError } from 'src/modules/schedules/schedules.errors';
 import { SchedulesRepository } from 'src/modules/schedules/schedules.repository';
+import { requireTaskPermissions } from 'src/modules/schedules/task-permissions';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerError } from 'src/modules/servers/servers.errors';
 
@@ -74,7 +75,11 @@ export class SchedulesService {
     return toScheduleResponse(schedule, []);
   }
 
-  /** next_run_at is worked out again from now on every edit, so resuming a paused schedule waits for its next cron time. */
+  /**
+   * next_run_at is worked out again from now on every edit, so resuming a paused schedule waits for its next cron time.
+   * An edit that can make the tasks run when they would not have (new cron, resumed, no longer only when online)
+   * decides when their actions happen, so it needs the permissions of those actions, as creating them did.
+   */
   async update(access: ServerAccess, id: string, dto: UpdateScheduleDto, actor: Actor): Promise<ScheduleResponseDto> {
     const existing = await this.find(access, id);
     const now = this.clock.now();
@@ -85,6 +90,13 @@ export class SchedulesService {
       month: existing.cronMonth,
       day_of_week: existing.cronDayOfWeek,
     };
+    const widensRuns =
+      cronString(cron) !== cronString(scheduleCron(existing)) ||
+      (dto.is_active === true && !existing.isActive) ||
+      (dto.only_when_online === false && existing.onlyWhenOnline);
+    if (widensRuns) {
+      requireTaskPermissions(access, (await this.schedules.tasksOf(existing.id)).map((t) => t.action));
+    }
     const changes: Partial<ScheduleEntity> = {
       ...(dto.name !== undefined ? { name: dto.name } : {}),
       ...cronColumns(cron),
@@ -124,9 +136,12 @@ export class SchedulesService {
     if (server.status !== null) {
       throw new AppException(ScheduleError.SERVER_NOT_READY, { message: `The server cannot run schedules while its status is ${server.status}` });
     }
-    if ((await this.schedules.tasksOf(schedule.id)).length === 0) {
+    const tasks = await this.schedules.tasksOf(schedule.id);
+    if (tasks.length === 0) {
       throw new AppException(ScheduleError.NO_TASKS);
     }
+    // Checked against the caller now, whoever wrote the tasks: running them by hand is doing what they do.
+    requireTaskPermissions(access, tasks.map((t) => t.action));
     await this.runner.runNow(schedule, () =>
       this.activity.byUser(server.id, actor, ScheduleEvent.EXECUTE, { schedule_id: String(schedule.id), name: schedule.name }),
     );
@@ -135,6 +150,7 @@ export class SchedulesService {
 
   /** The next sequence_id under a lock on the schedule row, so two creations cannot take the same one. */
   async createTask(access: ServerAccess, scheduleId: string, dto: CreateTaskDto, actor: Actor): Promise<ScheduleTaskResponseDto> {
+    requireTaskPermissions(access, [dto.action]);
     const task = await this.schedules.transaction(async (manager) => {
       const schedule = await this.lock(access, scheduleId, manager);
       const existing = await this.schedules.tasksOf(schedule.id, manager);

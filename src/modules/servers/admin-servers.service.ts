@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
-import { CommonError } from 'src/common/errors/error-codes';
+import { CommonError, ErrorCategory } from 'src/common/errors/error-codes';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AuditService } from 'src/modules/audit/audit.service';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
+import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
 import { EggError } from 'src/modules/eggs/eggs.errors';
 import { EggsRepository } from 'src/modules/eggs/eggs.repository';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
@@ -121,9 +122,23 @@ export class AdminServersService {
       await this.daemon.createServer(loaded.node, loaded.uuid, dto.start_on_completion ?? false);
     } catch (e) {
       await this.servers.update(loaded.id, { status: 'install_failed' });
-      throw e;
+      throw this.refusedCreation(e, loaded);
     }
     return this.view(await this.require(server.id));
+  }
+
+  /**
+   * The daemon's error with interface.md §7's status and message, its details naming the row it
+   * left and the address tried, so whoever retries can delete or fix that server rather than add another.
+   */
+  private refusedCreation(e: unknown, server: LoadedServer): AppException {
+    const left = { serverId: String(server.id), serverUuid: server.uuid, serverStatus: 'install_failed', daemonUrl: server.node.baseUrl };
+    if (!(e instanceof AppException)) {
+      this.logger.error(`Creating server ${server.id} on node ${server.nodeId} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+      return new AppException(DaemonError.UNEXPECTED, { details: { nodeId: String(server.nodeId), ...left } });
+    }
+    const details = typeof e.details === 'object' && e.details !== null && !Array.isArray(e.details) ? e.details : {};
+    return new AppException({ code: e.code, category: ErrorCategory.INTERNAL, message: e.message }, { status: e.status, details: { ...details, ...left } });
   }
 
   /**

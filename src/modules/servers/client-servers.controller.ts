@@ -19,7 +19,7 @@ export class ClientServersController {
   @Get('servers')
   @Authenticated()
   list(@CurrentAuth() auth: AuthContext, @Query() query: ClientServerListQueryDto): Promise<Paginated<ServerDetailsDto>> {
-    return this.service.list(auth, query.type ?? 'owner', toPage(query));
+    return this.service.list(auth, query.type, toPage(query));
   }
 
   /** The server permission catalogue (addendum §6). */

@@ -12,7 +12,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonGateway, POWER_ACTIONS, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';
 import { ServerDetailsDto, toServerDetails } from 'src/modules/servers/dto/server-response.dto';
 import type { ServerAccess } from 'src/modules/servers/server-access';
-import { ALL_SERVER_PERMISSIONS, isServerPermission, toWingsPermissions, WINGS_ADMIN_EXTRAS, WINGS_ALL } from 'src/modules/servers/server-permissions';
+import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, toWingsPermissions, WINGS_ADMIN_EXTRAS, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerEntity } from 'src/modules/servers/server.entity';
 import { ListedServer, LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
@@ -44,8 +44,14 @@ export class ClientServersService {
     private readonly clock: Clock,
   ) {}
 
-  /** Live state comes from the daemon on the details page; the list shows the panel's state, so a dead node never slows it. */
-  async list(auth: AuthContext, type: 'owner' | 'subuser' | 'admin-all', page: Page): Promise<Paginated<ServerDetailsDto>> {
+  /**
+   * Live state comes from the daemon on the details page; the list shows the panel's state, so a dead node never slows it.
+   * Without a type, the servers the caller owns and those shared with them, as one list.
+   */
+  async list(auth: AuthContext, type: 'owner' | 'subuser' | 'admin-all' | undefined, page: Page): Promise<Paginated<ServerDetailsDto>> {
+    if (type === undefined) {
+      return this.visibleTo(auth, page);
+    }
     if (type === 'subuser') {
       return this.sharedWith(auth, page);
     }
@@ -54,6 +60,18 @@ export class ClientServersService {
     const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
     const data = rows.map((s) =>
       toServerDetails(s, allocations.get(String(s.id)) ?? [], this.panelStatus(s) ?? 'unknown', ALL_SERVER_PERMISSIONS),
+    );
+    return paginated(data, total, page);
+  }
+
+  /** Owned servers with every permission, shared ones with the permissions granted there (as ?type=subuser shows them). */
+  private async visibleTo(auth: AuthContext, page: Page): Promise<Paginated<ServerDetailsDto>> {
+    const [rows, total] = await this.servers.findVisibleListPage(auth.user.id, page.skip, page.perPage);
+    const shared = rows.filter((s) => String(s.ownerId) !== String(auth.user.id)).map((s) => s.id);
+    const [allocations, grants] = await Promise.all([this.servers.allocationsByServer(rows.map((s) => s.id)), this.subusers.grantsOn(auth.user.id, shared)]);
+    const granted = new Map(grants.map((g): [string, ServerPermission[]] => [String(g.serverId), g.permissions.filter(isServerPermission)]));
+    const data = rows.map((s) =>
+      toServerDetails(s, allocations.get(String(s.id)) ?? [], this.panelStatus(s) ?? 'unknown', granted.get(String(s.id)) ?? ALL_SERVER_PERMISSIONS),
     );
     return paginated(data, total, page);
   }
@@ -126,7 +144,7 @@ export class ClientServersService {
       throw new AppException(ServerError.NO_NODE);
     }
     try {
-      await this.daemon.liveServerDetails(server.node, server.uuid, STATUS_TIMEOUT_MS);
+      await this.daemon.currentServerDetails(server.node, server.uuid, STATUS_TIMEOUT_MS);
     } catch (e) {
       if (e instanceof AppException && e.status === 404) {
         return {

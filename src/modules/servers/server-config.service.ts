@@ -130,7 +130,7 @@ export class ServerConfigService {
         oom_disabled: server.oomDisabled,
       },
       container: { image: server.image, oom_disabled: server.oomDisabled, requires_rebuild: false },
-      allocations: { force_outgoing_ip: false, default: defaultAllocation, mappings },
+      allocations: { force_outgoing_ip: server.egg.forceOutgoingIp, default: defaultAllocation, mappings },
       mounts: [],
       egg: { id: server.egg.id, file_denylist: server.egg.fileDenylist },
     };

@@ -44,6 +44,7 @@ export class EggResponseDto {
   scriptInstall!: string | null;
   copyScriptFrom!: string | null;
   updateUrl!: string | null;
+  forceOutgoingIp!: boolean;
   variables!: EggVariableResponseDto[];
   createdAt!: string;
   updatedAt!: string;
@@ -107,6 +108,7 @@ export const toEggResponse = (egg: EggEntity, nest: NestEntity, variables: EggVa
   scriptInstall: egg.scriptInstall,
   copyScriptFrom: egg.copyScriptFrom,
   updateUrl: egg.updateUrl,
+  forceOutgoingIp: egg.forceOutgoingIp,
   variables: variables.map(toEggVariableResponse),
   createdAt: egg.createdAt.toISOString(),
   updatedAt: egg.updatedAt.toISOString(),

@@ -1,5 +1,5 @@
 import { PartialType } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsString, IsUrl, IsUUID, MaxLength, MinLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsString, IsUrl, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { Optional } from 'src/common/validation/decorators';
 import type { DockerImage } from 'src/modules/eggs/egg.entity';
 import { IsDockerImages, IsJsonText } from 'src/modules/eggs/dto/egg-validators';
@@ -98,6 +98,11 @@ export class CreateEggDto {
   @MaxLength(2048)
   @IsUrl({ protocols: ['http', 'https'], require_protocol: true, require_tld: false })
   updateUrl?: string | null;
+
+  /** Servers of this egg send outgoing traffic from their allocation's IP; defaults to false. */
+  @Optional()
+  @IsBoolean()
+  forceOutgoingIp?: boolean;
 }
 
 export class UpdateEggDto extends PartialType(CreateEggDto, { skipNullProperties: false }) {}

@@ -3,7 +3,7 @@ import { PaginationQueryDto } from 'src/common/http/pagination';
 import { Optional } from 'src/common/validation/decorators';
 
 export class ClientServerListQueryDto extends PaginationQueryDto {
-  /** `owner`: the caller's own servers (default); `subuser`: shared with the caller; `admin-all`: every server (admins). */
+  /** None: the caller's own servers and those shared with them; `owner`: own only; `subuser`: shared only; `admin-all`: every server (admins). */
   @Optional()
   @IsIn(['owner', 'subuser', 'admin-all'])
   type?: 'owner' | 'subuser' | 'admin-all';

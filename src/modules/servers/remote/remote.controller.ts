@@ -5,7 +5,7 @@ import { uuidParam } from 'src/common/validation/uuid-param';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { CallingNode, DaemonRoute } from 'src/modules/servers/remote/daemon-token.guard';
 import { ActivityBatchDto, InstallStatusDto, RemoteServerListQueryDto, SftpAuthDto } from 'src/modules/servers/remote/remote.dto';
-import { RemoteService } from 'src/modules/servers/remote/remote.service';
+import { bootPageSize, RemoteService } from 'src/modules/servers/remote/remote.service';
 import { SftpAuthAnswer, SftpAuthService } from 'src/modules/servers/remote/sftp-auth.service';
 import { DaemonServerConfiguration, InstallScript } from 'src/modules/servers/server-config.service';
 import { ServerError } from 'src/modules/servers/servers.errors';
@@ -24,7 +24,7 @@ export class RemoteController {
 
   @Get('servers')
   servers(@CallingNode() node: NodeEntity, @Query() query: RemoteServerListQueryDto) {
-    return this.service.list(node, Math.max(1, query.page ?? 1), query.per_page ?? 50);
+    return this.service.list(node, Math.max(1, query.page ?? 1), bootPageSize(query.per_page));
   }
 
   @Post('servers/reset')

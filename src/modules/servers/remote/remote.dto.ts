@@ -1,6 +1,5 @@
 import { Type } from 'class-transformer';
 import {
-  ArrayMaxSize,
   IsArray,
   IsBoolean,
   IsDefined,
@@ -23,8 +22,9 @@ export class RemoteServerListQueryDto {
   @QueryInt({ min: 0, max: 1_000_000 })
   page?: number;
 
+  /** Any integer: Wings aborts its boot on a 4xx, so the service brings it into range instead (bootPageSize). */
   @Optional()
-  @QueryInt({ min: 1, max: 500 })
+  @QueryInt({})
   per_page?: number;
 }
 
@@ -69,9 +69,9 @@ export class ActivityItemDto {
   timestamp!: string;
 }
 
+/** Wings sends up to its `activity_send_count` per batch and resends a refused one forever: no count cap, the JSON body limit bounds it. */
 export class ActivityBatchDto {
   @IsArray()
-  @ArrayMaxSize(1000)
   @ValidateNested({ each: true })
   @Type(() => ActivityItemDto)
   data!: ActivityItemDto[];

@@ -8,6 +8,17 @@ import { ServerError } from 'src/modules/servers/servers.errors';
 import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
 import { UserEntity } from 'src/modules/users/user.entity';
 
+const BOOT_PAGE_DEFAULT = 50;
+const BOOT_PAGE_MAX = 500;
+
+/**
+ * The boot list's page size from Wings' `boot_servers_per_page`: above the cap it is clamped, below 1
+ * it is the default. Wings asks for every later page with the same number and reads `per_page` and
+ * `last_page` from the answer, so the pages it walks stay consistent.
+ */
+export const bootPageSize = (requested: number | undefined): number =>
+  requested === undefined || requested < 1 ? BOOT_PAGE_DEFAULT : Math.min(requested, BOOT_PAGE_MAX);
+
 @Injectable()
 export class RemoteService {
   constructor(
@@ -80,7 +91,7 @@ export class RemoteService {
     });
   }
 
-  /** Only `server:*` events of servers on this node are kept (wings.md §5.9). */
+  /** Only `server:*` events of servers on this node are kept (wings.md §5.9); a batch is stored whole or not at all. */
   async recordActivity(node: NodeEntity, items: ActivityItemDto[]): Promise<void> {
     const kept = items.filter((i) => i.event.startsWith('server:'));
     if (kept.length === 0) {
@@ -89,23 +100,26 @@ export class RemoteService {
     const servers = await this.servers.findByUuidsOnNode(node.id, [...new Set(kept.map((i) => i.server))]);
     const byUuid = new Map(servers.map((s) => [s.uuid, s]));
     const users = await this.servers.usersByUuid([...new Set(kept.map((i) => i.user).filter((u): u is string => !!u))]);
-    for (const item of kept) {
+    const entries = kept.flatMap((item) => {
       const server = byUuid.get(item.server);
       if (!server) {
-        continue;
+        return [];
       }
       const actor: UserEntity | undefined = item.user ? users.get(item.user) : undefined;
-      await this.servers.recordActivity({
-        serverId: server.id,
-        actorId: actor?.id ?? null,
-        actorUsername: actor?.username ?? null,
-        event: `server.${item.event.slice('server:'.length)}`,
-        metadata: item.metadata ?? {},
-        ip: item.ip ?? null,
-        via: 'daemon',
-        createdAt: new Date(item.timestamp),
-      });
-    }
+      return [
+        {
+          serverId: server.id,
+          actorId: actor?.id ?? null,
+          actorUsername: actor?.username ?? null,
+          event: `server.${item.event.slice('server:'.length)}`,
+          metadata: item.metadata ?? {},
+          ip: item.ip ?? null,
+          via: 'daemon',
+          createdAt: new Date(item.timestamp),
+        },
+      ];
+    });
+    await this.servers.recordActivities(entries);
   }
 
   private async server(node: NodeEntity, uuid: string): Promise<LoadedServer> {
