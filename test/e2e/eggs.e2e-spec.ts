@@ -75,6 +75,15 @@ const paperDoc = (): Json => ({
 });
 const PAPER_ENVS = ['MINECRAFT_VERSION', 'SERVER_JARFILE', 'DL_PATH', 'BUILD_NUMBER'];
 
+/** Egg patterns run on RE2 (linear time); this one needs a back reference, which only a backtracking engine has. */
+const BACKREF_RULES = 'required|regex:/^(\\w)\\1$/';
+const BACKREF_REFUSAL = 'invalid regex "/^(\\w)\\1$/": back references are not supported (egg patterns run on RE2, in linear time)';
+/** The Paper document with SERVER_JARFILE's rules replaced by BACKREF_RULES. */
+const backrefDoc = (): Json => {
+  const doc = paperDoc();
+  return { ...doc, variables: doc.variables.map((v: Json) => (v.env_variable === 'SERVER_JARFILE' ? { ...v, rules: BACKREF_RULES } : v)) };
+};
+
 /** A PTDL_v1 document: a list of images instead of the label → image map, no field_type. */
 const v1Doc = (): Json => ({
   _comment: 'DO NOT EDIT: FILE GENERATED AUTOMATICALLY BY PTERODACTYL PANEL - PTERODACTYL.IO',
@@ -802,6 +811,22 @@ describe.each(dbKinds(['postgres']))('admin eggs (%s)', (db) => {
       expect(await state()).toEqual(before);
     });
 
+    it('should answer 400 VALIDATION_FAILED naming the reason and add nothing when a variable pattern needs backtracking', async () => {
+      const egg = await createEgg(t.app, nest.id);
+      const before = await state();
+      expectValidation(await as('post', VARS(egg.id)).send(newVariable({ rules: BACKREF_RULES })), [{ field: 'rules', message: `rules: ${BACKREF_REFUSAL}` }]);
+      expect(await state()).toEqual(before);
+    });
+
+    it('should answer 400 VALIDATION_FAILED and change nothing when a variable is patched to a pattern that needs backtracking', async () => {
+      const egg = await createEgg(t.app, nest.id);
+      const variable = await createEggVariable(t.app, egg.id);
+      const before = await state();
+      expectValidation(await as('patch', `${VARS(egg.id)}/${variable.id}`).send({ rules: BACKREF_RULES }), [{ field: 'rules', message: `rules: ${BACKREF_REFUSAL}` }]);
+      expect(variableSnapshot((await loadVariable(variable.id))!)).toEqual(variableSnapshot(variable));
+      expect(await state()).toEqual(before);
+    });
+
     it('should change only the sent fields and record only those, with the eggId, when a variable is patched', async () => {
       const egg = await createEgg(t.app, nest.id);
       const variable = await createEggVariable(t.app, egg.id, { envVariable: 'MC_VERSION', defaultValue: 'latest' });
@@ -1054,6 +1079,13 @@ describe.each(dbKinds(['postgres']))('admin eggs (%s)', (db) => {
       expect(await state()).toEqual(before);
     });
 
+    it('should answer 400 VALIDATION_FAILED naming the variable and add nothing when an imported pattern needs backtracking', async () => {
+      const before = await state();
+      const res = await as('post', `${EGGS}/import`).send({ nestId: nest.id, egg: backrefDoc() });
+      expectValidation(res, [{ field: 'variables.1.rules', message: `rules of SERVER_JARFILE: ${BACKREF_REFUSAL}` }]);
+      expect(await state()).toEqual(before);
+    });
+
     it('should answer 400 VALIDATION_FAILED and add nothing when the document has no images', async () => {
       const before = await state();
       const res = await as('post', `${EGGS}/import`).send({ nestId: nest.id, egg: { ...paperDoc(), docker_images: {} } });
@@ -1265,6 +1297,9 @@ class EggServer {
         }
         res.end();
         return;
+      case '/backref.json':
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(backrefDoc()));
+        return;
       case '/not-json':
         res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>not an egg</body></html>');
         return;
@@ -1417,6 +1452,14 @@ describe.each(dbKinds(['postgres']))('egg import from a URL, private addresses a
     const res = await importUrl({ nestId: nest.id, url });
     expectError(res, status, code, message.replace('PORT', new URL(url).port));
     expect(server.requests).toContain(path);
+    expect(await state()).toEqual(before);
+  });
+
+  it('should answer 400 VALIDATION_FAILED naming the variable and add nothing when the served egg has a pattern that needs backtracking', async () => {
+    const before = await state();
+    const res = await importUrl({ nestId: nest.id, url: server.url('/backref.json') });
+    expectValidation(res, [{ field: 'variables.1.rules', message: `rules of SERVER_JARFILE: ${BACKREF_REFUSAL}` }]);
+    expect(server.requests).toContain('/backref.json');
     expect(await state()).toEqual(before);
   });
 

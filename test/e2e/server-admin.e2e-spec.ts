@@ -133,4 +133,22 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(p.sim.servers.has(second.uuid)).toBe(false);
     expect(p.sim.servers.has(uuid)).toBe(true); // the forced delete never reached the daemon
   });
+
+  it('should refuse an environment value longer than 4,096 characters, as the client route does, and create nothing', async () => {
+    const before = (await p.admin('get', '/api/admin/servers').expect(200)).body.meta.pagination.total;
+    // DL_PATH's own rules (nullable|string) set no length limit.
+    const res = await p.admin('post', '/api/admin/servers')
+      .send({ name: 'Long', node_id: p.nodeId, egg_id: p.eggId, memory: 1024, disk: 1024, cpu: 100, environment: { DL_PATH: 'x'.repeat(4097) } });
+    expect([res.status, res.body]).toEqual([
+      400,
+      {
+        statusCode: 400,
+        code: 'VALIDATION_FAILED',
+        message: 'Validation failed',
+        details: [{ field: 'environment.DL_PATH', message: 'DL_PATH must be shorter than or equal to 4096 characters' }],
+        requestId: expect.any(String),
+      },
+    ]);
+    expect((await p.admin('get', '/api/admin/servers').expect(200)).body.meta.pagination.total).toBe(before);
+  });
 });

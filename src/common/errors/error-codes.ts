@@ -39,6 +39,7 @@ export interface ErrorDef {
 export const CommonError = {
   VALIDATION_FAILED: { code: 'VALIDATION_FAILED', category: ErrorCategory.BAD_REQUEST, message: 'Validation failed' },
   INVALID_JSON: { code: 'INVALID_JSON', category: ErrorCategory.BAD_REQUEST, message: 'The request body is not valid JSON' },
+  JSON_TOO_DEEP: { code: 'JSON_TOO_DEEP', category: ErrorCategory.BAD_REQUEST, message: 'The request body nests too deeply' },
   BAD_REQUEST: { code: 'BAD_REQUEST', category: ErrorCategory.BAD_REQUEST, message: 'Bad request' },
   UNAUTHENTICATED: { code: 'UNAUTHENTICATED', category: ErrorCategory.UNAUTHENTICATED, message: 'Authentication required' },
   FORBIDDEN: { code: 'FORBIDDEN', category: ErrorCategory.FORBIDDEN, message: 'You do not have permission to perform this action' },

@@ -4,11 +4,15 @@ import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
+import { nulFields, nulRefusal, scanJson, tooDeepRefusal } from 'src/common/http/hostile-input';
 import { pathOf } from 'src/common/http/http';
 import type { AppConfigService } from 'src/config/app-config.service';
 
 /** JSON bodies are capped at 1 MiB; streamed uploads are not JSON and have their own cap. */
 export const JSON_BODY_LIMIT = 1024 * 1024;
+
+/** Route config (`@RouteConfig(STREAMS_BODY)`) of a route that reads its own request stream, e.g. file uploads. */
+export const STREAMS_BODY = { streamsBody: true };
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -37,10 +41,23 @@ export const createHttpAdapter = (config: AppConfigService): FastifyAdapter => {
 };
 
 /**
+ * Path parameters and query strings are refused with the same 400 when a value (or query key) holds a NUL: they are
+ * decoded from `%00` and reach guards, which look records up by them, before any pipe runs.
+ */
+const installInputChecks = (fastify: FastifyInstance): void => {
+  fastify.addHook('preValidation', (req, _reply, done) => {
+    const fields = [...nulFields(req.params), ...nulFields(req.query)];
+    done(fields.length > 0 ? nulRefusal(fields) : undefined);
+  });
+};
+
+/**
  * Request bodies as the API has always read them: JSON objects and arrays only (anything else is
  * 400 INVALID_JSON), an empty JSON body is `{}`, and on the daemon's callbacks the literal `null`
- * Wings sends for "no body" (wings.md §5.1) is `{}` too. Any other content type is left unread, for
- * the routes that stream it (file uploads) and to fail validation everywhere else.
+ * Wings sends for "no body" (wings.md §5.1) is `{}` too. Hostile bodies get a 400 before any route
+ * sees them: nested deeper than MAX_JSON_DEPTH (JSON_TOO_DEEP), or with a NUL in any string
+ * (VALIDATION_FAILED, as for path parameters and query strings). Any other content type gives the
+ * route no body: left unread for the routes that stream it (file uploads), read and dropped elsewhere.
  */
 export const installBodyParsers = (fastify: FastifyInstance): void => {
   fastify.removeAllContentTypeParsers();
@@ -60,7 +77,39 @@ export const installBodyParsers = (fastify: FastifyInstance): void => {
       done(new AppException(CommonError.INVALID_JSON), undefined);
       return;
     }
-    void parseJson(req, text, (err, value) => (err ? done(new AppException(CommonError.INVALID_JSON), undefined) : done(null, value)));
+    // Before parsing: a body nested thousands deep costs stack and CPU in every recursive step after it.
+    const scan = scanJson(text);
+    if (scan.tooDeep) {
+      done(tooDeepRefusal(), undefined);
+      return;
+    }
+    void parseJson(req, text, (err, value) => {
+      if (err) {
+        done(new AppException(CommonError.INVALID_JSON), undefined);
+        return;
+      }
+      const nul = scan.hasNul ? nulFields(value) : [];
+      done(nul.length > 0 ? nulRefusal(nul) : null, nul.length > 0 ? undefined : value);
+    });
   });
-  fastify.addContentTypeParser('*', (_req, _payload, done) => done(null, undefined));
+  // Any other body is left unread only on a route that streams it (STREAMS_BODY); elsewhere it is read to the JSON
+  // cap and dropped, so validation says what the route needs. A reply sent over an unread body ends the connection
+  // while the client is still sending, and the client never sees the answer.
+  fastify.addContentTypeParser('*', (req, payload, done) => {
+    if ((req.routeOptions.config as { streamsBody?: boolean } | undefined)?.streamsBody) {
+      done(null, undefined);
+      return;
+    }
+    let size = 0;
+    payload.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > JSON_BODY_LIMIT) {
+        payload.removeAllListeners('data');
+        payload.removeAllListeners('end');
+        done(new AppException(CommonError.PAYLOAD_TOO_LARGE), undefined);
+      }
+    });
+    payload.on('end', () => done(null, undefined));
+  });
+  installInputChecks(fastify);
 };

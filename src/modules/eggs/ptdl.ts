@@ -184,7 +184,9 @@ const readVariable = (raw: unknown, i: number, r: Reader, errors: FieldError[]):
   try {
     parseRules(variable.rules);
   } catch (e) {
-    errors.push({ field: at('rules'), message: e instanceof RuleParseError ? e.message : String(e) });
+    // The index in `field` is hard to map back in a long document; the variable's name is not.
+    const reason = e instanceof RuleParseError ? e.message : String(e);
+    errors.push({ field: at('rules'), message: variable.envVariable ? `rules of ${variable.envVariable}: ${reason}` : reason });
   }
   return variable;
 };

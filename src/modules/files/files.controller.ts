@@ -1,8 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiTags } from '@nestjs/swagger';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
 import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
+import { STREAMS_BODY } from 'src/common/http/fastify';
 import type { HttpReply, HttpRequest } from 'src/common/http/http';
 import {
   ChmodFilesDto,
@@ -53,6 +55,7 @@ export class FilesController {
 
   /** Multipart field `files`, streamed to the daemon; capped at the node's upload size (413). */
   @Post('upload')
+  @RouteConfig(STREAMS_BODY)
   @HttpCode(204)
   @ServerRoute('server.files.write')
   async upload(

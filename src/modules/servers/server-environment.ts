@@ -2,6 +2,9 @@ import type { FieldError } from 'src/common/validation/validation.pipe';
 import type { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { parseRules, validateValue } from 'src/modules/eggs/rules/variable-rules';
 
+/** As UpdateStartupVariableDto caps `value` on the client route. */
+export const ENV_VALUE_MAX_LENGTH = 4096;
+
 /** Environment values are strings; numbers and booleans are written as Wings would write them. */
 const asText = (value: unknown): string | undefined => {
   if (value === null || value === undefined) {
@@ -36,6 +39,11 @@ export const checkEnvironment = (
     const text = given === undefined ? variable.defaultValue : asText(given);
     if (given !== undefined && text === undefined && given !== null) {
       errors.push({ field: `environment.${variable.envVariable}`, message: `${variable.envVariable} must be a string, number or boolean` });
+      continue;
+    }
+    // The client route caps a value at the same length: no rule (regexes included) runs on unbounded input.
+    if (given !== undefined && text !== undefined && text.length > ENV_VALUE_MAX_LENGTH) {
+      errors.push({ field: `environment.${variable.envVariable}`, message: `${variable.envVariable} must be shorter than or equal to ${ENV_VALUE_MAX_LENGTH} characters` });
       continue;
     }
     const messages = validateValue(parseRules(variable.rules), text ?? null, variable.envVariable);

@@ -1,9 +1,10 @@
 /**
- * The `regex:`/`not_regex:` argument of an egg variable rule: preg_*'s reading of a delimited pattern, and its
- * translation from PCRE (as PHP runs it) into a JS RegExp. Part of the rules in
- * src/modules/eggs/rules/variable-rules.ts, whose header lists the deliberate differences from Laravel.
+ * The `regex:`/`not_regex:` argument of an egg variable rule: preg_*'s reading of a delimited pattern and its
+ * modifiers, run by RE2 (re2js). Part of the rules in src/modules/eggs/rules/variable-rules.ts, whose header lists the
+ * deliberate differences from Laravel.
  */
 
+import { RE2JS } from 're2js';
 import { RuleParseError } from 'src/modules/eggs/rules/rule-parse-error';
 
 export const PCRE_SPACE = ' \t\n\v\f\r';
@@ -65,334 +66,102 @@ export const scanDelimited = (src: string, from: number, describe: () => string)
   return { end: k, body: src.slice(i + 1, j), modifiers };
 };
 
-const JS_SYNTAX = '^$\\.*+?()[]{}|/';
-const escapeOutside = (c: string): string => (JS_SYNTAX.includes(c) ? `\\${c}` : c);
-const escapeInside = (c: string): string => ('\\]^-['.includes(c) ? `\\${c}` : c);
-const hex = (code: number): string => {
-  const h = code.toString(16);
-  return code <= 0xff ? `\\x${h.padStart(2, '0')}` : code <= 0xffff ? `\\u${h.padStart(4, '0')}` : `\\u{${h}}`;
-};
-
-const POSIX_CLASSES: Record<string, string> = {
-  alnum: 'a-zA-Z0-9',
-  alpha: 'a-zA-Z',
-  ascii: '\\x00-\\x7f',
-  blank: ' \\t',
-  cntrl: '\\x00-\\x1f\\x7f',
-  digit: '0-9',
-  graph: '\\x21-\\x7e',
-  lower: 'a-z',
-  print: '\\x20-\\x7e',
-  punct: '!-\\/:-@\\[-`{-~',
-  space: ' \\t\\n\\v\\f\\r',
-  upper: 'A-Z',
-  word: '\\w',
-  xdigit: '0-9A-Fa-f',
-};
-
-const VERTICAL_SPACE = '\\n\\v\\f\\r\\x85\\u2028\\u2029';
-const HORIZONTAL_SPACE = '\\t \\xa0\\u1680\\u180e\\u2000-\\u200a\\u202f\\u205f\\u3000';
-/** PCRE's \w with the u modifier (PHP turns on Unicode properties with it). */
+/** PHP's u modifier also turns on Unicode properties (PCRE2_UCP): \d and \w then cover every script. */
 const UNICODE_WORD = '\\p{L}\\p{N}_';
+const UNICODE_ESCAPES: Record<string, { outside: string; inside?: string }> = {
+  d: { outside: '\\p{Nd}', inside: '\\p{Nd}' },
+  D: { outside: '\\P{Nd}', inside: '\\P{Nd}' },
+  w: { outside: `[${UNICODE_WORD}]`, inside: UNICODE_WORD },
+  W: { outside: `[^${UNICODE_WORD}]` },
+};
 
 /**
- * Rewrites a PCRE pattern body into JS RegExp syntax, or throws a RuleParseError.
- * Handled: the x modifier (whitespace and # comments), \A \z \Z \h \H \v \V \R \N \e \a \Q…\E \x{…} \o{…} \cX, \pL and
- * \p{…} (with u), POSIX [:classes:], a leading ] in a class, (?P<name>…) (?'name'…) (?P=name) \k{…} \g{…}, (?#…),
- * and a leading (?imsx). With u, \d \w \b keep PHP's Unicode meaning. Refused rather than mistranslated: atomic and
- * possessive forms, recursion, conditionals, \K \G \X, backtracking verbs, inline options anywhere else.
+ * What RE2 cannot do that PCRE can, said in the author's terms; RE2's own message otherwise. These are the
+ * constructs that need backtracking, which is exactly what a linear-time engine leaves out.
  */
-const translatePcre = (body: string, modifiers: string, fail: (why: string) => never): { source: string; flags: string } => {
-  let extended = modifiers.includes('x');
-  const flags = new Set([...modifiers].filter((m) => 'imsu'.includes(m)));
-  const unicode = flags.has('u');
+const refusal = (body: string, re2Message: string): string => {
+  const why = re2Message.replace(/^error parsing regexp: /, '');
+  const unsupported = (what: string): string => `${what} are not supported (egg patterns run on RE2, in linear time)`;
+  if (/\\(?:[1-9]|k[<{']|g\{?-?\w|g\d)|\(\?P=/.test(body)) {
+    return unsupported('back references');
+  }
+  if (/\(\?<?[=!]/.test(body)) {
+    return unsupported('lookahead and lookbehind assertions');
+  }
+  if (/\(\?>/.test(body)) {
+    return unsupported('atomic groups (?>...)');
+  }
+  if (/(?:[*+?}])\+/.test(body) && why.startsWith('invalid nested repetition operator')) {
+    return unsupported('possessive quantifiers such as a++');
+  }
+  if (/\(\?(?:R|[+-]?\d|&|\()/.test(body)) {
+    return unsupported('recursion and conditional groups');
+  }
+  if (/\(\*/.test(body)) {
+    return unsupported('backtracking verbs (*...)');
+  }
+  return why;
+};
+
+/**
+ * The pattern body as RE2 reads it. RE2 has no x modifier and no Unicode-property mode, so those two flags are applied
+ * here: x drops whitespace and # comments outside classes; u widens \d \w (and their negations) to every script, as
+ * PHP's u does. Everything else (syntax, errors) is RE2's own.
+ */
+const prepareBody = (body: string, extended: boolean, unicode: boolean, fail: (why: string) => never): string => {
   const out: string[] = [];
   let inClass = false;
-  let classStart = false; // just after [ or [^, where ] is literal in PCRE
-  let afterClassEscape = false; // a - right after \d etc. inside a class is literal in PCRE
+  let classStart = false; // just after [ or [^, where ] is literal
   let i = 0;
-
-  const isClassEscapeAt = (at: number): boolean => body[at] === '\\' && /^[dDwWsShHvVpP]$/.test(body[at + 1] ?? '');
-
-  const quoteUntilE = (from: number): number => {
-    const end = body.indexOf('\\E', from);
-    const text = body.slice(from, end < 0 ? body.length : end);
-    for (const ch of text) {
-      out.push(inClass ? escapeInside(ch) : escapeOutside(ch));
-    }
-    return end < 0 ? body.length : end + 2;
-  };
-
-  const property = (at: number): number => {
-    const m = /^\\([pP])(?:\{(\^?)([A-Za-z_&]+)\}|([A-Za-z]))/.exec(body.slice(at));
-    if (!m) {
-      return fail('malformed \\p escape');
-    }
-    if (!unicode) {
-      return fail(`${m[0]} needs the u modifier`);
-    }
-    const negated = (m[1] === 'P') !== (m[2] === '^');
-    const name = m[3] ?? m[4];
-    const p = negated ? 'P' : 'p';
-    const candidates = name === 'L&' ? ['LC'] : [name, `Script=${name}`];
-    for (const candidate of candidates) {
-      try {
-        new RegExp(`\\p{${candidate}}`, 'u');
-        out.push(`\\${p}{${candidate}}`);
-        afterClassEscape = inClass;
-        return at + m[0].length;
-      } catch {
-        // try the next spelling
-      }
-    }
-    return fail(`unknown Unicode property ${m[0]}`);
-  };
-
-  const escape = (at: number): number => {
-    const c = body[at + 1];
-    if (c === undefined) {
-      return fail('the pattern ends with a backslash');
-    }
-    const rest = body.slice(at);
-    const classOnly = (inside: string, outside: string, negatedName?: string): number => {
-      if (inClass) {
-        if (negatedName) {
-          return fail(`${negatedName} inside [...] is not supported`);
-        }
-        out.push(inside);
-        afterClassEscape = true;
-      } else {
-        out.push(outside);
-      }
-      return at + 2;
-    };
-    const anchor = (js: string): number => {
-      if (inClass) {
-        return fail(`\\${c} cannot appear inside [...]`);
-      }
-      out.push(js);
-      return at + 2;
-    };
-    switch (c) {
-      case 'd':
-        return unicode ? classOnly('\\p{Nd}', '\\p{Nd}') : classOnly('\\d', '\\d');
-      case 'D':
-        return unicode ? classOnly('', '\\P{Nd}', '\\D with the u modifier') : classOnly('\\D', '\\D');
-      case 'w':
-        return unicode ? classOnly(UNICODE_WORD, `[${UNICODE_WORD}]`) : classOnly('\\w', '\\w');
-      case 'W':
-        return unicode ? classOnly('', `[^${UNICODE_WORD}]`, '\\W with the u modifier') : classOnly('\\W', '\\W');
-      case 's':
-      case 'S':
-        return classOnly(`\\${c}`, `\\${c}`);
-      case 'h':
-        return classOnly(HORIZONTAL_SPACE, `[${HORIZONTAL_SPACE}]`);
-      case 'H':
-        return classOnly('', `[^${HORIZONTAL_SPACE}]`, '\\H');
-      case 'v':
-        return classOnly(VERTICAL_SPACE, `[${VERTICAL_SPACE}]`);
-      case 'V':
-        return classOnly('', `[^${VERTICAL_SPACE}]`, '\\V');
-      case 'R':
-        return classOnly('', `(?:\\r\\n|[${VERTICAL_SPACE}])`, '\\R');
-      case 'N':
-        if (body[at + 2] === '{') {
-          return fail('\\N{...} is not supported');
-        }
-        return classOnly('', '[^\\n]', '\\N');
-      case 'b':
-      case 'B':
-        if (inClass) {
-          out.push('\\b'); // backspace, in both
-          return at + 2;
-        }
-        if (unicode) {
-          const w = `[${UNICODE_WORD}]`;
-          out.push(c === 'b' ? `(?:(?<=${w})(?!${w})|(?<!${w})(?=${w}))` : `(?:(?<=${w})(?=${w})|(?<!${w})(?!${w}))`);
-          return at + 2;
-        }
-        out.push(`\\${c}`);
-        return at + 2;
-      case 'A':
-        return anchor('(?<![\\s\\S])');
-      case 'z':
-      case 'Z':
-        return anchor('(?![\\s\\S])');
-      case 'n':
-      case 'r':
-      case 't':
-      case 'f':
-        out.push(`\\${c}`);
-        return at + 2;
-      case 'e':
-        out.push('\\x1b');
-        return at + 2;
-      case 'a':
-        out.push('\\x07');
-        return at + 2;
-      case 'Q':
-        return quoteUntilE(at + 2);
-      case 'E':
-        return at + 2; // a stray \E is ignored by PCRE
-      case 'p':
-      case 'P':
-        return property(at);
-      case 'x': {
-        const braced = /^\\x\{([0-9A-Fa-f]+)\}/.exec(rest);
-        const plain = /^\\x([0-9A-Fa-f]{0,2})/.exec(rest) as RegExpExecArray;
-        const code = parseInt(braced ? braced[1] : plain[1] || '0', 16);
-        if (code > (unicode ? 0x10ffff : 0xff)) {
-          return fail(`character code ${braced?.[0] ?? ''} is too large`);
-        }
-        out.push(hex(code));
-        return at + (braced ?? plain)[0].length;
-      }
-      case 'o': {
-        const m = /^\\o\{([0-7]+)\}/.exec(rest);
-        if (!m) {
-          return fail('malformed \\o{...}');
-        }
-        const code = parseInt(m[1], 8);
-        if (code > (unicode ? 0x10ffff : 0xff)) {
-          return fail(`character code ${m[0]} is too large`);
-        }
-        out.push(hex(code));
-        return at + m[0].length;
-      }
-      case 'c': {
-        const ch = body[at + 2];
-        if (ch === undefined || !/^[ -~]$/.test(ch)) {
-          return fail('\\c must be followed by a printable ASCII character');
-        }
-        out.push(hex(ch.toUpperCase().charCodeAt(0) ^ 0x40));
-        return at + 3;
-      }
-      case 'k': {
-        const m = /^\\k(?:<([A-Za-z_]\w*)>|'([A-Za-z_]\w*)'|\{([A-Za-z_]\w*)\})/.exec(rest);
-        if (!m || inClass) {
-          return fail('malformed \\k back reference');
-        }
-        out.push(`\\k<${m[1] ?? m[2] ?? m[3]}>`);
-        return at + m[0].length;
-      }
-      case 'g': {
-        const m = /^\\g(?:\{(\d+)\}|(\d+)|\{([A-Za-z_]\w*)\})/.exec(rest);
-        if (!m || inClass) {
-          return fail('only \\g{n} and \\g{name} back references are supported');
-        }
-        out.push(m[3] === undefined ? `(?:\\${m[1] ?? m[2]})` : `\\k<${m[3]}>`);
-        return at + m[0].length;
-      }
-      case '0': {
-        const m = /^\\0([0-7]{0,2})/.exec(rest) as RegExpExecArray;
-        out.push(hex(parseInt(m[1] || '0', 8)));
-        return at + m[0].length;
-      }
-      default:
-        break;
-    }
-    if (/^[1-9]$/.test(c)) {
-      const m = /^\\(\d+)/.exec(rest) as RegExpExecArray;
-      if (!inClass) {
-        out.push(`(?:\\${m[1]})`); // a back reference; the group wraps it so a following digit stays a digit
-        return at + m[0].length;
-      }
-      const octal = /^\\([0-7]{1,3})/.exec(rest); // inside a class PCRE reads octal
-      if (!octal) {
-        out.push(c);
-        return at + 2;
-      }
-      out.push(hex(parseInt(octal[1], 8)));
-      return at + octal[0].length;
-    }
-    if (/^[A-Za-z]$/.test(c)) {
-      return fail(`\\${c} is not supported`);
-    }
-    // Any other escaped character is itself, which JS's u mode only allows for syntax characters.
-    const ch = String.fromCodePoint(body.codePointAt(at + 1) as number);
-    out.push(inClass ? escapeInside(ch) : escapeOutside(ch));
-    return at + 1 + ch.length;
-  };
-
-  const group = (at: number): number => {
-    const rest = body.slice(at);
-    if (rest.startsWith('(*')) {
-      return fail('backtracking verbs (*...) are not supported');
-    }
-    if (!rest.startsWith('(?')) {
-      out.push('(');
-      return at + 1;
-    }
-    if (rest.startsWith('(?#')) {
-      const close = body.indexOf(')', at);
-      return close < 0 ? fail('unterminated (?# comment') : close + 1;
-    }
-    let m = /^\(\?(?::|=|!|<=|<!)/.exec(rest);
-    if (m) {
-      out.push(m[0]);
-      return at + m[0].length;
-    }
-    m = /^\(\?(?:P?<([A-Za-z_]\w*)>|'([A-Za-z_]\w*)')/.exec(rest);
-    if (m) {
-      out.push(`(?<${m[1] ?? m[2]}>`);
-      return at + m[0].length;
-    }
-    m = /^\(\?P=([A-Za-z_]\w*)\)/.exec(rest);
-    if (m) {
-      out.push(`\\k<${m[1]}>`);
-      return at + m[0].length;
-    }
-    m = /^\(\?([imsx]+)\)/.exec(rest);
-    if (m && out.length === 0) {
-      for (const f of m[1]) {
-        if (f === 'x') {
-          extended = true;
-        } else {
-          flags.add(f);
-        }
-      }
-      return at + m[0].length;
-    }
-    return fail(`the group ${rest.slice(0, 4)}... is not supported`);
-  };
-
   while (i < body.length) {
     const c = body[i];
-    if (inClass) {
-      if (c === ']') {
-        out.push(classStart ? '\\]' : ']');
-        inClass = classStart;
-        classStart = false;
-        afterClassEscape = false;
-        i++;
+    if (c === '\\') {
+      const next = body[i + 1];
+      if (next === undefined) {
+        return fail('the pattern ends with a backslash');
+      }
+      if (next === 'Q') {
+        // \Q...\E is RE2's too; it is only copied whole so that x leaves the quoted text alone.
+        const end = body.indexOf('\\E', i + 2);
+        const stop = end < 0 ? body.length : end + 2;
+        out.push(body.slice(i, stop));
+        i = stop;
         continue;
+      }
+      const mapped = unicode ? UNICODE_ESCAPES[next] : undefined;
+      if (mapped) {
+        if (inClass && mapped.inside === undefined) {
+          return fail(`\\${next} inside [...] is not supported with the u modifier`);
+        }
+        out.push(inClass ? (mapped.inside as string) : mapped.outside);
+      } else if (unicode && !inClass && (next === 'b' || next === 'B')) {
+        return fail(`\\${next} with the u modifier (a Unicode word boundary) is not supported; drop u or use a character class`);
+      } else {
+        out.push(c, next);
       }
       classStart = false;
-      if (c === '\\') {
-        afterClassEscape = false;
-        i = escape(i);
-        continue;
-      }
-      if (c === '[') {
-        const posix = /^\[:(\^?)([a-z]+):\]/.exec(body.slice(i));
-        if (posix) {
-          const range = POSIX_CLASSES[posix[2]];
-          if (posix[1] || range === undefined) {
-            return fail(`${posix[0]} is not supported`);
-          }
-          out.push(range);
-          afterClassEscape = true;
-          i += posix[0].length;
-          continue;
-        }
-        out.push('\\[');
-      } else if (c === '-' && (afterClassEscape || isClassEscapeAt(i + 1))) {
-        out.push('\\-');
+      i += 2;
+      continue;
+    }
+    if (inClass) {
+      const posix = c === '[' ? /^\[:\^?[a-z]+:\]/.exec(body.slice(i)) : null;
+      if (posix) {
+        out.push(posix[0]);
+        i += posix[0].length;
       } else {
+        inClass = c !== ']' || classStart;
         out.push(c);
+        i++;
       }
-      afterClassEscape = false;
-      i++;
+      classStart = false;
+      continue;
+    }
+    if (c === '[') {
+      inClass = true;
+      classStart = true;
+      const negated = body[i + 1] === '^';
+      out.push(negated ? '[^' : '[');
+      i += negated ? 2 : 1;
       continue;
     }
     if (extended && PCRE_SPACE.includes(c)) {
@@ -405,55 +174,27 @@ const translatePcre = (body: string, modifiers: string, fail: (why: string) => n
       }
       continue;
     }
-    switch (c) {
-      case '\\':
-        i = escape(i);
-        continue;
-      case '[':
-        out.push('[');
-        inClass = true;
-        classStart = true;
-        afterClassEscape = false;
-        i++;
-        if (body[i] === '^') {
-          out.push('^');
-          i++;
-        }
-        continue;
-      case '(':
-        i = group(i);
-        continue;
-      case '{': {
-        const quantifier = /^\{\d+(?:,\d*)?\}/.exec(body.slice(i));
-        out.push(quantifier ? quantifier[0] : '\\{'); // PCRE reads any other { as a literal
-        i += quantifier ? quantifier[0].length : 1;
-        continue;
-      }
-      case '}':
-      case ']':
-        out.push(`\\${c}`);
-        i++;
-        continue;
-      default:
-        out.push(c);
-        i++;
-    }
+    out.push(c);
+    i++;
   }
-  if (inClass) {
-    return fail('missing terminating ] for a character class');
-  }
-  return { source: out.join(''), flags: [...flags].sort().join('') };
+  return out.join('');
 };
 
-const patternCache = new Map<string, RegExp>();
+/** A compiled `regex:` argument; `test` searches anywhere in the value, as preg_match does. */
+export interface CompiledPattern {
+  test(value: string): boolean;
+}
+
+const patternCache = new Map<string, CompiledPattern>();
 const PATTERN_CACHE_LIMIT = 500;
 
 /**
- * A `regex:` argument (delimiters and modifiers included) as a JS RegExp; cached, throws RuleParseError.
- * Unlike PCRE (pcre.backtrack_limit), V8 has no backtracking limit: a catastrophic pattern from an egg is as slow here
- * as its input is long, so callers should bound value lengths.
+ * A `regex:` argument (delimiters and modifiers included), compiled for RE2: matching time is linear in the value's
+ * length whatever the pattern, so an egg cannot make validation hang (PCRE and V8 backtrack, and `(a+)+$` doubles its
+ * cost per character). Patterns that need backtracking (back references, lookaround, possessive or atomic groups,
+ * recursion) are refused with a RuleParseError when the egg is saved or imported. Cached.
  */
-export const compilePattern = (pattern: string, rule: string): RegExp => {
+export const compilePattern = (pattern: string, rule: string): CompiledPattern => {
   const cached = patternCache.get(pattern);
   if (cached) {
     return cached;
@@ -466,17 +207,20 @@ export const compilePattern = (pattern: string, rule: string): RegExp => {
   if (scanned.end !== pattern.length) {
     fail('unexpected "|" after the pattern');
   }
-  const { source, flags } = translatePcre(scanned.body, scanned.modifiers, fail);
-  let re: RegExp;
+  const { body, modifiers } = scanned;
+  const source = prepareBody(body, modifiers.includes('x'), modifiers.includes('u'), fail);
+  // D (dollar end-only) needs nothing: RE2's $ is already the end of the value unless m is given.
+  const flags =
+    (modifiers.includes('i') ? RE2JS.CASE_INSENSITIVE : 0) | (modifiers.includes('m') ? RE2JS.MULTILINE : 0) | (modifiers.includes('s') ? RE2JS.DOTALL : 0);
+  let compiled: CompiledPattern;
   try {
-    re = new RegExp(source, flags);
+    compiled = RE2JS.compile(source, flags);
   } catch (e) {
-    // V8 says "Invalid regular expression: /source/flags: reason"; the reason is what is new.
-    return fail(e instanceof Error ? (/^Invalid regular expression: .*: (.*)$/s.exec(e.message)?.[1] ?? e.message) : String(e));
+    return fail(refusal(body, e instanceof Error ? e.message : String(e)));
   }
   if (patternCache.size >= PATTERN_CACHE_LIMIT) {
     patternCache.clear();
   }
-  patternCache.set(pattern, re);
-  return re;
+  patternCache.set(pattern, compiled);
+  return compiled;
 };

@@ -146,6 +146,14 @@ const CASES: [string, string | null | undefined, boolean][] = [
   ['regex:/^[]a]+$/', ']a]', true],
   ['not_regex:/^\\s|\\s$/', ' padded', false],
   ['not_regex:/^\\s|\\s$/', 'ok', true],
+  // RE2 reads inline flags anywhere and \pL without u (PCRE does too); the old JS translation refused both
+  ['not_regex:/a(?i)b/', 'aB', false],
+  ['regex:/^\\pL+$/', 'abc', true],
+  ['regex:/^[\\w\\d]+$/u', 'ünï2', true],
+  ['regex:/^[[:alpha:]] # a letter\n [^]x]$/x', 'a]', false],
+  ['regex:/^[[:alpha:]] # a letter\n [^]x]$/x', 'ay', true],
+  ['regex:/^\\Qa.b\\E$/x', 'a.b', true],
+  ['regex:/^\\Qa.b\\E$/x', 'axb', false],
   // letters and case
   ['alpha', 'Ünïcode', true],
   ['alpha', 'abc1', false],
@@ -252,6 +260,18 @@ describe('variable rules', () => {
         ...['doesnt_end_with', 'url', 'email', 'ip', 'ipv4', 'ipv6', 'uuid', 'json'],
       ];
       expect(all.filter((n) => n !== 'bail' && !used.has(n))).toEqual([]);
+    });
+
+    // Under backtracking (PCRE, V8) each added character doubles the work: 4,096 of them would take longer than the
+    // universe's age, so the test's ordinary timeout is the assertion that the engine does not backtrack.
+    it.each([
+      ['regex:/^(a+)+$/', 'a'.repeat(4095) + 'b', false],
+      ['regex:/^(a+)+$/', 'a'.repeat(4096), true],
+      ['not_regex:/^(a|aa)*$/', 'a'.repeat(4095) + '!', true],
+      ['regex:/^(\\w+\\s?)*$/', 'word '.repeat(819) + '!', false],
+    ])('should answer %j on a 4,096-character value when the pattern is catastrophic for backtracking', (rules, value, valid) => {
+      expect(value).toHaveLength(4096);
+      expect(check(rules, value).length === 0).toBe(valid);
     });
 
     it('should throw RuleParseError when handed a rule that parseRules would refuse', () => {
@@ -381,14 +401,17 @@ describe('variable rules', () => {
       ['regex:/abc|max:3', 'invalid regex "/abc|max:3": no ending delimiter "/"'],
       ['regex:/abc/q', 'invalid regex "/abc/q": modifier "q" is not supported (i, m, s, x, u and D are)'],
       ['regex:/abc/U', 'invalid regex "/abc/U": modifier "U" is not supported (i, m, s, x, u and D are)'],
-      ['regex:/a++/', 'invalid regex "/a++/": Nothing to repeat'],
-      ['regex:/(abc/', 'invalid regex "/(abc/": Unterminated group'],
-      ['regex:/[a-/', 'invalid regex "/[a-/": missing terminating ] for a character class'],
-      ['regex:/(?>a)/', 'invalid regex "/(?>a)/": the group (?>a... is not supported'],
-      ['regex:/a\\Kb/', 'invalid regex "/a\\Kb/": \\K is not supported'],
-      ['regex:/\\pL/', 'invalid regex "/\\pL/": \\pL needs the u modifier'],
-      ['not_regex:/a(?i)b/', 'invalid not_regex "/a(?i)b/": the group (?i)... is not supported'],
-    ])('should refuse %j when the pattern cannot become a JS RegExp', (rules, message) => {
+      ['regex:/a++/', 'invalid regex "/a++/": possessive quantifiers such as a++ are not supported (egg patterns run on RE2, in linear time)'],
+      ['regex:/(abc/', 'invalid regex "/(abc/": missing closing ): `(abc`'],
+      ['regex:/[a-/', 'invalid regex "/[a-/": missing closing ]: `[a-`'],
+      ['regex:/(?>a)/', 'invalid regex "/(?>a)/": atomic groups (?>...) are not supported (egg patterns run on RE2, in linear time)'],
+      ['regex:/a\\Kb/', 'invalid regex "/a\\Kb/": invalid escape sequence: `\\K`'],
+      ['regex:/(a)\\1/', 'invalid regex "/(a)\\1/": back references are not supported (egg patterns run on RE2, in linear time)'],
+      ['regex:/(?<n>a)\\k<n>/', 'invalid regex "/(?<n>a)\\k<n>/": back references are not supported (egg patterns run on RE2, in linear time)'],
+      ['regex:/^a(?=b)/', 'invalid regex "/^a(?=b)/": lookahead and lookbehind assertions are not supported (egg patterns run on RE2, in linear time)'],
+      ['not_regex:/(?<!a)b/', 'invalid not_regex "/(?<!a)b/": lookahead and lookbehind assertions are not supported (egg patterns run on RE2, in linear time)'],
+      ['regex:/\\bword\\b/u', 'invalid regex "/\\bword\\b/u": \\b with the u modifier (a Unicode word boundary) is not supported; drop u or use a character class'],
+    ])('should refuse %j when RE2 cannot run the pattern', (rules, message) => {
       expect(parseError(rules)).toBe(message);
     });
   });

@@ -13,9 +13,10 @@
  *   validates, or silently ignores extra arguments. Rules that need another field, a file or an array are unknown.
  * - `in`/`not_in` compare strictly, as Laravel does since 12.67 (earlier versions, Pterodactyl's among them, compared
  *   loosely, so '01' passed `in:1`).
- * - PCRE patterns become JS RegExps: see `compilePattern` (pcre.ts). `$` (and `\Z`) keep JS's meaning, end of string,
- *   where PCRE also matches before a final "\n": an environment value anchored by its egg cannot smuggle a trailing
- *   newline in.
+ * - Patterns run on RE2, in linear time: see `compilePattern` (pcre.ts). Constructs that need backtracking (back
+ *   references, lookaround, possessive and atomic groups) are refused when the egg is saved, as is PCRE-only syntax
+ *   RE2 lacks (\Z, \h, \R, \K...). `$` is the end of the value, where PCRE also matches before a final "\n": an
+ *   environment value anchored by its egg cannot smuggle a trailing newline in.
  * - `email` is an approximation of egulias' RFCValidation (no DNS); `url` follows the structure of Laravel's pattern
  *   with a shorter list of schemes (see URL_SCHEMES in formats.ts).
  */
