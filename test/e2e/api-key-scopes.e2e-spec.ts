@@ -46,8 +46,7 @@ const NOT_FOUND = { code: 'SERVER_NOT_FOUND' };
 
   const as = (kind: KeyKind, method: 'get' | 'post' | 'put' | 'delete', path: string) => p.t.http()[method](path).set('x-api-key', keys.get(kind)!);
 
-  const installed = (id: string) =>
-    waitFor(async () => (await p.admin('get', `/api/admin/servers/${id}`).expect(200)).body.data.installStatus === null);
+  const installed = (id: string) => p.installed(id);
 
   beforeAll(async () => {
     p = await startSimPanel(db);

@@ -27,7 +27,7 @@ const SHA1 = /^sha1:[0-9a-f]{40}$/;
   /** A new installed server with this backup limit, and a file in it. */
   const newServer = async (backupLimit: number, name = 'Backups'): Promise<TestServer> => {
     const server = await p.createServer({ name, backup_limit: backupLimit });
-    await waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
+    await p.installed(server.id);
     const root = p.sim.servers.get(server.uuid)!.fs.root;
     await mkdir(join(root, 'world'), { recursive: true });
     await writeFile(join(root, 'world', 'level.dat'), 'original level');

@@ -17,7 +17,7 @@ import { TEST_ORIGIN } from 'test/utils/create-test-app';
 import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
 import { MariaDb, mariadbAvailable, reserveServerIds, testHostBody } from 'test/utils/mariadb';
 import { listRoutes } from 'test/utils/routes';
-import { startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { startSimPanel } from 'test/utils/sim-panel';
 import { SmtpSink } from 'test/utils/smtp-sink';
 
 /**
@@ -228,7 +228,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   it('should administer servers and database hosts', async () => {
     const admin = p().admin;
     const server = await p().createServer({ name: 'Admin Tour' });
-    await waitFor(async () => data(await admin('get', `/api/admin/servers/${server.id}`).expect(200)).installStatus === null);
+    await p().installed(server.id);
     await admin('get', '/api/admin/servers').expect(200);
     await admin('patch', `/api/admin/servers/${server.id}`).send({ name: 'Admin Tour 2' }).expect(200);
     await admin('patch', `/api/admin/servers/${server.id}/build`).send({ memory: 4096 }).expect(200);
@@ -236,7 +236,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await admin('post', `/api/admin/servers/${server.id}/suspend`).expect(200);
     await admin('post', `/api/admin/servers/${server.id}/unsuspend`).expect(200);
     await admin('post', `/api/admin/servers/${server.id}/reinstall`).expect(202);
-    await waitFor(async () => data(await admin('get', `/api/admin/servers/${server.id}`).expect(200)).installStatus === null);
+    await p().installed(server.id);
     await admin('delete', `/api/admin/servers/${server.id}`).expect(204);
 
     const host = data(await admin('post', '/api/admin/database-hosts').send(testHostBody()).expect(201));

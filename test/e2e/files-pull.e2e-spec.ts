@@ -38,7 +38,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
   it('should start the download on the daemon, land the file in the directory, and log it', async () => {
     const server = await p.createServer({ name: 'Pull' });
-    await waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
+    await p.installed(server.id);
     const base = `/api/client/servers/${server.uuid}/files`;
 
     const res = await p.asOwner('post', `${base}/pull`).send({ url: `${hostUrl}/plugins/EssentialsX.jar`, directory: '/plugins' }).expect(202);

@@ -5,7 +5,7 @@ import { signIn } from 'test/utils/auth';
 import { TEST_ORIGIN } from 'test/utils/create-test-app';
 import { eggFixtureFiles } from 'test/utils/fixtures';
 import { HOSTILE_PATHS } from 'test/utils/hostile-paths';
-import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { SimPanel, startSimPanel } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
@@ -30,7 +30,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     p = await startSimPanel(db);
     const server = await p.createServer({ name: 'Files' });
     uuid = server.uuid;
-    await waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
+    await p.installed(server.id);
     root = p.sim.servers.get(uuid)!.fs.root;
     base = `/api/client/servers/${uuid}/files`;
     await mkdir(join(root, 'plugins'), { recursive: true });

@@ -260,7 +260,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     // Admin server routes suspend, reinstall and delete: they get a server of their own.
     const decoyServer = await p.createServer({ name: 'Decoy', owner_id: ownerUser.id });
     for (const id of [server.id, decoyServer.id]) {
-      await waitFor(async () => (await admin('get', `/api/admin/servers/${id}`).expect(200)).body.data.installStatus === null);
+      await p.installed(id);
     }
     const base = `/api/client/servers/${server.uuid}`;
     const schedule = (await owner('post', `${base}/schedules`).send({ name: 'Nightly', cron: { minute: '0', hour: '4', day_of_month: '*', month: '*', day_of_week: '*' } }).expect(201)).body.data;

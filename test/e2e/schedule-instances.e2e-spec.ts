@@ -57,7 +57,7 @@ const SCHEDULES = 50;
     advanceBoth(0);
     const server = await p.createServer({ name: 'Busy' });
     uuid = server.uuid;
-    await waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
+    await p.installed(server.id);
     await p.asOwner('post', `/api/client/servers/${uuid}/power`).send({ action: 'start' }).expect(200);
     await waitFor(() => p.sim.servers.get(uuid)?.state === 'running');
 

@@ -22,7 +22,7 @@ const setUp = async (db: 'postgres' | 'pglite') => {
   const p = await startSimPanel(db);
   const installed = async (name: string) => {
     const server = await p.createServer({ name });
-    await waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
+    await p.installed(server.id);
     return server;
   };
   const online = await installed('Online');

@@ -4,7 +4,7 @@ import { signIn } from 'test/utils/auth';
 import { TEST_ORIGIN } from 'test/utils/create-test-app';
 import { MINUTE } from 'test/utils/fake-clock';
 import { eggFixtureFiles } from 'test/utils/fixtures';
-import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { SimPanel, startSimPanel } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 
 // Untyped response bodies, read field by field.
@@ -45,7 +45,7 @@ const cron = (expression: string) => {
     p = await startSimPanel(db);
     const server = await p.createServer({ name: 'Scheduled' });
     ({ uuid, id: serverId } = server);
-    await waitFor(async () => (await p.admin('get', `/api/admin/servers/${serverId}`).expect(200)).body.data.installStatus === null);
+    await p.installed(serverId);
     base = `/api/client/servers/${uuid}/schedules`;
   });
 
@@ -141,7 +141,7 @@ const cron = (expression: string) => {
 
     it('should answer 404 for a schedule that does not exist, is not a number, or belongs to another server', async () => {
       const other = await p.createServer({ name: 'Other' });
-      await waitFor(async () => (await p.admin('get', `/api/admin/servers/${other.id}`).expect(200)).body.data.installStatus === null);
+      await p.installed(other.id);
       const foreign = (
         await p.asOwner('post', `/api/client/servers/${other.uuid}/schedules`).send({ name: 'Theirs', cron: cron('0 0 * * *') }).expect(201)
       ).body.data;
@@ -354,7 +354,7 @@ const cron = (expression: string) => {
 
   it('should remove the schedules and tasks of a deleted server', async () => {
     const doomed = await p.createServer({ name: 'Doomed' });
-    await waitFor(async () => (await p.admin('get', `/api/admin/servers/${doomed.id}`).expect(200)).body.data.installStatus === null);
+    await p.installed(doomed.id);
     const path = `/api/client/servers/${doomed.uuid}/schedules`;
     const s = (await p.asOwner('post', path).send({ name: 'Gone', cron: cron('0 0 * * *') }).expect(201)).body.data;
     await p.asOwner('post', `${path}/${s.id}/tasks`).send({ action: 'command', payload: 'say gone' }).expect(201);

@@ -17,7 +17,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   });
 
   const installed = async (id: string): Promise<void> => {
-    await waitFor(async () => (await p.admin('get', `/api/admin/servers/${id}`).expect(200)).body.data.installStatus === null);
+    await p.installed(id);
   };
 
   it('should refuse an environment that breaks the egg rules, and create nothing', async () => {

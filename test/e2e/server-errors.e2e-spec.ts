@@ -85,7 +85,7 @@ const SERVER_ROUTES: [string, Call][] = [
     const other = await createUser(t.app);
     strangerCookie = await signIn(t, other.email);
     ({ uuid: serverUuid, id: serverId } = await p.createServer());
-    await waitFor(async () => (await p.admin('get', `/api/admin/servers/${serverId}`).expect(200)).body.data.installStatus === null);
+    await p.installed(serverId);
     await waitFor(() => sim.servers.get(serverUuid)?.installing === false);
   });
 

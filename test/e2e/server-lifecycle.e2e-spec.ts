@@ -24,7 +24,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   it('should have let the simulator fetch the configuration and report the install', async () => {
     const fetched = p.sim.panel.calls.filter((c) => c.path === `/servers/${serverUuid}` && c.method === 'GET');
     expect(fetched.length).toBeGreaterThanOrEqual(1);
-    await waitFor(async () => (await p.admin('get', `/api/admin/servers/${serverId}`).expect(200)).body.data.installStatus === null);
+    await p.installed(serverId);
     const server = (await p.admin('get', `/api/admin/servers/${serverId}`).expect(200)).body.data;
     expect(server.installedAt).not.toBeNull();
     expect(p.sim.servers.get(serverUuid)?.config.environment).toMatchObject({ SERVER_JARFILE: 'paper.jar', P_SERVER_LOCATION: 'lab1' });

@@ -1,5 +1,5 @@
 import { eggFixtureFiles } from 'test/utils/fixtures';
-import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { SimPanel, startSimPanel } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
@@ -10,7 +10,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   let base: string;
 
   const activity = async () => (await p.asOwner('get', `${base}/activity`).expect(200)).body.data as { event: string; metadata: unknown }[];
-  const installed = () => waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
+  const installed = () => p.installed(server.id);
 
   beforeAll(async () => {
     p = await startSimPanel(db);

@@ -2,7 +2,7 @@ import { DataSource } from 'typeorm';
 import { BackgroundTasks } from 'src/common/background/background-tasks';
 import { UsersRepository } from 'src/modules/users/users.repository';
 import { eggFixtureFiles } from 'test/utils/fixtures';
-import { Requester, SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { Requester, SimPanel, startSimPanel } from 'test/utils/sim-panel';
 import { SmtpSink } from 'test/utils/smtp-sink';
 import { dbKinds } from 'test/utils/test-db';
 
@@ -40,7 +40,7 @@ const shapeOf = (value: unknown): unknown =>
     const server = await p.createServer({ name: 'Shared' });
     uuid = server.uuid;
     base = `/api/client/servers/${uuid}`;
-    await waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
+    await p.installed(server.id);
   });
 
   afterAll(async () => {
@@ -151,7 +151,7 @@ const shapeOf = (value: unknown): unknown =>
 
     it('should add both requests to one new account when the same unknown e-mail is added twice at once', async () => {
       const other = await p.createServer({ name: 'Second' });
-      await waitFor(async () => (await p.admin('get', `/api/admin/servers/${other.id}`).expect(200)).body.data.installStatus === null);
+      await p.installed(other.id);
       const [a, b] = await Promise.all([
         add('twice@example.test'),
         p.asOwner('post', `/api/client/servers/${other.uuid}/users`).send({ email: 'twice@example.test', permissions: [] }),

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { UsersRepository } from 'src/modules/users/users.repository';
 import { eggFixtureFiles } from 'test/utils/fixtures';
-import { Requester, SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { Requester, SimPanel, startSimPanel } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
@@ -23,7 +23,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const server = await p.createServer({ name: 'Shared' });
     uuid = server.uuid;
     base = `/api/client/servers/${uuid}`;
-    await waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
+    await p.installed(server.id);
   });
 
   afterAll(async () => {

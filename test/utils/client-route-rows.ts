@@ -50,7 +50,7 @@ const newSchedule = async (c: Ctx): Promise<string> =>
   (await c.p.asOwner('post', `${c.base}/schedules`).send({ name: `Fresh ${c.n()}`, cron: NIGHTLY }).expect(201)).body.data.id as string;
 
 /** Waits out an install, reinstall or backup restore (the simulator takes milliseconds). */
-const installed = (c: Ctx) => waitFor(async () => (await c.p.admin('get', `/api/admin/servers/${c.serverId}`).expect(200)).body.data.installStatus === null);
+const installed = (c: Ctx) => c.p.installed(c.serverId);
 
 /**
  * Commands need a running server; a reinstall row may have stopped it. The simulator's own state is
@@ -272,7 +272,7 @@ export const prepareClientRoutes = async (p: SimPanel): Promise<{ c: Ctx; close:
   await p.admin('post', '/api/admin/database-hosts').send(testHostBody()).expect(201);
   const server = await p.createServer({ name: 'Matrix', backup_limit: 1000 });
   const base = `/api/client/servers/${server.uuid}`;
-  await waitFor(async () => (await p.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data.installStatus === null);
+  await p.installed(server.id);
   const root = p.sim.servers.get(server.uuid)!.fs.root;
   await mkdir(root, { recursive: true });
   await writeFile(join(root, 'read.txt'), 'hello');

@@ -27,6 +27,8 @@ export interface SimPanel {
   newUser: (options?: UserFactoryOptions) => Promise<{ user: UserEntity; as: Requester }>;
   /** Creates a Paper server for the owner through the admin API; returns its admin view. */
   createServer: (body?: Record<string, unknown>) => Promise<{ id: string; uuid: string }>;
+  /** Waits until the server's install (or reinstall, or restore) is over, as the admin API reports it. */
+  installed: (serverId: string) => Promise<void>;
   close: () => Promise<void>;
 }
 
@@ -114,10 +116,15 @@ export const startSimPanel = async (db: DbKind | 'external', options: Pick<TestA
     return { user, as };
   };
 
+  const installed = async (serverId: string): Promise<void> => {
+    await waitFor(async () => (await admin('get', `/api/admin/servers/${serverId}`).expect(200)).body.data.installStatus === null);
+  };
+
   return {
     t,
     sim,
     newUser,
+    installed,
     owner: { id: ownerUser.id, username: ownerUser.username },
     ownerCookie,
     nodeId: node.id,
