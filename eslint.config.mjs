@@ -50,4 +50,30 @@ export default tseslint.config(
     files: ['src/config/config.module.ts', 'ormconfig.ts'],
     rules: { 'no-restricted-properties': 'off' },
   },
+  {
+    // Comments point at files of this repository: contracts are written once in docs/ and cited there.
+    plugins: {
+      hatchery: {
+        rules: {
+          'no-outside-citations': {
+            meta: { type: 'suggestion', schema: [], messages: { outside: 'Comment cites "{{cited}}", outside this repository: cite docs/ (or nothing).' } },
+            create(context) {
+              const outside = /(?<!docs\/)\b(?:interface|wings|addendum|STYLE)\.md\b|\baddendum\b|§|\b(?:issue|PR) #\d+|\bW:[a-z]+\//i;
+              return {
+                Program() {
+                  for (const comment of context.sourceCode.getAllComments()) {
+                    const cited = outside.exec(comment.value);
+                    if (cited) {
+                      context.report({ loc: comment.loc, messageId: 'outside', data: { cited: cited[0] } });
+                    }
+                  }
+                },
+              };
+            },
+          },
+        },
+      },
+    },
+    rules: { 'hatchery/no-outside-citations': 'error' },
+  },
 );

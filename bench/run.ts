@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue #10): what a user feels, measured on this machine.
+ * `npm run bench`: what a user feels, measured on this machine.
  *
  * Starts the panel as production runs it (`node dist/main.js`, NODE_ENV=production, PostgreSQL,
  * rate limiting off) in its own process, seeds 100 users / 5 nodes / 1,000 servers / 100 subusers,
@@ -287,7 +287,7 @@ const loadScenarios = (panel: string, sim: string, s: Seeded): LoadScenario[] =>
   ];
 };
 
-/** One boot of a node as Wings does it (wings.md §5.3): page=0, then pages 2..last_page at once. */
+/** One boot of a node as Wings does it: page=0, then pages 2..last_page at once. */
 const nodeBoot = async (panel: string, node: Seeded['node']): Promise<{ ms: number; pages: number; servers: number }> => {
   const headers = { authorization: `Bearer ${node.tokenId}.${node.token}` };
   const started = process.hrtime.bigint();

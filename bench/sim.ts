@@ -2,7 +2,7 @@
  * The Wings SIMULATOR as its own process for `npm run bench` (bench/run.ts forks it), so the
  * panel, the simulator and the load generator each have their own event loop.
  *
- * It loads its servers from the panel the way Wings boots (wings.md §5.3: `page=0`, then pages
+ * It loads its servers from the panel the way Wings boots (`page=0`, then pages
  * 2..last_page in parallel), gives each a small Minecraft-like directory so file listings and
  * disk usage have something to read, and tells the parent over IPC when it is ready.
  * Settings come in the environment: PANEL_URL, TOKEN_ID, TOKEN, PORT.

@@ -1,5 +1,5 @@
 /**
- * Issue #5: a 200 MiB upload passes through the panel (POST /files/upload, streamed to the node's
+ * A 200 MiB upload passes through the panel (POST /files/upload, streamed to the node's
  * signed upload URL) while the process's resident memory grows by less than 64 MiB.
  *
  * One process holds the client, the panel and the Wings simulator, so the figure is an upper

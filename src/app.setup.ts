@@ -26,7 +26,7 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
     done();
   });
   // RateLimitGuard counts requests to controllers. Requests no guard runs for (no route matched, the
-  // API docs, a body Fastify could not read) are counted here (interface.md §8).
+  // API docs, a body Fastify could not read) are counted here.
   const limiter = app.get(RateLimitGuard);
   fastify.addHook('onRequest', async (req, reply) => {
     if (isUnguarded(req.routeOptions.url)) {

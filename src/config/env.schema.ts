@@ -123,7 +123,7 @@ export class EnvSchema {
   @IsBoolean()
   API_DOCS_ENABLED = true;
 
-  // Off only for development: the limits of interface.md §8 apply to every route but the daemon's.
+  // Off only for development: the limits of docs/api.md#rate-limits apply to every route but the daemon's.
   @Transform(toBoolean)
   @IsBoolean()
   RATE_LIMIT_ENABLED = true;
@@ -198,7 +198,7 @@ export class EnvSchema {
   @Min(1)
   @Max(1000)
   SCHEDULER_BATCH_SIZE = 50;
-  // CAPTCHA on sign-in, sign-up and forget-password (interface.md 5.5); unset = no CAPTCHA.
+  // CAPTCHA on sign-in, sign-up and forget-password; unset = no CAPTCHA.
   @IsOptional()
   @IsIn(CAPTCHA_PROVIDERS, { message: 'CAPTCHA_PROVIDER must be turnstile, hcaptcha or recaptcha (or unset for no CAPTCHA)' })
   CAPTCHA_PROVIDER?: CaptchaProvider;

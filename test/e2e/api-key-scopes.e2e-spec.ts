@@ -12,7 +12,7 @@ import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 
 /**
- * Issue #15 item 6: an admin's API key limited by scopes reaches nothing beyond them. On servers
+ * An admin's API key limited by scopes reaches nothing beyond them. On servers
  * its owner does not own it needs servers.read for reads and servers.write for the rest; it never
  * reaches the credential routes. A key holding all of its owner's rights works as a session does.
  */

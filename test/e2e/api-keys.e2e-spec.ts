@@ -316,7 +316,7 @@ describe.each(dbKinds(['postgres']))('API keys (%s)', (db) => {
       expect(await listKeys(cookie)).toEqual([]);
     });
 
-    // Issue #15: a key limited by scopes cannot manage credentials at all (it used to mint keys up to its own scopes).
+    // A key limited by scopes cannot manage credentials at all (else it could mint keys up to its own scopes).
     it('should answer 403 API_KEY_LIMITED and mint nothing when a users.read key creates a key', async () => {
       const { cookie } = await signedInUser({ admin: true });
       const key = await createApiKey(t, cookie, { permissions: ['users.read'] });

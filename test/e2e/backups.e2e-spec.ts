@@ -201,7 +201,7 @@ const SHA1 = /^sha1:[0-9a-f]{40}$/;
       expect(await serverStatus(s)).toBeNull();
     });
 
-    it('should end a restore the daemon never reported on when the daemon restarts, and log it as failed (wings.md §5.11)', async () => {
+    it('should end a restore the daemon never reported on when the daemon restarts, and log it as failed', async () => {
       const refused = () => p.sim.panel.calls.filter((c) => c.path === `/backups/${backup.uuid}/restore` && c.status === 403).length;
       const before = refused();
       p.sim.faults.wrongToken = true;

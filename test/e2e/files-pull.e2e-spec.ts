@@ -22,7 +22,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   beforeAll(async () => {
     host = createServer((req, res) => {
       served.push(req.url ?? '');
-      // Wings needs a Content-Length (wings.md §2.6 pull).
+      // Wings needs a Content-Length to pull a file.
       const body = Buffer.from(`plugin bytes of ${req.url}`);
       res.writeHead(200, { 'Content-Type': 'application/java-archive', 'Content-Length': body.length }).end(body);
     });

@@ -56,7 +56,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(await activity('server.file.write')).toEqual([expect.objectContaining({ metadata: { file: '/config/server.properties' } })]);
   });
 
-  // Issue #15: a file's contents (HTML, say) must not be sniffed into something a browser runs.
+  // A file's contents (HTML, say) must not be sniffed into something a browser runs.
   it('should send file contents as text/plain with X-Content-Type-Options: nosniff', async () => {
     await p.asOwner('post', `${base}/write`).send({ file: '/page.html', content: '<script>alert(1)</script>' }).expect(204);
     const read = await p.asOwner('get', `${base}/contents?file=/page.html`).expect(200);
@@ -210,7 +210,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
           p.asOwner('post', `${base}/decompress`).send({ root: bad, file: 'x.zip' }),
           p.asOwner('post', `${base}/pull`).send({ url: 'https://example.com/a.jar', directory: bad }),
         ];
-        // A NUL is refused for every route before it reaches one (issue #15): VALIDATION_FAILED, still 400.
+        // A NUL is refused for every route before it reaches one: VALIDATION_FAILED, still 400.
         const code = bad.includes('\0') ? 'VALIDATION_FAILED' : 'FILE_PATH_INVALID';
         for (const call of calls) {
           const res = await call;

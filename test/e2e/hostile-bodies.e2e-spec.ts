@@ -16,7 +16,7 @@ import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 
 /**
- * Issue #15 item 7: generated hostile requests (wrong types, deep nesting, NUL, huge numbers, `__proto__` and unknown
+ * Generated hostile requests (wrong types, deep nesting, NUL, huge numbers, `__proto__` and unknown
  * keys, long strings, arrays for objects, odd query strings and path parameters) against every route the app
  * registers, as an admin, a server owner, anonymous and (on /api/remote) the node; none may answer 5xx or stall.
  * The seed is fixed so a run is repeatable; HATCHERY_FUZZ_SEED and HATCHERY_FUZZ_RUNS explore further, and a failure
@@ -378,8 +378,8 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
           } catch (e) {
             throw new Error(`${route.method} ${clip(url)} as ${who} did not answer: ${String(e)}\nbody: ${clip(body)}`);
           }
-          // The daemon's own 5xx (Wings refuses a command to a stopped server with 502) is relayed as interface.md 7
-          // says; that is the daemon's answer, not the panel failing on the input.
+          // The daemon's own 5xx (Wings refuses a command to a stopped server with 502) is relayed with its
+          // status (docs/api.md#daemon-errors); that is the daemon's answer, not the panel failing on the input.
           const relayed = res.body?.code === 'DAEMON_HTTP_ERROR' && res.body?.details?.status === res.status;
           if (res.status >= 500 && !relayed) {
             throw new Error(

@@ -18,7 +18,7 @@ import { dbKinds } from 'test/utils/test-db';
 type Credential = { cookie: string } | { key: string };
 
 /**
- * Issue #10: credentials, servers, allocations and subuser grants are served from in-process
+ * Credentials, servers, allocations and subuser grants are served from in-process
  * caches, and whatever changes them is seen by the very next request of the same process. Each
  * test first shows the path is served from the cache (no query), then changes something through
  * the API and asks again.

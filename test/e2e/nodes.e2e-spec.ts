@@ -268,7 +268,7 @@ describe.each(dbKinds(['postgres']))('admin locations and nodes (%s)', (db) => {
   });
 
   describe('nodes: create and read', () => {
-    it('should answer 201 with every default of interface.md 2.7, a v4 uuid and a 16-character token id when only the required fields are given', async () => {
+    it('should answer 201 with every default, a v4 uuid and a 16-character token id when only the required fields are given', async () => {
       const before = await state();
       const fqdn = uniqueFqdn();
       const res = await as('post', NODES).send({ name: 'Node One', fqdn, memory: 16384, disk: 512000 }).expect(201);
@@ -549,7 +549,7 @@ describe.each(dbKinds(['postgres']))('admin locations and nodes (%s)', (db) => {
       expect([res.status, res.body]).toEqual([403, ADMIN_REQUIRED]);
     });
 
-    it('should answer {data: config} with exactly the keys of wings.md 6.1, TLS on, and no-store, for an https node not behind a proxy', async () => {
+    it('should answer {data: config} with exactly the keys of config.yml, TLS on, and no-store, for an https node not behind a proxy', async () => {
       const fqdn = `Wings-${++seq}.Example.TEST`;
       const node = await createNode({ fqdn, scheme: 'https', uploadSize: 250, daemonBase: '/srv/daemon-data', daemonListen: 8443, daemonSftp: 2222 });
       const res = await withKey('get', configPath(node.id), readKey).expect(200);

@@ -3,7 +3,7 @@ import { signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { dbKinds } from 'test/utils/test-db';
 
-/** Issue #15 item 9: `Origin: null` is refused, security headers on every response, /api/docs can be turned off. */
+/** `Origin: null` is refused, security headers on every response, /api/docs can be turned off. */
 
 const UNTRUSTED = { statusCode: 403, code: 'UNTRUSTED_ORIGIN', message: 'Cookie-authenticated changes must come from a trusted origin' };
 

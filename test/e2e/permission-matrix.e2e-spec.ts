@@ -10,11 +10,11 @@ import { Requester, SimPanel, startSimPanel } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 
 /**
- * interface.md §4 / issue #8: every client route on `{server}` called as anonymous (401), an
+ * Every client route on `{server}` called as anonymous (401), an
  * unrelated user (404), a subuser holding every permission but the route's (403), a subuser holding
  * only the route's permission (2xx; plus a row's `also`, e.g. the permission a schedule task's action
  * needs), the owner and an admin (2xx), and an admin's API key holding
- * only servers.read or only servers.write (issue #15: the route's permission is a read or a write,
+ * only servers.read or only servers.write (the route's permission is a read or a write,
  * and the key without that scope gets 403 MISSING_SCOPE). The rows are checked against
  * the routes the app registers, so a new route without a row fails this file.
  */
@@ -65,7 +65,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const { base } = c;
 
     anonymous = (method, path) => p.t.http()[method](path);
-    // Issue #15: an admin's keys limited to one server scope, on a server their owner neither owns nor shares.
+    // An admin's keys limited to one server scope, on a server their owner neither owns nor shares.
     const keyedAdmin = await p.newUser({ admin: true });
     for (const scope of ['servers.read', 'servers.write']) {
       const key = (await keyedAdmin.as('post', '/api/account/api-keys').send({ name: scope, permissions: [scope] }).expect(201)).body.data.key as string;

@@ -16,7 +16,7 @@ import { countQueries } from 'test/utils/query-counter';
 import { dbKinds } from 'test/utils/test-db';
 
 /**
- * Issue #10: once warm, authenticating a request and showing a server cost no database round trip
+ * Once warm, authenticating a request and showing a server cost no database round trip
  * (the caches of HotCaches; test/e2e/hot-cache covers what drops them), and a list costs the same
  * number of queries whatever its length (no query per row).
  */

@@ -28,7 +28,7 @@ interface Row {
 }
 
 /**
- * interface.md §8 names some paths this panel serves no route at. Rules bind routes (a path no route
+ * Some rate-limited paths (docs/api.md#rate-limits) have no route in this panel. Rules bind routes (a path no route
  * matches counts against the global rule), so these rows are shown on routes mounted for the test.
  */
 @Controller('api')
@@ -53,7 +53,7 @@ class RowRoutesController {
   }
 }
 
-/** interface.md §8, one request per row that the row alone decides (the tightest rule on its path). */
+/** One request per rate limit that the limit alone decides (the tightest rule on its path). */
 const ROWS: Row[] = [
   { rule: 'global', method: 'get', path: '/api/health', limit: 150, windowMs: 300_000 },
   { rule: '/api/auth/**', method: 'get', path: '/api/auth/session', limit: 45, windowMs: 300_000 },

@@ -19,7 +19,7 @@ import { dbKinds } from 'test/utils/test-db';
 
 const REMOTE = '/api/remote';
 
-/** The body of a refused daemon callback: ours, plus Wings' `errors` array (wings.md §1.11). */
+/** The body of a refused daemon callback: ours, plus Wings' `errors` array (docs/wings.md#callbacks). */
 const remoteDenial = (statusCode: number, code: string, message: string, extra: Json = {}): Json => ({
   errors: [{ code, status: String(statusCode), detail: message }],
   statusCode,
@@ -86,7 +86,7 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
     await t?.close();
   });
 
-  describe('the daemon-token guard (interface.md 5.4, addendum 0.2)', () => {
+  describe('the daemon-token guard', () => {
     it('should refuse a call without an Authorization header with 401 and Wings-readable errors', async () => {
       const res = await t.http().get(`${REMOTE}/servers`);
       expectRemoteError(res, ...MISSING_TOKEN);
@@ -137,7 +137,7 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
     });
   });
 
-  describe('GET /servers (wings.md 5.3)', () => {
+  describe('GET /servers', () => {
     it('should treat page 0 as page 1, with numeric meta, and list only the calling node’s servers', async () => {
       const first = await remote('get', '/servers?page=0&per_page=2').expect(200);
       expect(Object.keys(first.body).sort()).toEqual(['data', 'meta']);
@@ -198,7 +198,7 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
     });
   });
 
-  describe('GET /servers/{uuid} (wings.md 5.4, 5.5)', () => {
+  describe('GET /servers/{uuid}', () => {
     it('should describe the server for Wings', async () => {
       const server = servers[0];
       const allocation = (await t.app.get(DataSource).query<{ port: number }[]>('SELECT port FROM allocation WHERE server_id = $1', [server.id]))[0];
@@ -254,7 +254,7 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
         configStop: null,
         configFiles: JSON.stringify({
           'server.properties': { parser: 'properties', find: { 'server-port': '{{server.build.default.port}}', motd: 'A {{env.STARTUP}}' } },
-          // An admin may save these; Wings dereferences nil on a configs entry without parser (wings.md 1.10).
+          // An admin may save these; Wings dereferences nil on a configs entry without parser.
           'eula.txt': { find: { eula: 'true' } },
           'null-parser.yml': { parser: null, find: { a: 'b' } },
           'no-find.ini': { parser: 'ini' },
@@ -302,7 +302,7 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
     });
   });
 
-  describe('GET /servers/{uuid}/install (wings.md 5.6)', () => {
+  describe('GET /servers/{uuid}/install', () => {
     it('should answer the egg’s install script', async () => {
       const res = await remote('get', `/servers/${servers[0].uuid}/install`).expect(200);
       expect(res.body).toEqual({ container_image: egg.scriptContainer, entrypoint: egg.scriptEntry, script: egg.scriptInstall });
@@ -326,7 +326,7 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
     });
   });
 
-  describe('POST /servers/{uuid}/install (wings.md 5.7)', () => {
+  describe('POST /servers/{uuid}/install', () => {
     const report = (uuid: string, body: unknown, authorization = auth) =>
       remote('post', `/servers/${uuid}/install`, authorization).set('Content-Type', 'application/json').send(JSON.stringify(body));
 
@@ -381,7 +381,7 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
     expectRemoteError(res, 400, 'INVALID_JSON', 'The request body is not valid JSON');
   });
 
-  describe('POST /servers/reset (wings.md 5.11)', () => {
+  describe('POST /servers/reset', () => {
     it('should clear installing and restoring_backup on the calling node only, with the literal null body Wings sends', async () => {
       const [a, b, c] = servers;
       await setStatus(a.id, 'installing');
@@ -410,7 +410,7 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
     });
   });
 
-  describe('POST /activity (wings.md 5.9)', () => {
+  describe('POST /activity', () => {
     const event = (overrides: Json): Json => ({
       user: owner.uuid,
       server: servers[0].uuid,

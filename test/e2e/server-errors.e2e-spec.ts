@@ -16,10 +16,10 @@ import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 
 /*
- * One test (or group) per row of interface.md 7 that concerns servers, nodes, the daemon or the
+ * One test (or group) per error of docs/api.md#errors that concerns servers, nodes, the daemon or the
  * WebSocket. Rows that cannot be reached today, and why:
  * - 403 "caller lacks the needed permission": owners and admins hold every server permission and
- *   anyone else gets 404 (addendum: 404 for anything the caller may not see); only subusers, not
+ *   anyone else gets 404 (404 for anything the caller may not see); only subusers, not
  *   built yet, could hold some permissions and lack others.
  * - 500 "websocket: server has no resolved node": server.node_id is NOT NULL with a RESTRICT
  *   foreign key, so a server always has its node; the test below shows the schema refusing both ways.
@@ -41,7 +41,7 @@ const SERVER_ROUTES: [string, Call][] = [
   ['activity', { method: 'get', path: (s) => `/api/client/servers/${s}/activity` }],
 ];
 
-(hasPaper ? describe : describe.skip).each(dbKinds(['postgres']))('server, node, daemon and websocket errors of interface.md 7 (%s)', (db) => {
+(hasPaper ? describe : describe.skip).each(dbKinds(['postgres']))('server, node, daemon and websocket errors (%s)', (db) => {
   let p: SimPanel;
   let t: TestApp;
   let sim: WingsSimulator;
@@ -127,7 +127,7 @@ const SERVER_ROUTES: [string, Call][] = [
     });
   });
 
-  describe('403 permission / 404 not found (addendum: 404 for anything the caller may not see)', () => {
+  describe('403 permission / 404 not found (404 for anything the caller may not see)', () => {
     it.each(SERVER_ROUTES)('should answer %s on someone else’s server with the same 404 as an unknown server', async (_name, call) => {
       const before = sim.requests.length;
       for (const ref of [serverUuid, serverUuid.slice(0, 8)]) {
@@ -454,7 +454,7 @@ const SERVER_ROUTES: [string, Call][] = [
     });
   });
 
-  describe('daemon callbacks (interface.md 7, rows on /api/remote)', () => {
+  describe('daemon callbacks (/api/remote)', () => {
     it('should answer 401 Missing or invalid daemon authentication token without a Bearer token', async () => {
       const res = await t.http().get(`/api/remote/servers/${serverUuid}`);
       expect([res.status, res.body.message, res.body.errors?.[0]?.status]).toEqual([401, 'Missing or invalid daemon authentication token', '401']);

@@ -7,7 +7,7 @@ import { SmtpSink } from 'test/utils/smtp-sink';
 import { dbKinds } from 'test/utils/test-db';
 
 /**
- * Issue #15 item 9: subusers do not see other people's addresses in the activity log, and adding a
+ * Subusers do not see other people's addresses in the activity log, and adding a
  * subuser by an address no account uses answers as for a known one and mails an invitation.
  */
 

@@ -50,7 +50,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(activity[0]).toMatchObject({ event: 'server.subuser.create', metadata: { email: user.email, permissions: ['server.view', 'server.console', 'server.power'] } });
   });
 
-  // Issue #15: an unknown e-mail used to answer 404 USER_NOT_FOUND, telling whether an account exists.
+  // An unknown e-mail must not answer 404 USER_NOT_FOUND: that would tell whether an account exists.
   it('should invite an unknown e-mail as a new account instead of answering 404', async () => {
     const res = await p.asOwner('post', `${base}/users`).send({ email: 'nobody-here@example.test', permissions: [] }).expect(201);
     expect(res.body.data).toMatchObject({ email: 'nobody-here@example.test', permissions: ['server.view'] });

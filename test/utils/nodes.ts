@@ -29,7 +29,7 @@ export const missingScope = (scope: string): Json => denial(403, 'MISSING_SCOPE'
 export const ADMIN_REQUIRED = denial(403, 'ADMIN_REQUIRED', 'This action requires an administrator');
 export const UNAUTHENTICATED = denial(401, 'UNAUTHENTICATED', 'Authentication required');
 
-/** What GET /api/system of the fake daemon answers (wings.md §2.3, without ?v=2). */
+/** What GET /api/system of the fake daemon answers (without ?v=2). */
 export const SYSTEM_INFO = { architecture: 'amd64', cpu_count: 4, kernel_version: '6.1', os: 'linux', version: '1.11.11' };
 
 export interface DaemonCall {
@@ -202,7 +202,7 @@ export const keyPaths = (value: unknown, prefix = ''): string[] => {
   return Object.entries(value as Json).flatMap(([k, v]) => keyPaths(v, prefix ? `${prefix}.${k}` : k));
 };
 
-/** The key paths of the configuration the panel generates for Wings (wings.md §6.1). */
+/** The key paths of the configuration the panel generates for Wings (docs/wings.md#configuration). */
 export const CONFIG_KEY_PATHS = [
   'debug',
   'uuid',

@@ -1,4 +1,4 @@
-// tar.gz and zip handling for compress/decompress, backups and restores (wings.md §2.6, §2.8).
+// tar.gz and zip handling for compress/decompress, backups and restores.
 import { createHash } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';

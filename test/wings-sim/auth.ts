@@ -1,4 +1,4 @@
-// Bearer check (wings.md §2.1) and JWT rules (§1.2, §1.3, §1.6, §2.7, §3.2, §4).
+// Bearer check and JWT rules (docs/wings.md#authentication).
 import { timingSafeEqual } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { JsonRecord, isRecord } from 'test/wings-sim/config';
@@ -17,7 +17,7 @@ export function checkBearer(header: string | undefined, token: string): BearerRe
   return given.length === expected.length && timingSafeEqual(given, expected) ? 'ok' : 'forbidden';
 }
 
-// Error texts the panel UI pattern-matches (W:router/websocket/websocket.go, gbrlsnchs/jwt).
+// Error texts the panel UI pattern-matches (Wings' websocket package and its JWT library).
 export const JWT_NOT_PRESENT = 'jwt: no jwt present';
 export const JWT_NO_CONNECT = 'jwt: missing connect permission';
 export const JWT_UUID_MISMATCH = 'jwt: server uuid mismatch';
@@ -38,7 +38,7 @@ function rawPayload(token: string): string {
   return Buffer.from(part, 'base64url').toString('utf8');
 }
 
-/** gbrlsnchs decodes dates into *int64: `1.5`, `1e9` or a string fails the whole token (§1.2). */
+/** gbrlsnchs decodes dates into *int64: `1.5`, `1e9` or a string fails the whole token. */
 function assertDecodable(token: string, payload: JsonRecord, stringClaims: readonly string[]): void {
   const raw = rawPayload(token);
   for (const claim of NUMERIC_DATE_CLAIMS) {
@@ -85,7 +85,7 @@ export function parseSignedToken(token: string, key: string, stringClaims: reado
   return payload;
 }
 
-/** Process-global one-time cache of `unique_id`s, 60 minutes (W:router/tokens/token_store.go). */
+/** Process-global one-time cache of `unique_id`s, 60 minutes. */
 export class UniqueIdStore {
   private readonly seen = new Map<string, number>();
 

@@ -1,4 +1,4 @@
-// Backups: create (local adapter), restore, delete (wings.md §2.8, §5.10; W:router/router_server_backup.go, W:server/backup.go).
+// Backups: create (local adapter), restore, delete (docs/wings.md#backups).
 import { createWriteStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';

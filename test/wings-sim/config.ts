@@ -1,4 +1,4 @@
-// Turns the panel's `GET /api/remote/servers/{uuid}` answer into typed configuration (wings.md §5.4, §5.5).
+// Turns the panel's `GET /api/remote/servers/{uuid}` answer into typed configuration (docs/wings.md#server-configuration).
 // Wings unmarshals into a fresh struct on every sync, so an omitted key becomes its zero value.
 import {
   BuildLimits,
@@ -52,7 +52,7 @@ function parseBuild(v: unknown): BuildLimits {
 
 function parseMappings(v: unknown): Record<string, number[]> {
   if (Array.isArray(v)) {
-    // Go cannot decode `[]` into a map: Wings refuses the whole configuration (§1.10).
+    // Go cannot decode `[]` into a map: Wings refuses the whole configuration.
     throw new ConfigurationDecodeError('allocations.mappings must be a JSON object');
   }
   const out: Record<string, number[]> = {};
@@ -108,7 +108,7 @@ export function parseProcessConfiguration(v: unknown): ProcessConfiguration {
   const stop = asRecord(v.stop);
   const configs = Array.isArray(v.configs) ? v.configs : [];
   for (const c of configs) {
-    // A missing key dereferences a nil pointer in Wings (W:parser/parser.go), see §1.10.
+    // A missing key dereferences a nil pointer in Wings' parser.
     if (!isRecord(c) || !('file' in c) || !('parser' in c) || !('replace' in c)) {
       throw new ConfigurationDecodeError('every configs[] entry needs file, parser and replace');
     }
@@ -135,7 +135,7 @@ export function parseInstallationScript(v: unknown): InstallationScript {
   };
 }
 
-/** Docker memory limit incl. Wings' overhead multiplier (§5.4 build.memory_limit). */
+/** Docker memory limit incl. Wings' overhead multiplier (build.memory_limit). */
 export function memoryLimitBytes(memoryMb: number): number {
   if (memoryMb <= 0) {
     return 0;

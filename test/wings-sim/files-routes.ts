@@ -1,4 +1,4 @@
-// `/api/servers/:server/files/*` (wings.md §2.6; W:router/router_server_files.go).
+// `/api/servers/:server/files/*` (docs/wings.md#files).
 import { randomUUID } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';

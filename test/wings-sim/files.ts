@@ -1,4 +1,4 @@
-// A server's data directory, with Wings' path and naming rules (wings.md §2.6, W:server/filesystem, W:internal/ufs).
+// A server's data directory, with Wings' path and naming rules (docs/wings.md#files).
 import { createWriteStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
@@ -8,7 +8,7 @@ import ignore, { Ignore } from 'ignore';
 
 export type FsErrorCode = 'denylist' | 'isdir' | 'disk' | 'badpath' | 'notdir' | 'exists';
 
-/** A filesystem failure Wings classifies (W:server/filesystem/errors.go, W:internal/ufs/error.go). */
+/** A filesystem failure Wings classifies. */
 export class FsError extends Error {
   constructor(
     readonly code: FsErrorCode,
@@ -178,7 +178,7 @@ export class ServerFilesystem {
       size: st.size,
       directory: st.isDirectory(),
       file: !st.isDirectory(),
-      // Always false in this Wings snapshot: the symlink bit is masked out before the test (§2.6).
+      // Always false in this Wings snapshot: the symlink bit is masked out before the test.
       symlink: false,
       mime,
     };

@@ -1,4 +1,4 @@
-// Minimal HTTP plumbing: route table, request context and Wings-shaped error bodies (wings.md §2.1).
+// Minimal HTTP plumbing: route table, request context and Wings-shaped error bodies.
 import { IncomingMessage, ServerResponse } from 'node:http';
 import { JsonRecord, isRecord } from 'test/wings-sim/config';
 import { FsError, errorCode } from 'test/wings-sim/files';
@@ -74,7 +74,7 @@ export class RequestContext implements Responder {
     return this.bodyPromise;
   }
 
-  /** gin `BindJSON` into a struct: empty body and syntax/type errors both answer 400 (§2.1). */
+  /** gin `BindJSON` into a struct: empty body and syntax/type errors both answer 400. */
   async bindJson(): Promise<JsonRecord> {
     const raw = (await this.body()).toString('utf8');
     if (raw.trim() === '') {
@@ -209,7 +209,7 @@ export class RouteTable {
   }
 }
 
-/** CaptureErrors → asFilesystemError: the classified filesystem errors, everything else a 500 (§2.1, §1.12). */
+/** CaptureErrors → asFilesystemError: the classified filesystem errors, everything else a 500. */
 export function toHttpError(err: unknown): HttpError {
   if (err instanceof HttpError) {
     return err;
@@ -234,7 +234,7 @@ export function toHttpError(err: unknown): HttpError {
   return internalError();
 }
 
-/** SetAccessControlHeaders (W:router/middleware/middleware.go). */
+/** Wings' SetAccessControlHeaders middleware. */
 export function setCorsHeaders(req: IncomingMessage, res: ServerResponse, panelUrl: string, allowedOrigins: string[]): void {
   res.setHeader('Access-Control-Allow-Origin', panelUrl);
   res.setHeader('Access-Control-Allow-Credentials', 'true');

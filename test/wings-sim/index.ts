@@ -1,25 +1,25 @@
 /**
  * Wings SIMULATOR for Hatchery's e2e tests and local demos. It is NOT Pterodactyl Wings: no Docker, no
- * SFTP, no real game processes. It speaks the daemon protocol of /work/shared/spec/wings.md on loopback.
+ * SFTP, no real game processes. It speaks the daemon protocol of docs/wings.md on loopback.
  *
- * Covered (wings.md sections):
- * - §1 pitfalls: Bearer node token only (a `<tokenId>.<token>` header is a 403), HS256 JWTs keyed with the node
+ * Covered:
+ * - the traps: Bearer node token only (a `<tokenId>.<token>` header is a 403), HS256 JWTs keyed with the node
  *   token, integer date claims (fractional → rejected), `iat` ≥ boot time, Origin check, one-time `unique_id`s,
  *   UUID v4 check and the synchronous panel fetch on create.
- * - §2.1 middleware: X-Request-Id, CORS, OPTIONS 204, 401/403/404 bodies, gin BindJSON 400s, error classes.
- * - §2.2–§2.5 servers, power (202 + background), commands (502 when stopped), logs, sync, install, reinstall
+ * - middleware: X-Request-Id, CORS, OPTIONS 204, 401/403/404 bodies, gin BindJSON 400s, error classes.
+ * - servers, power (202 + background), commands (502 when stopped), logs, sync, install, reinstall
  *   (409 while the power lock is held), ws/deny, /api/update (`{"applied":true}`, stored in lastConfigUpdate),
  *   /api/system (v1 and ?v=2).
- * - §2.6 files on a real directory per server: contents, list-directory, rename, copy (`a copy.jar`,
+ * - files on a real directory per server: contents, list-directory, rename, copy (`a copy.jar`,
  *   `a copy 1.jar` … `a copy 50.jar`, `.tar.gz` kept whole), write, create-directory, delete, compress,
  *   decompress (tar, tar.gz, zip, single .gz), chmod, pull (background/foreground, progress, cancel), egg denylist.
- * - §2.7 signed URLs: /download/file, /download/backup, /upload/file (multipart `files`).
- * - §2.8/§5.10 backups with the local ("wings") adapter: create + `POST /api/remote/backups/{uuid}`, delete,
+ * - signed URLs: /download/file, /download/backup, /upload/file (multipart `files`).
+ * - backups with the local ("wings") adapter: create + `POST /api/remote/backups/{uuid}`, delete,
  *   restore (local, and S3 via download_url) + `/restore` callback and websocket messages.
- * - §3 websocket: auth, jwt error texts, token expiring/expired, send command/logs/stats, set state, permission
+ * - websocket: auth, jwt error texts, token expiring/expired, send command/logs/stats, set state, permission
  *   filters for install output / backup completed, close 1001 "server deleted".
- * - §5 callbacks through one PanelClient (timeout, optional retry budget, Wings' headers and `null` bodies).
- * - §8.1 install flow and §8.2 power state machine, with crash detection (see `crash()`).
+ * - callbacks through one PanelClient (timeout, optional retry budget, Wings' headers and `null` bodies).
+ * - the install flow and the power state machine, with crash detection (see `crash()`).
  *
  * Deliberate simplifications:
  * - Boot time defaults to start() rounded DOWN to the whole second (Wings compares with sub-second precision),
@@ -29,10 +29,10 @@
  * - Config files (`process_configuration.configs`) are not rewritten; no console throttling; mime sniffing is a
  *   small stand-in for gabriel-vasile/mimetype; stats numbers are random but plausible.
  * - Pull accepts loopback URLs (Wings refuses private/loopback targets) so tests can serve files locally.
- * - Transfers (§2.9) and the S3 backup *upload* answer 501. Boot-time `GET /api/remote/servers` and
+ * - Transfers and the S3 backup *upload* answer 501. Boot-time `GET /api/remote/servers` and
  *   `POST /servers/reset` are not sent (the panel need not be up when the simulator starts).
  * - Retries of failed panel calls: Wings backs off for ~30 s; here `remoteRetryBudgetMs` (default 0).
- * - wings.md §2.6 says create-directory through a file is 400 (the handler's intent); that is what we answer.
+ * - Create-directory through a file is 400 (the handler's intent); that is what we answer.
  */
 export { WingsSimulator, SimulatorConfiguration } from 'test/wings-sim/simulator';
 export { SimServer } from 'test/wings-sim/sim-server';

@@ -1,4 +1,4 @@
-// Install flow (wings.md §2.4, §2.5, §8.1; W:server/install.go, W:router/router_system.go).
+// Install flow: create, install and reinstall.
 import { handlePowerAction, waitForStop } from 'test/wings-sim/power';
 import { SimServer } from 'test/wings-sim/sim-server';
 

@@ -1,4 +1,4 @@
-// The one client for Wings → panel callbacks (wings.md §5.1, §5.2). Never throws into timers:
+// The one client for Wings → panel callbacks (docs/wings.md#callbacks). Never throws into timers:
 // callers get a typed PanelRequestError/PanelTransportError and decide what Wings would do.
 import {
   parseInstallationScript,
@@ -89,7 +89,7 @@ export class PanelClient {
 
   /** 2xx → response; 4xx → final error; 5xx/transport → retried with backoff within the budget. */
   async request(method: string, path: string, data?: unknown): Promise<Response> {
-    // Wings' Post marshals its argument; "no body" calls send the literal JSON `null` (§5.1).
+    // Wings' Post marshals its argument; "no body" calls send the literal JSON `null`.
     const body = method === 'GET' ? undefined : JSON.stringify(data ?? null);
     const deadline = Date.now() + this.opts.retryBudgetMs;
     let delay = 100;
@@ -143,7 +143,7 @@ export class PanelClient {
     await this.request('POST', `/backups/${backup}/restore`, { successful });
   }
 
-  /** One page of `GET /servers` (§5.3); Wings starts at page=0. */
+  /** One page of `GET /servers`; Wings starts at page=0. */
   async getServers(page: number, perPage: number): Promise<{ data: unknown[]; lastPage: number }> {
     const res = await this.request('GET', `/servers?page=${page}&per_page=${perPage}`);
     const body: unknown = await res.json();

@@ -1,11 +1,10 @@
-// Power state machine and the simulated container process (wings.md §2.5, §5.5, §8.2;
-// W:server/power.go, W:environment/docker/power.go, W:server/crash.go).
+// Power state machine and the simulated container process, with Wings' crash detection.
 import { SimProcess, SimServer } from 'test/wings-sim/sim-server';
 
-/** Errors Wings returns from HandlePowerAction (W:server/errors.go); reported only over the websocket. */
+/** Errors Wings returns from HandlePowerAction; reported only over the websocket. */
 export class PowerError extends Error {}
 
-/** The power lock is held by another action (W:system/locker.go ErrLockerLocked). */
+/** The power lock is held by another action (Wings' ErrLockerLocked). */
 export class PowerLockedError extends PowerError {
   constructor() {
     super('locker: cannot acquire lock, already locked');

@@ -1,4 +1,4 @@
-// System, server, power and console routes (wings.md §2.2–§2.5, §6.3; W:router/router_system.go, router_server.go).
+// System, server, power and console routes (docs/wings.md#daemon-calls).
 import * as os from 'node:os';
 import { ConfigurationDecodeError } from 'test/wings-sim/config';
 import { SimContext } from 'test/wings-sim/context';
@@ -82,7 +82,7 @@ export function registerServerRoutes(t: RouteTable, sim: SimContext): void {
     if (!UUID_V4.test(uuid)) {
       throw new HttpError(422, 'The data provided in the request could not be validated.');
     }
-    // Synchronous toward the panel: 202 only after GET /api/remote/servers/{uuid} succeeded (§1.8).
+    // Synchronous toward the panel: 202 only after GET /api/remote/servers/{uuid} succeeded.
     let server;
     try {
       server = await sim.createServer(uuid, await sim.panel.getServerConfiguration(uuid));

@@ -1,4 +1,4 @@
-// Signed-URL endpoints without a Bearer token (wings.md §2.7; W:router/router_download.go, postServerUploadFiles).
+// Signed-URL endpoints without a Bearer token (docs/wings.md#signed-urls).
 import { randomUUID } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -16,7 +16,7 @@ import { SimServer } from 'test/wings-sim/sim-server';
 
 const NOT_FOUND = 'The requested resource was not found on this server.';
 
-/** ParseToken failures (signature, exp, decoding) are plain errors in Wings: 500 (§1.12). */
+/** ParseToken failures (signature, exp, decoding) are plain errors in Wings: 500. */
 function parseQueryToken(c: RequestContext, sim: SimContext, claims: string[]): JsonRecord {
   try {
     return parseSignedToken(c.url.searchParams.get('token') ?? '', sim.token(), claims);

@@ -1,4 +1,4 @@
-// One simulated server: configuration, state, console buffer and event bus (W:server/*.go).
+// One simulated server: configuration, state, console buffer and event bus.
 import { EventEmitter } from 'node:events';
 import { memoryLimitBytes } from 'test/wings-sim/config';
 import { ServerFilesystem } from 'test/wings-sim/files';
@@ -29,7 +29,7 @@ export interface SimProcess {
   exitCode: number;
 }
 
-/** A per-server lock that fails at once when held (W:system/locker.go). */
+/** A per-server lock that fails at once when held, like Wings' locker. */
 export class PowerLock {
   private held = false;
 
@@ -76,7 +76,7 @@ export class SimServer {
   proc: SimProcess | null = null;
   lastCrash: number | null = null;
   lastExitCode = 0;
-  /** Crash handler (W:server/crash.go), installed by the power module. */
+  /** Crash handler, installed by the power module. */
   onCrash: (() => void) | undefined;
   readonly lock = new PowerLock();
   readonly fs: ServerFilesystem;

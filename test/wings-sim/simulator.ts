@@ -68,7 +68,7 @@ export class WingsSimulator implements SimContext {
   readonly wsPolicy: WebsocketTokenPolicy;
   readonly timing: SimulatorTiming;
   readonly installOptions: InstallOptions;
-  /** The last body the panel pushed with POST /api/update (wings.md §6.3). */
+  /** The last body the panel pushed with POST /api/update. */
   lastConfigUpdate: JsonRecord | null = null;
   backupDir = '';
   private volumesDir = '';
@@ -382,7 +382,7 @@ export class WingsSimulator implements SimContext {
     }
   }
 
-  /** RequireAuthorization (wings.md §2.1). */
+  /** Wings' RequireAuthorization: the node token alone. */
   private authorize(req: IncomingMessage, res: ServerResponse): void {
     const result = checkBearer(req.headers.authorization, this.cfg.token);
     if (result === 'missing') {

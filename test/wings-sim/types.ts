@@ -1,4 +1,4 @@
-// Shared types of the Wings simulator (wings.md §2.10, §3.5, §5.4, §5.5).
+// Shared types of the Wings simulator.
 
 export type ProcessState = 'offline' | 'starting' | 'running' | 'stopping';
 
@@ -80,7 +80,7 @@ export interface BuildLimits {
   oom_disabled: boolean;
 }
 
-/** Wings' stored copy of the panel `settings` (W:server/configuration.go). */
+/** Wings' stored copy of the panel `settings`. */
 export interface ServerConfiguration {
   uuid: string;
   meta: { name: string; description: string };
@@ -112,7 +112,7 @@ export interface InstallationScript {
   script: string;
 }
 
-/** §3.5 stats object (also `APIResponse.utilization`). */
+/** The stats object (also `APIResponse.utilization`). */
 export interface ResourceUsage {
   memory_bytes: number;
   memory_limit_bytes: number;
@@ -130,7 +130,7 @@ export interface ApiResponse {
   configuration: ServerConfiguration;
 }
 
-/** A websocket frame: `args` is omitted when empty and every arg is a string (§3.1). */
+/** A websocket frame: `args` is omitted when empty and every arg is a string. */
 export interface WsMessage {
   event: string;
   args?: string[];

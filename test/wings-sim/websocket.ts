@@ -1,4 +1,4 @@
-// Server console websocket (wings.md §3; W:router/websocket/*.go, W:router/router_server_ws.go).
+// Server console websocket (docs/wings.md#console-tokens).
 import { randomUUID } from 'node:crypto';
 import { IncomingMessage } from 'node:http';
 import { Duplex } from 'node:stream';
@@ -61,7 +61,7 @@ export class WsConnection {
       const text = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
       const msg = isBinary ? null : decodeFrame(text.toString('utf8'));
       if (msg) {
-        // Each inbound message is handled on its own, so replies may interleave (§3.1).
+        // Each inbound message is handled on its own, so replies may interleave.
         this.handleInbound(msg).catch((err: unknown) => this.sendErrorJson(err));
       }
     });
@@ -203,7 +203,7 @@ export class WsConnection {
   }
 }
 
-/** The Origin must equal `remote` exactly or be listed in allowed_origins (or `*`); missing fails (§1.4). */
+/** The Origin must equal `remote` exactly or be listed in allowed_origins (or `*`); missing fails. */
 export function originAllowed(origin: string | undefined, sim: SimContext): boolean {
   const o = origin ?? '';
   if (o === sim.panelUrl()) {

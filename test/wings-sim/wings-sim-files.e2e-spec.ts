@@ -1,4 +1,4 @@
-// The simulator's files, signed URLs and backups checked against wings.md §2.6–§2.8 and §5.10.
+// The simulator's files, signed URLs and backups checked against Wings' behaviour (docs/wings.md).
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import * as fsp from 'node:fs/promises';
 import { Server, createServer } from 'node:http';
@@ -37,7 +37,7 @@ describe(`${WingsSimulator.name} files and backups`, () => {
     return sign({ iat: now, nbf: now - 300, exp: now + 900, server_uuid: uuid, unique_id: randomBytes(8).toString('hex'), ...claims });
   };
 
-  describe('read and write (§2.6)', () => {
+  describe('read and write', () => {
     it('should write, read and list files with Stat objects', async () => {
       expect((await write('/config/server.properties', 'motd=hi\n')).status).toBe(204);
       const res = await files('contents?file=config/server.properties');
@@ -80,7 +80,7 @@ describe(`${WingsSimulator.name} files and backups`, () => {
     });
   });
 
-  describe('copy, rename, delete, chmod (§2.6)', () => {
+  describe('copy, rename, delete, chmod', () => {
     it('should name copies as Wings does, keeping .tar.gz whole', async () => {
       await write('a.jar', 'jar');
       await write('world.tar.gz', 'tgz');
@@ -126,7 +126,7 @@ describe(`${WingsSimulator.name} files and backups`, () => {
     });
   });
 
-  describe('archives (§2.6)', () => {
+  describe('archives', () => {
     it('should compress to archive-<time>.tar.gz and decompress it again', async () => {
       await write('world/level.dat', 'level');
       await write('ops.json', '[]');
@@ -159,7 +159,7 @@ describe(`${WingsSimulator.name} files and backups`, () => {
     });
   });
 
-  describe('pull (§2.6)', () => {
+  describe('pull', () => {
     let source: Server;
     let sourceUrl: string;
 
@@ -186,7 +186,7 @@ describe(`${WingsSimulator.name} files and backups`, () => {
     });
   });
 
-  describe('signed URLs (§2.7)', () => {
+  describe('signed URLs', () => {
     it('should serve a download once per unique_id and answer 404 on reuse', async () => {
       await write('logs/latest.log', 'log line');
       const token = signedQuery({ file_path: '/logs/latest.log' });
@@ -221,7 +221,7 @@ describe(`${WingsSimulator.name} files and backups`, () => {
     });
   });
 
-  describe('backups (§2.8, §5.10)', () => {
+  describe('backups', () => {
     const backupApi = (p: string, method: string, body?: unknown): Promise<Response> =>
       fetch(`${h.url}/api/servers/${uuid}/backup${p}`, { method, headers: { ...h.auth, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
 

@@ -1,4 +1,4 @@
-// The simulator's websocket checked against wings.md §1.2–§1.5 and §3.
+// The simulator's websocket checked against Wings' behaviour (docs/wings.md#console-tokens).
 import { randomUUID } from 'node:crypto';
 import { WingsSimulator } from 'test/wings-sim/simulator';
 import {
@@ -33,7 +33,7 @@ describe(`${WingsSimulator.name} websocket`, () => {
     return { event: m.event, text: m.args![0] };
   };
 
-  describe('handshake (§1.4, §3.1)', () => {
+  describe('handshake', () => {
     it('should refuse the upgrade with 403 when Origin is missing or differs from the panel URL', async () => {
       await expect(WsClient.connect(h, uuid, null)).rejects.toThrow('HTTP 403');
       await expect(WsClient.connect(h, uuid, `${h.panel.url}/`)).rejects.toThrow('HTTP 403');
@@ -54,7 +54,7 @@ describe(`${WingsSimulator.name} websocket`, () => {
     });
   });
 
-  describe('auth event (§3.2)', () => {
+  describe('auth event', () => {
     it('should send auth success, then status and one stats event for an offline server', async () => {
       const ws = await WsClient.connect(h, uuid);
       const token = sign(wsClaims(uuid));
@@ -154,7 +154,7 @@ describe(`${WingsSimulator.name} websocket`, () => {
     });
   });
 
-  describe('events (§3.3, §3.4)', () => {
+  describe('events', () => {
     it('should start via set state, report a busy lock, and show real errors only with admin.websocket.errors', async () => {
       const ws = await WsClient.connect(h, uuid);
       await ws.auth(sign(wsClaims(uuid, { permissions: ['*', 'admin.websocket.errors'] })));

@@ -1,4 +1,4 @@
-// The simulator checked against wings.md: auth (§2.1), create/install (§2.4, §8.1), power (§2.5, §8.2), faults.
+// The simulator checked against Wings' behaviour (docs/wings.md): auth, create/install, power, faults.
 import { randomUUID } from 'node:crypto';
 import { WingsSimulator } from 'test/wings-sim/simulator';
 import { TOKEN, TOKEN_ID, Harness, WsClient, createInstalledServer, sign, startHarness, stopHarness, waitFor, wsClaims } from 'test/wings-sim/testing/harness';
@@ -19,7 +19,7 @@ describe(WingsSimulator.name, () => {
   const api = (path: string, init: RequestInit = {}): Promise<Response> =>
     fetch(`${h.url}${path}`, { ...init, headers: { ...h.auth, 'Content-Type': 'application/json', ...(init.headers as Record<string, string>) } });
 
-  describe('authentication (§2.1)', () => {
+  describe('authentication', () => {
     it('should answer 401 with WWW-Authenticate when the header is missing or not Bearer', async () => {
       for (const headers of [{}, { Authorization: `Basic ${TOKEN}` }, { Authorization: 'Bearer' }]) {
         const res = await fetch(`${h.url}/api/system`, { headers: headers as Record<string, string> });
@@ -89,7 +89,7 @@ describe(WingsSimulator.name, () => {
     });
   });
 
-  describe('servers and install (§2.4, §8.1)', () => {
+  describe('servers and install', () => {
     it('should answer 422 for a uuid that is not v4', async () => {
       const res = await api('/api/servers', { method: 'POST', body: JSON.stringify({ uuid: '00000000-0000-1000-8000-000000000000' }) });
       expect(res.status).toBe(422);
@@ -172,7 +172,7 @@ describe(WingsSimulator.name, () => {
     });
   });
 
-  describe('power (§2.5, §8.2)', () => {
+  describe('power', () => {
     it('should go offline → starting → running on the done line, stream stats, echo commands and stop', async () => {
       const uuid = await createInstalledServer(h);
       const ws = await WsClient.connect(h, uuid);

@@ -1,4 +1,4 @@
-/** Admin API-key scopes: interface.md 5.3 plus the egg scopes of the addendum. */
+/** Admin API-key scopes (docs/api.md#api-keys). */
 export enum AdminScope {
   SERVERS_READ = 'servers.read',
   SERVERS_WRITE = 'servers.write',

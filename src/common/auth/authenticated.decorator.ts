@@ -10,7 +10,7 @@ export const SESSION_COOKIE = 'hatchery_session';
 export interface AuthenticatedOptions {
   /** Admin route: the caller must be an admin; an API key must also carry this scope. */
   admin?: AdminScope;
-  /** Only an API key may call this route (a session gets 401, interface.md 7). */
+  /** Only an API key may call this route (a session gets 401). */
   apiKeyOnly?: boolean;
   /** Only a signed-in session may call this route (account changes, sign-out). */
   sessionOnly?: boolean;

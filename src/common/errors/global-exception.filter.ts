@@ -49,7 +49,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       return;
     }
     if (isDaemonCallback(req)) {
-      // Wings parses `errors: [{code, status, detail}]` from a panel's failures and logs it (wings.md §1.11).
+      // Wings parses `errors: [{code, status, detail}]` from a panel's failures and logs it.
       res.status(body.statusCode).send({ errors: [{ code: body.code, status: String(body.statusCode), detail: body.message }], ...body });
       return;
     }

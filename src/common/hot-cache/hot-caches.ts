@@ -14,7 +14,7 @@ export type CachedApiKey = ApiKeyEntity & { user: UserEntity };
 export type CachedSession = SessionEntity & { user: UserEntity };
 
 /**
- * The in-process caches of what every request reads (issue #10): credentials by hash, servers by
+ * The in-process caches of what every request reads: credentials by hash, servers by
  * reference, a server's allocations and subuser grants. Entries are dropped by `apply` for each
  * row change (ChangeSubscriber in this process, ChangeFeed from the others), and nothing is served
  * or stored while `live` is false: on PostgreSQL that is whenever the change feed is not listening,

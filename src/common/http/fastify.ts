@@ -27,7 +27,7 @@ export const requestIdOf = (req: IncomingMessage): string => {
 
 /**
  * The HTTP server: Fastify, whose router and reply path cost a fraction of Express' on every
- * request (issue #10). A proxy's `X-Forwarded-For` is believed only from TRUSTED_PROXIES.
+ * request. A proxy's `X-Forwarded-For` is believed only from TRUSTED_PROXIES.
  */
 export const createHttpAdapter = (config: AppConfigService): FastifyAdapter => {
   const proxies = config.http.trustedProxies;
@@ -54,7 +54,7 @@ const installInputChecks = (fastify: FastifyInstance): void => {
 /**
  * Request bodies as the API has always read them: JSON objects and arrays only (anything else is
  * 400 INVALID_JSON), an empty JSON body is `{}`, and on the daemon's callbacks the literal `null`
- * Wings sends for "no body" (wings.md §5.1) is `{}` too. Hostile bodies get a 400 before any route
+ * Wings sends for "no body" is `{}` too. Hostile bodies get a 400 before any route
  * sees them: nested deeper than MAX_JSON_DEPTH (JSON_TOO_DEEP), or with a NUL in any string
  * (VALIDATION_FAILED, as for path parameters and query strings). Any other content type gives the
  * route no body: left unread for the routes that stream it (file uploads), read and dropped elsewhere.

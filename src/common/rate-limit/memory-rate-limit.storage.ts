@@ -6,7 +6,7 @@ const SWEEP_INTERVAL_MS = 60 * 60_000;
 
 /**
  * Counters in this process's memory, timed by the injectable Clock (tests move it); expired windows
- * are dropped hourly (interface.md §8). A window opens on a counter's first hit and ends `ttl` later;
+ * are dropped hourly. A window opens on a counter's first hit and ends `ttl` later;
  * every hit in it counts, refused ones included, so hammering a limit does not shorten it.
  */
 @Injectable()

@@ -52,7 +52,7 @@ const rulesOf = (req: HttpRequest): RateLimitRule[] => {
 const applies = (rule: RateLimitRule, req: HttpRequest): boolean =>
   rulesOf(req).includes(rule) && (rule.by !== 'account' || signInTargetOf(req) !== undefined);
 
-/** interface.md §8 as throttler's named throttlers; each decides from the matched route whether it counts. */
+/** The rate-limit rules as throttler's named throttlers; each decides from the matched route whether it counts. */
 export const throttlersOf = (): ThrottlerOptions[] =>
   [...RATE_LIMIT_RULES, GLOBAL_RULE].map((rule) => ({
     name: rule.name,
@@ -72,7 +72,7 @@ const ACCOUNT = Symbol('rateLimitAccount');
 type CountedRequest = HttpRequest & { [HITS]?: RateLimitHit[]; [ACCOUNT]?: Promise<string> };
 
 /**
- * interface.md §8 and addendum §4 on @nestjs/throttler, as the first global guard (AuthModule
+ * The rate limits (docs/api.md#rate-limits) on @nestjs/throttler, as the first global guard (AuthModule
  * registers it before AuthGuard, so requests whose credentials fail are counted too). It runs after
  * routing and decides from the matched route, so every spelling the router accepts for a route meets
  * that route's rules. Every rule a route falls under counts the request, refused or not; the request

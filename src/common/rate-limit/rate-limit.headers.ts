@@ -27,7 +27,7 @@ export const decidingHit = (hits: RateLimitHit[]): RateLimitHit => {
 };
 
 /**
- * The one set of rate-limit headers (interface.md §8): X-RateLimit-Limit, -Remaining and -Reset (Unix
+ * The one set of rate-limit headers: X-RateLimit-Limit, -Remaining and -Reset (Unix
  * seconds) of one rule's count, and on a refusal Retry-After until that same rule's window ends.
  */
 export const setRateLimitHeaders = (res: HttpReply, hit: RateLimitHit, now: number, refused: boolean): void => {

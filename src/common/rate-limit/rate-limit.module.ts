@@ -8,7 +8,7 @@ import { RedisRateLimitStorage } from 'src/common/rate-limit/redis-rate-limit.st
 import { AppConfigService } from 'src/config/app-config.service';
 
 /**
- * interface.md §8's throttlers and the storage every limit shares: Redis when REDIS_URL is set (all
+ * The rate-limit throttlers and the storage every limit shares: Redis when REDIS_URL is set (all
  * panel processes share it), memory otherwise. RateLimitGuard (AuthModule) applies them.
  */
 @Global()

@@ -1,5 +1,5 @@
 /**
- * One row of interface.md §8: requests to routes matching `applies` share `limit` per `windowMs`.
+ * One rate limit: requests to routes matching `applies` share `limit` per `windowMs`.
  * `applies` sees the route the router matched (its template, e.g. `/api/client/servers/:server`),
  * never the raw URL, so every spelling the router accepts for a route meets the same rules.
  */
@@ -22,7 +22,7 @@ const exactly = (route: string, method?: string) => (m: string, r: string) => r 
 export const isSignInRoute = under('/api/auth/sign-in');
 
 /**
- * interface.md §8, row by row. Every matching rule counts a request; the global rule counts only
+ * The rate limits (docs/api.md#rate-limits). Every matching rule counts a request; the global rule counts only
  * requests no other rule covers, so that the 300/min API groups are not capped by it. Daemon
  * callbacks (/api/remote) are authenticated by node token and limited by their own rules (SFTP).
  * Sign-in guesses are counted by client address and again by the account they target, so that

@@ -7,7 +7,7 @@ import { RateLimitRecord, RateLimitStorage } from 'src/common/rate-limit/rate-li
 const PREFIX = 'hatchery:rl:';
 
 /**
- * Counters in Redis, shared by every panel process (addendum §4, §7), through
+ * Counters in Redis, shared by every panel process, through
  * @nest-lab/throttler-storage-redis: one Lua script counts a hit and reads its window atomically,
  * and Redis drops ended windows itself. Only that library's counting is used; whether a request is
  * refused is decided from the count (RateLimitGuard), so its block keys change nothing.

@@ -6,7 +6,7 @@ export const BACKUP_DISKS = ['wings'] as const;
 export type BackupDisk = (typeof BACKUP_DISKS)[number];
 
 /**
- * One archive of a server's files (wings.md §2.8). In progress until the daemon reports back
+ * One archive of a server's files. In progress until the daemon reports back
  * (`completed_at` set): then successful, with its checksum and size, or failed.
  */
 @Entity({ name: 'backup' })

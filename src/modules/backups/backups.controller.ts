@@ -12,7 +12,7 @@ import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/se
 
 const backupId = new DecimalIdPipe(BackupError.NOT_FOUND);
 
-/** A server's backups (addendum §4), kept on its node by Wings' local adapter; `{backup}` is the backup's id. */
+/** A server's backups, kept on its node by Wings' local adapter; `{backup}` is the backup's id. */
 @ApiTags('client: backups')
 @Controller('api/client/servers/:server/backups')
 export class BackupsController {

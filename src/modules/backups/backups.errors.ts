@@ -21,7 +21,7 @@ export const BackupError = {
     category: ErrorCategory.FORBIDDEN,
     message: 'Creating a locked backup requires the server.backup.delete permission on this server',
   },
-  /** Daemon callback for a backup that already reported its result (wings.md §5.10). */
+  /** Daemon callback for a backup that already reported its result. */
   ALREADY_COMPLETED: {
     code: 'BACKUP_ALREADY_COMPLETED',
     category: ErrorCategory.BAD_REQUEST,

@@ -9,7 +9,7 @@ import { RemoteBackupsController } from 'src/modules/backups/remote/remote-backu
 import { NodesModule } from 'src/modules/nodes/nodes.module';
 import { ServersModule } from 'src/modules/servers/servers.module';
 
-/** Server backups (addendum §4, wings.md §2.8, §5.10). BackupsService is exported for the schedule runner. */
+/** Server backups (docs/wings.md#backups). BackupsService is exported for the schedule runner. */
 @Module({
   // NodesModule: the daemon-token guard of the remote routes looks the calling node up.
   imports: [TypeOrmModule.forFeature([BackupEntity]), ServersModule, NodesModule],

@@ -48,8 +48,8 @@ export const parseIgnored = (text: string | undefined): string[] =>
     .filter((line) => line !== '');
 
 /**
- * Server backups on the node's disk (Wings' local adapter, wings.md §2.8). The row comes first and
- * the daemon second, so the daemon's report always finds its backup; a daemon that refuses takes
+ * Server backups on the node's disk (Wings' local adapter, docs/wings.md#backups). The row comes
+ * first and the daemon second, so the daemon's report always finds its backup; a daemon that refuses takes
  * the row back out.
  */
 @Injectable()
@@ -95,7 +95,7 @@ export class BackupsService {
     return toBackupResponse(backup);
   }
 
-  /** A one-time `/download/backup` URL on the node (wings.md §2.7), for successful backups only. */
+  /** A one-time `/download/backup` URL on the node, for successful backups only. */
   async downloadUrl(access: ServerAccess, auth: AuthContext, actor: Actor, id: string): Promise<BackupDownloadDto> {
     const backup = await this.require(access, id);
     this.assertSuccessful(backup, 'downloaded');

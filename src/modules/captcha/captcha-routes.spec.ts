@@ -3,7 +3,7 @@ import { AppModule } from 'src/app.module';
 import { CAPTCHA_METADATA } from 'src/modules/captcha/captcha.guard';
 import { listRoutes } from 'test/utils/routes';
 
-// interface.md 5.5: POST /api/auth/sign-in/*, /api/auth/sign-up/* and /api/auth/forget-password.
+// POST /api/auth/sign-in/*, /api/auth/sign-up/* and /api/auth/forget-password.
 const NEEDS_CAPTCHA = /^POST \/api\/auth\/(?:sign-in\/[^/]+|sign-up\/[^/]+|forget-password)$/;
 
 describe('CAPTCHA route coverage', () => {
@@ -19,7 +19,7 @@ describe('CAPTCHA route coverage', () => {
     ]);
   });
 
-  it('should mark every route of interface.md 5.5 @RequireCaptcha(), and no other', () => {
+  it('should mark every sign-in, sign-up and forget-password route @RequireCaptcha(), and no other', () => {
     const mismatched = routes.filter((r) => NEEDS_CAPTCHA.test(r.key) !== guarded(r.handler)).map((r) => r.key);
     expect(mismatched).toEqual([]);
   });

@@ -32,7 +32,7 @@ export class CaptchaGuard implements CanActivate {
 }
 
 /**
- * The route needs a solved CAPTCHA (interface.md 5.5: sign-in, sign-up, forget-password). Runs after
+ * The route needs a solved CAPTCHA (sign-in, sign-up, forget-password). Runs after
  * the global AuthGuard, so an untrusted origin is refused before the provider is called.
  */
 export const RequireCaptcha = (): MethodDecorator =>

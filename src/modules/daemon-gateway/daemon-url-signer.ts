@@ -6,15 +6,15 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 
-/** Signed daemon URLs live 15 minutes (wings.md §2.7). */
+/** Signed daemon URLs live 15 minutes, as Pterodactyl's do. */
 export const SIGNED_URL_SECONDS = 900;
 
-/** The signed-URL routes of Wings (wings.md §2.7). */
+/** The signed-URL routes of Wings. */
 export type SignedDaemonRoute = '/download/file' | '/download/backup' | '/upload/file';
 
 /**
- * One-time URLs for the node's signed routes (wings.md §2.7, §4): an HS256 JWT keyed with the
- * node token, whole-second dates, and a fresh `unique_id` so that each URL serves one request.
+ * One-time URLs for the node's signed routes (docs/wings.md#signed-urls): an HS256 JWT keyed with
+ * the node token, whole-second dates, and a fresh `unique_id` so that each URL serves one request.
  */
 @Injectable()
 export class DaemonUrlSigner {

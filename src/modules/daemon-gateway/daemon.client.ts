@@ -181,7 +181,7 @@ export class DaemonClient implements OnModuleDestroy {
     return agent;
   }
 
-  /** interface.md §7: the daemon's status and message, with nodeId; its 401/403 as our 403. */
+  /** The daemon's status and message, with nodeId; its 401/403 as our 403 (docs/api.md#daemon-errors). */
   private httpError(target: DaemonTarget, status: number, text: string): AppException {
     let message: string | undefined;
     let requestId: string | undefined;
@@ -193,7 +193,7 @@ export class DaemonClient implements OnModuleDestroy {
       // Not JSON: the generic message below names the status.
     }
     const details = { nodeId: target.nodeId, status, ...(requestId ? { daemonRequestId: requestId } : {}) };
-    // A file on the egg's denylist is a 403 about the file, not about our token (wings.md §2.6).
+    // A file on the egg's denylist is a 403 about the file, not about our token.
     if (status === 403 && message !== undefined && /denylist/i.test(message)) {
       return new AppException({ code: 'DAEMON_HTTP_ERROR', category: ErrorCategory.FORBIDDEN, message }, { details, status });
     }

@@ -1,6 +1,6 @@
 import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
 
-/** interface.md §7, daemon rows. The daemon's own HTTP errors keep its status (see DaemonClient). */
+/** docs/api.md#daemon-errors. The daemon's own HTTP errors keep its status (see DaemonClient). */
 export const DaemonError = {
   UNAVAILABLE: { code: 'DAEMON_UNAVAILABLE', category: ErrorCategory.UNAVAILABLE, message: 'daemon unavailable' },
   TIMEOUT: { code: 'DAEMON_TIMEOUT', category: ErrorCategory.UNAVAILABLE, message: 'daemon unavailable: the request timed out' },

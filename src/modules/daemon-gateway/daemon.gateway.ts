@@ -5,7 +5,7 @@ import { DaemonClient, DaemonRequest, DaemonTarget } from 'src/modules/daemon-ga
 import type { DaemonConfiguration } from 'src/modules/nodes/daemon-configuration';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 
-/** Wings' `GET /api/system` (wings.md §2.3). */
+/** Wings' `GET /api/system`. */
 export interface DaemonSystemInfo {
   architecture: string;
   cpu_count: number;
@@ -14,7 +14,7 @@ export interface DaemonSystemInfo {
   version: string;
 }
 
-/** Wings' stats object (wings.md §3.5). */
+/** Wings' stats object (uptime in milliseconds). */
 export interface DaemonStats {
   memory_bytes: number;
   memory_limit_bytes: number;
@@ -25,14 +25,14 @@ export interface DaemonStats {
   disk_bytes: number;
 }
 
-/** Wings' APIResponse for one server (wings.md §2.10). */
+/** Wings' APIResponse for one server. */
 export interface DaemonServerDetails {
   state: string;
   is_suspended: boolean;
   utilization: DaemonStats;
 }
 
-/** Wings' Stat object (wings.md §2.6). */
+/** Wings' Stat object. */
 export interface DaemonFileStat {
   name: string;
   created?: string;
@@ -46,7 +46,7 @@ export interface DaemonFileStat {
   mime?: string;
 }
 
-/** Wings waits for the archive to be written; the panel gives it 15 minutes (wings.md §2.6). */
+/** Wings waits for the archive to be written; Pterodactyl's panel gives it 15 minutes. */
 const ARCHIVE_TIMEOUT_MS = 15 * 60_000;
 
 export const POWER_ACTIONS = ['start', 'stop', 'restart', 'kill'] as const;
@@ -64,8 +64,8 @@ const OPENED_TOKENS_MAX = 1_000;
 export const nodeTokenContext = (node: Pick<NodeEntity, 'uuid'>): string => `node:${node.uuid}:token`;
 
 /**
- * The only place services reach a node from: one method per daemon call (wings.md §2), each
- * building the target (address, TLS, auth header) from the node row.
+ * The only place services reach a node from: one method per daemon call
+ * (docs/wings.md#daemon-calls), each building the target (address, TLS, auth header) from the node row.
  */
 @Injectable()
 export class DaemonGateway {
@@ -100,7 +100,7 @@ export class DaemonGateway {
       nodeId: String(node.id),
       baseUrl: node.baseUrl,
       allowInsecure: node.allowInsecure,
-      // Wings wants the token alone (wings.md §1.1); `combined` is for daemons that want id.token.
+      // Wings wants the token alone (docs/wings.md#authentication); `combined` is for daemons that want id.token.
       authorization: node.daemonAuth === 'combined' ? `Bearer ${node.tokenIdentifier}.${token}` : `Bearer ${token}`,
     };
   }
@@ -109,12 +109,12 @@ export class DaemonGateway {
     return this.client.json<DaemonSystemInfo>(this.target(node), { method: 'GET', path: '/api/system', timeoutMs: 10_000 });
   }
 
-  /** POST /api/update (wings.md §6.3): Wings applies the configuration over its own. */
+  /** POST /api/update: Wings applies the configuration over its own. */
   updateConfiguration(node: NodeEntity, config: DaemonConfiguration): Promise<{ applied: boolean }> {
     return this.client.json<{ applied: boolean }>(this.target(node), { method: 'POST', path: '/api/update', body: config });
   }
 
-  /** Wings answers 202 only after it fetched the server's configuration from us (wings.md §1.8). */
+  /** Wings answers 202 only after it fetched the server's configuration from us. */
   async createServer(node: NodeEntity, uuid: string, startOnCompletion: boolean): Promise<void> {
     await this.client.send(this.target(node), {
       method: 'POST',
@@ -207,7 +207,7 @@ export class DaemonGateway {
     await this.sendChanging(node, uuid, { method: 'POST', path: `/api/servers/${uuid}/sync` });
   }
 
-  /** Console tokens with these jtis issued before now stop working (wings.md §2.5). */
+  /** Console tokens with these jtis issued before now stop working. */
   async denyTokens(node: NodeEntity, uuid: string, jtis: string[]): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: `/api/servers/${uuid}/ws/deny`, body: { jtis }, timeoutMs: 10_000 });
   }
@@ -216,7 +216,7 @@ export class DaemonGateway {
     await this.sendChanging(node, uuid, { method: 'POST', path: `/api/servers/${uuid}/reinstall` });
   }
 
-  // --- files (wings.md §2.6); every path is relative to the server root and already checked by the caller ---
+  // --- files; every path is relative to the server root and already checked by the caller ---
 
   listDirectory(node: NodeEntity, uuid: string, directory: string): Promise<DaemonFileStat[] | null> {
     return this.client.json<DaemonFileStat[] | null>(this.target(node), { method: 'GET', path: this.files(uuid, 'list-directory'), query: { directory } });
@@ -274,13 +274,13 @@ export class DaemonGateway {
     return this.client.json<{ identifier: string }>(this.target(node), { method: 'POST', path: this.files(uuid, 'pull'), body: { url, root } });
   }
 
-  /** Streams a multipart upload to a signed `/upload/file` URL of the node (wings.md §2.7). */
+  /** Streams a multipart upload to a signed `/upload/file` URL of the node. */
   async streamUpload(node: NodeEntity, signedUrl: string, body: NodeJS.ReadableStream, contentType: string): Promise<void> {
     const { authorization: _none, ...target } = this.target(node);
     await this.client.stream(target, signedUrl, body, { 'content-type': contentType });
   }
 
-  // --- backups (wings.md §2.8), local "wings" adapter; Wings answers 202 and reports back through /api/remote/backups ---
+  // --- backups, local "wings" adapter; Wings answers 202 and reports back through /api/remote/backups ---
 
   /** `ignore` is the backup's ignored patterns joined by newlines; empty lets Wings use the server's .pteroignore. */
   async createBackup(node: NodeEntity, uuid: string, backupUuid: string, ignore: string): Promise<void> {

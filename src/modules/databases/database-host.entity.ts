@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 
-/** A MySQL or MariaDB server the panel creates customer databases on (addendum §3). */
+/** A MySQL or MariaDB server the panel creates customer databases on. */
 @Entity({ name: 'database_host' })
 @Index('UQ_database_host_name', ['name'], { unique: true })
 @Index('IDX_database_host_node_id', ['nodeId'])

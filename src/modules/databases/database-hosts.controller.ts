@@ -16,7 +16,7 @@ import {
 
 const hostId = new DecimalIdPipe(DatabaseError.HOST_NOT_FOUND);
 
-/** addendum §3: the MySQL/MariaDB hosts customer databases are made on (scope servers.*). */
+/** The MySQL/MariaDB hosts customer databases are made on (scope servers.*). */
 @ApiTags('admin: database hosts')
 @Controller('api/admin/database-hosts')
 export class DatabaseHostsController {

@@ -21,7 +21,7 @@ import { EntityManager } from 'typeorm';
 /** What the audit log records of a host; the password never, only that it changed. */
 const HOST_FIELDS = ['name', 'host', 'port', 'username', 'maxDatabases', 'maxUserConnections', 'nodeId'] as const;
 
-/** Database hosts admin (addendum §3). */
+/** Database hosts admin. */
 @Injectable()
 export class DatabaseHostsService {
   constructor(

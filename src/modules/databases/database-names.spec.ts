@@ -24,7 +24,7 @@ describe('database names', () => {
     expect(databaseNameOf(serverId, name).length).toBeLessThanOrEqual(MAX_DATABASE_LENGTH);
   });
 
-  it('should derive s{id}_{name} and u{id}_{name} as interface.md 2.5 writes them', () => {
+  it('should derive s{id}_{name} and u{id}_{name}', () => {
     expect(databaseNameOf('7', 'main')).toBe('s7_main');
     expect(usernameOf('7', 'main')).toBe('u7_main');
   });

@@ -22,7 +22,7 @@ export const usernameOf = (serverId: string, name: string): string => `u${server
 
 /**
  * The longest name a server may use, so that both `u{id}_{name}` (32) and `s{id}_{name}` (64)
- * fit. Interface.md fixes both forms, so a name that is too long is refused rather than cut
+ * fit. The API promises both forms (docs/api.md#databases), so a name that is too long is refused rather than cut
  * (Pterodactyl truncates and adds a random suffix, which would break that rule).
  */
 export const maxNameLength = (serverId: string): number =>

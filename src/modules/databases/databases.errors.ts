@@ -20,7 +20,7 @@ export const DatabaseError = {
     category: ErrorCategory.CONFLICT,
     message: 'The database host already has a database or user with this name',
   },
-  /** Connection refused, timed out or not accepted: interface.md 7 answers an unreachable daemon with 503 too. */
+  /** Connection refused, timed out or not accepted: 503, as for an unreachable daemon. */
   HOST_UNAVAILABLE: { code: 'DATABASE_HOST_UNAVAILABLE', category: ErrorCategory.UNAVAILABLE, message: 'database host unavailable' },
   /** The host was reached and refused a statement. */
   HOST_ERROR: { code: 'DATABASE_HOST_ERROR', category: ErrorCategory.BAD_GATEWAY, message: 'The database host refused the operation' },

@@ -6,7 +6,7 @@ export const hasRoom = ({ host, databases }: HostWithCount): boolean => host.max
 const byLoad = (a: HostWithCount, b: HostWithCount): number => a.databases - b.databases || Number(a.host.id) - Number(b.host.id);
 
 /**
- * The hosts a new database of a server on `nodeId` may go to, best first (addendum §4): hosts
+ * The hosts a new database of a server on `nodeId` may go to, best first: hosts
  * linked to that node, else global hosts; fewest databases first; full hosts never. When every
  * linked host is full the global hosts are next, as they are for a node with no host of its own.
  */

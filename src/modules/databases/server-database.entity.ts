@@ -2,13 +2,13 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import { DatabaseHostEntity } from 'src/modules/databases/database-host.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 
-/** interface.md 3.3: `revoking` while a delete is being carried out on the host. */
+/** `revoking` while a delete is being carried out on the host. */
 export const DATABASE_STATUSES = ['ready', 'revoking'] as const;
 export type DatabaseStatus = (typeof DATABASE_STATUSES)[number];
 
 /**
  * A customer database on a host: `s{serverId}_{name}` with its own user `u{serverId}_{name}`@`remote`.
- * Its password is never stored (addendum §0.4): it is shown once, at creation and at each rotation.
+ * Its password is never stored: it is shown once, at creation and at each rotation.
  */
 @Entity({ name: 'server_database' })
 @Index('UQ_server_database_server_database', ['serverId', 'database'], { unique: true })

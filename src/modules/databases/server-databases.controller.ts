@@ -15,7 +15,7 @@ import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/se
 
 const databaseId = new DecimalIdPipe(DatabaseError.NOT_FOUND);
 
-/** interface.md 4.3: a server's databases. Passwords appear only in `meta` of create and rotate-password. */
+/** A server's databases. Passwords appear only in `meta` of create and rotate-password. */
 @ApiTags('client: databases')
 @Controller('api/client/servers/:server/databases')
 export class ServerDatabasesController {

@@ -36,7 +36,7 @@ const specOf = (d: Pick<LoadedDatabase, 'database' | 'username' | 'remote'>): Da
 });
 
 /**
- * A server's databases (interface.md 4.3, addendum §4). Passwords are generated here, handed to
+ * A server's databases (docs/api.md#databases). Passwords are generated here, handed to
  * the host and returned once; they are never stored or logged.
  */
 @Injectable()
@@ -116,7 +116,7 @@ export class ServerDatabasesService implements OnModuleInit {
     }
   }
 
-  /** interface.md 4.3: the old password stops working at once; the new one is in `meta`, this once. */
+  /** The old password stops working at once; the new one is in `meta`, this once. */
   async rotatePassword(access: ServerAccess, id: string, actor: Actor): Promise<{ data: ServerDatabaseResponseDto; meta: DatabasePasswordMetaDto }> {
     const record = await this.require(access, id);
     if (record.status === 'revoking') {
@@ -151,7 +151,7 @@ export class ServerDatabasesService implements OnModuleInit {
   }
 
   /**
-   * `revoking` while the host works (interface.md 3.3); the record goes once the host has dropped
+   * `revoking` while the host works; the record goes once the host has dropped
    * everything. A host failure puts it back to `ready` and the error is returned, unless `force`.
    */
   private async revoke(record: LoadedDatabase, force: boolean, also?: (manager: EntityManager) => Promise<void>): Promise<void> {

@@ -7,7 +7,7 @@ import { duplicateImageName, envNameProblem } from 'src/modules/eggs/egg-fields'
 import { EggError } from 'src/modules/eggs/eggs.errors';
 import { parseRules, RuleParseError } from 'src/modules/eggs/rules/variable-rules';
 
-/** The PTDL egg document (wings.md §9), as Pterodactyl exports it. */
+/** The PTDL egg document, as Pterodactyl exports it (docs/wings.md#eggs). */
 export interface PtdlDocument {
   _comment: string;
   meta: { version: 'PTDL_v2'; update_url: string | null };
@@ -261,7 +261,7 @@ class Reader {
     return value;
   }
 
-  /** PTDL keeps config values as JSON-encoded strings (wings.md §9); they must parse. */
+  /** PTDL keeps config values as JSON-encoded strings; they must parse. */
   jsonText(parent: Json, key: string, label: string): string {
     const value = parent[key];
     if (value === undefined || value === null) {

@@ -21,7 +21,7 @@ import {
 import { FilesService } from 'src/modules/files/files.service';
 import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/server-access';
 
-/** interface.md §4.2 and addendum §4: the file manager, through the node's daemon. */
+/** The file manager, through the node's daemon. */
 @ApiTags('client: files')
 @Controller('api/client/servers/:server/files')
 export class FilesController {

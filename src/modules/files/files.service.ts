@@ -30,7 +30,7 @@ export const splitExtension = (name: string): [string, string] => {
   return dot > 0 ? [name.slice(0, dot), name.slice(dot)] : [name, ''];
 };
 
-/** interface.md §4.2 naming: `a_copy.jar`, then `a_copy_2.jar`, `a_copy_3.jar`... */
+/** Copy naming (docs/api.md#files): `a_copy.jar`, then `a_copy_2.jar`, `a_copy_3.jar`... */
 export const copyName = (name: string, taken: ReadonlySet<string>): string => {
   const [base, ext] = splitExtension(name);
   for (let n = 1; n <= COPY_LIMIT; n++) {
@@ -45,7 +45,7 @@ export const copyName = (name: string, taken: ReadonlySet<string>): string => {
 const isDaemon500 = (e: unknown): boolean => e instanceof AppException && e.code === 'DAEMON_HTTP_ERROR' && e.status === 500;
 
 /**
- * The file manager (interface.md §4.2, addendum §4): every path is normalised and checked here
+ * The file manager (docs/api.md#files): every path is normalised and checked here
  * before the daemon is called; every change leaves a `server.file.*` activity entry.
  */
 /** Room for multipart boundaries and part headers on top of the node's upload size. */
@@ -91,7 +91,7 @@ export class FilesService {
     await this.activity(access.server, actor, 'server.file.write', { file });
   }
 
-  /** Wings names copies `a copy.jar`; the panel picks the interface.md name and renames Wings' copy to it. */
+  /** Wings names copies `a copy.jar`; the panel picks its own name and renames Wings' copy to it. */
   async copy(access: ServerAccess, rawLocation: string, actor: Actor): Promise<FileEntryDto> {
     const { node, uuid } = access.server;
     const location = this.filePath(rawLocation);
@@ -188,14 +188,14 @@ export class FilesService {
     return { identifier: started.identifier };
   }
 
-  /** A one-time `/download/file` URL on the node (wings.md §2.7, §4). */
+  /** A one-time `/download/file` URL on the node. */
   downloadUrl(access: ServerAccess, auth: AuthContext, rawFile: string): { url: string } {
     const file = this.filePath(rawFile);
     return { url: this.signer.sign(access.server, auth.user, '/download/file', { file_path: file }) };
   }
 
   /**
-   * addendum §4 `POST /files/upload?directory=`: the multipart body (field `files`) is piped to the
+   * `POST /files/upload?directory=`: the multipart body (field `files`) is piped to the
    * node's signed `/upload/file` URL as it arrives, never held in memory. A body over the node's
    * upload size (plus room for multipart headers) is cut off with 413.
    */
@@ -266,7 +266,7 @@ export class FilesService {
     return new AppException(FilesError.NOT_FOUND, { message: `${path} does not exist on the server`, details: { path } });
   }
 
-  /** Wings answers 500 for a missing file or directory (wings.md §1.12): when `path` is indeed missing, that is our 404. */
+  /** Wings answers 500 for a missing file or directory: when `path` is indeed missing, that is our 404. */
   private async mapMissing<T>(server: LoadedServer, path: string, op: () => Promise<T>): Promise<T> {
     try {
       return await op();

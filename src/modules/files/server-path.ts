@@ -54,7 +54,7 @@ const checkForm = (value: string): void => {
 };
 
 /**
- * The one path normaliser of the file manager (addendum §4): refuses NUL and control characters,
+ * The one path normaliser of the file manager: refuses NUL and control characters,
  * backslashes, and anything that climbs out of the server root — also once percent-decoded, so an
  * encoded `..` (`%2e%2e`, `%252e%252e`, overlong UTF-8) never reaches the daemon — and returns the
  * absolute, normalised path (`/` for the root, no trailing slash). The path itself is kept as given

@@ -15,8 +15,8 @@ export class DaemonConfigurationController {
   constructor(private readonly nodes: NodesService) {}
 
   /**
-   * The node's config.yml (wings.md §6.1). It holds the daemon token, so a browser session is not
-   * enough: only an API key with nodes.read may read it (addendum §2).
+   * The node's config.yml (docs/wings.md#configuration). It holds the daemon token, so a browser
+   * session is not enough: only an API key with nodes.read may read it.
    */
   @Get(':id/configuration')
   @ApiQuery({ name: 'format', required: false, enum: ['json', 'yaml'] })

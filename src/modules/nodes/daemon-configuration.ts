@@ -1,7 +1,7 @@
 import { stringify } from 'yaml';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 
-/** The config.yml keys the panel generates for Wings (wings.md §6.1), in Wings' own key names. */
+/** The config.yml keys the panel generates for Wings, in Wings' own key names. */
 export interface DaemonConfiguration {
   debug: boolean;
   uuid: string;
@@ -36,7 +36,7 @@ export const buildDaemonConfiguration = (node: NodeEntity, token: string, panelU
       upload_limit: node.uploadSize,
     },
     system: { data: node.daemonBase, sftp: { bind_port: node.daemonSftp } },
-    // Mounts are not modelled yet; Wings ignores this key in pushed updates anyway (wings.md §6.3).
+    // Mounts are not modelled yet; Wings ignores this key in pushed updates anyway.
     allowed_mounts: [],
     // Wings compares browser Origins with this byte for byte: no trailing slash.
     remote: panelUrl.replace(/\/+$/, ''),

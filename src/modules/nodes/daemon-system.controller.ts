@@ -19,7 +19,7 @@ export class DaemonSystemController {
 
   /**
    * A daemon's system information. Without `node`: the only node; with several, 400 asking for
-   * one; with none, 503 asking to add one (interface.md §7).
+   * one; with none, 503 asking to add one.
    */
   @Get('system')
   @ApiQuery({ name: 'node', required: false })

@@ -4,7 +4,7 @@ import { LocationEntity } from 'src/modules/nodes/location.entity';
 export const NODE_SCHEMES = ['http', 'https'] as const;
 export type NodeScheme = (typeof NODE_SCHEMES)[number];
 
-/** How the panel authenticates to the daemon (addendum §0.2). */
+/** How the panel authenticates to the daemon (docs/wings.md#authentication). */
 export const DAEMON_AUTH_MODES = ['token', 'combined'] as const;
 export type DaemonAuthMode = (typeof DAEMON_AUTH_MODES)[number];
 

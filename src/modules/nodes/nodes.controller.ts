@@ -63,7 +63,7 @@ export class NodesController {
     return { data: toNodeResponse(node), meta };
   }
 
-  /** The daemon's own system information (wings.md §2.3). */
+  /** The daemon's own system information. */
   @Get(':id/system')
   @Authenticated({ admin: AdminScope.NODES_READ })
   async system(@Param('id', nodeIdPipe) id: string): Promise<{ data: DaemonSystemInfo }> {

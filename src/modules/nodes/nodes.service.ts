@@ -177,7 +177,7 @@ export class NodesService {
     });
   }
 
-  /** The config.yml the node's Wings should run with (wings.md §6.1); holds the daemon token. */
+  /** The config.yml the node's Wings should run with (docs/wings.md#configuration); holds the daemon token. */
   configurationOf(node: NodeEntity): DaemonConfiguration {
     return buildDaemonConfiguration(node, this.daemon.tokenOf(node), this.config.http.appUrl);
   }

@@ -20,7 +20,7 @@ export const RESET_TOKEN_LIFETIME_MS = 60 * 60_000;
 export const INVITATION_TOKEN_LIFETIME_MS = 24 * 60 * 60_000;
 const TOKEN_BYTES = 32;
 
-/** Password reset by e-mailed link (addendum §2): one-hour, single-use tokens kept as SHA-256 only. */
+/** Password reset by e-mailed link: one-hour, single-use tokens kept as SHA-256 only. */
 @Injectable()
 export class PasswordResetService {
   constructor(

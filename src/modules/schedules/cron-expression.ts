@@ -1,6 +1,6 @@
 import { CronExpressionParser } from 'cron-parser';
 
-/** The five fields of a schedule's cron, in expression order (interface.md §2.6). */
+/** The five fields of a schedule's cron, in expression order. */
 export const CRON_FIELDS = ['minute', 'hour', 'day_of_month', 'month', 'day_of_week'] as const;
 export type CronField = (typeof CRON_FIELDS)[number];
 export type CronFields = Record<CronField, string>;
@@ -17,7 +17,7 @@ export const CRON_FIELD_RANGES: Record<CronField, { min: number; max: number }> 
 export const CRON_FIELD_MAX_LENGTH = 191;
 
 /**
- * interface.md §2.6 allows a number, a list, a range, a step or `*` in each field: digits and
+ * Each field is a number, a list, a range, a step or `*` (docs/api.md#schedules): digits and
  * `* , - /` only. cron-parser also reads names (`mon`, `jan`), `L`, `#`, `H` and `?`; those are
  * refused here so that every panel shows and runs the same thing.
  */
@@ -59,7 +59,7 @@ export const cronFieldError = (field: CronField, raw: unknown): string | null =>
   return null;
 };
 
-/** The five-field string the API shows (interface.md §2.6). */
+/** The five-field string the API shows. */
 export const cronString = (fields: CronFields): string => CRON_FIELDS.map((f) => fields[f].trim()).join(' ');
 
 export class CronNeverMatchesError extends Error {}

@@ -89,7 +89,7 @@ export class ScheduleRunner implements OnModuleDestroy {
   }
 
   /**
-   * A forced run (interface.md §3.4): claims the schedule now, whatever its cron time or state, and
+   * A forced run: claims the schedule now, whatever its cron time or state, and
    * starts it; `claimed` runs once the claim is held, before the run writes anything.
    */
   async runNow(schedule: ScheduleEntity, claimed?: () => Promise<void>): Promise<void> {
@@ -221,7 +221,7 @@ export class ScheduleRunner implements OnModuleDestroy {
     return ONLINE_STATES.has(state) ? null : { reason: 'server_offline', state };
   }
 
-  /** interface.md §3.5: ascending sequence_id, each after its time_offset; a failure stops the rest unless the task says continue. */
+  /** Ascending sequence_id, each after its time_offset; a failure stops the rest unless the task says continue. */
   private async runTasks(server: LoadedServer, schedule: ScheduleEntity, tasks: ScheduleTaskEntity[], token: string): Promise<RunOutcome> {
     let succeeded = 0;
     let failed = 0;

@@ -5,7 +5,7 @@ export const TASK_ACTIONS = ['command', 'power', 'backup'] as const;
 export type TaskAction = (typeof TASK_ACTIONS)[number];
 
 /**
- * One step of a schedule (interface.md §2.6). sequence_id runs 1..n in creation order; deleting a
+ * One step of a schedule. sequence_id runs 1..n in creation order; deleting a
  * task moves the later ones up, so the unique pair is checked at commit.
  */
 @Entity({ name: 'schedule_task' })

@@ -1,7 +1,7 @@
 import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 
-/** A server's schedule (interface.md §2.6): a cron time and an ordered list of tasks. */
+/** A server's schedule (docs/api.md#schedules): a cron time and an ordered list of tasks. */
 @Entity({ name: 'schedule' })
 @Index('IDX_schedule_server_id', ['serverId'])
 @Index('IDX_schedule_due', ['isActive', 'nextRunAt'])

@@ -13,7 +13,7 @@ import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/se
 const scheduleId = new DecimalIdPipe(ScheduleError.NOT_FOUND);
 const taskId = new DecimalIdPipe(ScheduleError.TASK_NOT_FOUND);
 
-/** interface.md §4.4 and addendum §4: a server's schedules and their tasks. */
+/** A server's schedules and their tasks. */
 @ApiTags('client: schedules')
 @Controller('api/client/servers/:server/schedules')
 export class SchedulesController {

@@ -18,7 +18,7 @@ import { requireTaskPermissions } from 'src/modules/schedules/task-permissions';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerError } from 'src/modules/servers/servers.errors';
 
-/** Pterodactyl's default per-schedule task limit (interface.md leaves it open). */
+/** Pterodactyl's default per-schedule task limit. */
 export const MAX_TASKS_PER_SCHEDULE = 10;
 
 const cronColumns = (cron: CronDto): Pick<ScheduleEntity, 'cronMinute' | 'cronHour' | 'cronDayOfMonth' | 'cronMonth' | 'cronDayOfWeek'> => ({
@@ -29,7 +29,7 @@ const cronColumns = (cron: CronDto): Pick<ScheduleEntity, 'cronMinute' | 'cronHo
   cronDayOfWeek: cron.day_of_week,
 });
 
-/** Schedules and tasks of one server (interface.md §4.4, addendum §4); every change leaves an activity entry. */
+/** Schedules and tasks of one server (docs/api.md#schedules); every change leaves an activity entry. */
 @Injectable()
 export class SchedulesService {
   constructor(
@@ -126,7 +126,7 @@ export class SchedulesService {
     });
   }
 
-  /** interface.md §3.4: every task now, paused or not, whatever the cron time; the run goes on after the answer. */
+  /** Every task now, paused or not, whatever the cron time; the run goes on after the answer. */
   async forceRun(access: ServerAccess, id: string, actor: Actor): Promise<ScheduleResponseDto> {
     const schedule = await this.find(access, id);
     const { server } = access;

@@ -103,7 +103,7 @@ export class AdminServerChangesService {
     });
   }
 
-  /** Wings stops a suspended server that is running when it syncs (wings.md §2.5). */
+  /** Wings stops a suspended server that is running when it syncs. */
   setSuspended(id: string, suspended: boolean, actor: Actor): Promise<{ server: AdminServerDto } & SyncOutcome> {
     return this.change(id, actor, suspended ? 'server.suspended' : 'server.unsuspended', () => Promise.resolve({ suspended }));
   }

@@ -49,7 +49,7 @@ export class AdminServersService {
   }
 
   /**
-   * addendum §3: the row (and its allocations and variables) is committed first, because Wings
+   * The row (and its allocations and variables) is committed first, because Wings
    * fetches the server's configuration from us before it answers; if the daemon refuses, the
    * server stays with status install_failed and the daemon's error is returned.
    */
@@ -128,7 +128,7 @@ export class AdminServersService {
   }
 
   /**
-   * The daemon's error with interface.md §7's status and message, its details naming the row it
+   * The daemon's error with its status and message (docs/api.md#daemon-errors), its details naming the row it
    * left and the address tried, so whoever retries can delete or fix that server rather than add another.
    */
   private refusedCreation(e: unknown, server: LoadedServer): AppException {

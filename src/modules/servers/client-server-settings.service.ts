@@ -12,7 +12,7 @@ import { checkEnvironment } from 'src/modules/servers/server-environment';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 
-/** The server page's startup, settings and network tabs (addendum §4). */
+/** The server page's startup, settings and network tabs. */
 @Injectable()
 export class ClientServerSettingsService {
   constructor(

@@ -22,7 +22,7 @@ export class ClientServersController {
     return this.service.list(auth, query.type, toPage(query));
   }
 
-  /** The server permission catalogue (addendum §6). */
+  /** The server permission catalogue (docs/permissions.md). */
   @Get('permissions')
   @Authenticated()
   permissions(): { data: string[] } {

@@ -19,10 +19,10 @@ import { ListedServer, LoadedServer, ServersRepository } from 'src/modules/serve
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 import { actorActivity } from 'src/modules/servers/server-activity';
 
-/** The jti of a user's console tokens on a server, as Pterodactyl forms it, so `/ws/deny` can revoke them (wings.md §4). */
+/** The jti of a user's console tokens on a server, as Pterodactyl forms it, so `/ws/deny` can revoke them. */
 export const consoleTokenId = (userId: string, serverUuid: string): string => createHash('md5').update(`${userId}${serverUuid}`).digest('hex');
 
-/** Console tokens live 15 minutes (interface.md §4.1). */
+/** Console tokens live 15 minutes. */
 export const WEBSOCKET_TOKEN_SECONDS = 900;
 const STATUS_TIMEOUT_MS = 5_000;
 
@@ -134,9 +134,9 @@ export class ClientServersService {
   }
 
   /**
-   * A console JWT for the node's daemon (wings.md §3.2, §4): HS256 with the node token, whole-second
-   * claims, 15 minutes. Owners and admins get `*` (admins also the admin.* extras); anyone else
-   * only the Wings permissions their panel permissions map to (addendum §0.3).
+   * A console JWT for the node's daemon (docs/wings.md#console-tokens): HS256 with the node token,
+   * whole-second claims, 15 minutes. Owners and admins get `*` (admins also the admin.* extras); anyone else
+   * only the Wings permissions their panel permissions map to.
    */
   async websocket(access: ServerAccess, auth: AuthContext): Promise<WebsocketCredentials> {
     const { server } = access;

@@ -23,7 +23,7 @@ const structure = (port = 25565): LegacyServerStructure => ({
 const fixtures = eggFixtureFiles();
 
 describe('process configuration', () => {
-  (fixtures.includes('egg-paper.json') ? it : it.skip)('should match the Paper example of wings.md §5.5 for port 25565', () => {
+  (fixtures.includes('egg-paper.json') ? it : it.skip)('should build the Paper egg\'s process configuration for port 25565 as Pterodactyl does', () => {
     const paper = JSON.parse(readFileSync(join(EGG_FIXTURES_DIR, 'egg-paper.json'), 'utf8'));
     const sut = buildProcessConfiguration(
       { configStartup: paper.config.startup, configStop: paper.config.stop, configFiles: paper.config.files },
@@ -93,7 +93,7 @@ describe('process configuration', () => {
       const sut = buildProcessConfiguration({ configStartup: egg.config.startup, configStop: egg.config.stop, configFiles: egg.config.files }, structure());
       expect([file, sut.startup.done.length > 0]).toEqual([file, true]);
       for (const config of sut.configs) {
-        // wings.md §1.10: every entry has file, parser and replace, or Wings dereferences nil.
+        // Every entry has file, parser and replace, or Wings dereferences nil.
         expect([file, typeof config.file, typeof config.parser, Array.isArray(config.replace)]).toEqual([file, 'string', 'string', true]);
         expect(JSON.stringify(config)).not.toMatch(/{{(server|env)\./);
       }

@@ -1,6 +1,6 @@
 /**
- * `process_configuration` of GET /api/remote/servers/{uuid} (wings.md §5.5), built from the egg's
- * config.startup, config.stop and config.files, with the panel's placeholders resolved.
+ * `process_configuration` of GET /api/remote/servers/{uuid} (docs/wings.md#server-configuration),
+ * built from the egg's config.startup, config.stop and config.files, with the panel's placeholders resolved.
  */
 
 /** The old daemon's view of a server, which egg placeholders such as `{{server.build.default.port}}` address. */
@@ -123,7 +123,7 @@ export const toStop = (configStop: string | null): ProcessConfiguration['stop'] 
  * Each file entry keeps its other keys, drops `find`, and gets `file` and `replace`. A `find`
  * value that is an object means "replace only when the current value is …" (`if_value`).
  * Entries that are not objects, have no `find` or no string `parser` are skipped: Wings would
- * crash on them (wings.md §1.10).
+ * crash on them.
  */
 export const toConfigs = (configFiles: string, structure: LegacyServerStructure): ProcessConfiguration['configs'] =>
   Object.entries(parseObject(configFiles)).flatMap(([file, data]) => {

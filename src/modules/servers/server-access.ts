@@ -128,7 +128,7 @@ export class ServerAccessGuard implements CanActivate {
   }
 }
 
-/** A client route on `{server}` that needs `permission` there (interface.md §4). */
+/** A client route on `{server}` that needs `permission` there (docs/api.md#server-access). */
 export const ServerRoute = (permission: ServerPermission): MethodDecorator =>
   applyDecorators(Authenticated(), SetMetadata(SERVER_PERMISSION_METADATA, permission), UseGuards(ServerAccessGuard));
 

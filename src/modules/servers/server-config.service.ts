@@ -8,7 +8,7 @@ import { buildProcessConfiguration, LegacyServerStructure, ProcessConfiguration 
 import type { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
 
-/** `settings` of GET /api/remote/servers/{uuid} (wings.md §5.4). */
+/** `settings` of GET /api/remote/servers/{uuid} (docs/wings.md#server-configuration). */
 export interface ServerSettings {
   uuid: string;
   meta: { name: string; description: string };
@@ -108,7 +108,7 @@ export class ServerConfigService {
     const environment = this.environment(server, inputs);
     const primary = allocations.find((a) => String(a.id) === String(server.allocationId)) ?? allocations[0];
     const defaultAllocation = { ip: primary?.ip ?? '127.0.0.1', port: primary?.port ?? 0 };
-    // Wings needs an object here, never [] (wings.md §1.10).
+    // Wings needs an object here, never [].
     const mappings: Record<string, number[]> = {};
     for (const a of allocations) {
       (mappings[a.ip] ??= []).push(a.port);

@@ -6,7 +6,7 @@ export type ServerDeletionStep = (server: LoadedServer, options: { force: boolea
 
 /**
  * Steps other modules register for server deletion; they run after the daemon has deleted the
- * server and before the row goes (addendum §3). A step that fails stops the deletion with its error,
+ * server and before the row goes. A step that fails stops the deletion with its error,
  * unless `force` lets it go on. Registration keeps ServersModule free of imports of those modules.
  */
 @Injectable()

@@ -1,5 +1,5 @@
 /**
- * The per-server permission catalogue (addendum §6): what a subuser may be granted, and the Wings
+ * The per-server permission catalogue (docs/permissions.md): what a subuser may be granted, and the Wings
  * permissions each one carries into a console JWT or an SFTP login.
  */
 export const SERVER_PERMISSIONS = {

@@ -107,7 +107,7 @@ export class ServersRepository {
     return uuids.length === 0 ? Promise.resolve([]) : this.servers.findBy({ nodeId, uuid: In(uuids) });
   }
 
-  /** After a daemon restart nothing is installing or restoring there any more (wings.md §5.11). */
+  /** After a daemon restart nothing is installing or restoring there any more. */
   async resetStuckOnNode(nodeId: string, manager: EntityManager = this.servers.manager): Promise<void> {
     await manager.getRepository(ServerEntity).update({ nodeId, status: In(['installing', 'restoring_backup']) }, { status: null });
   }

@@ -11,7 +11,7 @@ import { UserEntity } from 'src/modules/users/user.entity';
 
 const HOUR = 3_600_000;
 
-/** Session rules of interface.md 5.2. */
+/** Session rules (docs/api.md#sessions). */
 export const SESSION_POLICY = {
   lifetimeMs: 14 * 24 * HOUR,
   refreshAfterMs: 12 * HOUR,

@@ -1,7 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { UserEntity } from 'src/modules/users/user.entity';
 
-/** A public key that may sign in to SFTP as its user (addendum §2). */
+/** A public key that may sign in to SFTP as its user (docs/wings.md#sftp). */
 @Entity({ name: 'user_ssh_key' })
 @Index('UQ_user_ssh_key_user_fingerprint', ['userId', 'fingerprint'], { unique: true })
 export class SshKeyEntity {

@@ -6,7 +6,7 @@ import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
 import { CreateSshKeyDto, SshKeyResponseDto } from 'src/modules/ssh-keys/dto/ssh-key.dto';
 import { SshKeysService } from 'src/modules/ssh-keys/ssh-keys.service';
 
-/** The caller's SSH public keys, used for SFTP public-key sign-in (addendum §2). */
+/** The caller's SSH public keys, used for SFTP public-key sign-in. */
 @ApiTags('account')
 @Controller('api/account/ssh-keys')
 export class SshKeysController {

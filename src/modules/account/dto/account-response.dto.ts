@@ -2,7 +2,7 @@ import { OmitType } from '@nestjs/swagger';
 import { toUserResponse, UserResponseDto } from 'src/modules/users/dto/user-response.dto';
 import { UserEntity } from 'src/modules/users/user.entity';
 
-/** The caller's own account: the admin view of a user without `updatedAt` (addendum §2). */
+/** The caller's own account: the admin view of a user without `updatedAt`. */
 export class AccountResponseDto extends OmitType(UserResponseDto, ['updatedAt'] as const) {}
 
 export const toAccountResponse = (user: UserEntity): AccountResponseDto => {

@@ -2,7 +2,7 @@ import { Type } from 'class-transformer';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsString, Max, MaxLength, Min, ValidateBy, ValidateIf, ValidateNested } from 'class-validator';
 import { Optional } from 'src/common/validation/decorators';
 
-/** Wings sends empty strings and size 0 with `successful: false` (wings.md §5.10). */
+/** Wings sends empty strings and size 0 with `successful: false`. */
 const reportedOnFailure = (value: unknown, object: object): boolean => !(object as BackupStatusDto).successful && (value === '' || value === 0);
 
 const matchesWhenSuccessful = (name: string, pattern: RegExp, message: string): PropertyDecorator =>

@@ -7,7 +7,7 @@ import type { BackupStatusDto } from 'src/modules/backups/remote/backup-status.d
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 
-/** What Wings reports about backups (wings.md §5.10); only backups of servers on the calling node are found. */
+/** What Wings reports about backups; only backups of servers on the calling node are found. */
 @Injectable()
 export class BackupStatusService {
   constructor(

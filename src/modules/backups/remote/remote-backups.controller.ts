@@ -9,7 +9,7 @@ import { CallingNode, DaemonRoute } from 'src/modules/servers/remote/daemon-toke
 
 const backupUuid = uuidParam(BackupError.NOT_FOUND);
 
-/** Wings' backup reports (wings.md §5.10); `{backup}` is the backup's uuid. */
+/** Wings' backup reports (docs/wings.md#backups); `{backup}` is the backup's uuid. */
 @ApiTags('remote (daemon)')
 @Controller('api/remote/backups')
 @DaemonRoute()

@@ -24,7 +24,7 @@ export class DatabaseHostAddressDto {
   port!: number;
 }
 
-/** interface.md 2.5, a list element (and the record of a rotation). Never holds a password. */
+/** A list element (and the record of a rotation). Never holds a password. */
 export class ServerDatabaseResponseDto {
   id!: string;
   name!: string;
@@ -36,7 +36,7 @@ export class ServerDatabaseResponseDto {
   updatedAt!: string;
 }
 
-/** interface.md 2.5, the `data` of a creation; its `meta.password` is the only time the password is shown. */
+/** The `data` of a creation; its `meta.password` is the only time the password is shown. */
 export class CreatedServerDatabaseDto {
   id!: string;
   name!: string;

@@ -1,5 +1,5 @@
 /*
- * Rules used by the PTDL fixture eggs (shared/fixtures/eggs/pterodactyl: 14 eggs, 71 variables), all supported:
+ * Rules used by the stock Pterodactyl fixture eggs (EGG_FIXTURES_DIR: 14 eggs, 71 variables), all supported:
  *   required, nullable, string, integer, numeric, boolean, between, max, size, digits_between, in, regex,
  *   alpha_dash, alpha_num, url
  * Fixture defaults that Laravel rejects: the six `required` variables whose default is '' (see the fixture test).

@@ -1,6 +1,6 @@
 import type { DaemonFileStat } from 'src/modules/daemon-gateway/daemon.gateway';
 
-/** interface.md §2.4. */
+/** One entry of a directory listing. */
 export interface FileEntryDto {
   name: string;
   path: string;

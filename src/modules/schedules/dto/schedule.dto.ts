@@ -32,7 +32,7 @@ const SatisfiableCron = (): PropertyDecorator =>
     },
   });
 
-/** interface.md §2.6: each field is a number, a list, a range, a step or `*`, evaluated in UTC. */
+/** Each field is a number, a list, a range, a step or `*`, evaluated in UTC. */
 export class CronDto {
   @ApiProperty({ example: '*/5', description: '0-59' })
   @CronFieldValue('minute')
@@ -78,5 +78,5 @@ export class CreateScheduleDto {
   only_when_online?: boolean;
 }
 
-/** interface.md §4.4: the same fields as create; those given are changed. */
+/** The same fields as create; those given are changed. */
 export class UpdateScheduleDto extends PartialType(CreateScheduleDto, { skipNullProperties: false }) {}

@@ -4,7 +4,7 @@ import { Optional } from 'src/common/validation/decorators';
 
 const ID = /^[1-9]\d{0,17}$/;
 
-/** addendum §3 server creation body (snake_case as written there). */
+/** The server creation body, in snake_case as Pterodactyl's clients send it (docs/api.md#conventions). */
 export class CreateServerDto {
   @IsString()
   @MinLength(1)

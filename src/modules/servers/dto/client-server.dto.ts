@@ -9,7 +9,7 @@ export class ClientServerListQueryDto extends PaginationQueryDto {
   type?: 'owner' | 'subuser' | 'admin-all';
 }
 
-/** The action is checked by the service, so a bad one gets interface.md 7's message with the allowed list. */
+/** The action is checked by the service, so a bad one gets the message that lists the allowed actions. */
 export class PowerDto {
   @IsString()
   action!: string;

@@ -7,7 +7,7 @@ export class AllocationViewDto {
   description!: string;
 }
 
-/** interface.md §2.1. */
+/** A server's details, as the client API shows them. */
 export class ServerDetailsDto {
   id!: string;
   uuid!: string;

@@ -26,8 +26,8 @@ type DaemonRequest = HttpRequest & { daemonNode?: NodeEntity };
 const digest = (value: string): Buffer => createHash('sha256').update(value, 'utf8').digest();
 
 /**
- * interface.md §5.4: `Authorization: Bearer <tokenIdentifier>.<token>`. A missing or malformed
- * header is 401; an unknown identifier or wrong token is 403. The token is compared in constant
+ * `Authorization: Bearer <tokenIdentifier>.<token>` (docs/wings.md#authentication). A missing or
+ * malformed header is 401; an unknown identifier or wrong token is 403. The token is compared in constant
  * time (as SHA-256 digests, so its length does not leak either).
  */
 @Injectable()

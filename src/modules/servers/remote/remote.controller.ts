@@ -12,7 +12,7 @@ import { ServerError } from 'src/modules/servers/servers.errors';
 
 const serverUuid = uuidParam(ServerError.NOT_FOUND);
 
-/** What Wings calls on the panel (wings.md §5); every lookup is scoped to the calling node. */
+/** What Wings calls on the panel (docs/wings.md#callbacks); every lookup is scoped to the calling node. */
 @ApiTags('remote (daemon)')
 @Controller('api/remote')
 @DaemonRoute()

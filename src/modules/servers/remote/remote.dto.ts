@@ -17,7 +17,7 @@ import {
 import { Optional, QueryInt } from 'src/common/validation/decorators';
 
 export class RemoteServerListQueryDto {
-  /** Wings starts at page=0, which means page 1 (wings.md §1.9). */
+  /** Wings starts at page=0, which means page 1. */
   @Optional()
   @QueryInt({ min: 0, max: 1_000_000 })
   page?: number;
@@ -49,7 +49,7 @@ export class ActivityItemDto {
   @MaxLength(64)
   event!: string;
 
-  // Present but nullable (wings.md §5.9); IsOptional would skip IsDefined for a missing key.
+  // Present but nullable; IsOptional would skip IsDefined for a missing key.
   @ValidateIf((_obj, value) => value !== null)
   @IsDefined()
   @IsObject()
@@ -77,7 +77,7 @@ export class ActivityBatchDto {
   data!: ActivityItemDto[];
 }
 
-/** Wings' SFTP login check (wings.md §5.8); `session_id` and `client_version` are Go []byte, so base64. */
+/** Wings' SFTP login check; `session_id` and `client_version` are Go []byte, so base64. */
 export class SftpAuthDto {
   @IsIn(['password', 'public_key'])
   type!: 'password' | 'public_key';

@@ -27,7 +27,7 @@ export class RemoteService {
     private readonly clock: Clock,
   ) {}
 
-  /** Wings reads `meta` as numbers and asks for pages current_page+1..last_page next (wings.md §1.9). */
+  /** Wings reads `meta` as numbers and asks for pages current_page+1..last_page next. */
   async list(node: NodeEntity, page: number, perPage: number) {
     const [rows, total] = await this.servers.findPage({ nodeId: node.id }, (page - 1) * perPage, perPage);
     const configurations = await this.config.configurations(rows);
@@ -54,7 +54,7 @@ export class RemoteService {
     return this.config.installScript(await this.server(node, uuid));
   }
 
-  /** wings.md §5.7: ok → status cleared; failure → install_failed or reinstall_failed. */
+  /** Ok → status cleared; failure → install_failed or reinstall_failed. */
   async installStatus(node: NodeEntity, uuid: string, successful: boolean, reinstall: boolean): Promise<void> {
     const server = await this.server(node, uuid);
     await this.servers.update(server.id, {
@@ -65,7 +65,7 @@ export class RemoteService {
 
   /**
    * Sent once per Wings boot: anything left "installing" or "restoring" there is over. A restore
-   * the daemon never reported on did not finish, so it is logged as failed (wings.md §5.11).
+   * the daemon never reported on did not finish, so it is logged as failed.
    */
   async reset(node: NodeEntity): Promise<void> {
     const now = this.clock.now();
@@ -91,7 +91,7 @@ export class RemoteService {
     });
   }
 
-  /** Only `server:*` events of servers on this node are kept (wings.md §5.9); a batch is stored whole or not at all. */
+  /** Only `server:*` events of servers on this node are kept; a batch is stored whole or not at all. */
   async recordActivity(node: NodeEntity, items: ActivityItemDto[]): Promise<void> {
     const kept = items.filter((i) => i.event.startsWith('server:'));
     if (kept.length === 0) {

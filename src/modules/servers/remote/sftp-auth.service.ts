@@ -20,7 +20,7 @@ import type { UserEntity } from 'src/modules/users/user.entity';
 import { UsersRepository } from 'src/modules/users/users.repository';
 
 /**
- * interface.md §8: 5 attempts per 60 s per client IP. Failed attempts are counted (a busy office
+ * 5 attempts per 60 s per client IP. Failed attempts are counted (a busy office
  * behind one address opening several SFTP connections is not refused for succeeding), and a success
  * clears nothing: it proves only that the client knows some account, never the ones it was guessing.
  */
@@ -33,13 +33,13 @@ const BUSY_STATUSES = new Set(['installing', 'install_failed', 'reinstall_failed
 
 export interface SftpAuthAnswer {
   server: string;
-  /** The user's uuid: Wings files the session's activity under it (addendum §5). */
+  /** The user's uuid: Wings files the session's activity under it. */
   user: string;
   permissions: string[];
 }
 
 /**
- * `POST /api/remote/sftp/auth` (interface.md §4.7, addendum §5, wings.md §5.8). Wings shows every
+ * `POST /api/remote/sftp/auth` (docs/wings.md#sftp). Wings shows every
  * 4xx to the SFTP client as "invalid credentials"; the statuses differ for the daemon's logs.
  */
 @Injectable()

@@ -2,7 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 
-/** A user granted some of the permissions of addendum §6 on a server they do not own. */
+/** A user granted some server permissions (docs/permissions.md) on a server they do not own. */
 @Entity({ name: 'subuser' })
 @Index('UQ_subuser_server_user', ['serverId', 'userId'], { unique: true })
 @Index('IDX_subuser_user', ['userId'])
@@ -24,7 +24,7 @@ export class SubuserEntity {
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_subuser_user' })
   user?: UserEntity;
 
-  /** Panel permission names (addendum §6), in catalogue order. */
+  /** Panel permission names, in catalogue order. */
   @Column({ type: 'text', array: true })
   permissions!: string[];
 

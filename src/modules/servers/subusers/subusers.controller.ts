@@ -5,7 +5,7 @@ import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/se
 import { CreateSubuserDto, SubuserResponseDto, UpdateSubuserDto } from 'src/modules/servers/subusers/dto/subuser.dto';
 import { SubusersService } from 'src/modules/servers/subusers/subusers.service';
 
-/** Subusers of a server (addendum §4); `{user}` is the subuser's user id. */
+/** Subusers of a server; `{user}` is the subuser's user id. */
 @ApiTags('client: subusers')
 @Controller('api/client/servers/:server/users')
 export class SubusersController {
