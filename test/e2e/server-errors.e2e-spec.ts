@@ -467,8 +467,9 @@ const SERVER_ROUTES: [string, Call][] = [
       await owned('post', `/api/client/servers/${serverUuid}/power`).send({ action: 'start' }).expect(200);
       const call = await waitFor(() => sim.panel.calls.slice(before).find((c) => c.path === `/servers/${serverUuid}` && c.status !== null));
       expect(call).toMatchObject({ method: 'GET', status: 403 });
-      // The failed sync keeps the server from starting.
-      await new Promise((r) => setTimeout(r, 100));
+      // The failed sync keeps the server from starting: once the start has given up its power lock, the
+      // simulator has decided, and a start that went ahead would have left the server starting.
+      await waitFor(() => sim.servers.get(serverUuid)?.lock.locked === false);
       expect(sim.servers.get(serverUuid)?.state).toBe('offline');
       sim.faults.wrongToken = false;
     });
