@@ -96,11 +96,7 @@ const SERVER_ROUTES: [string, Call][] = [
 
   afterEach(async () => {
     // No test leaves a fault or a changed token behind.
-    const faulted = sim.faults.down || sim.faults.status500 || sim.faults.malformedJson || sim.configuration.token !== simToken;
-    sim.faults.down = false;
-    sim.faults.status500 = false;
-    sim.faults.malformedJson = false;
-    sim.faults.wrongToken = false;
+    const faulted = sim.resetFaults() || sim.configuration.token !== simToken;
     sim.setConfiguration({ token: simToken });
     if (faulted) {
       await recover();
@@ -467,10 +463,10 @@ const SERVER_ROUTES: [string, Call][] = [
       await owned('post', `/api/client/servers/${serverUuid}/power`).send({ action: 'start' }).expect(200);
       const call = await waitFor(() => sim.panel.calls.slice(before).find((c) => c.path === `/servers/${serverUuid}` && c.status !== null));
       expect(call).toMatchObject({ method: 'GET', status: 403 });
-      // The failed sync keeps the server from starting.
-      await new Promise((r) => setTimeout(r, 100));
+      // The failed sync keeps the server from starting: once the start has given up its power lock, the
+      // simulator has decided, and a start that went ahead would have left the server starting.
+      await waitFor(() => sim.servers.get(serverUuid)?.lock.locked === false);
       expect(sim.servers.get(serverUuid)?.state).toBe('offline');
-      sim.faults.wrongToken = false;
     });
   });
 

@@ -24,6 +24,17 @@ import { handleUpgrade } from 'test/wings-sim/websocket';
 
 const DEFAULT_TIMING: SimulatorTiming = { lineDelayMs: 50, statsIntervalMs: 1000, tokenCheckIntervalMs: 30_000, installDurationMs: 200 };
 
+/** Every fault switch, off; the type makes a new switch in SimFaults fail to compile until it is listed here. */
+const NO_FAULTS: { [K in keyof Required<SimFaults>]: undefined } = {
+  down: undefined,
+  slowMs: undefined,
+  status500: undefined,
+  malformedJson: undefined,
+  wrongToken: undefined,
+  installFails: undefined,
+  backupFails: undefined,
+};
+
 /** Fault switches; turning `down` on cuts every open connection at once. */
 class FaultSwitches implements SimFaults {
   slowMs?: number;
@@ -132,6 +143,16 @@ export class WingsSimulator implements SimContext {
 
   get configuration(): Readonly<SimulatorConfiguration> {
     return this.cfg;
+  }
+
+  /**
+   * Turns every fault switch off and says whether any was on. For a test's `finally` or `afterEach`,
+   * so a test that fails with a fault set cannot leave it to the next one.
+   */
+  resetFaults(): boolean {
+    const wasOn = (Object.keys(NO_FAULTS) as (keyof SimFaults)[]).some((name) => Boolean(this.faults[name]));
+    Object.assign(this.faults, NO_FAULTS);
+    return wasOn;
   }
 
   /** Change node configuration in place (token rotation, panel URL, origins …). */

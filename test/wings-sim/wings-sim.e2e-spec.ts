@@ -264,6 +264,18 @@ describe(WingsSimulator.name, () => {
       expect(Date.now() - started).toBeGreaterThanOrEqual(140);
     });
 
+    it('should turn every fault off at once with resetFaults, saying whether any was on', async () => {
+      Object.assign(h.sim.faults, { status500: true, malformedJson: true, slowMs: 50, wrongToken: true, installFails: true, backupFails: true });
+      h.sim.faults.down = true;
+      expect(h.sim.resetFaults()).toBe(true);
+      const { down, slowMs, status500, malformedJson, wrongToken, installFails, backupFails } = h.sim.faults;
+      expect([down, slowMs, status500, malformedJson, wrongToken, installFails, backupFails].filter(Boolean)).toEqual([]);
+      expect(h.sim.resetFaults()).toBe(false);
+      const res = await api('/api/system');
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ version: expect.any(String) });
+    });
+
     it('should call the panel with a wrong token when wrongToken is set (create then fails with 500)', async () => {
       h.sim.faults.wrongToken = true;
       const uuid = randomUUID();

@@ -13,20 +13,7 @@ import type { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
 import type { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
-
-/** A mock that fails the test on any member it was not given, so an unexpected call cannot pass unnoticed. */
-const strict = <T extends object>(name: string, members: Record<string, unknown>): T =>
-  new Proxy(members, {
-    get: (target, prop) => {
-      if (typeof prop === 'symbol' || prop === 'then') {
-        return undefined;
-      }
-      if (!(prop in target)) {
-        throw new Error(`${name}.${prop} was called but not mocked`);
-      }
-      return target[prop];
-    },
-  }) as unknown as T;
+import { strictMock } from 'test/utils/strict-mock';
 
 const manager = {} as EntityManager;
 const now = new Date('2026-03-04T05:06:07.891Z');
@@ -63,12 +50,12 @@ const build = (
   options: { zeroLimitUnlimited?: boolean; servers?: Record<string, unknown> } = {},
 ) =>
   new BackupsService(
-    strict<BackupsRepository>('repo', { transaction: jest.fn((fn: (m: EntityManager) => Promise<unknown>) => fn(manager)), ...repo }),
-    strict<ServersRepository>('servers', options.servers ?? { recordActivity: jest.fn().mockResolvedValue(undefined) }),
-    strict<DaemonGateway>('daemon', daemon),
-    strict<DaemonUrlSigner>('signer', {}),
-    strict<AppConfigService>('config', { backups: { zeroLimitUnlimited: options.zeroLimitUnlimited ?? false } }),
-    strict<Clock>('clock', { now: () => now }),
+    strictMock<BackupsRepository>('repo', { transaction: jest.fn((fn: (m: EntityManager) => Promise<unknown>) => fn(manager)), ...repo }),
+    strictMock<ServersRepository>('servers', options.servers ?? { recordActivity: jest.fn().mockResolvedValue(undefined) }),
+    strictMock<DaemonGateway>('daemon', daemon),
+    strictMock<DaemonUrlSigner>('signer', {}),
+    strictMock<AppConfigService>('config', { backups: { zeroLimitUnlimited: options.zeroLimitUnlimited ?? false } }),
+    strictMock<Clock>('clock', { now: () => now }),
   );
 
 /** The repository calls of a creation that gets as far as the daemon. */

@@ -11,20 +11,7 @@ import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import type { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
 import type { EntityManager } from 'typeorm';
-
-/** A mock that fails the test on any member it was not given, so an unexpected call cannot pass unnoticed. */
-const strict = <T extends object>(name: string, members: Record<string, unknown>): T =>
-  new Proxy(members, {
-    get: (target, prop) => {
-      if (typeof prop === 'symbol' || prop === 'then') {
-        return undefined;
-      }
-      if (!(prop in target)) {
-        throw new Error(`${name}.${prop} was called but not mocked`);
-      }
-      return target[prop];
-    },
-  }) as unknown as T;
+import { strictMock } from 'test/utils/strict-mock';
 
 const manager = {} as EntityManager;
 const actor: Actor = { userId: '9', username: 'owner', email: 'o@example.test', via: 'session', ip: '127.0.0.1' };
@@ -48,11 +35,11 @@ const hostDown = new AppException(DatabaseError.HOST_UNAVAILABLE, { message: 'da
 
 const build = (repo: Record<string, unknown>, client: Record<string, unknown>, servers: Record<string, unknown> = {}) =>
   new ServerDatabasesService(
-    strict<DatabasesRepository>('repo', repo),
-    strict<MySqlHostClient>('client', client),
-    strict<ServersRepository>('servers', servers),
+    strictMock<DatabasesRepository>('repo', repo),
+    strictMock<MySqlHostClient>('client', client),
+    strictMock<ServersRepository>('servers', servers),
     new ServerDeletionSteps(),
-    strict<Clock>('clock', { now: () => new Date('2026-01-01T00:00:00Z') }),
+    strictMock<Clock>('clock', { now: () => new Date('2026-01-01T00:00:00Z') }),
   );
 
 /** The repository calls of a creation that gets as far as the host. */

@@ -9,20 +9,7 @@ import type { ScheduleTaskExecutor } from 'src/modules/schedules/schedule-task.e
 import type { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
 import type { SchedulesRepository } from 'src/modules/schedules/schedules.repository';
 import type { ServersRepository } from 'src/modules/servers/servers.repository';
-
-/** A mock that fails the test on any method it was not given. */
-const strict = <T extends object>(name: string, methods: Record<string, unknown>): T =>
-  new Proxy(methods, {
-    get: (target, prop) => {
-      if (prop in target) {
-        return target[prop as string];
-      }
-      if (prop === 'then') {
-        return undefined;
-      }
-      throw new Error(`${name}.${String(prop)} was called but not mocked`);
-    },
-  }) as T;
+import { strictMock } from 'test/utils/strict-mock';
 
 const NOW = new Date('2025-01-15T10:05:00.000Z');
 
@@ -106,16 +93,16 @@ describe(ScheduleRunner.name, () => {
     } as Record<string, jest.Mock>;
     const server = { id: '3', uuid: 'uuid-3', suspended: false, status: null, node: {} };
     return new ScheduleRunner(
-      strict<SchedulesRepository>('schedules', repo),
-      strict<ServersRepository>('servers', { findById: () => Promise.resolve(server) }),
-      strict<ScheduleTaskExecutor>('executor', {
+      strictMock<SchedulesRepository>('schedules', repo),
+      strictMock<ServersRepository>('servers', { findById: () => Promise.resolve(server) }),
+      strictMock<ScheduleTaskExecutor>('executor', {
         execute: (_server: unknown, t: ScheduleTaskEntity) => {
           executed.push(t.payload);
           return Promise.resolve();
         },
       }),
-      strict<DaemonGateway>('daemon', {}),
-      strict<ScheduleActivityLog>('activity', {
+      strictMock<DaemonGateway>('daemon', {}),
+      strictMock<ScheduleActivityLog>('activity', {
         byRunner: (_serverId: string, event: string, metadata: Record<string, unknown>) => {
           events.push([event, metadata]);
           return Promise.resolve();
@@ -138,7 +125,7 @@ describe(ScheduleRunner.name, () => {
   });
 
   it('should claim with the next cron time, run the tasks in order and release the claim with last_run_at', async () => {
-    const clock = strict<Clock>('clock', { now: () => NOW, sleep: () => Promise.resolve() });
+    const clock = strictMock<Clock>('clock', { now: () => NOW, sleep: () => Promise.resolve() });
     const sut = build({ clock });
     expect(await sut.runDue()).toBe(1);
     expect(repo.markClaimed).toHaveBeenCalledWith('7', { token: expect.any(String), now: NOW, nextRunAt: new Date('2025-01-15T10:10:00.000Z') }, {});
@@ -181,7 +168,7 @@ describe(ScheduleRunner.name, () => {
   });
 
   it('should pass over a task deleted while the run waited and go on with the next', async () => {
-    const clock = strict<Clock>('clock', { now: () => NOW, sleep: () => Promise.resolve() });
+    const clock = strictMock<Clock>('clock', { now: () => NOW, sleep: () => Promise.resolve() });
     tasks = [task('1', 1, 'say a', 30), task('2', 2, 'say b')];
     const sut = build({
       clock,
@@ -193,7 +180,7 @@ describe(ScheduleRunner.name, () => {
   });
 
   it('should claim batch after batch until a batch comes back short', async () => {
-    const clock = strict<Clock>('clock', { now: () => NOW, sleep: () => Promise.resolve() });
+    const clock = strictMock<Clock>('clock', { now: () => NOW, sleep: () => Promise.resolve() });
     tasks = [];
     const lockDue = jest
       .fn()
@@ -207,7 +194,7 @@ describe(ScheduleRunner.name, () => {
   });
 
   it('should pause, not claim, a stored schedule whose cron no longer yields a date', async () => {
-    const clock = strict<Clock>('clock', { now: () => NOW, sleep: () => Promise.resolve() });
+    const clock = strictMock<Clock>('clock', { now: () => NOW, sleep: () => Promise.resolve() });
     const sut = build({ clock, repo: { lockDue: jest.fn().mockResolvedValueOnce([schedule('9', '0 0 30 2 *')]).mockResolvedValue([]) } });
     expect(await sut.runDue()).toBe(0);
     expect(repo.update).toHaveBeenCalledWith('9', { isActive: false }, {});

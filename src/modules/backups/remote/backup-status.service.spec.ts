@@ -4,6 +4,7 @@ import { BackupStatusService } from 'src/modules/backups/remote/backup-status.se
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import type { ServersRepository } from 'src/modules/servers/servers.repository';
 import { FakeClock } from 'test/utils/fake-clock';
+import { strictMock } from 'test/utils/strict-mock';
 
 const manager = {} as EntityManager;
 const now = new Date('2026-03-04T05:06:07Z');
@@ -12,8 +13,12 @@ const pending = { id: '40', uuid: 'bbbbbbbb-0000-4000-8000-000000000040', server
 
 const build = (repo: Partial<Record<keyof BackupsRepository, jest.Mock>>, recordActivity = jest.fn().mockResolvedValue(undefined)) =>
   new BackupStatusService(
-    { transaction: jest.fn((fn: (m: EntityManager) => Promise<unknown>) => fn(manager)), findByUuidOnNode: jest.fn().mockResolvedValue(pending), ...repo } as unknown as BackupsRepository,
-    { recordActivity } as unknown as ServersRepository,
+    strictMock<BackupsRepository>('repo', {
+      transaction: jest.fn((fn: (m: EntityManager) => Promise<unknown>) => fn(manager)),
+      findByUuidOnNode: jest.fn().mockResolvedValue(pending),
+      ...repo,
+    }),
+    strictMock<ServersRepository>('servers', { recordActivity }),
     new FakeClock(now.getTime()),
   );
 
