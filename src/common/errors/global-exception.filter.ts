@@ -3,7 +3,7 @@ import { AppException } from 'src/common/errors/app.exception';
 import { CommonError, ErrorDef } from 'src/common/errors/error-codes';
 import { HttpReply, HttpRequest, pathOf } from 'src/common/http/http';
 
-export interface ErrorBody {
+interface ErrorBody {
   statusCode: number;
   code: string;
   message: string;

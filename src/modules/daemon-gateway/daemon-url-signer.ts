@@ -7,10 +7,10 @@ import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 
 /** Signed daemon URLs live 15 minutes (wings.md §2.7). */
-export const SIGNED_URL_SECONDS = 900;
+const SIGNED_URL_SECONDS = 900;
 
 /** The signed-URL routes of Wings (wings.md §2.7). */
-export type SignedDaemonRoute = '/download/file' | '/download/backup' | '/upload/file';
+type SignedDaemonRoute = '/download/file' | '/download/backup' | '/upload/file';
 
 /**
  * One-time URLs for the node's signed routes (wings.md §2.7, §4): an HS256 JWT keyed with the

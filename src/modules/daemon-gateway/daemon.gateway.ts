@@ -15,7 +15,7 @@ export interface DaemonSystemInfo {
 }
 
 /** Wings' stats object (wings.md §3.5). */
-export interface DaemonStats {
+interface DaemonStats {
   memory_bytes: number;
   memory_limit_bytes: number;
   cpu_absolute: number;
@@ -26,7 +26,7 @@ export interface DaemonStats {
 }
 
 /** Wings' APIResponse for one server (wings.md §2.10). */
-export interface DaemonServerDetails {
+interface DaemonServerDetails {
   state: string;
   is_suspended: boolean;
   utilization: DaemonStats;

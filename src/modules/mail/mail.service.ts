@@ -9,7 +9,7 @@ export interface MailMessage {
 }
 
 /** Why a mail is sent and for whom, for the log line that replaces it when it cannot go out. */
-export interface MailContext {
+interface MailContext {
   purpose: string;
   userId: string;
 }
@@ -26,10 +26,6 @@ export class MailService implements OnApplicationShutdown {
   private transport?: Promise<Transporter>;
 
   constructor(private readonly config: AppConfigService) {}
-
-  get configured(): boolean {
-    return this.config.mail.smtpUrl !== undefined;
-  }
 
   private transportFor(smtpUrl: string): Promise<Transporter> {
     this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>

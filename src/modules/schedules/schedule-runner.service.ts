@@ -14,10 +14,10 @@ import { ScheduleError } from 'src/modules/schedules/schedules.errors';
 import { SchedulesRepository } from 'src/modules/schedules/schedules.repository';
 import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
 
-export type RunTrigger = 'cron' | 'manual';
+type RunTrigger = 'cron' | 'manual';
 
 /** How a run ended: `failed` when any task failed, `interrupted` when the run lost its claim or the process stopped. */
-export type RunStatus = 'completed' | 'failed' | 'interrupted';
+type RunStatus = 'completed' | 'failed' | 'interrupted';
 
 interface ClaimedRun {
   schedule: ScheduleEntity;

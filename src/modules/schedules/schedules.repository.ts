@@ -5,7 +5,7 @@ import { ScheduleTaskEntity } from 'src/modules/schedules/schedule-task.entity';
 import { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
 
 /** A stale claim released by `releaseStaleClaims`. */
-export interface ReleasedClaim {
+interface ReleasedClaim {
   id: string;
   serverId: string;
   name: string;
@@ -39,10 +39,6 @@ export class SchedulesRepository {
 
   findOnServer(serverId: string, id: string, manager: EntityManager = this.schedules.manager): Promise<ScheduleEntity | null> {
     return manager.getRepository(ScheduleEntity).findOneBy({ id, serverId });
-  }
-
-  findById(id: string): Promise<ScheduleEntity | null> {
-    return this.schedules.findOneBy({ id });
   }
 
   /** The schedule row, locked until the transaction ends: task changes on one schedule queue behind each other. */

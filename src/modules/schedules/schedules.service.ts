@@ -19,7 +19,7 @@ import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerError } from 'src/modules/servers/servers.errors';
 
 /** Pterodactyl's default per-schedule task limit (interface.md leaves it open). */
-export const MAX_TASKS_PER_SCHEDULE = 10;
+const MAX_TASKS_PER_SCHEDULE = 10;
 
 const cronColumns = (cron: CronDto): Pick<ScheduleEntity, 'cronMinute' | 'cronHour' | 'cronDayOfMonth' | 'cronMonth' | 'cronDayOfWeek'> => ({
   cronMinute: cron.minute,

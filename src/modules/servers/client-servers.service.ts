@@ -23,7 +23,7 @@ import { actorActivity } from 'src/modules/servers/server-activity';
 export const consoleTokenId = (userId: string, serverUuid: string): string => createHash('md5').update(`${userId}${serverUuid}`).digest('hex');
 
 /** Console tokens live 15 minutes (interface.md §4.1). */
-export const WEBSOCKET_TOKEN_SECONDS = 900;
+const WEBSOCKET_TOKEN_SECONDS = 900;
 const STATUS_TIMEOUT_MS = 5_000;
 
 export type WebsocketCredentials =

@@ -136,10 +136,6 @@ export class ServersRepository {
     return repo.save(repo.create(server));
   }
 
-  save(server: ServerEntity, manager: EntityManager = this.servers.manager): Promise<ServerEntity> {
-    return manager.getRepository(ServerEntity).save(server);
-  }
-
   async update(id: string, changes: Partial<ServerEntity>, manager: EntityManager = this.servers.manager): Promise<void> {
     await manager.getRepository(ServerEntity).update({ id }, changes);
   }

@@ -1,5 +1,4 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIP, IsString, Matches, MaxLength } from 'class-validator';
-import { PaginationQueryDto } from 'src/common/http/pagination';
 import { Optional } from 'src/common/validation/decorators';
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 
@@ -19,8 +18,6 @@ export class CreateAllocationsDto {
   @MaxLength(191)
   alias?: string | null;
 }
-
-export class AllocationQueryDto extends PaginationQueryDto {}
 
 export class AllocationResponseDto {
   id!: string;

@@ -24,8 +24,8 @@ import { UsersRepository } from 'src/modules/users/users.repository';
  * behind one address opening several SFTP connections is not refused for succeeding), and a success
  * clears nothing: it proves only that the client knows some account, never the ones it was guessing.
  */
-export const SFTP_MAX_FAILURES = 5;
-export const SFTP_WINDOW_MS = 60_000;
+const SFTP_MAX_FAILURES = 5;
+const SFTP_WINDOW_MS = 60_000;
 const SFTP_RULE = 'sftp';
 
 /** States in which the server's files must not be touched (Pterodactyl's ServerStateConflictException). */
@@ -156,7 +156,7 @@ export class SftpAuthService {
 }
 
 /** The host part of Wings' `host:port` (IPv6 as `[::1]:port`). */
-export const clientAddress = (hostPort: string | undefined): string | undefined => {
+const clientAddress = (hostPort: string | undefined): string | undefined => {
   if (!hostPort) {
     return undefined;
   }
