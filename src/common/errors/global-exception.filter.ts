@@ -44,7 +44,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const req = ctx.getRequest<HttpRequest>();
     const res = ctx.getResponse<HttpReply>();
     const body = this.toBody(exception);
-    body.requestId = String(req.id);
+    body.requestId = req.id;
     if (res.sent || res.raw.headersSent) {
       return;
     }

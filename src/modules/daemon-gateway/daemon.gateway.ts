@@ -97,7 +97,7 @@ export class DaemonGateway {
   target(node: NodeEntity): DaemonTarget {
     const token = this.tokenOf(node);
     return {
-      nodeId: String(node.id),
+      nodeId: node.id,
       baseUrl: node.baseUrl,
       allowInsecure: node.allowInsecure,
       // Wings wants the token alone (wings.md §1.1); `combined` is for daemons that want id.token.
@@ -306,7 +306,7 @@ export class DaemonGateway {
   }
 
   forget(node: NodeEntity): void {
-    this.client.forget(String(node.id));
+    this.client.forget(node.id);
   }
 
   private files(uuid: string, action: string): string {

@@ -38,7 +38,7 @@ export class MailService implements OnApplicationShutdown {
   async deliver(message: MailMessage, context: MailContext): Promise<boolean> {
     const { smtpUrl } = this.config.mail;
     if (!smtpUrl) {
-      this.logger.warn({ purpose: context.purpose, userId: String(context.userId) }, `SMTP_URL is not set: the ${context.purpose} e-mail was not sent`);
+      this.logger.warn({ purpose: context.purpose, userId: context.userId }, `SMTP_URL is not set: the ${context.purpose} e-mail was not sent`);
       return false;
     }
     try {
@@ -48,7 +48,7 @@ export class MailService implements OnApplicationShutdown {
     } catch (e) {
       const err = e as { code?: unknown; responseCode?: unknown };
       this.logger.warn(
-        { purpose: context.purpose, userId: String(context.userId), code: err.code, responseCode: err.responseCode },
+        { purpose: context.purpose, userId: context.userId, code: err.code, responseCode: err.responseCode },
         `The ${context.purpose} e-mail could not be sent through SMTP_URL`,
       );
       return false;

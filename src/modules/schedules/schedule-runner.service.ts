@@ -185,7 +185,7 @@ export class ScheduleRunner implements OnModuleDestroy {
       if (!server || tasks.length === 0) {
         return;
       }
-      const about = { schedule_id: String(schedule.id), name: schedule.name, trigger };
+      const about = { schedule_id: schedule.id, name: schedule.name, trigger };
       const skip = await this.skipReason(server, schedule);
       if (skip) {
         await this.activity.byRunner(server.id, ScheduleEvent.RUN_SKIP, { ...about, ...skip });
@@ -243,7 +243,7 @@ export class ScheduleRunner implements OnModuleDestroy {
       if (!task) {
         continue;
       }
-      const about = { schedule_id: String(schedule.id), task_id: String(task.id), sequence_id: task.sequenceId, action: task.action, payload: task.payload };
+      const about = { schedule_id: schedule.id, task_id: task.id, sequence_id: task.sequenceId, action: task.action, payload: task.payload };
       try {
         await this.executor.execute(server, task);
         succeeded++;

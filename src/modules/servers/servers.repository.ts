@@ -150,8 +150,7 @@ export class ServersRepository {
     if (manager) {
       return read(manager);
     }
-    const id = String(serverId);
-    return (await this.caches.allocations.getOrLoad(id, () => read(this.servers.manager), (rows) => allocationTags(id, rows))) ?? [];
+    return (await this.caches.allocations.getOrLoad(serverId, () => read(this.servers.manager), (rows) => allocationTags(serverId, rows))) ?? [];
   }
 
   /** The allocations of several servers in one query (list pages), by server id. */
@@ -160,7 +159,7 @@ export class ServersRepository {
       serverIds.length === 0
         ? []
         : await this.servers.manager.getRepository(AllocationEntity).find({ where: { serverId: In(serverIds) }, order: { ip: 'ASC', port: 'ASC' } });
-    const byServer = new Map<string, AllocationEntity[]>(serverIds.map((id) => [String(id), []]));
+    const byServer = new Map<string, AllocationEntity[]>(serverIds.map((id) => [id, []]));
     for (const row of rows) {
       byServer.get(String(row.serverId))?.push(row);
     }

@@ -58,7 +58,7 @@ export class BackupDownloadDto {
 }
 
 export const toBackupResponse = (b: BackupEntity): BackupResponseDto => ({
-  id: String(b.id),
+  id: b.id,
   uuid: b.uuid,
   name: b.name,
   ignoredFiles: [...b.ignoredFiles],

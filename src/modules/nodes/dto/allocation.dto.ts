@@ -30,11 +30,11 @@ export class AllocationResponseDto {
 }
 
 export const toAllocationResponse = (a: AllocationEntity): AllocationResponseDto => ({
-  id: String(a.id),
+  id: a.id,
   ip: a.ip,
   port: a.port,
   alias: a.alias,
   notes: a.notes,
-  serverId: a.serverId === null ? null : String(a.serverId),
+  serverId: a.serverId,
   assigned: a.serverId !== null,
 });

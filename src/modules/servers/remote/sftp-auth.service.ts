@@ -113,7 +113,7 @@ export class SftpAuthService {
     const user = name === '' ? null : await this.users.findByUsername(name);
     const matched = await this.credentialsMatch(user, dto);
     const server = isServerRef(ref) ? await this.servers.findByRef(ref) : null;
-    if (!server || String(server.nodeId) !== String(node.id)) {
+    if (!server || server.nodeId !== node.id) {
       throw await fail(SftpError.SERVER_NOT_FOUND, server ? 'the server is on another node' : 'no such server');
     }
     if (!matched) {
@@ -146,7 +146,7 @@ export class SftpAuthService {
 
   /** `["*"]` for the owner and admins; a subuser's mapped permissions only with server.files.sftp. */
   private async permissions(server: LoadedServer, user: UserEntity): Promise<string[] | null> {
-    if (String(server.ownerId) === String(user.id) || user.admin) {
+    if (server.ownerId === user.id || user.admin) {
       return [...WINGS_ALL];
     }
     const grant = await this.subusers.findGrant(server.id, user.id);
