@@ -3,20 +3,20 @@
 /** An answer's parsed JSON, read loosely as the tests read supertest bodies. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Json = any;
-export interface Credentials {
+interface Credentials {
   cookie?: string;
   bearer?: string;
   /** Sent as `Origin` (cookie-authenticated writes need the APP_URL). */
   origin?: string;
 }
 
-export interface ApiResponse {
+interface ApiResponse {
   status: number;
   body: Json;
   headers: Headers;
 }
 
-export const api = async (base: string, method: string, path: string, creds: Credentials = {}, body?: unknown): Promise<ApiResponse> => {
+const api = async (base: string, method: string, path: string, creds: Credentials = {}, body?: unknown): Promise<ApiResponse> => {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (body !== undefined) {
     headers['content-type'] = 'application/json';

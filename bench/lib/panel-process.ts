@@ -17,7 +17,7 @@ export const panelEnv = (settings: Record<string, string>): NodeJS.ProcessEnv =>
 };
 
 /** Resident memory of a process, from /proc (Linux); null elsewhere or once it has gone. */
-export const rssMiB = (pid: number | undefined): number | null => {
+const rssMiB = (pid: number | undefined): number | null => {
   if (pid === undefined) {
     return null;
   }
@@ -93,7 +93,7 @@ export class RssSampler {
   }
 }
 
-export interface PanelProcessOptions {
+interface PanelProcessOptions {
   env: NodeJS.ProcessEnv;
   port: number;
   /** Where the panel's stdout (its JSON log lines) goes; it is truncated between scenarios. */

@@ -12,13 +12,13 @@ export interface CaptchaConfig {
   timeoutMs: number;
 }
 
-export interface MailConfig {
+interface MailConfig {
   /** Unset: mails are not sent, and a warning says so. */
   smtpUrl?: string;
   from: string;
 }
 
-export type DatabaseConfig =
+type DatabaseConfig =
   | { kind: 'postgres'; url: string; poolMax: number; runMigrations: boolean }
   | { kind: 'pglite'; dataDir: string; runMigrations: boolean };
 
@@ -96,10 +96,6 @@ export class AppConfigService {
       : null;
     this.docs = { enabled: schema.API_DOCS_ENABLED };
     this.mail = { smtpUrl: schema.SMTP_URL, from: schema.MAIL_FROM ?? `Hatchery <no-reply@${new URL(schema.APP_URL).hostname}>` };
-  }
-
-  get isProduction(): boolean {
-    return this.env === 'production';
   }
 
   static fromEnv(env: Record<string, string | undefined>): AppConfigService {

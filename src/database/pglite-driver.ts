@@ -17,7 +17,7 @@ const ACQUIRE_TIMEOUT_MS = 30_000;
  * process, and once touched never go back: with 16 MB an idle embedded panel holds ≈ 260 MiB
  * instead of ≈ 395. The data files are cached by the operating system anyway, as for any local file.
  */
-export const PGLITE_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=512kB', 'maintenance_work_mem=16MB'];
+const PGLITE_SETTINGS = ['shared_buffers=16MB', 'wal_buffers=512kB', 'maintenance_work_mem=16MB'];
 
 /**
  * PGlite is PostgreSQL compiled to WebAssembly. By default V8 compiles hot WebAssembly functions a

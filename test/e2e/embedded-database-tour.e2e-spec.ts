@@ -264,6 +264,37 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await p().t.app.get(ScheduleRunner).whenIdle();
   });
 
+  it('should give every id as a string, as on PostgreSQL: the driver types them, nothing converts them on the way out', async () => {
+    const checked: string[] = [];
+    const notStrings: string[] = [];
+    const walk = (value: unknown, at: string): void => {
+      if (Array.isArray(value)) {
+        value.forEach((v, i) => walk(v, `${at}[${i}]`));
+      } else if (value !== null && typeof value === 'object') {
+        for (const [key, v] of Object.entries(value)) {
+          // sequence_id is a task's position, a number by design.
+          if ((key === 'id' || /[a-z](Id|_id)$/.test(key)) && key !== 'sequence_id' && v !== null) {
+            checked.push(`${at}.${key}`);
+            if (typeof v !== 'string') {
+              notStrings.push(`${at}.${key} = ${JSON.stringify(v)}`);
+            }
+          }
+          walk(v, `${at}.${key}`);
+        }
+      }
+    };
+    const admin = ['/api/admin/users', '/api/admin/servers', '/api/admin/nodes', '/api/admin/locations', `/api/admin/nodes/${p().nodeId}/allocations`, '/api/admin/database-hosts', '/api/admin/audit-logs'];
+    const owner = ['/api/client/servers', c.base, `${c.base}/activity`, `${c.base}/network/allocations`, `${c.base}/databases`, `${c.base}/schedules`, `${c.base}/users`, `${c.base}/backups`];
+    for (const path of admin) {
+      walk((await p().admin('get', path).expect(200)).body, `GET ${path}`);
+    }
+    for (const path of owner) {
+      walk((await p().asOwner('get', path).expect(200)).body, `GET ${path}`);
+    }
+    expect(notStrings).toEqual([]);
+    expect(checked.length).toBeGreaterThan(100);
+  });
+
   it('should have answered 2xx on every route of the app at least once', () => {
     const never = listRoutes(AppModule)
       .map((r) => r.key)

@@ -5,7 +5,7 @@ import { SecretBox } from 'src/common/crypto/secret-box';
 import { nodeTokenContext } from 'src/modules/daemon-gateway/daemon.gateway';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 
-export interface NodeRow {
+interface NodeRow {
   node: NodeEntity;
   /** The plain daemon token. */
   token: string;

@@ -19,7 +19,7 @@ export const createAllocationRow = (
   return repo.save(repo.create({ nodeId: node.id, ip: '0.0.0.0', port: nextPort++, alias: null, notes: null, serverId: null, ...overrides }));
 };
 
-export interface ServerRowOptions {
+interface ServerRowOptions {
   node: Pick<NodeEntity, 'id'>;
   egg: Pick<EggEntity, 'id'>;
   owner: Pick<UserEntity, 'id'>;

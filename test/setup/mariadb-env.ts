@@ -2,10 +2,10 @@ import { createConnection } from 'mysql2/promise';
 import { isCi } from 'test/setup/test-env';
 
 /** The MySQL/MariaDB server the database-host tests use, as its admin account. */
-export const TEST_MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
-export const MYSQL_STATUS_ENV = 'HATCHERY_TEST_MYSQL';
+const TEST_MYSQL_URL = process.env.TEST_MYSQL_URL ?? 'mysql://root@127.0.0.1:3306';
+const MYSQL_STATUS_ENV = 'HATCHERY_TEST_MYSQL';
 
-export interface MySqlAccount {
+interface MySqlAccount {
   host: string;
   port: number;
   user: string;

@@ -18,7 +18,7 @@ import { Requester, SimPanel, waitFor } from 'test/utils/sim-panel';
  * `prepareClientRoutes`.
  */
 
-export const SERVER_ROOT = '/api/client/servers/:server';
+const SERVER_ROOT = '/api/client/servers/:server';
 
 export interface Ctx {
   p: SimPanel;
@@ -36,7 +36,7 @@ export interface Ctx {
   backupId: string;
 }
 
-export interface Row {
+interface Row {
   status: number;
   /** What the request needs beyond the route's permission (a task needs the permission of its action). */
   also?: ServerPermission[];
@@ -66,7 +66,7 @@ const running = async (c: Ctx) => {
 };
 
 /** A backup the daemon has finished and reported as successful. */
-export const completedBackup = async (c: Ctx): Promise<string> => {
+const completedBackup = async (c: Ctx): Promise<string> => {
   const id = (await c.p.asOwner('post', `${c.base}/backups`).send({ name: `matrix ${c.n()}` }).expect(201)).body.data.id as string;
   await waitFor(async () => (await c.p.asOwner('get', `${c.base}/backups/${id}`).expect(200)).body.data.status === 'successful');
   return id;

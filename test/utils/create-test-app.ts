@@ -13,7 +13,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { FakeClock } from 'test/utils/fake-clock';
 import { createTestDatabase, DbKind } from 'test/utils/test-db';
 
-export const TEST_APP_URL = 'http://panel.test';
+const TEST_APP_URL = 'http://panel.test';
 export const TEST_ORIGIN = TEST_APP_URL;
 
 export interface TestAppOptions {

@@ -6,7 +6,7 @@ import type { CaptchaProvider } from 'src/config/env.schema';
 /** How the fake answers: as a working provider, or as one of the ways a provider is down. */
 export type FakeCaptchaMode = 'answer' | 'drop-connection' | 'http-500' | 'not-json' | 'no-success-field' | 'hang';
 
-export interface SiteverifyRequest {
+interface SiteverifyRequest {
   method: string;
   contentType: string | undefined;
   form: Record<string, string>;

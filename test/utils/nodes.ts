@@ -43,7 +43,7 @@ export interface DaemonCall {
 }
 
 /** `body` is sent as JSON, `raw` as it is; `hang`: accept the request and never answer. */
-export type DaemonReply = { status: number; body?: unknown; raw?: string } | 'hang';
+type DaemonReply = { status: number; body?: unknown; raw?: string } | 'hang';
 
 /**
  * A tiny stand-in for Wings on 127.0.0.1: it records every request and answers POST /api/update

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
-export interface SunkMail {
+interface SunkMail {
   /** Envelope recipients. */
   to: string[];
   from: string;

@@ -10,7 +10,7 @@ import * as tar from 'tar';
 import * as yauzl from 'yauzl';
 import { FsError, ServerFilesystem } from 'test/wings-sim/files';
 
-export type ArchiveKind = 'tar.gz' | 'tar' | 'zip' | 'gz';
+type ArchiveKind = 'tar.gz' | 'tar' | 'zip' | 'gz';
 
 /** Thrown for archives Wings would not recognise (ErrCodeUnknownArchive → 400). */
 export class UnknownArchiveError extends Error {}
@@ -76,7 +76,7 @@ export async function compressFiles(fs: ServerFilesystem, root: string, files: s
   return target;
 }
 
-export interface ExtractOptions {
+interface ExtractOptions {
   /** Called per regular file (relative path) before it is written; return false to skip it. */
   onFile?: (rel: string) => boolean;
   /** Decompress skips egg-denylisted entries; a backup restore writes everything (default true). */

@@ -3,7 +3,7 @@ import { timingSafeEqual } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { JsonRecord, isRecord } from 'test/wings-sim/config';
 
-export type BearerResult = 'ok' | 'missing' | 'forbidden';
+type BearerResult = 'ok' | 'missing' | 'forbidden';
 
 /** RequireAuthorization: `Bearer <node token>` only; anything else after "Bearer " is a 403. */
 export function checkBearer(header: string | undefined, token: string): BearerResult {
@@ -18,12 +18,12 @@ export function checkBearer(header: string | undefined, token: string): BearerRe
 }
 
 // Error texts the panel UI pattern-matches (Wings' websocket package and its JWT library).
-export const JWT_NOT_PRESENT = 'jwt: no jwt present';
-export const JWT_NO_CONNECT = 'jwt: missing connect permission';
-export const JWT_UUID_MISMATCH = 'jwt: server uuid mismatch';
-export const JWT_DENYLISTED = 'jwt: created too far in past (denylist)';
-export const JWT_EXP_INVALID = 'jwt: exp claim is invalid';
-export const JWT_HMAC_FAILED = 'jwt: HMAC verification failed';
+const JWT_NOT_PRESENT = 'jwt: no jwt present';
+const JWT_NO_CONNECT = 'jwt: missing connect permission';
+const JWT_UUID_MISMATCH = 'jwt: server uuid mismatch';
+const JWT_DENYLISTED = 'jwt: created too far in past (denylist)';
+const JWT_EXP_INVALID = 'jwt: exp claim is invalid';
+const JWT_HMAC_FAILED = 'jwt: HMAC verification failed';
 
 /** An error Wings classes as a JWT error (`IsJwtError`): shown to the client as `jwt error`. */
 export class JwtError extends Error {}

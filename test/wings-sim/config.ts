@@ -22,11 +22,11 @@ export function asString(v: unknown, fallback = ''): string {
   return typeof v === 'string' ? v : fallback;
 }
 
-export function asNumber(v: unknown, fallback = 0): number {
+function asNumber(v: unknown, fallback = 0): number {
   return typeof v === 'number' && Number.isFinite(v) ? v : fallback;
 }
 
-export function asBool(v: unknown, fallback = false): boolean {
+function asBool(v: unknown, fallback = false): boolean {
   return typeof v === 'boolean' ? v : fallback;
 }
 
@@ -62,7 +62,7 @@ function parseMappings(v: unknown): Record<string, number[]> {
   return out;
 }
 
-export function parseSettings(v: unknown): ServerConfiguration {
+function parseSettings(v: unknown): ServerConfiguration {
   const s = asRecord(v);
   if (Array.isArray(s.environment)) {
     throw new ConfigurationDecodeError('environment must be a JSON object');
@@ -100,7 +100,7 @@ export function parseSettings(v: unknown): ServerConfiguration {
   };
 }
 
-export function parseProcessConfiguration(v: unknown): ProcessConfiguration {
+function parseProcessConfiguration(v: unknown): ProcessConfiguration {
   if (!isRecord(v)) {
     throw new ConfigurationDecodeError('process_configuration must be an object');
   }

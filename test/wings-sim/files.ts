@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import ignore, { Ignore } from 'ignore';
 
-export type FsErrorCode = 'denylist' | 'isdir' | 'disk' | 'badpath' | 'notdir' | 'exists';
+type FsErrorCode = 'denylist' | 'isdir' | 'disk' | 'badpath' | 'notdir' | 'exists';
 
 /** A filesystem failure Wings classifies. */
 export class FsError extends Error {
@@ -19,7 +19,7 @@ export class FsError extends Error {
 }
 
 /** The Stat JSON of list-directory, compress and foreground pull. */
-export interface StatJson {
+interface StatJson {
   name: string;
   created: string;
   modified: string;
@@ -33,7 +33,7 @@ export interface StatJson {
 }
 
 /** RFC3339 without fractional seconds, in UTC (Go's time.RFC3339). */
-export function rfc3339(d: Date): string {
+function rfc3339(d: Date): string {
   return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
@@ -49,7 +49,7 @@ function goModeString(st: { isDirectory(): boolean; isSymbolicLink(): boolean; i
 }
 
 /** A small stand-in for gabriel-vasile/mimetype: magic numbers, then JSON/text, else binary. */
-export function sniffMime(head: Buffer): string {
+function sniffMime(head: Buffer): string {
   const starts = (...bytes: number[]): boolean => bytes.every((b, i) => head[i] === b);
   if (starts(0x1f, 0x8b)) {
     return 'application/gzip';

@@ -5,7 +5,7 @@ import { FsError, errorCode } from 'test/wings-sim/files';
 import { SimServer } from 'test/wings-sim/sim-server';
 
 export const GENERIC_ERROR = 'An unexpected error was encountered while processing this request';
-export const UNPARSABLE_BODY = 'The data passed in the request was not in a parsable format. Please try again.';
+const UNPARSABLE_BODY = 'The data passed in the request was not in a parsable format. Please try again.';
 
 /** Thrown by handlers to answer with a Wings error body. */
 export class HttpError extends Error {
@@ -24,7 +24,7 @@ export function internalError(): HttpError {
   return new HttpError(500, GENERIC_ERROR, true);
 }
 
-export interface Responder {
+interface Responder {
   json(status: number, body: unknown): void;
   empty(status: number): void;
   error(status: number, message: string, withRequestId?: boolean): void;
@@ -42,10 +42,6 @@ export class RequestContext implements Responder {
     readonly requestId: string,
     private readonly breakJson: () => boolean,
   ) {}
-
-  get query(): Record<string, string> {
-    return Object.fromEntries(this.url.searchParams.entries());
-  }
 
   /** The server resolved by the ServerExists middleware. */
   get sim(): SimServer {
@@ -160,11 +156,11 @@ export function stringArray(body: JsonRecord, key: string): string[] {
   });
 }
 
-export type Guard = 'public' | 'token' | 'server';
+type Guard = 'public' | 'token' | 'server';
 
-export type Handler = (ctx: RequestContext) => Promise<void> | void;
+type Handler = (ctx: RequestContext) => Promise<void> | void;
 
-export interface Route {
+interface Route {
   method: string;
   segments: string[];
   /** public = no Bearer check; token = RequireAuthorization; server = RequireAuthorization + ServerExists. */

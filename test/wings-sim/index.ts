@@ -34,8 +34,5 @@
  * - Retries of failed panel calls: Wings backs off for ~30 s; here `remoteRetryBudgetMs` (default 0).
  * - Create-directory through a file is 400 (the handler's intent); that is what we answer.
  */
-export { WingsSimulator, SimulatorConfiguration } from 'test/wings-sim/simulator';
-export { SimServer } from 'test/wings-sim/sim-server';
-export { SimFaults } from 'test/wings-sim/context';
-export { PanelClient, PanelCall } from 'test/wings-sim/panel-client';
+export { WingsSimulator } from 'test/wings-sim/simulator';
 export * from 'test/wings-sim/types';

@@ -11,7 +11,7 @@ export interface InstallOptions {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** CreateEnvironment: the container is created and its image pulled (console + install output). */
-export async function createEnvironment(s: SimServer): Promise<void> {
+async function createEnvironment(s: SimServer): Promise<void> {
   s.publishDaemon('Pulling Docker container image, this could take a few minutes to complete...');
   const image = s.config.container.image;
   if (!image.startsWith('~')) {
@@ -53,7 +53,7 @@ async function runInstaller(s: SimServer, opts: InstallOptions): Promise<void> {
 }
 
 /** Server.install(reinstall): always reports to the panel, then offline + `install completed`. */
-export async function install(s: SimServer, reinstall: boolean, opts: InstallOptions): Promise<boolean> {
+async function install(s: SimServer, reinstall: boolean, opts: InstallOptions): Promise<boolean> {
   let error: unknown = null;
   if (!s.config.skip_egg_scripts) {
     s.publish('install started', '');

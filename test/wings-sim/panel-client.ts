@@ -10,7 +10,7 @@ import { InstallationScript, PanelServerConfiguration } from 'test/wings-sim/typ
 
 export const WINGS_VERSION = '1.11.11-sim';
 
-export interface PanelClientOptions {
+interface PanelClientOptions {
   panelUrl: () => string;
   tokenId: () => string;
   token: () => string;
@@ -32,9 +32,9 @@ export class PanelRequestError extends Error {
 }
 
 /** The request never produced a response (refused, reset, timed out). */
-export class PanelTransportError extends Error {}
+class PanelTransportError extends Error {}
 
-export interface PanelCall {
+interface PanelCall {
   method: string;
   path: string;
   status: number | null;

@@ -2,7 +2,7 @@
 import { SimProcess, SimServer } from 'test/wings-sim/sim-server';
 
 /** Errors Wings returns from HandlePowerAction; reported only over the websocket. */
-export class PowerError extends Error {}
+class PowerError extends Error {}
 
 /** The power lock is held by another action (Wings' ErrLockerLocked). */
 export class PowerLockedError extends PowerError {
@@ -11,11 +11,11 @@ export class PowerLockedError extends PowerError {
   }
 }
 
-export const ERR_IS_RUNNING = 'server is running';
-export const ERR_SUSPENDED = 'server is currently in a suspended state';
-export const ERR_INSTALLING = 'server is currently installing';
-export const ERR_TRANSFERRING = 'server is currently being transferred';
-export const ERR_RESTORING = 'server is currently being restored';
+const ERR_IS_RUNNING = 'server is running';
+const ERR_SUSPENDED = 'server is currently in a suspended state';
+const ERR_INSTALLING = 'server is currently installing';
+const ERR_TRANSFERRING = 'server is currently being transferred';
+const ERR_RESTORING = 'server is currently being restored';
 
 const CRASH_TIMEOUT_S = 60;
 

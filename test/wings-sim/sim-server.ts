@@ -14,7 +14,7 @@ import {
   SimulatorTiming,
 } from 'test/wings-sim/types';
 
-export interface SimServerDeps {
+interface SimServerDeps {
   panel: PanelClient;
   timing: SimulatorTiming;
   appName: () => string;
@@ -30,7 +30,7 @@ export interface SimProcess {
 }
 
 /** A per-server lock that fails at once when held, like Wings' locker. */
-export class PowerLock {
+class PowerLock {
   private held = false;
 
   get locked(): boolean {

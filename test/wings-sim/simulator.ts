@@ -59,7 +59,7 @@ class FaultSwitches implements SimFaults {
   }
 }
 
-export interface SimulatorConfiguration {
+interface SimulatorConfiguration {
   token: string;
   tokenId: string;
   panelUrl: string;
@@ -228,14 +228,6 @@ export class WingsSimulator implements SimContext {
     const s = this.servers.get(uuid);
     if (s) {
       crashProcess(s, exitCode);
-    }
-  }
-
-  /** Test hook: the server's process prints a line (matched against `startup.done`). */
-  emitConsole(uuid: string, line: string): void {
-    const s = this.servers.get(uuid);
-    if (s?.proc) {
-      s.processOutput(line);
     }
   }
 

@@ -23,7 +23,7 @@ const POWER_PERMISSIONS: Record<string, string> = {
 };
 
 /** Decodes a frame the way Go's json.Unmarshal into Message{Event string; Args []string} would. */
-export function decodeFrame(data: string): WsMessage | null {
+function decodeFrame(data: string): WsMessage | null {
   let parsed: unknown;
   try {
     parsed = JSON.parse(data);
@@ -44,7 +44,7 @@ export function decodeFrame(data: string): WsMessage | null {
 }
 
 /** One websocket connection (Wings' websocket.Handler). */
-export class WsConnection {
+class WsConnection {
   private jwt: WebsocketPayload | undefined;
   private listening = false;
   private expiryTimer: NodeJS.Timeout | undefined;
@@ -204,7 +204,7 @@ export class WsConnection {
 }
 
 /** The Origin must equal `remote` exactly or be listed in allowed_origins (or `*`); missing fails. */
-export function originAllowed(origin: string | undefined, sim: SimContext): boolean {
+function originAllowed(origin: string | undefined, sim: SimContext): boolean {
   const o = origin ?? '';
   if (o === sim.panelUrl()) {
     return true;
@@ -212,7 +212,7 @@ export function originAllowed(origin: string | undefined, sim: SimContext): bool
   return sim.allowedOrigins().some((a) => a === '*' || a === o);
 }
 
-export interface UpgradeRequest {
+interface UpgradeRequest {
   req: IncomingMessage;
   socket: Duplex;
   head: Buffer;

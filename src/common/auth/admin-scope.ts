@@ -14,5 +14,3 @@ export const ALL_ADMIN_SCOPES: readonly AdminScope[] = Object.values(AdminScope)
 
 /** `eggs:read` is accepted as a spelling of `eggs.read`. */
 export const normalizeScope = (scope: string): string => scope.trim().replace(':', '.');
-
-export const isAdminScope = (scope: string): scope is AdminScope => (ALL_ADMIN_SCOPES as readonly string[]).includes(scope);

@@ -11,7 +11,7 @@ export type AuthContext =
 
 export type AuthenticatedRequest = HttpRequest & { auth?: AuthContext };
 
-export type SessionAuth = Extract<AuthContext, { method: 'session' }>;
+type SessionAuth = Extract<AuthContext, { method: 'session' }>;
 
 /** Narrows an AuthContext on a `sessionOnly` route; the guard has already refused API keys there. */
 export const requireSession = (auth: AuthContext): SessionAuth => {

@@ -3,7 +3,7 @@ import { AppException } from 'src/common/errors/app.exception';
 import { CommonError, ErrorDef } from 'src/common/errors/error-codes';
 import { HttpReply, HttpRequest, pathOf } from 'src/common/http/http';
 
-export interface ErrorBody {
+interface ErrorBody {
   statusCode: number;
   code: string;
   message: string;
@@ -44,7 +44,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const req = ctx.getRequest<HttpRequest>();
     const res = ctx.getResponse<HttpReply>();
     const body = this.toBody(exception);
-    body.requestId = String(req.id);
+    body.requestId = req.id;
     if (res.sent || res.raw.headersSent) {
       return;
     }

@@ -4,9 +4,9 @@ import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { AppConfigService } from 'src/config/app-config.service';
 
 /** The channel the AddChangeNotifications trigger notifies, with `<table>:<id>` (`<table>:*` for a TRUNCATE). */
-export const CHANGES_CHANNEL = 'hatchery_changes';
+const CHANGES_CHANNEL = 'hatchery_changes';
 
-export interface ChangeFeedOptions {
+interface ChangeFeedOptions {
   /** Waits between reconnection attempts; the last one repeats. */
   reconnectDelaysMs: readonly number[];
   /** How often the listening connection is checked with a query, and how long the answer may take. */
@@ -25,7 +25,7 @@ export const DEFAULT_CHANGE_FEED_OPTIONS: ChangeFeedOptions = {
   heartbeatTimeoutMs: 5_000,
 };
 
-export type ChangeFeedState = 'off' | 'connecting' | 'listening' | 'down';
+type ChangeFeedState = 'off' | 'connecting' | 'listening' | 'down';
 
 /**
  * Hears the changes other panel processes (and raw SQL) make, on one dedicated PostgreSQL

@@ -19,7 +19,7 @@ export interface RowChange {
 }
 
 /** What a change drops: entries tagged so, and whole caches when the rows are unknown. */
-export interface Invalidation {
+interface Invalidation {
   tags: string[];
   clear: CacheKind[];
 }

@@ -25,7 +25,7 @@ interface Entry<V> {
 type LoadOptions = { cacheNull?: false } | { cacheNull: true; nullTags: readonly string[] };
 
 /** Taken before reading the database; a store with a ticket older than an invalidation it depends on is refused. */
-export type FillTicket = number;
+type FillTicket = number;
 
 // A key is also a tag of its own entry, in a namespace no tag can collide with.
 const keyTag = (key: string): string => `\u0000${key}`;

@@ -20,7 +20,7 @@ const SAFE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * Each request's id, chosen before anything else runs (body parsing included) so every error body
  * and log line can carry it. A caller's own `x-request-id` is kept when it is safe to echo.
  */
-export const requestIdOf = (req: IncomingMessage): string => {
+const requestIdOf = (req: IncomingMessage): string => {
   const incoming = req.headers['x-request-id'];
   return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 };

@@ -20,7 +20,7 @@ const CLOSE_BRACKET = 0x5d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
-export interface JsonScan {
+interface JsonScan {
   tooDeep: boolean;
   /** A string (key or value) holds `\u0000`; JSON text cannot carry a raw NUL inside a string. */
   hasNul: boolean;

@@ -131,7 +131,7 @@ const checkedLookup =
     );
   };
 
-export interface FetchPublicOptions {
+interface FetchPublicOptions {
   policy: OutboundPolicy;
   maxBytes: number;
   timeoutMs: number;
@@ -139,7 +139,7 @@ export interface FetchPublicOptions {
   accept?: string;
 }
 
-export interface FetchPublicResult {
+interface FetchPublicResult {
   url: string;
   status: number;
   contentType: string | undefined;

@@ -5,7 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
  * The Content-Security-Policy of every response: the one place to widen when the web UI arrives
  * (its console will need the daemons' wss:// origins in connect-src, for instance).
  */
-export const CONTENT_SECURITY_POLICY: Record<string, string[]> = {
+const CONTENT_SECURITY_POLICY: Record<string, string[]> = {
   'default-src': ["'self'"],
   'base-uri': ["'self'"],
   'connect-src': ["'self'"],

@@ -16,13 +16,13 @@ const SECRET_QUERY = /([?&](?:token|key|api_key|apikey|signature|password|secret
  * lines included, for ~10 µs each; nothing the panel logs nests secrets deeper than these.
  */
 const SECRET_FIELDS = ['password', 'newPassword', 'currentPassword', 'token', 'secret', 'key', 'apiKey', 'tokenSecret'];
-export const REDACTED_PATHS = [...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `err.${f}`)];
+const REDACTED_PATHS = [...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `err.${f}`)];
 
 /** Request and response headers logged as `[Redacted]` (censored by the serializers below). */
 const SECRET_HEADERS = new Set(['authorization', 'cookie', 'x-api-key', 'x-captcha-response', 'set-cookie']);
 const CENSOR = '[Redacted]';
 
-export const censorHeaders = (headers: Record<string, unknown> | undefined): Record<string, unknown> => {
+const censorHeaders = (headers: Record<string, unknown> | undefined): Record<string, unknown> => {
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(headers ?? {})) {
     out[name] = SECRET_HEADERS.has(name) ? CENSOR : headers![name];
@@ -30,7 +30,7 @@ export const censorHeaders = (headers: Record<string, unknown> | undefined): Rec
   return out;
 };
 
-export const redactUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[Redacted]');
+const redactUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[Redacted]');
 
 /**
  * Standard output, written asynchronously: on Linux a write to a pipe (a container's log, a

@@ -14,7 +14,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { AuthService } from 'src/modules/auth/auth.service';
 import { UsersRepository } from 'src/modules/users/users.repository';
 
-export const RATE_LIMITED: ErrorDef = {
+const RATE_LIMITED: ErrorDef = {
   code: 'RATE_LIMITED',
   category: ErrorCategory.RATE_LIMITED,
   message: 'Rate limit exceeded, try again later',

@@ -54,7 +54,7 @@ export const RATE_LIMIT_RULES: RateLimitRule[] = [
 export const GLOBAL_RULE: RateLimitRule = { name: 'global', limit: 150, windowMs: 5 * MINUTE, applies: () => true, by: 'client' };
 
 /** Routes no rule applies to: the daemon's callbacks. */
-export const isUnlimited = (route: string): boolean => under('/api/remote')('', route);
+const isUnlimited = (route: string): boolean => under('/api/remote')('', route);
 
 /**
  * Whether requests to `route` reach no guard and are counted outside RateLimitGuard (app.setup.ts):

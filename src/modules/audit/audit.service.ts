@@ -7,14 +7,14 @@ import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AuditChanges, AuditLogEntity } from 'src/modules/audit/audit-log.entity';
 import { AuditLogResponseDto, toAuditLogResponse } from 'src/modules/audit/dto/audit-log-response.dto';
 
-export interface AuditEntry {
+interface AuditEntry {
   action: string;
   targetType: string;
   targetId: string;
   changes?: AuditChanges;
 }
 
-export interface AuditFilter {
+interface AuditFilter {
   action?: string;
   actorId?: string;
   targetType?: string;

@@ -2,8 +2,7 @@ import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, Primary
 import { ServerEntity } from 'src/modules/servers/server.entity';
 
 /** Where an archive is kept; only the node's local disk (Wings' "wings" adapter) for now. */
-export const BACKUP_DISKS = ['wings'] as const;
-export type BackupDisk = (typeof BACKUP_DISKS)[number];
+type BackupDisk = 'wings';
 
 /**
  * One archive of a server's files. In progress until the daemon reports back

@@ -7,7 +7,7 @@ import { ServerEntity, ServerStatus } from 'src/modules/servers/server.entity';
 export type BackupWithServer = BackupEntity & Required<Pick<BackupEntity, 'server'>>;
 
 /** What a daemon report changes on a backup. */
-export type BackupResult = Pick<BackupEntity, 'isSuccessful' | 'checksum' | 'bytes' | 'completedAt'> & Partial<Pick<BackupEntity, 'isLocked'>>;
+type BackupResult = Pick<BackupEntity, 'isSuccessful' | 'checksum' | 'bytes' | 'completedAt'> & Partial<Pick<BackupEntity, 'isLocked'>>;
 
 @Injectable()
 export class BackupsRepository {

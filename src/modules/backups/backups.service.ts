@@ -29,7 +29,7 @@ export type BackupList = Omit<Paginated<BackupResponseDto>, 'meta'> & {
 };
 
 /** Who started something: a signed-in user, or a schedule of the server. */
-export type Initiator = Actor | 'schedule';
+type Initiator = Actor | 'schedule';
 
 interface NewBackup {
   name: string;

@@ -7,7 +7,7 @@ import { CaptchaError } from 'src/modules/captcha/captcha.errors';
 import { CaptchaVerifier } from 'src/modules/captcha/captcha.verifier';
 
 export const CAPTCHA_METADATA = 'hatchery:captcha';
-export const CAPTCHA_HEADER = 'x-captcha-response';
+const CAPTCHA_HEADER = 'x-captcha-response';
 
 /** Asks for a solved CAPTCHA in `x-captcha-response` when a provider is configured; otherwise lets everything through. */
 @Injectable()

@@ -7,7 +7,7 @@ import { CaptchaError } from 'src/modules/captcha/captcha.errors';
 /** No siteverify answer is anywhere near this; a larger one is not a provider talking. */
 const MAX_ANSWER_BYTES = 64 * 1024;
 /** Longer than any provider's token (Turnstile documents 2048 characters). */
-export const MAX_TOKEN_LENGTH = 4096;
+const MAX_TOKEN_LENGTH = 4096;
 
 /**
  * Error codes that blame the panel's request or the provider, not the visitor's token: the secret key

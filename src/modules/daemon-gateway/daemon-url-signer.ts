@@ -7,10 +7,10 @@ import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 
 /** Signed daemon URLs live 15 minutes, as Pterodactyl's do. */
-export const SIGNED_URL_SECONDS = 900;
+const SIGNED_URL_SECONDS = 900;
 
 /** The signed-URL routes of Wings. */
-export type SignedDaemonRoute = '/download/file' | '/download/backup' | '/upload/file';
+type SignedDaemonRoute = '/download/file' | '/download/backup' | '/upload/file';
 
 /**
  * One-time URLs for the node's signed routes (docs/wings.md#signed-urls): an HS256 JWT keyed with

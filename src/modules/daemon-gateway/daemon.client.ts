@@ -40,8 +40,6 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'EN
 export class DaemonClient implements OnModuleDestroy {
   private readonly logger = new Logger(DaemonClient.name);
   private readonly agents = new Map<string, Agent>();
-  /** Per-node health, for the admin view and logs: last success and last failure. */
-  readonly health = new Map<string, { ok: boolean; at: Date; error?: string }>();
 
   async json<T>(target: DaemonTarget, req: DaemonRequest): Promise<T> {
     const { status, text } = await this.send(target, req);
@@ -81,7 +79,6 @@ export class DaemonClient implements OnModuleDestroy {
       throw this.transportError(target, req, e);
     }
     const text = await this.readBody(target, req, response);
-    this.health.set(target.nodeId, { ok: true, at: new Date() });
     if (response.statusCode >= 400) {
       throw this.httpError(target, response.statusCode, text);
     }
@@ -214,7 +211,6 @@ export class DaemonClient implements OnModuleDestroy {
     const code = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
     const name = (e as { name?: string }).name;
     const reason = e instanceof Error ? e.message : String(e);
-    this.health.set(target.nodeId, { ok: false, at: new Date(), error: code ?? name ?? reason });
     this.logger.warn({ nodeId: target.nodeId, method: req.method, path: req.path, code, name }, 'daemon request failed');
     const details = { nodeId: target.nodeId };
     if (name === 'TimeoutError' || e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {

@@ -15,7 +15,7 @@ export interface DaemonSystemInfo {
 }
 
 /** Wings' stats object (uptime in milliseconds). */
-export interface DaemonStats {
+interface DaemonStats {
   memory_bytes: number;
   memory_limit_bytes: number;
   cpu_absolute: number;
@@ -26,7 +26,7 @@ export interface DaemonStats {
 }
 
 /** Wings' APIResponse for one server. */
-export interface DaemonServerDetails {
+interface DaemonServerDetails {
   state: string;
   is_suspended: boolean;
   utilization: DaemonStats;
@@ -97,7 +97,7 @@ export class DaemonGateway {
   target(node: NodeEntity): DaemonTarget {
     const token = this.tokenOf(node);
     return {
-      nodeId: String(node.id),
+      nodeId: node.id,
       baseUrl: node.baseUrl,
       allowInsecure: node.allowInsecure,
       // Wings wants the token alone (docs/wings.md#authentication); `combined` is for daemons that want id.token.
@@ -306,7 +306,7 @@ export class DaemonGateway {
   }
 
   forget(node: NodeEntity): void {
-    this.client.forget(String(node.id));
+    this.client.forget(node.id);
   }
 
   private files(uuid: string, action: string): string {

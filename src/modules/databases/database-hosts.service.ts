@@ -35,7 +35,7 @@ export class DatabaseHostsService {
     const [rows, total] = await this.repo.findHostPage(page.skip, page.perPage);
     const counts = await this.repo.countByHost(rows.map((h) => h.id));
     return paginated(
-      rows.map((h) => toDatabaseHostResponse(h, counts.get(String(h.id)) ?? 0)),
+      rows.map((h) => toDatabaseHostResponse(h, counts.get(h.id) ?? 0)),
       total,
       page,
     );
@@ -58,7 +58,7 @@ export class DatabaseHostsService {
       await this.audit.record(manager, actor, {
         action: 'database_host.created',
         targetType: 'database_host',
-        targetId: String(saved.id),
+        targetId: saved.id,
         changes: { after: pick(saved, HOST_FIELDS) },
       });
       return saved;
@@ -101,7 +101,7 @@ export class DatabaseHostsService {
       if (!host) {
         throw new AppException(DatabaseError.HOST_NOT_FOUND);
       }
-      if (((await this.repo.countByHost([id], manager)).get(String(id)) ?? 0) > 0) {
+      if (((await this.repo.countByHost([id], manager)).get(id) ?? 0) > 0) {
         throw new AppException(DatabaseError.HOST_HAS_DATABASES);
       }
       await this.repo.deleteHost(id, manager);
@@ -137,7 +137,7 @@ export class DatabaseHostsService {
 
   private async view(host: DatabaseHostEntity): Promise<DatabaseHostResponseDto> {
     const counts = await this.repo.countByHost([host.id]);
-    return toDatabaseHostResponse(host, counts.get(String(host.id)) ?? 0);
+    return toDatabaseHostResponse(host, counts.get(host.id) ?? 0);
   }
 
   private async checkNode(nodeId: string | null | undefined, manager: EntityManager): Promise<void> {

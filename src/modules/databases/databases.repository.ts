@@ -86,7 +86,7 @@ export class DatabasesRepository {
       .where({ hostId: In(hostIds) })
       .groupBy('d.host_id')
       .getRawMany();
-    return new Map(rows.map((r): [string, number] => [String(r.hostId), Number(r.n)]));
+    return new Map(rows.map((r): [string, number] => [r.hostId, Number(r.n)]));
   }
 
   /** Hosts linked to the node and global hosts, each with its database count. */
@@ -101,7 +101,7 @@ export class DatabasesRepository {
       hosts.map((h) => h.id),
       manager,
     );
-    return hosts.map((host) => ({ host, databases: counts.get(String(host.id)) ?? 0 }));
+    return hosts.map((host) => ({ host, databases: counts.get(host.id) ?? 0 }));
   }
 
   /** Locks the server row until the transaction ends: one database creation per server at a time. */

@@ -12,7 +12,7 @@ const byLoad = (a: HostWithCount, b: HostWithCount): number => a.databases - b.d
  */
 export const rankHosts = (hosts: HostWithCount[], nodeId: string): HostWithCount[] => {
   const open = hosts.filter(hasRoom);
-  const linked = open.filter((h) => h.host.nodeId !== null && String(h.host.nodeId) === String(nodeId)).sort(byLoad);
+  const linked = open.filter((h) => h.host.nodeId === nodeId).sort(byLoad);
   const global = open.filter((h) => h.host.nodeId === null).sort(byLoad);
   return [...linked, ...global];
 };

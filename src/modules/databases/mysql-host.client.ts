@@ -126,7 +126,7 @@ export class MySqlHostClient {
   }
 
   private target(host: DatabaseHostEntity): HostTarget {
-    return { id: String(host.id), host: host.host, port: host.port, username: host.username, password: this.secrets.open(host.password, hostPasswordContext(host)) };
+    return { id: host.id, host: host.host, port: host.port, username: host.username, password: this.secrets.open(host.password, hostPasswordContext(host)) };
   }
 
   private async undo(run: Runner, target: HostTarget, spec: DatabaseSpec, made: { database: boolean; user: boolean }): Promise<void> {
@@ -215,7 +215,7 @@ export class MySqlHostClient {
     }
     const err = e as MySqlError;
     const reason = redact(err.sqlMessage ?? err.message ?? String(e));
-    const details = { hostId: String(target.id), code: err.code ?? null };
+    const details = { hostId: target.id, code: err.code ?? null };
     if (phase === 'connect' || err.fatal) {
       return new AppException(DatabaseError.HOST_UNAVAILABLE, { message: `database host unavailable: ${reason}`, details });
     }

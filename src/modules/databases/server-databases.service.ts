@@ -181,7 +181,7 @@ export class ServerDatabasesService implements OnModuleInit {
     const ranked = rankHosts(await this.repo.hostsFor(server.nodeId, manager), server.nodeId);
     for (const { host } of ranked) {
       const locked = await this.repo.lockHost(host.id, manager);
-      const databases = locked ? ((await this.repo.countByHost([locked.id], manager)).get(String(locked.id)) ?? 0) : 0;
+      const databases = locked ? ((await this.repo.countByHost([locked.id], manager)).get(locked.id) ?? 0) : 0;
       if (locked && hasRoom({ host: locked, databases })) {
         return locked;
       }

@@ -1,9 +1,9 @@
 import { DockerImage } from 'src/modules/eggs/egg.entity';
 
 /** Names Wings sets itself (or that the environment needs): an egg variable may not take them. */
-export const RESERVED_ENV_NAMES = ['TZ', 'STARTUP', 'SERVER_MEMORY', 'SERVER_IP', 'SERVER_PORT', 'SERVER_UUID', 'UUID', 'ENV', 'HOME', 'USER'];
-export const RESERVED_ENV_PREFIX = 'P_SERVER_';
-export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,190}$/;
+const RESERVED_ENV_NAMES = ['TZ', 'STARTUP', 'SERVER_MEMORY', 'SERVER_IP', 'SERVER_PORT', 'SERVER_UUID', 'UUID', 'ENV', 'HOME', 'USER'];
+const RESERVED_ENV_PREFIX = 'P_SERVER_';
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,190}$/;
 
 export const envNameProblem = (name: string): string | undefined => {
   if (!ENV_NAME.test(name)) {

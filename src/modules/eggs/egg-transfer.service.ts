@@ -11,7 +11,7 @@ import { EggsRepository } from 'src/modules/eggs/eggs.repository';
 import { EggsService } from 'src/modules/eggs/eggs.service';
 import { parsePtdl, PtdlDocument, serializePtdl, toPtdl } from 'src/modules/eggs/ptdl';
 
-export const EGG_IMPORT_MAX_BYTES = 1024 * 1024;
+const EGG_IMPORT_MAX_BYTES = 1024 * 1024;
 const EGG_IMPORT_TIMEOUT_MS = 10_000;
 
 @Injectable()

@@ -12,7 +12,7 @@ import { EggsRepository } from 'src/modules/eggs/eggs.repository';
 import { NestEntity } from 'src/modules/eggs/nest.entity';
 
 /** The egg fields the audit log compares. */
-export const EGG_FIELDS = [
+const EGG_FIELDS = [
   'nestId',
   'name',
   'description',
@@ -35,7 +35,7 @@ export const EGG_FIELDS = [
 ] as const satisfies readonly (keyof EggEntity)[];
 
 /** The default image is always one of the selectable images: it is added first when missing. */
-export const withDefaultImage = (dockerImage: string, images: DockerImage[]): DockerImage[] =>
+const withDefaultImage = (dockerImage: string, images: DockerImage[]): DockerImage[] =>
   images.some((i) => i.image === dockerImage) ? images : [{ name: dockerImage, image: dockerImage }, ...images];
 
 @Injectable()

@@ -35,9 +35,9 @@ export interface PtdlDocument {
   }[];
 }
 
-export const PTDL_COMMENT = 'DO NOT EDIT: FILE GENERATED AUTOMATICALLY BY PTERODACTYL PANEL - PTERODACTYL.IO';
+const PTDL_COMMENT = 'DO NOT EDIT: FILE GENERATED AUTOMATICALLY BY PTERODACTYL PANEL - PTERODACTYL.IO';
 
-export type EggFields = Pick<
+type EggFields = Pick<
   EggEntity,
   | 'name'
   | 'author'
@@ -57,7 +57,7 @@ export type EggFields = Pick<
   | 'updateUrl'
   | 'forceOutgoingIp'
 >;
-export type VariableFields = Pick<
+type VariableFields = Pick<
   EggVariableEntity,
   'name' | 'description' | 'envVariable' | 'defaultValue' | 'userViewable' | 'userEditable' | 'rules'
 >;

@@ -22,7 +22,7 @@ import { actorActivity } from 'src/modules/servers/server-activity';
 const COPY_LIMIT = 1000;
 
 /** `a.jar` → [`a`, `.jar`]; `.tar.gz` counts as one extension, and a dotfile has none. */
-export const splitExtension = (name: string): [string, string] => {
+const splitExtension = (name: string): [string, string] => {
   if (/.\.tar\.gz$/i.test(name)) {
     return [name.slice(0, -7), name.slice(-7)];
   }
@@ -31,7 +31,7 @@ export const splitExtension = (name: string): [string, string] => {
 };
 
 /** Copy naming (docs/api.md#files): `a_copy.jar`, then `a_copy_2.jar`, `a_copy_3.jar`... */
-export const copyName = (name: string, taken: ReadonlySet<string>): string => {
+const copyName = (name: string, taken: ReadonlySet<string>): string => {
   const [base, ext] = splitExtension(name);
   for (let n = 1; n <= COPY_LIMIT; n++) {
     const candidate = `${base}_copy${n === 1 ? '' : `_${n}`}${ext}`;

@@ -9,7 +9,7 @@ export interface MailMessage {
 }
 
 /** Why a mail is sent and for whom, for the log line that replaces it when it cannot go out. */
-export interface MailContext {
+interface MailContext {
   purpose: string;
   userId: string;
 }
@@ -27,10 +27,6 @@ export class MailService implements OnApplicationShutdown {
 
   constructor(private readonly config: AppConfigService) {}
 
-  get configured(): boolean {
-    return this.config.mail.smtpUrl !== undefined;
-  }
-
   private transportFor(smtpUrl: string): Promise<Transporter> {
     this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
       nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }),
@@ -42,7 +38,7 @@ export class MailService implements OnApplicationShutdown {
   async deliver(message: MailMessage, context: MailContext): Promise<boolean> {
     const { smtpUrl } = this.config.mail;
     if (!smtpUrl) {
-      this.logger.warn({ purpose: context.purpose, userId: String(context.userId) }, `SMTP_URL is not set: the ${context.purpose} e-mail was not sent`);
+      this.logger.warn({ purpose: context.purpose, userId: context.userId }, `SMTP_URL is not set: the ${context.purpose} e-mail was not sent`);
       return false;
     }
     try {
@@ -52,7 +48,7 @@ export class MailService implements OnApplicationShutdown {
     } catch (e) {
       const err = e as { code?: unknown; responseCode?: unknown };
       this.logger.warn(
-        { purpose: context.purpose, userId: String(context.userId), code: err.code, responseCode: err.responseCode },
+        { purpose: context.purpose, userId: context.userId, code: err.code, responseCode: err.responseCode },
         `The ${context.purpose} e-mail could not be sent through SMTP_URL`,
       );
       return false;

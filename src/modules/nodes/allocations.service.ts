@@ -10,12 +10,12 @@ import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
 
 /** Pterodactyl's bounds: no privileged ports, and at most 1000 ports in one range. */
-export const PORT_FLOOR = 1024;
-export const PORT_CEIL = 65535;
-export const RANGE_LIMIT = 1000;
+const PORT_FLOOR = 1024;
+const PORT_CEIL = 65535;
+const RANGE_LIMIT = 1000;
 
 /** Expands `["25565", "25570-25580"]` into distinct ports, or reports what is wrong. */
-export const expandPorts = (specs: string[]): number[] | string => {
+const expandPorts = (specs: string[]): number[] | string => {
   const ports = new Set<number>();
   for (const spec of specs) {
     const [from, to = from] = spec.split('-').map(Number);

@@ -38,6 +38,6 @@ export class DaemonSystemController {
     if (nodes.length > 1) {
       throw new AppException(DaemonError.NODE_REQUIRED);
     }
-    return { data: await this.nodes.systemInformation(String(nodes[0].id)) };
+    return { data: await this.nodes.systemInformation(nodes[0].id) };
   }
 }

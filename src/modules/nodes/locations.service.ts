@@ -36,7 +36,7 @@ export class LocationsService {
       await this.audit.record(manager, actor, {
         action: 'location.created',
         targetType: 'location',
-        targetId: String(location.id),
+        targetId: location.id,
         changes: { after: pick(location, FIELDS) },
       });
       return location;

@@ -37,7 +37,7 @@ export class NodesRepository {
 
   async findLocations(ids: string[]): Promise<Map<string, LocationEntity>> {
     const rows = ids.length === 0 ? [] : await this.nodes.manager.getRepository(LocationEntity).findBy({ id: In(ids) });
-    return new Map(rows.map((l): [string, LocationEntity] => [String(l.id), l]));
+    return new Map(rows.map((l): [string, LocationEntity] => [l.id, l]));
   }
 
   findLocationPage(skip: number, take: number): Promise<[LocationEntity[], number]> {

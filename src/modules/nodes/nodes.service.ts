@@ -99,7 +99,7 @@ export class NodesService {
       await this.audit.record(manager, actor, {
         action: 'node.created',
         targetType: 'node',
-        targetId: String(node.id),
+        targetId: node.id,
         changes: { after: pick(node, NODE_FIELDS) },
       });
       return node;

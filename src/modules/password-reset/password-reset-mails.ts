@@ -2,7 +2,7 @@ import type { MailMessage } from 'src/modules/mail/mail.service';
 import type { UserEntity } from 'src/modules/users/user.entity';
 
 /** The page of the panel's web app that takes the token and asks for the new password. */
-export const RESET_PAGE_PATH = '/auth/password/reset';
+const RESET_PAGE_PATH = '/auth/password/reset';
 
 export const resetLink = (appUrl: string, token: string): string =>
   `${appUrl.replace(/\/+$/, '')}${RESET_PAGE_PATH}?token=${encodeURIComponent(token)}`;

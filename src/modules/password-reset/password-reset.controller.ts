@@ -6,7 +6,7 @@ import { ForgetPasswordDto, ForgetPasswordResponseDto, ResetPasswordDto } from '
 import { PasswordResetService } from 'src/modules/password-reset/password-reset.service';
 
 /** The same answer for every address, known or not (no account enumeration). */
-export const FORGET_PASSWORD_MESSAGE = 'If an account uses this e-mail address, a link to reset its password is on its way';
+const FORGET_PASSWORD_MESSAGE = 'If an account uses this e-mail address, a link to reset its password is on its way';
 
 @ApiTags('auth')
 @Controller('api/auth')

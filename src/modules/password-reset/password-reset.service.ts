@@ -15,9 +15,9 @@ import { PasswordHasher } from 'src/modules/users/password.hasher';
 import type { UserEntity } from 'src/modules/users/user.entity';
 import { UsersRepository } from 'src/modules/users/users.repository';
 
-export const RESET_TOKEN_LIFETIME_MS = 60 * 60_000;
+const RESET_TOKEN_LIFETIME_MS = 60 * 60_000;
 /** An invitation waits longer than a reset: its reader did not ask for it and may not be at the keyboard. */
-export const INVITATION_TOKEN_LIFETIME_MS = 24 * 60 * 60_000;
+const INVITATION_TOKEN_LIFETIME_MS = 24 * 60 * 60_000;
 const TOKEN_BYTES = 32;
 
 /** Password reset by e-mailed link: one-hour, single-use tokens kept as SHA-256 only. */

@@ -6,7 +6,7 @@ export type CronField = (typeof CRON_FIELDS)[number];
 export type CronFields = Record<CronField, string>;
 
 /** What each field may hold; day_of_week takes 0-7, 0 and 7 both being Sunday (as cron-parser reads it). */
-export const CRON_FIELD_RANGES: Record<CronField, { min: number; max: number }> = {
+const CRON_FIELD_RANGES: Record<CronField, { min: number; max: number }> = {
   minute: { min: 0, max: 59 },
   hour: { min: 0, max: 23 },
   day_of_month: { min: 1, max: 31 },
@@ -14,7 +14,7 @@ export const CRON_FIELD_RANGES: Record<CronField, { min: number; max: number }> 
   day_of_week: { min: 0, max: 7 },
 };
 
-export const CRON_FIELD_MAX_LENGTH = 191;
+const CRON_FIELD_MAX_LENGTH = 191;
 
 /**
  * Each field is a number, a list, a range, a step or `*` (docs/api.md#schedules): digits and

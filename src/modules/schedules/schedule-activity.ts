@@ -22,10 +22,10 @@ export const ScheduleEvent = {
   TASK_SUCCESS: 'server.schedule.task.success',
   TASK_FAIL: 'server.schedule.task.fail',
 } as const;
-export type ScheduleEventName = (typeof ScheduleEvent)[keyof typeof ScheduleEvent];
+type ScheduleEventName = (typeof ScheduleEvent)[keyof typeof ScheduleEvent];
 
 /** Entries written by the runner carry no actor and `via: schedule`. */
-export const RUNNER_VIA = 'schedule';
+const RUNNER_VIA = 'schedule';
 
 @Injectable()
 export class ScheduleActivityLog {

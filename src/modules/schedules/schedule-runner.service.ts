@@ -14,10 +14,10 @@ import { ScheduleError } from 'src/modules/schedules/schedules.errors';
 import { SchedulesRepository } from 'src/modules/schedules/schedules.repository';
 import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
 
-export type RunTrigger = 'cron' | 'manual';
+type RunTrigger = 'cron' | 'manual';
 
 /** How a run ended: `failed` when any task failed, `interrupted` when the run lost its claim or the process stopped. */
-export type RunStatus = 'completed' | 'failed' | 'interrupted';
+type RunStatus = 'completed' | 'failed' | 'interrupted';
 
 interface ClaimedRun {
   schedule: ScheduleEntity;
@@ -185,7 +185,7 @@ export class ScheduleRunner implements OnModuleDestroy {
       if (!server || tasks.length === 0) {
         return;
       }
-      const about = { schedule_id: String(schedule.id), name: schedule.name, trigger };
+      const about = { schedule_id: schedule.id, name: schedule.name, trigger };
       const skip = await this.skipReason(server, schedule);
       if (skip) {
         await this.activity.byRunner(server.id, ScheduleEvent.RUN_SKIP, { ...about, ...skip });
@@ -243,7 +243,7 @@ export class ScheduleRunner implements OnModuleDestroy {
       if (!task) {
         continue;
       }
-      const about = { schedule_id: String(schedule.id), task_id: String(task.id), sequence_id: task.sequenceId, action: task.action, payload: task.payload };
+      const about = { schedule_id: schedule.id, task_id: task.id, sequence_id: task.sequenceId, action: task.action, payload: task.payload };
       try {
         await this.executor.execute(server, task);
         succeeded++;

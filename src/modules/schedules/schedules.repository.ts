@@ -5,7 +5,7 @@ import { ScheduleTaskEntity } from 'src/modules/schedules/schedule-task.entity';
 import { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
 
 /** A stale claim released by `releaseStaleClaims`. */
-export interface ReleasedClaim {
+interface ReleasedClaim {
   id: string;
   serverId: string;
   name: string;
@@ -41,10 +41,6 @@ export class SchedulesRepository {
     return manager.getRepository(ScheduleEntity).findOneBy({ id, serverId });
   }
 
-  findById(id: string): Promise<ScheduleEntity | null> {
-    return this.schedules.findOneBy({ id });
-  }
-
   /** The schedule row, locked until the transaction ends: task changes on one schedule queue behind each other. */
   lockOnServer(serverId: string, id: string, manager: EntityManager): Promise<ScheduleEntity | null> {
     return manager.getRepository(ScheduleEntity).createQueryBuilder('s').setLock('pessimistic_write').where({ id, serverId }).getOne();
@@ -70,9 +66,9 @@ export class SchedulesRepository {
   /** The tasks of several schedules in one query, by schedule id, each list in sequence order. */
   async tasksBySchedule(scheduleIds: string[]): Promise<Map<string, ScheduleTaskEntity[]>> {
     const rows = scheduleIds.length === 0 ? [] : await this.tasks.find({ where: { scheduleId: In(scheduleIds) }, order: { sequenceId: 'ASC' } });
-    const bySchedule = new Map<string, ScheduleTaskEntity[]>(scheduleIds.map((id) => [String(id), []]));
+    const bySchedule = new Map<string, ScheduleTaskEntity[]>(scheduleIds.map((id) => [id, []]));
     for (const row of rows) {
-      bySchedule.get(String(row.scheduleId))?.push(row);
+      bySchedule.get(row.scheduleId)?.push(row);
     }
     return bySchedule;
   }
@@ -184,7 +180,7 @@ export class SchedulesRepository {
       const ids = stale.map((s) => s.id);
       await manager.getRepository(ScheduleEntity).update({ id: In(ids) }, { isProcessing: false, claimToken: null, processingSince: null });
       await manager.getRepository(ScheduleTaskEntity).update({ scheduleId: In(ids), isQueued: true }, { isQueued: false });
-      return stale.map((s) => ({ id: String(s.id), serverId: String(s.serverId), name: s.name, processingSince: s.processingSince ?? staleBefore }));
+      return stale.map((s) => ({ id: s.id, serverId: s.serverId, name: s.name, processingSince: s.processingSince ?? staleBefore }));
     });
   }
 

@@ -19,7 +19,7 @@ import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerError } from 'src/modules/servers/servers.errors';
 
 /** Pterodactyl's default per-schedule task limit. */
-export const MAX_TASKS_PER_SCHEDULE = 10;
+const MAX_TASKS_PER_SCHEDULE = 10;
 
 const cronColumns = (cron: CronDto): Pick<ScheduleEntity, 'cronMinute' | 'cronHour' | 'cronDayOfMonth' | 'cronMonth' | 'cronDayOfWeek'> => ({
   cronMinute: cron.minute,
@@ -43,7 +43,7 @@ export class SchedulesService {
     const [rows, total] = await this.schedules.findPage(access.server.id, page.skip, page.perPage);
     const tasks = await this.schedules.tasksBySchedule(rows.map((s) => s.id));
     return paginated(
-      rows.map((s) => toScheduleResponse(s, tasks.get(String(s.id)) ?? [])),
+      rows.map((s) => toScheduleResponse(s, tasks.get(s.id) ?? [])),
       total,
       page,
     );
@@ -69,7 +69,7 @@ export class SchedulesService {
         },
         manager,
       );
-      await this.activity.byUser(access.server.id, actor, ScheduleEvent.CREATE, { schedule_id: String(created.id), name: created.name, cron: cronString(dto.cron) }, manager);
+      await this.activity.byUser(access.server.id, actor, ScheduleEvent.CREATE, { schedule_id: created.id, name: created.name, cron: cronString(dto.cron) }, manager);
       return created;
     });
     return toScheduleResponse(schedule, []);
@@ -111,7 +111,7 @@ export class SchedulesService {
         access.server.id,
         actor,
         ScheduleEvent.UPDATE,
-        { schedule_id: String(existing.id), name: changes.name ?? existing.name, cron: cronString(cron), is_active: changes.isActive ?? existing.isActive },
+        { schedule_id: existing.id, name: changes.name ?? existing.name, cron: cronString(cron), is_active: changes.isActive ?? existing.isActive },
         manager,
       );
     });
@@ -122,7 +122,7 @@ export class SchedulesService {
     const existing = await this.find(access, id);
     await this.schedules.transaction(async (manager) => {
       await this.schedules.delete(existing.id, manager);
-      await this.activity.byUser(access.server.id, actor, ScheduleEvent.DELETE, { schedule_id: String(existing.id), name: existing.name }, manager);
+      await this.activity.byUser(access.server.id, actor, ScheduleEvent.DELETE, { schedule_id: existing.id, name: existing.name }, manager);
     });
   }
 
@@ -143,7 +143,7 @@ export class SchedulesService {
     // Checked against the caller now, whoever wrote the tasks: running them by hand is doing what they do.
     requireTaskPermissions(access, tasks.map((t) => t.action));
     await this.runner.runNow(schedule, () =>
-      this.activity.byUser(server.id, actor, ScheduleEvent.EXECUTE, { schedule_id: String(schedule.id), name: schedule.name }),
+      this.activity.byUser(server.id, actor, ScheduleEvent.EXECUTE, { schedule_id: schedule.id, name: schedule.name }),
     );
     return this.get(access, id);
   }
@@ -178,7 +178,7 @@ export class SchedulesService {
         access.server.id,
         actor,
         ScheduleEvent.TASK_CREATE,
-        { schedule_id: String(schedule.id), task_id: String(created.id), action: created.action, payload: created.payload },
+        { schedule_id: schedule.id, task_id: created.id, action: created.action, payload: created.payload },
         manager,
       );
       return created;
@@ -198,7 +198,7 @@ export class SchedulesService {
         access.server.id,
         actor,
         ScheduleEvent.TASK_DELETE,
-        { schedule_id: String(schedule.id), task_id: String(task.id), action: task.action, payload: task.payload },
+        { schedule_id: schedule.id, task_id: task.id, action: task.action, payload: task.payload },
         manager,
       );
     });

@@ -8,7 +8,7 @@ import { ServerError } from 'src/modules/servers/servers.errors';
  * The permission a caller needs to do by hand what a task does: a schedule must not let its
  * author reach the daemon in ways the same author is refused directly.
  */
-export const TASK_PERMISSION = {
+const TASK_PERMISSION = {
   command: 'server.console',
   power: 'server.power',
   backup: 'server.backup.create',

@@ -50,7 +50,7 @@ export class AdminServerChangesService {
 
   updateBuild(id: string, dto: UpdateServerBuildDto, actor: Actor): Promise<{ server: AdminServerDto } & SyncOutcome> {
     return this.change(id, actor, 'server.build.updated', async (server, manager) => {
-      const current = (await this.servers.allocationsOf(server.id, manager)).map((a) => String(a.id));
+      const current = (await this.servers.allocationsOf(server.id, manager)).map((a) => a.id);
       const add = [...new Set(dto.add_allocations ?? [])].filter((a) => !current.includes(a));
       const remove = new Set(dto.remove_allocations ?? []);
       const primary = dto.allocation_id ?? String(server.allocationId);
@@ -62,7 +62,7 @@ export class AdminServerChangesService {
       const wanted = [...new Set([...add, ...(current.includes(primary) ? [] : [primary])])];
       if (wanted.length > 0) {
         const free = await this.servers.lockFreeAllocations(server.nodeId, wanted, manager);
-        const missing = wanted.filter((w) => !free.some((f) => String(f.id) === w));
+        const missing = wanted.filter((w) => !free.some((f) => f.id === w));
         if (missing.length > 0) {
           throw new AppException(ServerError.ALLOCATION_UNAVAILABLE, { details: { allocationIds: missing } });
         }

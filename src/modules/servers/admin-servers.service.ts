@@ -38,7 +38,7 @@ export class AdminServersService {
     const [rows, total] = await this.servers.findListPage({}, page.skip, page.perPage);
     const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
     return paginated(
-      rows.map((s) => toAdminServer(s, allocations.get(String(s.id)) ?? [])),
+      rows.map((s) => toAdminServer(s, allocations.get(s.id) ?? [])),
       total,
       page,
     );
@@ -112,7 +112,7 @@ export class AdminServersService {
       await this.audit.record(manager, actor, {
         action: 'server.created',
         targetType: 'server',
-        targetId: String(row.id),
+        targetId: row.id,
         changes: { after: { uuid, name: row.name, ownerId: owner.id, nodeId: node.id, eggId: egg.id, allocationIds } },
       });
       return row;
@@ -132,10 +132,10 @@ export class AdminServersService {
    * left and the address tried, so whoever retries can delete or fix that server rather than add another.
    */
   private refusedCreation(e: unknown, server: LoadedServer): AppException {
-    const left = { serverId: String(server.id), serverUuid: server.uuid, serverStatus: 'install_failed', daemonUrl: server.node.baseUrl };
+    const left = { serverId: server.id, serverUuid: server.uuid, serverStatus: 'install_failed', daemonUrl: server.node.baseUrl };
     if (!(e instanceof AppException)) {
       this.logger.error(`Creating server ${server.id} on node ${server.nodeId} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
-      return new AppException(DaemonError.UNEXPECTED, { details: { nodeId: String(server.nodeId), ...left } });
+      return new AppException(DaemonError.UNEXPECTED, { details: { nodeId: server.nodeId, ...left } });
     }
     const details = typeof e.details === 'object' && e.details !== null && !Array.isArray(e.details) ? e.details : {};
     return new AppException({ code: e.code, category: ErrorCategory.INTERNAL, message: e.message }, { status: e.status, details: { ...details, ...left } });
@@ -176,10 +176,10 @@ export class AdminServersService {
       if (!free) {
         throw new AppException(ServerError.NO_FREE_ALLOCATION);
       }
-      wanted.unshift(String(free.id));
+      wanted.unshift(free.id);
     }
     const locked = await this.servers.lockFreeAllocations(nodeId, [...new Set(wanted)], manager);
-    const lockedIds = new Set(locked.map((a) => String(a.id)));
+    const lockedIds = new Set(locked.map((a) => a.id));
     const missing = [...new Set(wanted)].filter((id) => !lockedIds.has(id));
     if (missing.length > 0) {
       throw new AppException(ServerError.ALLOCATION_UNAVAILABLE, { details: { allocationIds: missing } });

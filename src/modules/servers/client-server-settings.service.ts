@@ -104,12 +104,12 @@ export class ClientServerSettingsService {
   async allocations(access: ServerAccess): Promise<NetworkAllocationDto[]> {
     const { server } = access;
     return (await this.servers.allocationsOf(server.id)).map((a) => ({
-      id: String(a.id),
+      id: a.id,
       ip: a.ip,
       alias: a.alias,
       port: a.port,
       notes: a.notes,
-      isDefault: String(a.id) === String(server.allocationId),
+      isDefault: a.id === server.allocationId,
     }));
   }
 

@@ -23,7 +23,7 @@ import { actorActivity } from 'src/modules/servers/server-activity';
 export const consoleTokenId = (userId: string, serverUuid: string): string => createHash('md5').update(`${userId}${serverUuid}`).digest('hex');
 
 /** Console tokens live 15 minutes. */
-export const WEBSOCKET_TOKEN_SECONDS = 900;
+const WEBSOCKET_TOKEN_SECONDS = 900;
 const STATUS_TIMEOUT_MS = 5_000;
 
 export type WebsocketCredentials =
@@ -59,7 +59,7 @@ export class ClientServersService {
     const [rows, total] = await this.servers.findListPage(where, page.skip, page.perPage);
     const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
     const data = rows.map((s) =>
-      toServerDetails(s, allocations.get(String(s.id)) ?? [], this.panelStatus(s) ?? 'unknown', ALL_SERVER_PERMISSIONS),
+      toServerDetails(s, allocations.get(s.id) ?? [], this.panelStatus(s) ?? 'unknown', ALL_SERVER_PERMISSIONS),
     );
     return paginated(data, total, page);
   }
@@ -67,11 +67,11 @@ export class ClientServersService {
   /** Owned servers with every permission, shared ones with the permissions granted there (as ?type=subuser shows them). */
   private async visibleTo(auth: AuthContext, page: Page): Promise<Paginated<ServerDetailsDto>> {
     const [rows, total] = await this.servers.findVisibleListPage(auth.user.id, page.skip, page.perPage);
-    const shared = rows.filter((s) => String(s.ownerId) !== String(auth.user.id)).map((s) => s.id);
+    const shared = rows.filter((s) => s.ownerId !== auth.user.id).map((s) => s.id);
     const [allocations, grants] = await Promise.all([this.servers.allocationsByServer(rows.map((s) => s.id)), this.subusers.grantsOn(auth.user.id, shared)]);
-    const granted = new Map(grants.map((g): [string, ServerPermission[]] => [String(g.serverId), g.permissions.filter(isServerPermission)]));
+    const granted = new Map(grants.map((g): [string, ServerPermission[]] => [g.serverId, g.permissions.filter(isServerPermission)]));
     const data = rows.map((s) =>
-      toServerDetails(s, allocations.get(String(s.id)) ?? [], this.panelStatus(s) ?? 'unknown', granted.get(String(s.id)) ?? ALL_SERVER_PERMISSIONS),
+      toServerDetails(s, allocations.get(s.id) ?? [], this.panelStatus(s) ?? 'unknown', granted.get(s.id) ?? ALL_SERVER_PERMISSIONS),
     );
     return paginated(data, total, page);
   }
@@ -81,10 +81,10 @@ export class ClientServersService {
     const [grants, total] = await this.subusers.serverIdsFor(auth.user.id, page.skip, page.perPage);
     const rows = await this.servers.findListedByIds(grants.map((g) => g.serverId));
     const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
-    const byId = new Map(rows.map((s): [string, ListedServer] => [String(s.id), s]));
+    const byId = new Map(rows.map((s): [string, ListedServer] => [s.id, s]));
     const data = grants.flatMap((g) => {
-      const s = byId.get(String(g.serverId));
-      return s ? [toServerDetails(s, allocations.get(String(s.id)) ?? [], this.panelStatus(s) ?? 'unknown', g.permissions.filter(isServerPermission))] : [];
+      const s = byId.get(g.serverId);
+      return s ? [toServerDetails(s, allocations.get(s.id) ?? [], this.panelStatus(s) ?? 'unknown', g.permissions.filter(isServerPermission))] : [];
     });
     return paginated(data, total, page);
   }
@@ -154,12 +154,12 @@ export class ClientServersService {
             error: e.message,
             serverUuid: server.uuid,
             serverIdentifier: server.identifier,
-            nodeId: String(server.nodeId),
+            nodeId: server.nodeId,
             serverStatus: server.status,
           },
         };
       }
-      throw new AppException(ServerError.WEBSOCKET_PREPARE_FAILED, { details: { nodeId: String(server.nodeId) } });
+      throw new AppException(ServerError.WEBSOCKET_PREPARE_FAILED, { details: { nodeId: server.nodeId } });
     }
     const now = Math.floor(this.clock.now().getTime() / 1000);
     // An admin key limited to reads gets a console it can watch but not drive.
@@ -196,9 +196,9 @@ export class ClientServersService {
     const showIp = access.role !== 'subuser';
     return paginated(
       rows.map((r) => ({
-        id: String(r.id),
+        id: r.id,
         event: r.event,
-        actor: r.actorId === null && r.actorUsername === null ? null : { id: r.actorId === null ? null : String(r.actorId), username: r.actorUsername },
+        actor: r.actorId === null && r.actorUsername === null ? null : { id: r.actorId, username: r.actorUsername },
         metadata: r.metadata,
         ip: showIp ? r.ip : null,
         via: r.via,

@@ -33,7 +33,7 @@ export interface ProcessConfiguration {
   configs: ({ file: string; parser?: unknown; replace: ReplaceRule[] } & Record<string, unknown>)[];
 }
 
-export interface EggProcessConfig {
+interface EggProcessConfig {
   configStartup: string;
   configStop: string | null;
   configFiles: string;
@@ -101,7 +101,7 @@ const parseObject = (text: string): Record<string, unknown> => {
   }
 };
 
-export const toStartup = (configStartup: string): ProcessConfiguration['startup'] => {
+const toStartup = (configStartup: string): ProcessConfiguration['startup'] => {
   const startup = parseObject(configStartup);
   const done = startup.done;
   return {
@@ -125,7 +125,7 @@ export const toStop = (configStop: string | null): ProcessConfiguration['stop'] 
  * Entries that are not objects, have no `find` or no string `parser` are skipped: Wings would
  * crash on them.
  */
-export const toConfigs = (configFiles: string, structure: LegacyServerStructure): ProcessConfiguration['configs'] =>
+const toConfigs = (configFiles: string, structure: LegacyServerStructure): ProcessConfiguration['configs'] =>
   Object.entries(parseObject(configFiles)).flatMap(([file, data]) => {
     if (data === null || typeof data !== 'object' || Array.isArray(data) || !('find' in data) || !('parser' in data) || typeof data.parser !== 'string') {
       return [];

@@ -76,7 +76,7 @@ export class ServerAccessService {
     if (!server) {
       throw new AppException(ServerError.NOT_FOUND);
     }
-    if (String(server.ownerId) === String(auth.user.id)) {
+    if (server.ownerId === auth.user.id) {
       return { server, role: 'owner', permissions: ALL_SERVER_PERMISSIONS };
     }
     const asAdmin = adminPermissions(auth);

@@ -78,13 +78,13 @@ export class ServerConfigService {
     const allocations = await this.servers.allocationsByServer(ids);
     const variables = await this.servers.variablesOfEggs([...new Set(servers.map((s) => s.eggId))]);
     const values = await this.servers.serverValuesOfServers(ids);
-    const locations = await this.nodes.findLocations([...new Set(servers.flatMap((s) => (s.node.locationId ? [String(s.node.locationId)] : [])))]);
+    const locations = await this.nodes.findLocations([...new Set(servers.flatMap((s) => (s.node.locationId ? [s.node.locationId] : [])))]);
     return servers.map((s) =>
       this.build(s, {
-        allocations: allocations.get(String(s.id)) ?? [],
+        allocations: allocations.get(s.id) ?? [],
         variables: variables.filter((v) => v.eggId === s.eggId),
-        values: values.filter((v) => String(v.serverId) === String(s.id)),
-        locationShort: (s.node.locationId ? locations.get(String(s.node.locationId))?.short : undefined) ?? '',
+        values: values.filter((v) => v.serverId === s.id),
+        locationShort: (s.node.locationId ? locations.get(s.node.locationId)?.short : undefined) ?? '',
       }),
     );
   }
@@ -106,7 +106,7 @@ export class ServerConfigService {
   private build(server: LoadedServer, inputs: ConfigInputs): DaemonServerConfiguration {
     const { allocations } = inputs;
     const environment = this.environment(server, inputs);
-    const primary = allocations.find((a) => String(a.id) === String(server.allocationId)) ?? allocations[0];
+    const primary = allocations.find((a) => a.id === server.allocationId) ?? allocations[0];
     const defaultAllocation = { ip: primary?.ip ?? '127.0.0.1', port: primary?.port ?? 0 };
     // Wings needs an object here, never [].
     const mappings: Record<string, number[]> = {};

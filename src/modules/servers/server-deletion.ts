@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { LoadedServer } from 'src/modules/servers/servers.repository';
 
 /** Work another module does when a server is deleted (its databases on their hosts, say). */
-export type ServerDeletionStep = (server: LoadedServer, options: { force: boolean }) => Promise<void>;
+type ServerDeletionStep = (server: LoadedServer, options: { force: boolean }) => Promise<void>;
 
 /**
  * Steps other modules register for server deletion; they run after the daemon has deleted the

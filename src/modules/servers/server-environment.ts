@@ -3,7 +3,7 @@ import type { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { parseRules, validateValue } from 'src/modules/eggs/rules/variable-rules';
 
 /** As UpdateStartupVariableDto caps `value` on the client route. */
-export const ENV_VALUE_MAX_LENGTH = 4096;
+const ENV_VALUE_MAX_LENGTH = 4096;
 
 /** Environment values are strings; numbers and booleans are written as Wings would write them. */
 const asText = (value: unknown): string | undefined => {

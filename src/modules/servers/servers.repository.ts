@@ -136,10 +136,6 @@ export class ServersRepository {
     return repo.save(repo.create(server));
   }
 
-  save(server: ServerEntity, manager: EntityManager = this.servers.manager): Promise<ServerEntity> {
-    return manager.getRepository(ServerEntity).save(server);
-  }
-
   async update(id: string, changes: Partial<ServerEntity>, manager: EntityManager = this.servers.manager): Promise<void> {
     await manager.getRepository(ServerEntity).update({ id }, changes);
   }
@@ -154,8 +150,7 @@ export class ServersRepository {
     if (manager) {
       return read(manager);
     }
-    const id = String(serverId);
-    return (await this.caches.allocations.getOrLoad(id, () => read(this.servers.manager), (rows) => allocationTags(id, rows))) ?? [];
+    return (await this.caches.allocations.getOrLoad(serverId, () => read(this.servers.manager), (rows) => allocationTags(serverId, rows))) ?? [];
   }
 
   /** The allocations of several servers in one query (list pages), by server id. */
@@ -164,7 +159,7 @@ export class ServersRepository {
       serverIds.length === 0
         ? []
         : await this.servers.manager.getRepository(AllocationEntity).find({ where: { serverId: In(serverIds) }, order: { ip: 'ASC', port: 'ASC' } });
-    const byServer = new Map<string, AllocationEntity[]>(serverIds.map((id) => [String(id), []]));
+    const byServer = new Map<string, AllocationEntity[]>(serverIds.map((id) => [id, []]));
     for (const row of rows) {
       byServer.get(String(row.serverId))?.push(row);
     }

@@ -12,7 +12,7 @@ import { UserEntity } from 'src/modules/users/user.entity';
 const HOUR = 3_600_000;
 
 /** Session rules (docs/api.md#sessions). */
-export const SESSION_POLICY = {
+const SESSION_POLICY = {
   lifetimeMs: 14 * 24 * HOUR,
   refreshAfterMs: 12 * HOUR,
   freshForMs: 5 * 60_000,
@@ -25,7 +25,7 @@ const isExpired = (session: SessionEntity, now: Date): boolean => session.expire
 
 const sessionTags = (session: CachedSession): string[] => [`session:${session.id}`, `user:${session.userId}`];
 
-export interface ResolvedSession {
+interface ResolvedSession {
   session: SessionEntity & { user: UserEntity };
   /** True when this request extended the session, so the cookie must be sent again. */
   refreshed: boolean;

@@ -1,6 +1,6 @@
 import sshpk from 'sshpk';
 
-export interface ParsedPublicKey {
+interface ParsedPublicKey {
   /** `<type> <base64>`, the comment dropped. */
   publicKey: string;
   /** `SHA256:<base64 without padding>`. */

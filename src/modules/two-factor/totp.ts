@@ -1,10 +1,10 @@
 import { Secret, TOTP } from 'otpauth';
 
 /** RFC 6238 with the parameters every authenticator app supports: SHA-1, 6 digits, 30-second steps. */
-export const TOTP_PERIOD_SECONDS = 30;
-export const TOTP_DIGITS = 6;
+const TOTP_PERIOD_SECONDS = 30;
+const TOTP_DIGITS = 6;
 /** Codes of the step before and after the current one are accepted too, for clock drift. */
-export const TOTP_WINDOW = 1;
+const TOTP_WINDOW = 1;
 const SECRET_BYTES = 20; // 160 bits, RFC 4226's recommendation
 
 const totp = (secretBase32: string, issuer = '', label = ''): TOTP =>

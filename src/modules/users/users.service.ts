@@ -63,7 +63,7 @@ export class UsersService {
   }
 
   async delete(id: string, actor: UserEntity): Promise<void> {
-    if (String(actor.id) === id) {
+    if (actor.id === id) {
       throw new AppException(UserError.CANNOT_DELETE_SELF);
     }
     await this.users.transaction(async (manager) => {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 
-export interface PanelCallRecord {
+interface PanelCallRecord {
   method: string;
   path: string;
   authorization: string | undefined;
@@ -11,7 +11,7 @@ export interface PanelCallRecord {
   body: unknown;
 }
 
-export const PAPER_PROCESS_CONFIGURATION = {
+const PAPER_PROCESS_CONFIGURATION = {
   startup: { done: [')! For help, type '], user_interaction: [], strip_ansi: false },
   stop: { type: 'command', value: 'stop' },
   configs: [
@@ -19,7 +19,7 @@ export const PAPER_PROCESS_CONFIGURATION = {
   ],
 };
 
-export function serverSettings(uuid: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+function serverSettings(uuid: string, overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     uuid,
     meta: { name: 'Test server', description: '' },

@@ -67,7 +67,7 @@ export async function createInstalledServer(h: Harness, settings: Record<string,
   return uuid;
 }
 
-export interface ClaimsInput {
+interface ClaimsInput {
   [k: string]: unknown;
 }
 

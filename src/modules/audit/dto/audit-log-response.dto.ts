@@ -11,8 +11,8 @@ export class AuditLogResponseDto {
 }
 
 export const toAuditLogResponse = (row: AuditLogEntity): AuditLogResponseDto => ({
-  id: String(row.id),
-  actor: { id: row.actorId === null ? null : String(row.actorId), username: row.actorUsername, via: row.via },
+  id: row.id,
+  actor: { id: row.actorId, username: row.actorUsername, via: row.via },
   action: row.action,
   target: { type: row.targetType, id: row.targetId },
   changes: row.changes,

@@ -4,7 +4,7 @@ import { Optional } from 'src/common/validation/decorators';
 import { BackupEntity, backupStatus, BackupStatus } from 'src/modules/backups/backup.entity';
 
 /** Wings reads a server's `.pteroignore` up to this size; an ignore list sent with a backup is held to the same. */
-export const IGNORED_MAX_BYTES = 32 * 1024;
+const IGNORED_MAX_BYTES = 32 * 1024;
 
 export class CreateBackupDto {
   /** Defaults to `Backup at <time>`. */
@@ -58,7 +58,7 @@ export class BackupDownloadDto {
 }
 
 export const toBackupResponse = (b: BackupEntity): BackupResponseDto => ({
-  id: String(b.id),
+  id: b.id,
   uuid: b.uuid,
   name: b.name,
   ignoredFiles: [...b.ignoredFiles],

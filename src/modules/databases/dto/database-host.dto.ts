@@ -71,14 +71,14 @@ export class DatabaseHostResponseDto {
 }
 
 export const toDatabaseHostResponse = (h: DatabaseHostEntity, databases: number): DatabaseHostResponseDto => ({
-  id: String(h.id),
+  id: h.id,
   name: h.name,
   host: h.host,
   port: h.port,
   username: h.username,
   maxDatabases: h.maxDatabases,
   maxUserConnections: h.maxUserConnections,
-  nodeId: h.nodeId === null ? null : String(h.nodeId),
+  nodeId: h.nodeId,
   databases,
   createdAt: h.createdAt.toISOString(),
   updatedAt: h.updatedAt.toISOString(),

@@ -50,7 +50,7 @@ export class DatabasePasswordMetaDto {
 }
 
 export const toServerDatabaseResponse = (d: ServerDatabaseEntity, host: DatabaseHostEntity): ServerDatabaseResponseDto => ({
-  id: String(d.id),
+  id: d.id,
   name: d.database,
   username: d.username,
   remote: d.remote,
@@ -61,7 +61,7 @@ export const toServerDatabaseResponse = (d: ServerDatabaseEntity, host: Database
 });
 
 export const toCreatedServerDatabase = (d: ServerDatabaseEntity, host: DatabaseHostEntity): CreatedServerDatabaseDto => ({
-  id: String(d.id),
+  id: d.id,
   name: d.database,
   username: d.username,
   host: host.host,

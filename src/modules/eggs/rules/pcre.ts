@@ -10,7 +10,7 @@ import { RuleParseError } from 'src/modules/eggs/rules/rule-parse-error';
 export const PCRE_SPACE = ' \t\n\v\f\r';
 const BRACKET_DELIMITERS: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>' };
 
-export interface DelimitedPattern {
+interface DelimitedPattern {
   /** Index just past the modifiers: the `|` that ends the rule, or the end of the string. */
   end: number;
   body: string;
@@ -181,7 +181,7 @@ const prepareBody = (body: string, extended: boolean, unicode: boolean, fail: (w
 };
 
 /** A compiled `regex:` argument; `test` searches anywhere in the value, as preg_match does. */
-export interface CompiledPattern {
+interface CompiledPattern {
   test(value: string): boolean;
 }
 

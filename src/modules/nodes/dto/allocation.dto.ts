@@ -1,5 +1,4 @@
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsIP, IsString, Matches, MaxLength } from 'class-validator';
-import { PaginationQueryDto } from 'src/common/http/pagination';
 import { Optional } from 'src/common/validation/decorators';
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 
@@ -20,8 +19,6 @@ export class CreateAllocationsDto {
   alias?: string | null;
 }
 
-export class AllocationQueryDto extends PaginationQueryDto {}
-
 export class AllocationResponseDto {
   id!: string;
   ip!: string;
@@ -33,11 +30,11 @@ export class AllocationResponseDto {
 }
 
 export const toAllocationResponse = (a: AllocationEntity): AllocationResponseDto => ({
-  id: String(a.id),
+  id: a.id,
   ip: a.ip,
   port: a.port,
   alias: a.alias,
   notes: a.notes,
-  serverId: a.serverId === null ? null : String(a.serverId),
+  serverId: a.serverId,
   assigned: a.serverId !== null,
 });

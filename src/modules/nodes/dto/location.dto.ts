@@ -25,7 +25,7 @@ export class LocationResponseDto {
 }
 
 export const toLocationResponse = (l: LocationEntity): LocationResponseDto => ({
-  id: String(l.id),
+  id: l.id,
   short: l.short,
   long: l.long,
   createdAt: l.createdAt.toISOString(),

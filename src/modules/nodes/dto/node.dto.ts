@@ -137,11 +137,11 @@ export class NodeResponseDto {
 }
 
 export const toNodeResponse = (n: NodeEntity): NodeResponseDto => ({
-  id: String(n.id),
+  id: n.id,
   uuid: n.uuid,
   name: n.name,
   description: n.description,
-  locationId: n.locationId === null ? null : String(n.locationId),
+  locationId: n.locationId,
   baseUrl: n.baseUrl,
   fqdn: n.fqdn,
   scheme: n.scheme,

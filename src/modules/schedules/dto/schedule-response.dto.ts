@@ -38,7 +38,7 @@ export const scheduleCron = (s: ScheduleEntity) => ({
 });
 
 export const toTaskResponse = (t: ScheduleTaskEntity): ScheduleTaskResponseDto => ({
-  id: String(t.id),
+  id: t.id,
   sequence_id: t.sequenceId,
   action: t.action,
   payload: t.payload,
@@ -50,7 +50,7 @@ export const toTaskResponse = (t: ScheduleTaskEntity): ScheduleTaskResponseDto =
 });
 
 export const toScheduleResponse = (s: ScheduleEntity, tasks: ScheduleTaskEntity[]): ScheduleResponseDto => ({
-  id: String(s.id),
+  id: s.id,
   name: s.name,
   cron: cronString(scheduleCron(s)),
   is_active: s.isActive,

@@ -3,12 +3,12 @@ import { Optional } from 'src/common/validation/decorators';
 import { POWER_ACTIONS } from 'src/modules/daemon-gateway/daemon.gateway';
 import { TASK_ACTIONS, TaskAction } from 'src/modules/schedules/schedule-task.entity';
 
-export const TASK_TIME_OFFSET_MAX = 3600;
+const TASK_TIME_OFFSET_MAX = 3600;
 const COMMAND_MAX_LENGTH = 4096;
 const BACKUP_NAME_MAX_LENGTH = 191;
 
 /** What is wrong with `payload` for `action`, or null. An unknown action is reported on `action` alone. */
-export const taskPayloadError = (action: unknown, payload: unknown): string | null => {
+const taskPayloadError = (action: unknown, payload: unknown): string | null => {
   switch (action) {
     case 'command':
       if (typeof payload !== 'string' || payload.trim().length === 0) {

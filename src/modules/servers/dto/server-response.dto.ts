@@ -49,30 +49,30 @@ export const toServerDetails = (
   status: string,
   permissions: readonly string[],
 ): ServerDetailsDto => {
-  const primary = allocations.find((a) => String(a.id) === String(server.allocationId)) ?? null;
+  const primary = allocations.find((a) => a.id === server.allocationId) ?? null;
   return {
-    id: String(server.id),
+    id: server.id,
     uuid: server.uuid,
     identifier: server.identifier,
     name: server.name,
     description: server.description,
     status,
     suspended: server.suspended,
-    node: { id: String(server.node.id), name: server.node.name },
+    node: { id: server.node.id, name: server.node.name },
     limits: { memory: server.memory, disk: server.disk, cpu: server.cpu, swap: server.swap, io: server.io },
     createdAt: server.createdAt.toISOString(),
     allocations: { primary: primary ? view(primary) : null, additional: allocations.filter((a) => a !== primary).map(view) },
-    owner: { id: String(server.owner.id), username: server.owner.username },
+    owner: { id: server.owner.id, username: server.owner.username },
     permissions: [...permissions],
   };
 };
 
 export const toAdminServer = (server: ListedServer, allocations: AllocationEntity[]): AdminServerDto => ({
   ...toServerDetails(server, allocations, server.status ?? (server.suspended ? 'suspended' : 'installed'), ['*']),
-  ownerId: String(server.ownerId),
-  nodeId: String(server.nodeId),
+  ownerId: server.ownerId,
+  nodeId: server.nodeId,
   eggId: server.eggId,
-  allocationId: server.allocationId === null ? null : String(server.allocationId),
+  allocationId: server.allocationId,
   startup: server.startup,
   image: server.image,
   threads: server.threads,

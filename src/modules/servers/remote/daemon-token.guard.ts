@@ -9,7 +9,7 @@ import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
 
-export const DaemonAuthError = {
+const DaemonAuthError = {
   MISSING: {
     code: 'DAEMON_TOKEN_MISSING',
     category: ErrorCategory.UNAUTHENTICATED,

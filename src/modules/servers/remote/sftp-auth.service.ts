@@ -24,8 +24,8 @@ import { UsersRepository } from 'src/modules/users/users.repository';
  * behind one address opening several SFTP connections is not refused for succeeding), and a success
  * clears nothing: it proves only that the client knows some account, never the ones it was guessing.
  */
-export const SFTP_MAX_FAILURES = 5;
-export const SFTP_WINDOW_MS = 60_000;
+const SFTP_MAX_FAILURES = 5;
+const SFTP_WINDOW_MS = 60_000;
 const SFTP_RULE = 'sftp';
 
 /** States in which the server's files must not be touched (Pterodactyl's ServerStateConflictException). */
@@ -113,7 +113,7 @@ export class SftpAuthService {
     const user = name === '' ? null : await this.users.findByUsername(name);
     const matched = await this.credentialsMatch(user, dto);
     const server = isServerRef(ref) ? await this.servers.findByRef(ref) : null;
-    if (!server || String(server.nodeId) !== String(node.id)) {
+    if (!server || server.nodeId !== node.id) {
       throw await fail(SftpError.SERVER_NOT_FOUND, server ? 'the server is on another node' : 'no such server');
     }
     if (!matched) {
@@ -146,7 +146,7 @@ export class SftpAuthService {
 
   /** `["*"]` for the owner and admins; a subuser's mapped permissions only with server.files.sftp. */
   private async permissions(server: LoadedServer, user: UserEntity): Promise<string[] | null> {
-    if (String(server.ownerId) === String(user.id) || user.admin) {
+    if (server.ownerId === user.id || user.admin) {
       return [...WINGS_ALL];
     }
     const grant = await this.subusers.findGrant(server.id, user.id);
@@ -156,7 +156,7 @@ export class SftpAuthService {
 }
 
 /** The host part of Wings' `host:port` (IPv6 as `[::1]:port`). */
-export const clientAddress = (hostPort: string | undefined): string | undefined => {
+const clientAddress = (hostPort: string | undefined): string | undefined => {
   if (!hostPort) {
     return undefined;
   }

@@ -71,7 +71,7 @@ export class SubusersService {
 
   private async add(access: ServerAccess, actor: Actor, email: string, permissions: ServerPermission[]): Promise<SubuserResponseDto> {
     const existing = await this.users.findByEmail(email);
-    if (existing && String(existing.id) === String(access.server.ownerId)) {
+    if (existing && existing.id === access.server.ownerId) {
       throw new AppException(SubuserError.IS_OWNER);
     }
     let invitation: { send: () => void } | undefined;
@@ -127,7 +127,7 @@ export class SubusersService {
   }
 
   private notSelf(actor: Actor, entry: LoadedSubuser): void {
-    if (String(entry.userId) === String(actor.userId)) {
+    if (entry.userId === actor.userId) {
       throw new AppException(SubuserError.SELF);
     }
   }

@@ -13,7 +13,7 @@ export class UserResponseDto {
 }
 
 export const toUserResponse = (user: UserEntity): UserResponseDto => ({
-  id: String(user.id),
+  id: user.id,
   uuid: user.uuid,
   username: user.username,
   email: user.email,

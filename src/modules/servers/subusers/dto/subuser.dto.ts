@@ -37,7 +37,7 @@ export class SubuserResponseDto {
 }
 
 export const toSubuserResponse = (s: LoadedSubuser): SubuserResponseDto => ({
-  id: String(s.userId),
+  id: s.userId,
   uuid: s.user.uuid,
   username: s.user.username,
   email: s.user.email,
