@@ -17,7 +17,7 @@ import { TEST_ORIGIN } from 'test/utils/create-test-app';
 import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
 import { MariaDb, mariadbAvailable, reserveServerIds, testHostBody } from 'test/utils/mariadb';
 import { listRoutes } from 'test/utils/routes';
-import { startSimPanel } from 'test/utils/sim-panel';
+import { SimPanel, startSimPanel } from 'test/utils/sim-panel';
 import { SmtpSink } from 'test/utils/smtp-sink';
 
 /**
@@ -49,6 +49,8 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   /** `GET /api/admin/users/:id` → the statuses it answered. */
   const answered = new Map<string, number[]>();
   let c: Ctx;
+  /** Set as soon as the panel runs, so afterAll stops it even when the setup after it fails. */
+  let panel: SimPanel | undefined;
   let mariadb: MariaDb;
   let firstServerId: number;
   let sink: SmtpSink;
@@ -64,7 +66,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
   beforeAll(async () => {
     sink = await SmtpSink.start();
-    const panel = await startSimPanel('pglite', {
+    panel = await startSimPanel('pglite', {
       overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }],
       env: { SMTP_URL: sink.url, MAIL_FROM: 'panel@example.test', REGISTRATION_ENABLED: 'true' },
       onResponse: (req, reply) => {
@@ -87,7 +89,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   afterAll(async () => {
     await mariadb?.dropLeftoversOf(Array.from({ length: 1_000 }, (_v, i) => String(firstServerId - 1 + i)));
     await mariadb?.close();
-    await c?.p.close();
+    await panel?.close();
     await closeFiles?.();
     await sink?.close();
   });

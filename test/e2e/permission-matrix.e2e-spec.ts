@@ -36,6 +36,8 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
 (hasPaper && mariadbAvailable() ? describe : describe.skip).each(dbKinds(['postgres']))('every client route on {server}, by caller (%s)', (db) => {
   let c: Ctx;
+  /** Set as soon as the panel runs, so afterAll stops it even when the setup after it fails. */
+  let panel: SimPanel | undefined;
   let mariadb: MariaDb;
   let firstServerId: number;
   let closeFiles: (() => Promise<void>) | undefined;
@@ -56,6 +58,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
   beforeAll(async () => {
     const p = await startSimPanel(db, { overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }] });
+    panel = p;
     // Database routes need a real host; this file's s{id}_ names stay in a block of its own.
     mariadb = await MariaDb.connect();
     firstServerId = await reserveServerIds(p.t, mariadb);
@@ -87,7 +90,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   afterAll(async () => {
     await mariadb?.dropLeftoversOf(Array.from({ length: 1_000 }, (_v, i) => String(firstServerId - 1 + i)));
     await mariadb?.close();
-    await c?.p.close();
+    await panel?.close();
     await closeFiles?.();
   });
 
