@@ -17,7 +17,7 @@ import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerEntity } from 'src/modules/servers/server.entity';
 import { ListedServer, LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
-import { actorActivity } from 'src/modules/servers/server-activity';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 /** The jti of a user's console tokens on a server, as Pterodactyl forms it, so `/ws/deny` can revoke them. */
 export const consoleTokenId = (userId: string, serverUuid: string): string => createHash('md5').update(`${userId}${serverUuid}`).digest('hex');
@@ -42,6 +42,7 @@ export class ClientServersService {
     private readonly daemon: DaemonGateway,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
+    private readonly activityLog: ServerActivityLog,
   ) {}
 
   /**
@@ -192,7 +193,7 @@ export class ClientServersService {
 
   /** Addresses are personal data of whoever acted: owners and admins see them, subusers get `ip: null`. */
   async activityPage(access: ServerAccess, page: Page) {
-    const [rows, total] = await this.servers.activityPage(access.server.id, page.skip, page.perPage);
+    const [rows, total] = await this.activityLog.page(access.server.id, page.skip, page.perPage);
     const showIp = access.role !== 'subuser';
     return paginated(
       rows.map((r) => ({
@@ -210,7 +211,7 @@ export class ClientServersService {
   }
 
   private async activity(server: LoadedServer, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
-    await this.servers.recordActivity(actorActivity(server.id, actor, event, metadata, this.clock.now()));
+    await this.activityLog.byUser(server.id, actor, event, metadata);
   }
 
   private ensureUsable(server: LoadedServer): void {

@@ -11,6 +11,7 @@ import type { SftpAuthDto } from 'src/modules/servers/remote/remote.dto';
 import { isServerRef } from 'src/modules/servers/server-access';
 import { isServerPermission, toWingsPermissions, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import { SftpError } from 'src/modules/servers/remote/sftp-auth.errors';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 import { parsePublicKey } from 'src/modules/ssh-keys/ssh-public-key';
@@ -56,6 +57,7 @@ export class SftpAuthService {
     private readonly hasher: PasswordHasher,
     private readonly limits: RateLimitStorage,
     private readonly clock: Clock,
+    private readonly activityLog: ServerActivityLog,
   ) {}
 
   /** Answers Wings; `res` carries the client address's rate-limit headers. */
@@ -92,15 +94,9 @@ export class SftpAuthService {
       setRateLimitHeaders(res, { limit: SFTP_MAX_FAILURES, ...failures }, this.clock.now().getTime(), false);
       this.logger.warn(`SFTP login refused for "${dto.username}" from ${clientIp} on node ${node.id}: ${reason}`);
       if (server) {
-        await this.servers.recordActivity({
-          serverId: server.id,
-          actorId: user?.id ?? null,
-          actorUsername: user?.username ?? null,
-          event: 'server.sftp.denied',
-          metadata: { username: dto.username, method: dto.type, reason },
+        await this.activityLog.bySystem(server.id, 'sftp', 'server.sftp.denied', { username: dto.username, method: dto.type, reason }, {
+          user,
           ip: ipaddr.isValid(clientIp) ? clientIp : null,
-          via: 'sftp',
-          createdAt: this.clock.now(),
         });
       }
       return new AppException(error);

@@ -1,15 +1,13 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
-import { Clock } from 'src/common/clock';
 import { randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { consoleTokenId } from 'src/modules/servers/client-servers.service';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission } from 'src/modules/servers/server-permissions';
-import { actorActivity } from 'src/modules/servers/server-activity';
-import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import { SubuserResponseDto, toSubuserResponse } from 'src/modules/servers/subusers/dto/subuser.dto';
 import { SubuserError } from 'src/modules/servers/subusers/subusers.errors';
 import { LoadedSubuser, SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
@@ -36,9 +34,8 @@ export class SubusersService {
   constructor(
     private readonly subusers: SubusersRepository,
     private readonly users: UsersRepository,
-    private readonly servers: ServersRepository,
+    private readonly activityLog: ServerActivityLog,
     private readonly daemon: DaemonGateway,
-    private readonly clock: Clock,
     private readonly passwordReset: PasswordResetService,
   ) {}
 
@@ -166,6 +163,6 @@ export class SubusersService {
   }
 
   private activity(manager: EntityManager, access: ServerAccess, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
-    return this.servers.recordActivity(actorActivity(access.server.id, actor, event, metadata, this.clock.now()), manager);
+    return this.activityLog.byUser(access.server.id, actor, event, metadata, { manager });
   }
 }
