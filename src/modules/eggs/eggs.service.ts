@@ -121,12 +121,6 @@ export class EggsService {
     return this.repo.transaction(async (manager) => {
       await this.repo.lockEgg(id, manager);
       const egg = await this.get(id, manager);
-      if ((await this.repo.countServersUsing(id, manager)) > 0) {
-        throw new AppException(EggError.IN_USE);
-      }
-      if ((await this.repo.countScriptDependents(id, manager)) > 0) {
-        throw new AppException(EggError.HAS_DEPENDENTS);
-      }
       await this.repo.deleteEgg(id, manager);
       await this.audit.record(manager, actor, {
         action: 'egg.deleted',

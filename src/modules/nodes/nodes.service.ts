@@ -163,9 +163,6 @@ export class NodesService {
       if (!node) {
         throw new AppException(NodeError.NOT_FOUND);
       }
-      if ((await this.repo.countServersOn(id, manager)) > 0) {
-        throw new AppException(NodeError.HAS_SERVERS);
-      }
       await this.repo.deleteNode(id, manager);
       this.daemon.forget(node);
       await this.audit.record(manager, actor, {

@@ -71,9 +71,6 @@ export class UsersService {
       if (user.admin) {
         await this.ensureAnotherAdmin(manager);
       }
-      if ((await this.users.countOwnedServers(user.id, manager)) > 0) {
-        throw new AppException(UserError.HAS_SERVERS);
-      }
       await this.users.delete(user.id, manager);
     });
   }
