@@ -1,3 +1,7 @@
+import type { ExecutionContext } from '@nestjs/common';
+import type { ThrottlerOptions } from '@nestjs/throttler';
+import type { HttpRequest } from 'src/common/http/http';
+
 /**
  * One rate limit: requests to routes matching `applies` share `limit` per `windowMs`.
  * `applies` sees the route the router matched (its template, e.g. `/api/client/servers/:server`),
@@ -74,3 +78,45 @@ export const rulesFor = (method: string, route: string | undefined): RateLimitRu
   const matched = RATE_LIMIT_RULES.filter((r) => r.applies(method, route));
   return matched.length > 0 ? matched : [GLOBAL_RULE];
 };
+
+/** The route the router matched for the request (its template), or undefined when none did. */
+export const routeOf = (req: HttpRequest): string | undefined => req.routeOptions?.url;
+
+/**
+ * The account a sign-in names, as the sign-in looks it up (trimmed, lower case): the e-mail address
+ * on the e-mail route, the username on the others (only the field the route reads is a guess).
+ */
+export const signInTargetOf = (req: HttpRequest): { field: 'email' | 'username'; value: string } | undefined => {
+  const field = routeOf(req) === '/api/auth/sign-in/email' ? 'email' : 'username';
+  const body = req.body as Record<string, unknown> | undefined;
+  const value = body && typeof body === 'object' ? body[field] : undefined;
+  return typeof value === 'string' && value.trim() !== '' ? { field, value: value.trim().toLowerCase() } : undefined;
+};
+
+/** rulesFor, once per method and route template (a bounded set) rather than once per throttler and request. */
+const routeRules = new Map<string, RateLimitRule[]>();
+export const rulesOf = (req: HttpRequest): RateLimitRule[] => {
+  const route = routeOf(req);
+  const key = `${req.method} ${route}`;
+  let rules = routeRules.get(key);
+  if (!rules) {
+    rules = rulesFor(req.method, route);
+    if (route !== undefined) {
+      routeRules.set(key, rules);
+    }
+  }
+  return rules;
+};
+
+const applies = (rule: RateLimitRule, req: HttpRequest): boolean =>
+  rulesOf(req).includes(rule) && (rule.by !== 'account' || signInTargetOf(req) !== undefined);
+
+/** The rate-limit rules as throttler's named throttlers; each decides from the matched route whether it counts. */
+export const throttlersOf = (): ThrottlerOptions[] =>
+  [...RATE_LIMIT_RULES, GLOBAL_RULE].map((rule) => ({
+    name: rule.name,
+    limit: rule.limit,
+    ttl: rule.windowMs,
+    blockDuration: rule.windowMs,
+    skipIf: (context: ExecutionContext) => !applies(rule, context.switchToHttp().getRequest<HttpRequest>()),
+  }));

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import jwt from 'jsonwebtoken';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AdminScope } from 'src/common/auth/admin-scope';
-import { AuthContext, holdsAdminScope } from 'src/common/auth/auth-context';
+import { AuthContext, holdsAdminScope } from 'src/modules/auth/auth-context';
 import { Clock } from 'src/common/clock';
 import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';

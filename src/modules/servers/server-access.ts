@@ -1,7 +1,7 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AdminScope } from 'src/common/auth/admin-scope';
-import { AuthenticatedRequest, AuthContext, holdsAdminScope } from 'src/common/auth/auth-context';
+import { AuthenticatedRequest, AuthContext, holdsAdminScope } from 'src/modules/auth/auth-context';
 import { AuthError } from 'src/common/auth/auth.errors';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { AppException } from 'src/common/errors/app.exception';
