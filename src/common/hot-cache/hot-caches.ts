@@ -5,7 +5,7 @@ import { TaggedCache } from 'src/common/hot-cache/tagged-cache';
 import { AppConfigService } from 'src/config/app-config.service';
 import type { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
-import type { LoadedServer } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
 import type { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
 import type { SessionEntity } from 'src/modules/sessions/session.entity';
 import type { UserEntity } from 'src/modules/users/user.entity';

@@ -13,7 +13,7 @@ import type { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
 import type { ServerActivityLog } from 'src/modules/servers/server-activity';
-import type { LoadedServer } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { strictMock } from 'test/utils/strict-mock';
 
 const manager = {} as EntityManager;

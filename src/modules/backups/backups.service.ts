@@ -16,7 +16,7 @@ import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ActivityOptions, ServerActivityLog } from 'src/modules/servers/server-activity';
 import { ServerError } from 'src/modules/servers/servers.errors';
-import type { LoadedServer } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
 
 export type BackupList = Omit<Paginated<BackupResponseDto>, 'meta'> & {
   meta: Paginated<BackupResponseDto>['meta'] & {

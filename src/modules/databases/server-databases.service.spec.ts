@@ -9,7 +9,7 @@ import { ServerDatabasesService } from 'src/modules/databases/server-databases.s
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import type { ServerActivityLog } from 'src/modules/servers/server-activity';
-import type { LoadedServer } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
 import type { EntityManager } from 'typeorm';
 import { strictMock } from 'test/utils/strict-mock';
 

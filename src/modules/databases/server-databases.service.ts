@@ -20,7 +20,7 @@ import { hasRoom, rankHosts } from 'src/modules/databases/host-choice';
 import { DatabaseSpec, MySqlHostClient } from 'src/modules/databases/mysql-host.client';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
-import type { LoadedServer } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 /** A `revoking` mark older than this is left from a panel that stopped mid-delete; a new delete may take over. */

@@ -15,7 +15,7 @@ import type { ChmodItemDto, RenameItemDto } from 'src/modules/files/dto/files.dt
 import { FilesError } from 'src/modules/files/files.errors';
 import { baseName, childPath, normalizeServerPath, parentOf } from 'src/modules/files/server-path';
 import type { ServerAccess } from 'src/modules/servers/server-access';
-import type { LoadedServer } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 const COPY_LIMIT = 1000;

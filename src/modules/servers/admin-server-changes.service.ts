@@ -10,7 +10,8 @@ import { UpdateServerBuildDto, UpdateServerDetailsDto, UpdateServerStartupDto } 
 import { checkEnvironment } from 'src/modules/servers/server-environment';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { ServerError } from 'src/modules/servers/servers.errors';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersRepository } from 'src/modules/users/users.repository';
 

@@ -16,7 +16,8 @@ import { CreateServerDto } from 'src/modules/servers/dto/admin-server.dto';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { checkEnvironment } from 'src/modules/servers/server-environment';
 import { ServerError } from 'src/modules/servers/servers.errors';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersRepository } from 'src/modules/users/users.repository';
 

@@ -15,7 +15,8 @@ import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, toWingsPermissions, WINGS_ADMIN_EXTRAS, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerEntity } from 'src/modules/servers/server.entity';
-import { ListedServer, LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { ListedServer, LoadedServer } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 

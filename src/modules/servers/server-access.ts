@@ -7,7 +7,8 @@ import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 
 export const SERVER_PERMISSION_METADATA = 'hatchery:server-permission';
@@ -67,6 +68,11 @@ export class ServerAccessService {
     private readonly servers: ServersRepository,
     private readonly subusers: SubusersRepository,
   ) {}
+
+  /** The server the schedule runner acts on: there is no caller, so no role or permissions to resolve. */
+  forRunner(id: string): Promise<LoadedServer | null> {
+    return this.servers.findById(id);
+  }
 
   async resolve(auth: AuthContext, ref: string | undefined, permission?: ServerPermission): Promise<ServerAccess> {
     if (!isServerRef(ref)) {

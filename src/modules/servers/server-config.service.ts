@@ -6,7 +6,8 @@ import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
 import { buildProcessConfiguration, LegacyServerStructure, ProcessConfiguration } from 'src/modules/servers/process-configuration';
 import type { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
 
 /** `settings` of GET /api/remote/servers/{uuid} (docs/wings.md#server-configuration). */
 export interface ServerSettings {

@@ -4,15 +4,10 @@ import { EntityManager, In, IsNull, Repository } from 'typeorm';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
-import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
-import { ServerEntity } from 'src/modules/servers/server.entity';
+import { ListedServer, LoadedServer, ServerEntity } from 'src/modules/servers/server.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 
-export type LoadedServer = ServerEntity & Required<Pick<ServerEntity, 'node' | 'egg' | 'owner'>>;
-
-/** A server as list pages show it: the names of its node and owner, not their whole rows (nor its egg's scripts). */
-export type ListedServer = Omit<ServerEntity, 'node' | 'owner' | 'egg'> & { node: Pick<NodeEntity, 'id' | 'name'>; owner: Pick<UserEntity, 'id' | 'username'> };
 
 /** What a cached server was built from (see invalidationFor). */
 const serverTags = (s: LoadedServer): string[] => [`server:${s.id}`, `user:${s.ownerId}`, `node:${s.nodeId}`, `egg:${s.eggId}`];

@@ -6,7 +6,8 @@ import { ActivityItemDto } from 'src/modules/servers/remote/remote.dto';
 import { DaemonServerConfiguration, InstallScript, ServerConfigService } from 'src/modules/servers/server-config.service';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { UserEntity } from 'src/modules/users/user.entity';
 
 const BOOT_PAGE_DEFAULT = 50;
