@@ -18,12 +18,6 @@ const REPOSITORY_DEBT = [
   'src/modules/auth/rate-limit.guard.ts',
   'src/modules/auth/sign-in.service.ts',
   'src/modules/password-reset/password-reset.service.ts',
-  'src/modules/servers/admin-server-changes.service.ts',
-  'src/modules/servers/admin-servers.service.ts',
-  'src/modules/servers/remote/daemon-token.guard.ts',
-  'src/modules/servers/remote/sftp-auth.service.ts',
-  'src/modules/servers/server-config.service.ts',
-  'src/modules/servers/subusers/subusers.service.ts',
   'src/modules/two-factor/two-factor.service.ts',
   'src/modules/users/users.service.ts',
 ];

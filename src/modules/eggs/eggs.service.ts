@@ -55,6 +55,11 @@ export class EggsService {
     return toEggResponse(egg, egg.nest, await this.repo.findVariables(id, manager));
   }
 
+  /** The egg (with its nest) or null, for other modules (a new server's egg, a copied install script). */
+  findEgg(id: string, manager?: EntityManager): Promise<(EggEntity & { nest: NestEntity }) | null> {
+    return this.repo.findEgg(id, manager);
+  }
+
   async get(id: string, manager?: EntityManager): Promise<EggEntity & { nest: NestEntity }> {
     const egg = await this.repo.findEgg(id, manager);
     if (!egg) {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
@@ -68,6 +69,21 @@ export class NodesService {
   async list(page: Page): Promise<Paginated<NodeResponseDto>> {
     const [rows, total] = await this.repo.findNodePage(page.skip, page.perPage);
     return paginated(rows.map(toNodeResponse), total, page);
+  }
+
+  /** The node or null, for other modules (a new server's node). */
+  findNode(id: string, manager?: EntityManager): Promise<NodeEntity | null> {
+    return this.repo.findNode(id, manager);
+  }
+
+  /** The node a daemon token names (its identifier part), for the daemon callbacks' guard. */
+  findByTokenIdentifier(identifier: string): Promise<NodeEntity | null> {
+    return this.repo.findNodeByTokenIdentifier(identifier);
+  }
+
+  /** Records that the node's daemon called in. */
+  touch(id: string, at: Date): Promise<void> {
+    return this.repo.touchNode(id, at);
   }
 
   async get(id: string): Promise<NodeEntity> {

@@ -13,7 +13,7 @@ import { ServerError } from 'src/modules/servers/servers.errors';
 import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { UserError } from 'src/modules/users/users.errors';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UsersService } from 'src/modules/users/users.service';
 
 /** Whether the daemon took the change; the change is saved either way and reaches it on its next sync. */
 export interface SyncOutcome {
@@ -31,7 +31,7 @@ export class AdminServerChangesService {
 
   constructor(
     private readonly servers: ServersRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly daemon: DaemonGateway,
     private readonly audit: AuditService,
   ) {}

@@ -25,6 +25,24 @@ export class UsersService {
     return paginated(rows.map(toUserResponse), total, page);
   }
 
+  /** Lookups for other modules: null when there is no such account. */
+  findById(id: string, manager?: EntityManager): Promise<UserEntity | null> {
+    return this.users.findById(id, manager);
+  }
+
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.users.findByEmail(email);
+  }
+
+  findByUsername(username: string): Promise<UserEntity | null> {
+    return this.users.findByUsername(username);
+  }
+
+  /** An account for someone invited by e-mail: nobody can sign in to it until a password is set. */
+  createInvited(email: string, username: string, manager: EntityManager): Promise<UserEntity> {
+    return this.users.insert({ username, email, name: '', passwordHash: PasswordHasher.NO_PASSWORD }, manager);
+  }
+
   async get(id: string, manager?: EntityManager): Promise<UserEntity> {
     const user = await this.users.findById(id, manager);
     if (!user) {

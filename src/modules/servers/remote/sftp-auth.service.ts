@@ -16,10 +16,10 @@ import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 import { parsePublicKey } from 'src/modules/ssh-keys/ssh-public-key';
-import { SshKeysRepository } from 'src/modules/ssh-keys/ssh-keys.repository';
+import { SshKeysService } from 'src/modules/ssh-keys/ssh-keys.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import type { UserEntity } from 'src/modules/users/user.entity';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UsersService } from 'src/modules/users/users.service';
 
 /**
  * 5 attempts per 60 s per client IP. Failed attempts are counted (a busy office
@@ -53,8 +53,8 @@ export class SftpAuthService {
   constructor(
     private readonly servers: ServersRepository,
     private readonly subusers: SubusersRepository,
-    private readonly users: UsersRepository,
-    private readonly keys: SshKeysRepository,
+    private readonly users: UsersService,
+    private readonly keys: SshKeysService,
     private readonly hasher: PasswordHasher,
     private readonly limits: RateLimitStorage,
     private readonly clock: Clock,
@@ -138,7 +138,7 @@ export class SftpAuthService {
     if (!user || 'error' in key) {
       return false;
     }
-    return (await this.keys.findOne(user.id, key.fingerprint)) !== null;
+    return this.keys.holds(user.id, key.fingerprint);
   }
 
   /** `["*"]` for the owner and admins; a subuser's mapped permissions only with server.files.sftp. */

@@ -12,9 +12,8 @@ import { SubuserResponseDto, toSubuserResponse } from 'src/modules/servers/subus
 import { SubuserError } from 'src/modules/servers/subusers/subusers.errors';
 import { LoadedSubuser, SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 import { PasswordResetService } from 'src/modules/password-reset/password-reset.service';
-import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserError } from 'src/modules/users/users.errors';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UsersService } from 'src/modules/users/users.service';
 
 const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -33,7 +32,7 @@ export class SubusersService {
 
   constructor(
     private readonly subusers: SubusersRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly activityLog: ServerActivityLog,
     private readonly daemon: DaemonGateway,
     private readonly passwordReset: PasswordResetService,
@@ -75,7 +74,7 @@ export class SubusersService {
     const saved = await this.subusers.transaction(async (manager) => {
       let user = existing;
       if (!user) {
-        user = await this.users.insert({ username: invitedUsername(email), email, name: '', passwordHash: PasswordHasher.NO_PASSWORD }, manager);
+        user = await this.users.createInvited(email, invitedUsername(email), manager);
         invitation = await this.passwordReset.invite(user, { serverName: access.server.name, invitedBy: actor.username }, manager);
       }
       const row = await this.subusers.insert({ serverId: access.server.id, userId: user.id, permissions }, manager);
