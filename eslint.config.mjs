@@ -14,12 +14,6 @@ const MODULES = readdirSync(new URL('./src/modules', import.meta.url), { withFil
 const REPOSITORY_DEBT = [
   // The caches hold entities of several modules until they hold plain values.
   'src/common/hot-cache/hot-caches.ts',
-  'src/modules/account/account.service.ts',
-  'src/modules/auth/rate-limit.guard.ts',
-  'src/modules/auth/sign-in.service.ts',
-  'src/modules/password-reset/password-reset.service.ts',
-  'src/modules/two-factor/two-factor.service.ts',
-  'src/modules/users/users.service.ts',
 ];
 
 export default tseslint.config(

@@ -12,7 +12,7 @@ import { decidingHit, RateLimitHit, rateLimitKey, setRateLimitHeaders } from 'sr
 import { RateLimitStorage } from 'src/common/rate-limit/rate-limit.storage';
 import { AppConfigService } from 'src/config/app-config.service';
 import { AuthService } from 'src/modules/auth/auth.service';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UsersService } from 'src/modules/users/users.service';
 
 export const RATE_LIMITED: ErrorDef = {
   code: 'RATE_LIMITED',
@@ -45,7 +45,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     reflector: Reflector,
     private readonly storage: RateLimitStorage,
     private readonly auth: AuthService,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
   ) {

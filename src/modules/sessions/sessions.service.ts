@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/common/clock';
 import { randomString, sha256Hex, URL_SAFE_ALPHABET } from 'src/common/crypto/tokens';
@@ -118,7 +119,8 @@ export class SessionsService {
     await this.sessions.delete(session.id);
   }
 
-  revokeAll(userId: string, exceptId?: string): Promise<number> {
-    return this.sessions.deleteForUser(userId, exceptId);
+  /** Ends every session of the user but `exceptId`; with `manager`, inside the caller's transaction. */
+  revokeAll(userId: string, exceptId?: string, manager?: EntityManager): Promise<number> {
+    return this.sessions.deleteForUser(userId, exceptId, manager);
   }
 }
