@@ -50,6 +50,6 @@ import { UsersModule } from 'src/modules/users/users.module';
     SftpAuthService,
     DaemonTokenGuard,
   ],
-  exports: [ServersRepository, SubusersRepository, ServerAccessService, ServerActivityLog, ServerConfigService, ServerDeletionSteps],
+  exports: [ServerAccessService, ServerActivityLog, ServerConfigService, ServerDeletionSteps],
 })
 export class ServersModule {}
