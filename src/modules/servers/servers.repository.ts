@@ -8,6 +8,13 @@ import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity
 import { ListedServer, LoadedServer, ServerEntity } from 'src/modules/servers/server.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 
+declare module 'src/common/hot-cache/hot-caches' {
+  interface HotCacheEntries {
+    servers: LoadedServer;
+    allocations: AllocationEntity[];
+  }
+}
+
 
 /** What a cached server was built from (see invalidationFor). */
 const serverTags = (s: LoadedServer): string[] => [`server:${s.id}`, `user:${s.ownerId}`, `node:${s.nodeId}`, `egg:${s.eggId}`];
