@@ -1,6 +1,12 @@
 // @ts-check
+import { readdirSync } from 'node:fs';
 import eslint from '@eslint/js';
 import tseslint from 'typescript-eslint';
+
+const RELATIVE = { group: ['../*', './*'], message: 'Use absolute src/... imports.' };
+const MODULES = readdirSync(new URL('./src/modules', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'coverage/**', 'node_modules/**', 'jest.config.js', 'test/setup/swagger-transformer.js', 'test/setup/summary-reporter.js', 'eslint.config.mjs'] },
@@ -16,7 +22,7 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       eqeqeq: ['error', 'always'],
       curly: ['error', 'all'],
-      'no-restricted-imports': ['error', { patterns: [{ group: ['../*', './*'], message: 'Use absolute src/... imports.' }] }],
+      'no-restricted-imports': ['error', { patterns: [RELATIVE] }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
       '@typescript-eslint/no-extraneous-class': 'off',
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through AppConfigService.' }],
@@ -26,6 +32,34 @@ export default tseslint.config(
           selector: 'CallExpression[callee.property.name=/^set(UTC)?(Time|Milliseconds|Seconds|Minutes|Hours|Date|Month|FullYear|Year)$/]',
           message: 'Cached rows share their dates (src/common/hot-cache/copy-row.ts): make a new Date instead of changing one.',
         },
+      ],
+    },
+  },
+  // Module boundaries: a module reaches another through its exported services, never its repository,
+  // and src/common (what any module may use) depends on no module.
+  ...MODULES.map((name) => ({
+    files: [`src/modules/${name}/**/*.ts`],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            RELATIVE,
+            {
+              regex: `^src/modules/(?!${name}/).*\\.repository$`,
+              message: `A module uses another module's services, not its repository: export what ${name} needs from the owning module's service.`,
+            },
+          ],
+        },
+      ],
+    },
+  })),
+  {
+    files: ['src/common/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [RELATIVE, { regex: '^src/modules/', message: 'src/common is what every module uses: it imports nothing from src/modules.' }] },
       ],
     },
   },

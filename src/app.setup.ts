@@ -6,7 +6,7 @@ import { SESSION_COOKIE } from 'src/common/auth/authenticated.decorator';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
 import { installBodyParsers } from 'src/common/http/fastify';
 import { registerSecurityHeaders } from 'src/common/http/security-headers';
-import { RateLimitGuard } from 'src/common/rate-limit/rate-limit.guard';
+import { RateLimitGuard } from 'src/modules/auth/rate-limit.guard';
 import { isUnguarded } from 'src/common/rate-limit/rate-limit.rules';
 import { createValidationPipe } from 'src/common/validation/validation.pipe';
 import { AppConfigService } from 'src/config/app-config.service';

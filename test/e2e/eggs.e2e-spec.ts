@@ -606,6 +606,14 @@ describe.each(dbKinds(['postgres']))('admin eggs (%s)', (db) => {
       expect(await state()).toEqual(before);
     });
 
+    it('should answer 409 EGG_IN_USE, not EGG_HAS_DEPENDENTS, when servers use the egg and other eggs copy its script', async () => {
+      const source = await createEgg(t.app, nest.id);
+      await createEgg(t.app, nest.id, { copyScriptFrom: source.id, scriptInstall: null });
+      await createServerUsing(t.app, source.id, (await createUser(t.app)).id);
+      expectError(await as('delete', `${EGGS}/${source.id}`), 409, 'EGG_IN_USE', 'The egg is used by servers and cannot be deleted');
+      expect(await loadEgg(source.id)).not.toBeNull();
+    });
+
     it('should delete an egg that copies its script from another, leaving the source, when the copying egg is deleted', async () => {
       const source = await createEgg(t.app, nest.id);
       const copy = await createEgg(t.app, nest.id, { copyScriptFrom: source.id });

@@ -239,8 +239,14 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await admin('post', `/api/admin/servers/${server.id}/unsuspend`).expect(200);
     await admin('post', `/api/admin/servers/${server.id}/reinstall`).expect(202);
     await p().installed(server.id);
+    // Deletes the foreign keys refuse while the server exists, mapped to their 409s on PGlite too.
+    expect((await admin('delete', `/api/admin/users/${p().owner.id}`).expect(409)).body.code).toBe('USER_HAS_SERVERS');
+    expect((await admin('delete', `/api/admin/nodes/${p().nodeId}`).expect(409)).body.code).toBe('NODE_HAS_SERVERS');
+    expect((await admin('delete', `/api/admin/eggs/${p().eggId}`).expect(409)).body.code).toBe('EGG_IN_USE');
     await admin('delete', `/api/admin/servers/${server.id}`).expect(204);
 
+    const busy = (data(await admin('get', '/api/admin/database-hosts').expect(200)) as { id: string; databases: number }[]).find((h) => h.databases > 0)!;
+    expect((await admin('delete', `/api/admin/database-hosts/${busy.id}`).expect(409)).body.code).toBe('DATABASE_HOST_HAS_DATABASES');
     const host = data(await admin('post', '/api/admin/database-hosts').send(testHostBody()).expect(201));
     await admin('get', '/api/admin/database-hosts').expect(200);
     await admin('get', `/api/admin/database-hosts/${host.id}`).expect(200);

@@ -3,6 +3,7 @@ import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UsersRepository } from 'src/modules/users/users.repository';
+import { createEgg, createNest, createServerUsing } from 'test/factories/egg.factory';
 import { createUser, DEFAULT_PASSWORD } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
@@ -283,6 +284,18 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
       const other = await createUser(t.app, { admin: true });
       await as('delete', `${USERS}/${other.id}`).expect(204);
       expect(await reload(t, other.id)).toBeNull();
+    });
+
+    it('should answer 409 USER_HAS_SERVERS and keep the account and its sessions while the user owns a server', async () => {
+      const owner = await createUser(t.app);
+      const ownerCookie = await signIn(t, owner.email);
+      const egg = await createEgg(t.app, (await createNest(t.app)).id);
+      await createServerUsing(t.app, egg.id, owner.id);
+      const before = await count();
+      const res = await as('delete', `${USERS}/${owner.id}`).expect(409);
+      expectError(res, 409, 'USER_HAS_SERVERS', 'The user owns servers; delete or transfer them first');
+      expect(await count()).toBe(before);
+      await t.http().get('/api/account').set('Cookie', ownerCookie).expect(200);
     });
 
     it('should answer 409 USER_CANNOT_DELETE_SELF and keep the account when an admin deletes themselves', async () => {

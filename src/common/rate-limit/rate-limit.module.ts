@@ -2,7 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { ThrottlerModule, ThrottlerStorage } from '@nestjs/throttler';
 import { Clock } from 'src/common/clock';
 import { MemoryRateLimitStorage } from 'src/common/rate-limit/memory-rate-limit.storage';
-import { throttlersOf } from 'src/common/rate-limit/rate-limit.guard';
+import { throttlersOf } from 'src/common/rate-limit/rate-limit.rules';
 import { RateLimitStorage } from 'src/common/rate-limit/rate-limit.storage';
 import { RedisRateLimitStorage } from 'src/common/rate-limit/redis-rate-limit.storage';
 import { AppConfigService } from 'src/config/app-config.service';

@@ -1,9 +1,13 @@
+import type { ExecutionContext } from '@nestjs/common';
+import type { ThrottlerOptions } from '@nestjs/throttler';
+import type { HttpRequest } from 'src/common/http/http';
+
 /**
  * One rate limit: requests to routes matching `applies` share `limit` per `windowMs`.
  * `applies` sees the route the router matched (its template, e.g. `/api/client/servers/:server`),
  * never the raw URL, so every spelling the router accepts for a route meets the same rules.
  */
-export interface RateLimitRule {
+interface RateLimitRule {
   name: string;
   limit: number;
   windowMs: number;
@@ -51,7 +55,7 @@ export const RATE_LIMIT_RULES: RateLimitRule[] = [
   { name: 'client', limit: 300, windowMs: MINUTE, applies: under('/api/client'), by: 'client' },
 ];
 
-export const GLOBAL_RULE: RateLimitRule = { name: 'global', limit: 150, windowMs: 5 * MINUTE, applies: () => true, by: 'client' };
+const GLOBAL_RULE: RateLimitRule = { name: 'global', limit: 150, windowMs: 5 * MINUTE, applies: () => true, by: 'client' };
 
 /** Routes no rule applies to: the daemon's callbacks. */
 const isUnlimited = (route: string): boolean => under('/api/remote')('', route);
@@ -64,7 +68,7 @@ export const isUnguarded = (route: string | undefined): boolean =>
   route === undefined || route === '/api/docs' || route.startsWith('/api/docs/') || route.startsWith('/api/docs.');
 
 /** The rules a request to `route` (the matched template; undefined when no route matched) falls under. */
-export const rulesFor = (method: string, route: string | undefined): RateLimitRule[] => {
+const rulesFor = (method: string, route: string | undefined): RateLimitRule[] => {
   if (route === undefined) {
     return [GLOBAL_RULE];
   }
@@ -74,3 +78,45 @@ export const rulesFor = (method: string, route: string | undefined): RateLimitRu
   const matched = RATE_LIMIT_RULES.filter((r) => r.applies(method, route));
   return matched.length > 0 ? matched : [GLOBAL_RULE];
 };
+
+/** The route the router matched for the request (its template), or undefined when none did. */
+export const routeOf = (req: HttpRequest): string | undefined => req.routeOptions?.url;
+
+/**
+ * The account a sign-in names, as the sign-in looks it up (trimmed, lower case): the e-mail address
+ * on the e-mail route, the username on the others (only the field the route reads is a guess).
+ */
+export const signInTargetOf = (req: HttpRequest): { field: 'email' | 'username'; value: string } | undefined => {
+  const field = routeOf(req) === '/api/auth/sign-in/email' ? 'email' : 'username';
+  const body = req.body as Record<string, unknown> | undefined;
+  const value = body && typeof body === 'object' ? body[field] : undefined;
+  return typeof value === 'string' && value.trim() !== '' ? { field, value: value.trim().toLowerCase() } : undefined;
+};
+
+/** rulesFor, once per method and route template (a bounded set) rather than once per throttler and request. */
+const routeRules = new Map<string, RateLimitRule[]>();
+export const rulesOf = (req: HttpRequest): RateLimitRule[] => {
+  const route = routeOf(req);
+  const key = `${req.method} ${route}`;
+  let rules = routeRules.get(key);
+  if (!rules) {
+    rules = rulesFor(req.method, route);
+    if (route !== undefined) {
+      routeRules.set(key, rules);
+    }
+  }
+  return rules;
+};
+
+const applies = (rule: RateLimitRule, req: HttpRequest): boolean =>
+  rulesOf(req).includes(rule) && (rule.by !== 'account' || signInTargetOf(req) !== undefined);
+
+/** The rate-limit rules as throttler's named throttlers; each decides from the matched route whether it counts. */
+export const throttlersOf = (): ThrottlerOptions[] =>
+  [...RATE_LIMIT_RULES, GLOBAL_RULE].map((rule) => ({
+    name: rule.name,
+    limit: rule.limit,
+    ttl: rule.windowMs,
+    blockDuration: rule.windowMs,
+    skipIf: (context: ExecutionContext) => !applies(rule, context.switchToHttp().getRequest<HttpRequest>()),
+  }));

@@ -1,8 +1,8 @@
 import { Body, Controller, Get, HttpCode, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AuthContext, requireSession } from 'src/common/auth/auth-context';
+import { AuthContext, requireSession } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
-import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
+import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
 import { AccountService } from 'src/modules/account/account.service';
 import { ChangeEmailDto, ChangePasswordDto } from 'src/modules/account/dto/account.dto';
 import { AccountResponseDto, toAccountResponse } from 'src/modules/account/dto/account-response.dto';

@@ -3,12 +3,20 @@ import { AdminScope, ALL_ADMIN_SCOPES } from 'src/common/auth/admin-scope';
 import { Clock } from 'src/common/clock';
 import { ALPHANUMERIC, randomString, sha256Hex, URL_SAFE_ALPHABET } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
-import { CachedApiKey, HotCaches } from 'src/common/hot-cache/hot-caches';
+import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
 import { ApiKeyError } from 'src/modules/api-keys/api-keys.errors';
 import { ApiKeysRepository } from 'src/modules/api-keys/api-keys.repository';
 import { CreateApiKeyDto } from 'src/modules/api-keys/dto/create-api-key.dto';
 import { UserEntity } from 'src/modules/users/user.entity';
+
+type CachedApiKey = ApiKeyEntity & { user: UserEntity };
+
+declare module 'src/common/hot-cache/hot-caches' {
+  interface HotCacheEntries {
+    apiKeys: CachedApiKey;
+  }
+}
 
 const DAY = 86_400_000;
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
-import { AuthGuard } from 'src/common/auth/auth.guard';
-import { RateLimitGuard } from 'src/common/rate-limit/rate-limit.guard';
+import { AuthGuard } from 'src/modules/auth/auth.guard';
+import { RateLimitGuard } from 'src/modules/auth/rate-limit.guard';
 import { ApiKeysModule } from 'src/modules/api-keys/api-keys.module';
 import { AuthController } from 'src/modules/auth/auth.controller';
 import { CaptchaModule } from 'src/modules/captcha/captcha.module';

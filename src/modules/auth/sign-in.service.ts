@@ -8,7 +8,7 @@ import { SignUpDto } from 'src/modules/auth/dto/auth.dto';
 import { TwoFactorService } from 'src/modules/two-factor/two-factor.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UsersService } from 'src/modules/users/users.service';
 
 export interface ClientMeta {
   ip?: string;
@@ -24,7 +24,7 @@ export interface SignedIn {
 @Injectable()
 export class SignInService {
   constructor(
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly hasher: PasswordHasher,
     private readonly sessions: SessionsService,
     private readonly config: AppConfigService,
@@ -47,11 +47,10 @@ export class SignInService {
     if (!this.config.auth.registrationEnabled) {
       throw new AppException(AuthError.REGISTRATION_DISABLED);
     }
-    const user = await this.users.insert({
+    const user = await this.users.register({
       name: dto.name,
       username: dto.username,
       email: dto.email,
-      admin: false,
       passwordHash: await this.hasher.hash(dto.password),
     });
     return { user, ...(await this.sessions.create(user, meta)) };

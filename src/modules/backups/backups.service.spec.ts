@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import type { Clock } from 'src/common/clock';
 import { AppException } from 'src/common/errors/app.exception';
 import { ErrorCategory } from 'src/common/errors/error-codes';
@@ -12,7 +12,8 @@ import type { DaemonUrlSigner } from 'src/modules/daemon-gateway/daemon-url-sign
 import type { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
-import type { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { ServerActivityLog } from 'src/modules/servers/server-activity';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { strictMock } from 'test/utils/strict-mock';
 
 const manager = {} as EntityManager;
@@ -47,11 +48,11 @@ const daemonError = (status: number) =>
 const build = (
   repo: Record<string, unknown>,
   daemon: Record<string, unknown> = {},
-  options: { zeroLimitUnlimited?: boolean; servers?: Record<string, unknown> } = {},
+  options: { zeroLimitUnlimited?: boolean; activityLog?: Record<string, unknown> } = {},
 ) =>
   new BackupsService(
     strictMock<BackupsRepository>('repo', { transaction: jest.fn((fn: (m: EntityManager) => Promise<unknown>) => fn(manager)), ...repo }),
-    strictMock<ServersRepository>('servers', options.servers ?? { recordActivity: jest.fn().mockResolvedValue(undefined) }),
+    strictMock<ServerActivityLog>('activityLog', options.activityLog ?? { byUser: jest.fn().mockResolvedValue(undefined), bySystem: jest.fn().mockResolvedValue(undefined) }),
     strictMock<DaemonGateway>('daemon', daemon),
     strictMock<DaemonUrlSigner>('signer', {}),
     strictMock<AppConfigService>('config', { backups: { zeroLimitUnlimited: options.zeroLimitUnlimited ?? false } }),
@@ -77,7 +78,7 @@ describe(BackupsService.name, () => {
       const repo = { ...creatingRepo(0), delete: jest.fn().mockResolvedValue(undefined) };
       const refusal = daemonError(500);
       const recordActivity = jest.fn();
-      const sut = build(repo, { createBackup: jest.fn().mockRejectedValue(refusal) }, { servers: { recordActivity } });
+      const sut = build(repo, { createBackup: jest.fn().mockRejectedValue(refusal) }, { activityLog: { byUser: recordActivity, bySystem: recordActivity } });
       await expect(sut.create(accessTo(serverWith()), actor, { name: 'x' })).rejects.toBe(refusal);
       expect(repo.delete).toHaveBeenCalledWith('41');
       expect(recordActivity).not.toHaveBeenCalled();
@@ -145,14 +146,15 @@ describe(BackupsService.name, () => {
       const deleteBackup = jest.fn().mockRejectedValue(daemonError(404));
       const createBackup = jest.fn().mockResolvedValue(undefined);
       const recordActivity = jest.fn().mockResolvedValue(undefined);
-      const made = await build(repo, { deleteBackup, createBackup }, { servers: { recordActivity } }).createFromSchedule(serverWith(), 'Nightly');
+      // Only bySystem is given: an entry with an actor would fail the strict mock.
+      const made = await build(repo, { deleteBackup, createBackup }, { activityLog: { bySystem: recordActivity } }).createFromSchedule(serverWith(), 'Nightly');
       expect(made.name).toBe('Nightly');
       expect(deleteBackup).toHaveBeenCalledWith(node, serverWith().uuid, oldest.uuid);
       expect(repo.delete).toHaveBeenCalledWith('30', manager);
       expect(repo.oldestRotatable).toHaveBeenCalledTimes(1);
-      expect(recordActivity.mock.calls.map(([entry]: [{ event: string; via: string; actorId: string | null }]) => [entry.event, entry.via, entry.actorId])).toEqual([
-        ['server.backup.delete', 'schedule', null],
-        ['server.backup.start', 'schedule', null],
+      expect(recordActivity.mock.calls.map(([, via, event]: [string, string, string]) => [event, via])).toEqual([
+        ['server.backup.delete', 'schedule'],
+        ['server.backup.start', 'schedule'],
       ]);
     });
 
@@ -177,7 +179,7 @@ describe(BackupsService.name, () => {
       const sut = build(
         { findOfServer: jest.fn().mockResolvedValue(backup), markRestoring: jest.fn().mockResolvedValue(true), endRestoring },
         { restoreBackup: jest.fn().mockRejectedValue(refusal) },
-        { servers: { recordActivity } },
+        { activityLog: { byUser: recordActivity, bySystem: recordActivity } },
       );
       await expect(sut.restore(accessTo(serverWith({ status: 'reinstall_failed' })), actor, '40', true)).rejects.toBe(refusal);
       expect(endRestoring).toHaveBeenCalledWith('12', 'reinstall_failed');

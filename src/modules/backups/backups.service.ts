@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { AuthContext } from 'src/common/auth/auth-context';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
+import type { AuthContext } from 'src/modules/auth/auth-context';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
 import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
@@ -13,11 +13,10 @@ import { BackupsRepository } from 'src/modules/backups/backups.repository';
 import { BackupDownloadDto, BackupResponseDto, CreateBackupDto, toBackupResponse } from 'src/modules/backups/dto/backup.dto';
 import { DaemonUrlSigner } from 'src/modules/daemon-gateway/daemon-url-signer';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
-import type { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
 import type { ServerAccess } from 'src/modules/servers/server-access';
-import { actorActivity } from 'src/modules/servers/server-activity';
+import { ActivityOptions, ServerActivityLog } from 'src/modules/servers/server-activity';
 import { ServerError } from 'src/modules/servers/servers.errors';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
 
 export type BackupList = Omit<Paginated<BackupResponseDto>, 'meta'> & {
   meta: Paginated<BackupResponseDto>['meta'] & {
@@ -58,7 +57,7 @@ export class BackupsService {
 
   constructor(
     private readonly repo: BackupsRepository,
-    private readonly servers: ServersRepository,
+    private readonly activityLog: ServerActivityLog,
     private readonly daemon: DaemonGateway,
     private readonly signer: DaemonUrlSigner,
     private readonly config: AppConfigService,
@@ -100,7 +99,7 @@ export class BackupsService {
     const backup = await this.require(access, id);
     this.assertSuccessful(backup, 'downloaded');
     const url = this.signer.sign(access.server, auth.user, '/download/backup', { backup_uuid: backup.uuid });
-    await this.servers.recordActivity(this.activity(access.server, actor, 'server.backup.download', this.subject(backup)));
+    await this.activity(access.server, actor, 'server.backup.download', this.subject(backup));
     return { url };
   }
 
@@ -112,7 +111,7 @@ export class BackupsService {
         throw new AppException(BackupError.NOT_FOUND);
       }
       const event = row.isLocked ? 'server.backup.lock' : 'server.backup.unlock';
-      await this.servers.recordActivity(this.activity(access.server, actor, event, this.subject(row)), manager);
+      await this.activity(access.server, actor, event, this.subject(row), { manager });
       return row;
     });
     return toBackupResponse(toggled);
@@ -137,7 +136,7 @@ export class BackupsService {
       await this.repo.endRestoring(server.id, server.status);
       throw e;
     }
-    await this.servers.recordActivity(this.activity(server, actor, 'server.backup.restore', { ...this.subject(backup), truncate }, at));
+    await this.activity(server, actor, 'server.backup.restore', { ...this.subject(backup), truncate }, { at });
   }
 
   /** Locked and in-progress backups stay; a successful one leaves the node first, a failed one has nothing there. */
@@ -180,7 +179,7 @@ export class BackupsService {
       await this.repo.delete(backup.id).catch((err: Error) => this.logger.error({ backup: backup.uuid, error: err.message }, 'could not remove a refused backup'));
       throw e;
     }
-    await this.servers.recordActivity(this.activity(server, by, 'server.backup.start', { ...this.subject(backup), locked: backup.isLocked }, at));
+    await this.activity(server, by, 'server.backup.start', { ...this.subject(backup), locked: backup.isLocked }, { at });
     return (await this.repo.findById(backup.id)) ?? backup;
   }
 
@@ -209,7 +208,7 @@ export class BackupsService {
     await this.repo.transaction(async (manager: EntityManager) => {
       await this.repo.delete(backup.id, manager);
       const metadata = { ...this.subject(backup), failed: !backup.isSuccessful, ...extra };
-      await this.servers.recordActivity(this.activity(server, by, 'server.backup.delete', metadata), manager);
+      await this.activity(server, by, 'server.backup.delete', metadata, { manager });
     });
   }
 
@@ -269,11 +268,10 @@ export class BackupsService {
     by: Initiator,
     event: string,
     metadata: Record<string, unknown>,
-    at: Date = this.clock.now(),
-  ): Partial<ServerActivityEntity> {
-    if (by === 'schedule') {
-      return { serverId: server.id, actorId: null, actorUsername: null, event, metadata, ip: null, via: 'schedule', createdAt: at };
-    }
-    return actorActivity(server.id, by, event, metadata, at);
+    options: ActivityOptions = {},
+  ): Promise<void> {
+    return by === 'schedule'
+      ? this.activityLog.bySystem(server.id, 'schedule', event, metadata, options)
+      : this.activityLog.byUser(server.id, by, event, metadata, options);
   }
 }

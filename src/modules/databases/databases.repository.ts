@@ -1,27 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
-import { AppException } from 'src/common/errors/app.exception';
-import { ErrorDef } from 'src/common/errors/error-codes';
 import { DatabaseHostEntity } from 'src/modules/databases/database-host.entity';
 import { DatabaseError } from 'src/modules/databases/databases.errors';
 import { ServerDatabaseEntity } from 'src/modules/databases/server-database.entity';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
-import { FOREIGN_KEY_VIOLATION, pgError, UNIQUE_VIOLATION } from 'src/database/pg-errors';
-
-/** Constraint violations of the named constraints become their errors; anything else is rethrown. */
-const violations = (byConstraint: Record<string, ErrorDef>) => (e: unknown): never => {
-  const error = pgError(e);
-  if (error) {
-    const { code, constraint } = error;
-    const def = (code === UNIQUE_VIOLATION || code === FOREIGN_KEY_VIOLATION) && constraint ? byConstraint[constraint] : undefined;
-    if (def) {
-      throw new AppException(def);
-    }
-  }
-  throw e;
-};
+import { violations } from 'src/database/pg-errors';
 
 /** A host with the number of databases it holds. */
 export interface HostWithCount {

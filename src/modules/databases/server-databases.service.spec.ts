@@ -1,6 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
-import type { Clock } from 'src/common/clock';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import type { DatabaseHostEntity } from 'src/modules/databases/database-host.entity';
 import { DatabaseError } from 'src/modules/databases/databases.errors';
@@ -9,7 +8,8 @@ import type { MySqlHostClient } from 'src/modules/databases/mysql-host.client';
 import { ServerDatabasesService } from 'src/modules/databases/server-databases.service';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
-import type { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { ServerActivityLog } from 'src/modules/servers/server-activity';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
 import type { EntityManager } from 'typeorm';
 import { strictMock } from 'test/utils/strict-mock';
 
@@ -33,13 +33,12 @@ const record = {
 const spec = { database: 's12_main', username: 'u12_main', remote: '%' };
 const hostDown = new AppException(DatabaseError.HOST_UNAVAILABLE, { message: 'database host unavailable: connect ECONNREFUSED' });
 
-const build = (repo: Record<string, unknown>, client: Record<string, unknown>, servers: Record<string, unknown> = {}) =>
+const build = (repo: Record<string, unknown>, client: Record<string, unknown>, activityLog: Record<string, unknown> = {}) =>
   new ServerDatabasesService(
     strictMock<DatabasesRepository>('repo', repo),
     strictMock<MySqlHostClient>('client', client),
-    strictMock<ServersRepository>('servers', servers),
+    strictMock<ServerActivityLog>('activityLog', activityLog),
     new ServerDeletionSteps(),
-    strictMock<Clock>('clock', { now: () => new Date('2026-01-01T00:00:00Z') }),
   );
 
 /** The repository calls of a creation that gets as far as the host. */
@@ -63,7 +62,7 @@ describe(ServerDatabasesService.name, () => {
         throw new Error('commit failed');
       }),
       { createDatabase: jest.fn().mockResolvedValue(undefined), dropDatabase },
-      { recordActivity: jest.fn().mockResolvedValue(undefined) },
+      { byUser: jest.fn().mockResolvedValue(undefined) },
     );
     await expect(sut.create(access, { name: 'main', remote: '%' }, actor)).rejects.toThrow('commit failed');
     expect(dropDatabase).toHaveBeenCalledWith(host, spec);

@@ -1,7 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
-import { Clock } from 'src/common/clock';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
@@ -21,8 +20,8 @@ import { hasRoom, rankHosts } from 'src/modules/databases/host-choice';
 import { DatabaseSpec, MySqlHostClient } from 'src/modules/databases/mysql-host.client';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
-import { actorActivity } from 'src/modules/servers/server-activity';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 /** A `revoking` mark older than this is left from a panel that stopped mid-delete; a new delete may take over. */
 const STALE_REVOKING_SECONDS = 120;
@@ -46,9 +45,8 @@ export class ServerDatabasesService implements OnModuleInit {
   constructor(
     private readonly repo: DatabasesRepository,
     private readonly client: MySqlHostClient,
-    private readonly servers: ServersRepository,
+    private readonly activityLog: ServerActivityLog,
     private readonly deletionSteps: ServerDeletionSteps,
-    private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -198,9 +196,6 @@ export class ServerDatabasesService implements OnModuleInit {
   }
 
   private async activity(server: LoadedServer, actor: Actor, event: string, metadata: Record<string, unknown>, manager: EntityManager): Promise<void> {
-    await this.servers.recordActivity(
-      actorActivity(server.id, actor, event, metadata, this.clock.now()),
-      manager,
-    );
+    await this.activityLog.byUser(server.id, actor, event, metadata, { manager });
   }
 }

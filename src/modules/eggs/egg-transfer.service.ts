@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
 import { AppException } from 'src/common/errors/app.exception';
 import { fetchPublic, OutboundPolicy } from 'src/common/http/outbound-url';

@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res
 import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
-import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import type { HttpReply } from 'src/common/http/http';
 import { Paginated, toPage } from 'src/common/http/pagination';
 import { uuidParam } from 'src/common/validation/uuid-param';

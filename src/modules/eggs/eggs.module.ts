@@ -13,10 +13,9 @@ import { EggsService } from 'src/modules/eggs/eggs.service';
 import { NestEntity } from 'src/modules/eggs/nest.entity';
 import { NestsController } from 'src/modules/eggs/nests.controller';
 import { NestsService } from 'src/modules/eggs/nests.service';
-import { ServerEntity } from 'src/modules/servers/server.entity';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([NestEntity, EggEntity, EggVariableEntity, ServerEntity]), AuditModule],
+  imports: [TypeOrmModule.forFeature([NestEntity, EggEntity, EggVariableEntity]), AuditModule],
   controllers: [NestsController, EggsController, EggVariablesController],
   providers: [
     EggsRepository,
@@ -27,6 +26,6 @@ import { ServerEntity } from 'src/modules/servers/server.entity';
     // Outbound requests never reach private addresses; tests of import-url override this.
     { provide: OutboundPolicy, useValue: new OutboundPolicy() },
   ],
-  exports: [EggsService, EggsRepository],
+  exports: [EggsService],
 })
 export class EggsModule {}

@@ -6,8 +6,7 @@ import { EggEntity } from 'src/modules/eggs/egg.entity';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { EggError } from 'src/modules/eggs/eggs.errors';
 import { NestEntity } from 'src/modules/eggs/nest.entity';
-import { ServerEntity } from 'src/modules/servers/server.entity';
-import { isUniqueViolation } from 'src/database/pg-errors';
+import { isUniqueViolation, violations } from 'src/database/pg-errors';
 
 /** Nests, eggs and egg variables: one repository, since every write touches more than one of them. */
 @Injectable()
@@ -54,10 +53,6 @@ export class EggsRepository {
     return manager.getRepository(EggVariableEntity).findOneBy({ eggId, id });
   }
 
-  countServersUsing(eggId: string, manager: EntityManager): Promise<number> {
-    return manager.getRepository(ServerEntity).countBy({ eggId });
-  }
-
   countScriptDependents(eggId: string, manager: EntityManager): Promise<number> {
     return manager.getRepository(EggEntity).countBy({ copyScriptFrom: eggId });
   }
@@ -91,8 +86,18 @@ export class EggsRepository {
     return repo.save(repo.create(egg));
   }
 
+  /**
+   * The foreign key refuses while servers use the egg (EGG_IN_USE). That answer comes before
+   * EGG_HAS_DEPENDENTS, so eggs copying the script are unhooked first and the refusal for them comes
+   * last; throwing rolls the caller's transaction, and so the unhooking, back.
+   */
   async deleteEgg(id: string, manager: EntityManager): Promise<void> {
-    await manager.getRepository(EggEntity).delete({ id });
+    const eggs = manager.getRepository(EggEntity);
+    const { affected } = await eggs.update({ copyScriptFrom: id }, { copyScriptFrom: null });
+    await eggs.delete({ id }).catch(violations({ FK_server_egg: EggError.IN_USE }));
+    if (affected) {
+      throw new AppException(EggError.HAS_DEPENDENTS);
+    }
   }
 
   async saveVariable(variable: Partial<EggVariableEntity>, manager: EntityManager): Promise<EggVariableEntity> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AuditService, changedFields, pick } from 'src/modules/audit/audit.service';
@@ -53,6 +53,11 @@ export class EggsService {
   async getResponse(id: string, manager?: EntityManager): Promise<EggResponseDto> {
     const egg = await this.get(id, manager);
     return toEggResponse(egg, egg.nest, await this.repo.findVariables(id, manager));
+  }
+
+  /** The egg (with its nest) or null, for other modules (a new server's egg, a copied install script). */
+  findEgg(id: string, manager?: EntityManager): Promise<(EggEntity & { nest: NestEntity }) | null> {
+    return this.repo.findEgg(id, manager);
   }
 
   async get(id: string, manager?: EntityManager): Promise<EggEntity & { nest: NestEntity }> {
@@ -121,12 +126,6 @@ export class EggsService {
     return this.repo.transaction(async (manager) => {
       await this.repo.lockEgg(id, manager);
       const egg = await this.get(id, manager);
-      if ((await this.repo.countServersUsing(id, manager)) > 0) {
-        throw new AppException(EggError.IN_USE);
-      }
-      if ((await this.repo.countScriptDependents(id, manager)) > 0) {
-        throw new AppException(EggError.HAS_DEPENDENTS);
-      }
       await this.repo.deleteEgg(id, manager);
       await this.audit.record(manager, actor, {
         action: 'egg.deleted',

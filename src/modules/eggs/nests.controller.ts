@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiTags } from '@nestjs/swagger';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
-import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/pagination';
 import { uuidParam } from 'src/common/validation/uuid-param';
 import { NestResponseDto, toNestResponse } from 'src/modules/eggs/dto/egg-response.dto';

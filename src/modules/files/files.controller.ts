@@ -1,9 +1,9 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiTags } from '@nestjs/swagger';
-import type { AuthContext } from 'src/common/auth/auth-context';
-import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
-import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
+import type { AuthContext } from 'src/modules/auth/auth-context';
+import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
+import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
 import { STREAMS_BODY } from 'src/common/http/fastify';
 import type { HttpReply, HttpRequest } from 'src/common/http/http';
 import {

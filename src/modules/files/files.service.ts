@@ -1,8 +1,7 @@
 import { Transform } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import type { AuthContext } from 'src/common/auth/auth-context';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
-import { Clock } from 'src/common/clock';
+import type { AuthContext } from 'src/modules/auth/auth-context';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { headerOf, HttpRequest } from 'src/common/http/http';
@@ -16,8 +15,8 @@ import type { ChmodItemDto, RenameItemDto } from 'src/modules/files/dto/files.dt
 import { FilesError } from 'src/modules/files/files.errors';
 import { baseName, childPath, normalizeServerPath, parentOf } from 'src/modules/files/server-path';
 import type { ServerAccess } from 'src/modules/servers/server-access';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
-import { actorActivity } from 'src/modules/servers/server-activity';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 const COPY_LIMIT = 1000;
 
@@ -54,11 +53,10 @@ const UPLOAD_OVERHEAD_BYTES = 64 * 1024;
 @Injectable()
 export class FilesService {
   constructor(
-    private readonly servers: ServersRepository,
+    private readonly activityLog: ServerActivityLog,
     private readonly daemon: DaemonGateway,
     private readonly signer: DaemonUrlSigner,
     private readonly config: AppConfigService,
-    private readonly clock: Clock,
     @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
   ) {}
 
@@ -292,6 +290,6 @@ export class FilesService {
   }
 
   private async activity(server: LoadedServer, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
-    await this.servers.recordActivity(actorActivity(server.id, actor, event, metadata, this.clock.now()));
+    await this.activityLog.byUser(server.id, actor, event, metadata);
   }
 }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
+import type { EntityManager } from 'typeorm';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AuditService, changedFields, pick } from 'src/modules/audit/audit.service';
@@ -20,6 +21,16 @@ export class LocationsService {
   async list(page: Page): Promise<Paginated<LocationResponseDto>> {
     const [rows, total] = await this.repo.findLocationPage(page.skip, page.perPage);
     return paginated(rows.map(toLocationResponse), total, page);
+  }
+
+  /** A node's location or null, for other modules (the daemon's server configuration). */
+  findLocation(id: string, manager?: EntityManager): Promise<LocationEntity | null> {
+    return this.repo.findLocation(id, manager);
+  }
+
+  /** Locations by id (as a decimal string). */
+  findLocations(ids: string[]): Promise<Map<string, LocationEntity>> {
+    return this.repo.findLocations(ids);
   }
 
   async get(id: string): Promise<LocationEntity> {

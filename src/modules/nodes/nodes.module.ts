@@ -18,6 +18,6 @@ import { NodesService } from 'src/modules/nodes/nodes.service';
   imports: [TypeOrmModule.forFeature([LocationEntity, NodeEntity, AllocationEntity]), AuditModule],
   controllers: [LocationsController, NodesController, AllocationsController, DaemonConfigurationController, DaemonSystemController],
   providers: [NodesRepository, LocationsService, NodesService, AllocationsService],
-  exports: [NodesRepository, NodesService],
+  exports: [NodesService, LocationsService],
 })
 export class NodesModule {}

@@ -1,26 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
-import { AppException } from 'src/common/errors/app.exception';
-import { ErrorDef } from 'src/common/errors/error-codes';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import { LocationEntity } from 'src/modules/nodes/location.entity';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
-import { ServerEntity } from 'src/modules/servers/server.entity';
-import { pgError, UNIQUE_VIOLATION } from 'src/database/pg-errors';
-
-/** Unique violations of the named constraints become their 409s; anything else is rethrown. */
-const conflicts = (byConstraint: Record<string, ErrorDef>) => (e: unknown): never => {
-  const error = pgError(e);
-  if (error?.code === UNIQUE_VIOLATION) {
-    const def = byConstraint[error.constraint];
-    if (def) {
-      throw new AppException(def);
-    }
-  }
-  throw e;
-};
+import { violations } from 'src/database/pg-errors';
 
 /** Locations, nodes and allocations. */
 @Injectable()
@@ -46,7 +31,7 @@ export class NodesRepository {
 
   saveLocation(location: Partial<LocationEntity>, manager: EntityManager = this.nodes.manager): Promise<LocationEntity> {
     const repo = manager.getRepository(LocationEntity);
-    return repo.save(repo.create(location)).catch(conflicts({ UQ_location_short: NodeError.LOCATION_SHORT_TAKEN }));
+    return repo.save(repo.create(location)).catch(violations({ UQ_location_short: NodeError.LOCATION_SHORT_TAKEN }));
   }
 
   countNodesIn(locationId: string, manager: EntityManager): Promise<number> {
@@ -80,15 +65,15 @@ export class NodesRepository {
 
   saveNode(node: Partial<NodeEntity>, manager: EntityManager = this.nodes.manager): Promise<NodeEntity> {
     const repo = manager.getRepository(NodeEntity);
-    return repo.save(repo.create(node)).catch(conflicts({ UQ_node_base_url: NodeError.BASE_URL_TAKEN }));
+    return repo.save(repo.create(node)).catch(violations({ UQ_node_base_url: NodeError.BASE_URL_TAKEN }));
   }
 
-  countServersOn(nodeId: string, manager: EntityManager): Promise<number> {
-    return manager.getRepository(ServerEntity).countBy({ nodeId });
-  }
-
+  /** The foreign key refuses while servers are on the node. */
   async deleteNode(id: string, manager: EntityManager): Promise<void> {
-    await manager.getRepository(NodeEntity).delete({ id });
+    await manager
+      .getRepository(NodeEntity)
+      .delete({ id })
+      .catch(violations({ FK_server_node: NodeError.HAS_SERVERS }));
   }
 
   findAllocationPage(nodeId: string, skip: number, take: number): Promise<[AllocationEntity[], number]> {
@@ -107,7 +92,7 @@ export class NodesRepository {
 
   async insertAllocations(rows: Partial<AllocationEntity>[], manager: EntityManager): Promise<AllocationEntity[]> {
     const repo = manager.getRepository(AllocationEntity);
-    return repo.save(rows.map((r) => repo.create(r)), { chunk: 500 }).catch(conflicts({ UQ_allocation_node_ip_port: NodeError.ALLOCATION_EXISTS }));
+    return repo.save(rows.map((r) => repo.create(r)), { chunk: 500 }).catch(violations({ UQ_allocation_node_ip_port: NodeError.ALLOCATION_EXISTS }));
   }
 
   async deleteAllocation(id: string, manager: EntityManager): Promise<void> {

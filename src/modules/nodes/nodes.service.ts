@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
+import type { EntityManager } from 'typeorm';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
+import { CommonError } from 'src/common/errors/error-codes';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AppConfigService } from 'src/config/app-config.service';
 import { AuditService, changedFields, pick } from 'src/modules/audit/audit.service';
 import { DaemonGateway, DaemonSystemInfo, nodeTokenContext } from 'src/modules/daemon-gateway/daemon.gateway';
-import { buildDaemonConfiguration, DaemonConfiguration } from 'src/modules/nodes/daemon-configuration';
+import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
+import { buildDaemonConfiguration, DaemonConfiguration, toDaemonYaml } from 'src/modules/nodes/daemon-configuration';
 import { CreateNodeDto, NodeResponseDto, toNodeResponse, UpdateNodeDto } from 'src/modules/nodes/dto/node.dto';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
@@ -66,6 +69,21 @@ export class NodesService {
   async list(page: Page): Promise<Paginated<NodeResponseDto>> {
     const [rows, total] = await this.repo.findNodePage(page.skip, page.perPage);
     return paginated(rows.map(toNodeResponse), total, page);
+  }
+
+  /** The node or null, for other modules (a new server's node). */
+  findNode(id: string, manager?: EntityManager): Promise<NodeEntity | null> {
+    return this.repo.findNode(id, manager);
+  }
+
+  /** The node a daemon token names (its identifier part), for the daemon callbacks' guard. */
+  findByTokenIdentifier(identifier: string): Promise<NodeEntity | null> {
+    return this.repo.findNodeByTokenIdentifier(identifier);
+  }
+
+  /** Records that the node's daemon called in. */
+  touch(id: string, at: Date): Promise<void> {
+    return this.repo.touchNode(id, at);
   }
 
   async get(id: string): Promise<NodeEntity> {
@@ -163,9 +181,6 @@ export class NodesService {
       if (!node) {
         throw new AppException(NodeError.NOT_FOUND);
       }
-      if ((await this.repo.countServersOn(id, manager)) > 0) {
-        throw new AppException(NodeError.HAS_SERVERS);
-      }
       await this.repo.deleteNode(id, manager);
       this.daemon.forget(node);
       await this.audit.record(manager, actor, {
@@ -180,6 +195,39 @@ export class NodesService {
   /** The config.yml the node's Wings should run with (docs/wings.md#configuration); holds the daemon token. */
   configurationOf(node: NodeEntity): DaemonConfiguration {
     return buildDaemonConfiguration(node, this.daemon.tokenOf(node), this.config.http.appUrl);
+  }
+
+  /**
+   * The node's config.yml as the route answers it: `format` is json (the default) or yaml, checked
+   * before the node is looked up.
+   */
+  async configurationFile(id: string, format: unknown): Promise<{ yaml: string } | { json: DaemonConfiguration }> {
+    if (format !== undefined && format !== 'json' && format !== 'yaml') {
+      throw new AppException(CommonError.VALIDATION_FAILED, { details: [{ field: 'format', message: 'format must be json or yaml' }] });
+    }
+    const configuration = this.configurationOf(await this.get(id));
+    return format === 'yaml' ? { yaml: toDaemonYaml(configuration) } : { json: configuration };
+  }
+
+  /**
+   * A daemon's system information. Without `node`: the only node; with several, 400 asking for
+   * one; with none, 503 asking to add one.
+   */
+  async systemInformationOf(node: unknown): Promise<DaemonSystemInfo> {
+    if (node !== undefined) {
+      if (typeof node !== 'string' || !/^[1-9]\d{0,17}$/.test(node)) {
+        throw new AppException(NodeError.NOT_FOUND);
+      }
+      return this.systemInformation(node);
+    }
+    const nodes = await this.repo.findUpToTwoNodes();
+    if (nodes.length === 0) {
+      throw new AppException(DaemonError.NO_NODE);
+    }
+    if (nodes.length > 1) {
+      throw new AppException(DaemonError.NODE_REQUIRED);
+    }
+    return this.systemInformation(nodes[0].id);
   }
 
   async systemInformation(id: string): Promise<DaemonSystemInfo> {

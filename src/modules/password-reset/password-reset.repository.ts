@@ -7,6 +7,10 @@ import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-re
 export class PasswordResetRepository {
   constructor(@InjectRepository(PasswordResetTokenEntity) private readonly repo: Repository<PasswordResetTokenEntity>) {}
 
+  transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.repo.manager.transaction(fn);
+  }
+
   findByHash(tokenHash: string): Promise<PasswordResetTokenEntity | null> {
     return this.repo.findOneBy({ tokenHash });
   }

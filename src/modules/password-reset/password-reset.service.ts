@@ -10,10 +10,10 @@ import { MailService } from 'src/modules/mail/mail.service';
 import { invitationMail, passwordChangedMail, passwordResetMail, resetLink } from 'src/modules/password-reset/password-reset-mails';
 import { PasswordResetError } from 'src/modules/password-reset/password-reset.errors';
 import { PasswordResetRepository } from 'src/modules/password-reset/password-reset.repository';
-import { SessionsRepository } from 'src/modules/sessions/sessions.repository';
+import { SessionsService } from 'src/modules/sessions/sessions.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import type { UserEntity } from 'src/modules/users/user.entity';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UsersService } from 'src/modules/users/users.service';
 
 const RESET_TOKEN_LIFETIME_MS = 60 * 60_000;
 /** An invitation waits longer than a reset: its reader did not ask for it and may not be at the keyboard. */
@@ -25,8 +25,8 @@ const TOKEN_BYTES = 32;
 export class PasswordResetService {
   constructor(
     private readonly tokens: PasswordResetRepository,
-    private readonly users: UsersRepository,
-    private readonly sessions: SessionsRepository,
+    private readonly users: UsersService,
+    private readonly sessions: SessionsService,
     private readonly hasher: PasswordHasher,
     private readonly mail: MailService,
     private readonly tasks: BackgroundTasks,
@@ -49,7 +49,7 @@ export class PasswordResetService {
       throw new AppException(PasswordResetError.INVALID_TOKEN);
     }
     const passwordHash = await this.hasher.hash(newPassword);
-    const user = await this.users.transaction(async (manager) => {
+    const user = await this.tokens.transaction(async (manager) => {
       // Only one of two concurrent uses deletes the row; the other is refused here.
       if (!(await this.tokens.consume(row.id, manager))) {
         throw new AppException(PasswordResetError.INVALID_TOKEN);
@@ -58,9 +58,9 @@ export class PasswordResetService {
       if (!owner) {
         throw new AppException(PasswordResetError.INVALID_TOKEN);
       }
-      // Setting the password also voids the user's other reset links (UsersRepository).
+      // Setting the password also voids the user's other reset links (UsersService.setColumns).
       await this.users.setColumns(owner.id, { passwordHash }, manager);
-      await this.sessions.deleteForUser(owner.id, undefined, manager);
+      await this.sessions.revokeAll(owner.id, undefined, manager);
       return owner;
     });
     const purpose = 'password changed notice';

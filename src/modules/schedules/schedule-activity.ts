@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
-import { Clock } from 'src/common/clock';
-import { ServersRepository } from 'src/modules/servers/servers.repository';
-import { actorActivity } from 'src/modules/servers/server-activity';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 /** Server activity events of schedules: what users did, and what the runner did. */
 export const ScheduleEvent = {
@@ -24,33 +22,16 @@ export const ScheduleEvent = {
 } as const;
 type ScheduleEventName = (typeof ScheduleEvent)[keyof typeof ScheduleEvent];
 
-/** Entries written by the runner carry no actor and `via: schedule`. */
-const RUNNER_VIA = 'schedule';
-
+/** Schedule events typed, written through the server activity log (entries of the runner carry no actor and `via: schedule`). */
 @Injectable()
 export class ScheduleActivityLog {
-  constructor(
-    private readonly servers: ServersRepository,
-    private readonly clock: Clock,
-  ) {}
+  constructor(private readonly log: ServerActivityLog) {}
 
-  async byUser(serverId: string, actor: Actor, event: ScheduleEventName, metadata: Record<string, unknown>, manager?: EntityManager): Promise<void> {
-    await this.servers.recordActivity(
-      actorActivity(serverId, actor, event, metadata, this.clock.now()),
-      manager,
-    );
+  byUser(serverId: string, actor: Actor, event: ScheduleEventName, metadata: Record<string, unknown>, manager?: EntityManager): Promise<void> {
+    return this.log.byUser(serverId, actor, event, metadata, { manager });
   }
 
-  async byRunner(serverId: string, event: ScheduleEventName, metadata: Record<string, unknown>): Promise<void> {
-    await this.servers.recordActivity({
-      serverId,
-      actorId: null,
-      actorUsername: null,
-      event,
-      metadata,
-      ip: null,
-      via: RUNNER_VIA,
-      createdAt: this.clock.now(),
-    });
+  byRunner(serverId: string, event: ScheduleEventName, metadata: Record<string, unknown>): Promise<void> {
+    return this.log.bySystem(serverId, 'schedule', event, metadata);
   }
 }

@@ -12,7 +12,8 @@ import { ScheduleTaskExecutor } from 'src/modules/schedules/schedule-task.execut
 import type { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
 import { ScheduleError } from 'src/modules/schedules/schedules.errors';
 import { SchedulesRepository } from 'src/modules/schedules/schedules.repository';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServerAccessService } from 'src/modules/servers/server-access';
 
 type RunTrigger = 'cron' | 'manual';
 
@@ -56,7 +57,7 @@ export class ScheduleRunner implements OnModuleDestroy {
 
   constructor(
     private readonly schedules: SchedulesRepository,
-    private readonly servers: ServersRepository,
+    private readonly servers: ServerAccessService,
     private readonly executor: ScheduleTaskExecutor,
     private readonly daemon: DaemonGateway,
     private readonly activity: ScheduleActivityLog,
@@ -180,7 +181,7 @@ export class ScheduleRunner implements OnModuleDestroy {
     heartbeat.unref();
     let ranAt: Date | null = null;
     try {
-      const [server, tasks] = await Promise.all([this.servers.findById(schedule.serverId), this.schedules.tasksOf(schedule.id)]);
+      const [server, tasks] = await Promise.all([this.servers.forRunner(schedule.serverId), this.schedules.tasksOf(schedule.id)]);
       // A schedule with no tasks has nothing to run; its cron time has been consumed all the same.
       if (!server || tasks.length === 0) {
         return;

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DaemonGateway, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';
 import { ScheduledBackups } from 'src/modules/schedules/scheduled-backups';
 import type { ScheduleTaskEntity } from 'src/modules/schedules/schedule-task.entity';
-import type { LoadedServer } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
 
 /** Carries out one task; any throw is the task's failure. */
 @Injectable()

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { BackupsService } from 'src/modules/backups/backups.service';
-import type { LoadedServer } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
 
 /** Where a `backup` task makes its backup: the one place the backups feature plugs into schedules. */
 export abstract class ScheduledBackups {

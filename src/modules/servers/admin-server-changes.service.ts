@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { AuditService, changedFields } from 'src/modules/audit/audit.service';
@@ -10,9 +10,10 @@ import { UpdateServerBuildDto, UpdateServerDetailsDto, UpdateServerStartupDto } 
 import { checkEnvironment } from 'src/modules/servers/server-environment';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { ServerError } from 'src/modules/servers/servers.errors';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { UserError } from 'src/modules/users/users.errors';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UsersService } from 'src/modules/users/users.service';
 
 /** Whether the daemon took the change; the change is saved either way and reaches it on its next sync. */
 export interface SyncOutcome {
@@ -30,7 +31,7 @@ export class AdminServerChangesService {
 
   constructor(
     private readonly servers: ServersRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly daemon: DaemonGateway,
     private readonly audit: AuditService,
   ) {}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError, ErrorCategory } from 'src/common/errors/error-codes';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
@@ -8,17 +8,18 @@ import { AuditService } from 'src/modules/audit/audit.service';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
 import { EggError } from 'src/modules/eggs/eggs.errors';
-import { EggsRepository } from 'src/modules/eggs/eggs.repository';
+import { EggsService } from 'src/modules/eggs/eggs.service';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
-import { NodesRepository } from 'src/modules/nodes/nodes.repository';
+import { NodesService } from 'src/modules/nodes/nodes.service';
 import { AdminServerDto, toAdminServer } from 'src/modules/servers/dto/server-response.dto';
 import { CreateServerDto } from 'src/modules/servers/dto/admin-server.dto';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { checkEnvironment } from 'src/modules/servers/server-environment';
 import { ServerError } from 'src/modules/servers/servers.errors';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { UserError } from 'src/modules/users/users.errors';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UsersService } from 'src/modules/users/users.service';
 
 @Injectable()
 export class AdminServersService {
@@ -26,9 +27,9 @@ export class AdminServersService {
 
   constructor(
     private readonly servers: ServersRepository,
-    private readonly eggs: EggsRepository,
-    private readonly nodes: NodesRepository,
-    private readonly users: UsersRepository,
+    private readonly eggs: EggsService,
+    private readonly nodes: NodesService,
+    private readonly users: UsersService,
     private readonly daemon: DaemonGateway,
     private readonly audit: AuditService,
     private readonly deletionSteps: ServerDeletionSteps,

@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { ClientServerSettingsService } from 'src/modules/servers/client-server-settings.service';
 import { NetworkAllocationDto, RenameServerDto, StartupDto, StartupVariableDto, UpdateStartupVariableDto } from 'src/modules/servers/dto/server-settings.dto';
 import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/server-access';

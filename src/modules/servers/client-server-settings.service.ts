@@ -1,13 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
-import { Clock } from 'src/common/clock';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import type { NetworkAllocationDto, StartupDto, StartupVariableDto } from 'src/modules/servers/dto/server-settings.dto';
 import type { ServerAccess } from 'src/modules/servers/server-access';
-import { actorActivity } from 'src/modules/servers/server-activity';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import { checkEnvironment } from 'src/modules/servers/server-environment';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
@@ -18,7 +17,7 @@ export class ClientServerSettingsService {
   constructor(
     private readonly servers: ServersRepository,
     private readonly daemon: DaemonGateway,
-    private readonly clock: Clock,
+    private readonly activityLog: ServerActivityLog,
   ) {}
 
   async startup(access: ServerAccess): Promise<StartupDto> {
@@ -62,10 +61,7 @@ export class ClientServerSettingsService {
     await this.servers.transaction(async (manager) => {
       const previous = (await this.servers.serverValuesOf(server.id, manager)).find((v) => v.variableId === variable.id)?.value ?? variable.defaultValue;
       await this.servers.saveServerValues([{ serverId: server.id, variableId: variable.id, value: next }], manager);
-      await this.servers.recordActivity(
-        actorActivity(server.id, actor, 'server.startup.edit', { variable: key, old: previous, new: next }, this.clock.now()),
-        manager,
-      );
+      await this.activityLog.byUser(server.id, actor, 'server.startup.edit', { variable: key, old: previous, new: next }, { manager });
     });
     return this.variable(variable, next);
   }
@@ -75,10 +71,7 @@ export class ClientServerSettingsService {
     await this.servers.transaction(async (manager) => {
       const changes = { name: name.trim(), ...(description !== undefined ? { description } : {}) };
       await this.servers.update(server.id, changes, manager);
-      await this.servers.recordActivity(
-        actorActivity(server.id, actor, 'server.settings.rename', { old: server.name, new: changes.name }, this.clock.now()),
-        manager,
-      );
+      await this.activityLog.byUser(server.id, actor, 'server.settings.rename', { old: server.name, new: changes.name }, { manager });
     });
   }
 
@@ -98,7 +91,7 @@ export class ClientServerSettingsService {
       await this.servers.update(server.id, { status: server.status });
       throw e;
     }
-    await this.servers.recordActivity(actorActivity(server.id, actor, 'server.reinstall', {}, this.clock.now()));
+    await this.activityLog.byUser(server.id, actor, 'server.reinstall', {});
   }
 
   async allocations(access: ServerAccess): Promise<NetworkAllocationDto[]> {

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import jwt from 'jsonwebtoken';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AdminScope } from 'src/common/auth/admin-scope';
-import { AuthContext, holdsAdminScope } from 'src/common/auth/auth-context';
+import { AuthContext, holdsAdminScope } from 'src/modules/auth/auth-context';
 import { Clock } from 'src/common/clock';
 import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
@@ -15,9 +15,10 @@ import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, toWingsPermissions, WINGS_ADMIN_EXTRAS, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerEntity } from 'src/modules/servers/server.entity';
-import { ListedServer, LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { ListedServer, LoadedServer } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
-import { actorActivity } from 'src/modules/servers/server-activity';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 /** The jti of a user's console tokens on a server, as Pterodactyl forms it, so `/ws/deny` can revoke them. */
 export const consoleTokenId = (userId: string, serverUuid: string): string => createHash('md5').update(`${userId}${serverUuid}`).digest('hex');
@@ -42,6 +43,7 @@ export class ClientServersService {
     private readonly daemon: DaemonGateway,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
+    private readonly activityLog: ServerActivityLog,
   ) {}
 
   /**
@@ -192,7 +194,7 @@ export class ClientServersService {
 
   /** Addresses are personal data of whoever acted: owners and admins see them, subusers get `ip: null`. */
   async activityPage(access: ServerAccess, page: Page) {
-    const [rows, total] = await this.servers.activityPage(access.server.id, page.skip, page.perPage);
+    const [rows, total] = await this.activityLog.page(access.server.id, page.skip, page.perPage);
     const showIp = access.role !== 'subuser';
     return paginated(
       rows.map((r) => ({
@@ -210,7 +212,7 @@ export class ClientServersService {
   }
 
   private async activity(server: LoadedServer, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
-    await this.servers.recordActivity(actorActivity(server.id, actor, event, metadata, this.clock.now()));
+    await this.activityLog.byUser(server.id, actor, event, metadata);
   }
 
   private ensureUsable(server: LoadedServer): void {

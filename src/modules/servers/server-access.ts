@@ -1,13 +1,14 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AdminScope } from 'src/common/auth/admin-scope';
-import { AuthenticatedRequest, AuthContext, holdsAdminScope } from 'src/common/auth/auth-context';
+import { AuthenticatedRequest, AuthContext, holdsAdminScope } from 'src/modules/auth/auth-context';
 import { AuthError } from 'src/common/auth/auth.errors';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 
 export const SERVER_PERMISSION_METADATA = 'hatchery:server-permission';
@@ -67,6 +68,11 @@ export class ServerAccessService {
     private readonly servers: ServersRepository,
     private readonly subusers: SubusersRepository,
   ) {}
+
+  /** The server the schedule runner acts on: there is no caller, so no role or permissions to resolve. */
+  forRunner(id: string): Promise<LoadedServer | null> {
+    return this.servers.findById(id);
+  }
 
   async resolve(auth: AuthContext, ref: string | undefined, permission?: ServerPermission): Promise<ServerAccess> {
     if (!isServerRef(ref)) {

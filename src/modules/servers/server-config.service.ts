@@ -1,12 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
-import { EggsRepository } from 'src/modules/eggs/eggs.repository';
+import { EggsService } from 'src/modules/eggs/eggs.service';
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
-import { NodesRepository } from 'src/modules/nodes/nodes.repository';
+import { LocationsService } from 'src/modules/nodes/locations.service';
 import { buildProcessConfiguration, LegacyServerStructure, ProcessConfiguration } from 'src/modules/servers/process-configuration';
 import type { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
 
 /** `settings` of GET /api/remote/servers/{uuid} (docs/wings.md#server-configuration). */
 export interface ServerSettings {
@@ -55,8 +56,8 @@ interface ConfigInputs {
 export class ServerConfigService {
   constructor(
     private readonly servers: ServersRepository,
-    private readonly eggs: EggsRepository,
-    private readonly nodes: NodesRepository,
+    private readonly eggs: EggsService,
+    private readonly nodes: LocationsService,
   ) {}
 
   /** One server's configuration: four small queries (allocations, variables, values, location). */

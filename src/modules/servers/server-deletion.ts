@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { LoadedServer } from 'src/modules/servers/servers.repository';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
 
 /** Work another module does when a server is deleted (its databases on their hosts, say). */
 type ServerDeletionStep = (server: LoadedServer, options: { force: boolean }) => Promise<void>;

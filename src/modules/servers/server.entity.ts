@@ -116,3 +116,9 @@ export class ServerEntity {
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }
+
+/** A server with its node, egg and owner loaded, as server routes, the daemon callbacks and the runner use it. */
+export type LoadedServer = ServerEntity & Required<Pick<ServerEntity, 'node' | 'egg' | 'owner'>>;
+
+/** A server as list pages show it: the names of its node and owner, not their whole rows (nor its egg's scripts). */
+export type ListedServer = Omit<ServerEntity, 'node' | 'owner' | 'egg'> & { node: Pick<NodeEntity, 'id' | 'name'>; owner: Pick<UserEntity, 'id' | 'username'> };

@@ -14,6 +14,7 @@ import { RemoteController } from 'src/modules/servers/remote/remote.controller';
 import { RemoteService } from 'src/modules/servers/remote/remote.service';
 import { DaemonTokenGuard } from 'src/modules/servers/remote/daemon-token.guard';
 import { ServerAccessGuard, ServerAccessService } from 'src/modules/servers/server-access';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
 import { ServerConfigService } from 'src/modules/servers/server-config.service';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
@@ -38,6 +39,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     SubusersService,
     ServerAccessService,
     ServerAccessGuard,
+    ServerActivityLog,
     ServerConfigService,
     ServerDeletionSteps,
     AdminServersService,
@@ -48,6 +50,6 @@ import { UsersModule } from 'src/modules/users/users.module';
     SftpAuthService,
     DaemonTokenGuard,
   ],
-  exports: [ServersRepository, SubusersRepository, ServerAccessService, ServerConfigService, ServerDeletionSteps],
+  exports: [ServerAccessService, ServerActivityLog, ServerConfigService, ServerDeletionSteps],
 })
 export class ServersModule {}

@@ -1,20 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, IsNull, Repository } from 'typeorm';
-import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
-import type { NodeEntity } from 'src/modules/nodes/node.entity';
-import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
-import { ServerEntity } from 'src/modules/servers/server.entity';
+import { ListedServer, LoadedServer, ServerEntity } from 'src/modules/servers/server.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 
-export type LoadedServer = ServerEntity & Required<Pick<ServerEntity, 'node' | 'egg' | 'owner'>>;
+declare module 'src/common/hot-cache/hot-caches' {
+  interface HotCacheEntries {
+    servers: LoadedServer;
+    allocations: AllocationEntity[];
+  }
+}
 
-/** A server as list pages show it: the names of its node and owner, not their whole rows (nor its egg's scripts). */
-export type ListedServer = Omit<ServerEntity, 'node' | 'owner' | 'egg'> & { node: Pick<NodeEntity, 'id' | 'name'>; owner: Pick<UserEntity, 'id' | 'username'> };
 
 /** What a cached server was built from (see invalidationFor). */
 const serverTags = (s: LoadedServer): string[] => [`server:${s.id}`, `user:${s.ownerId}`, `node:${s.nodeId}`, `egg:${s.eggId}`];
@@ -218,34 +218,5 @@ export class ServersRepository {
     if (rows.length > 0) {
       await manager.getRepository(ServerVariableEntity).upsert(rows, ['serverId', 'variableId']);
     }
-  }
-
-  async recordActivity(entry: Partial<ServerActivityEntity>, manager: EntityManager = this.servers.manager): Promise<void> {
-    const repo = manager.getRepository(ServerActivityEntity);
-    await repo.save(repo.create(entry));
-  }
-
-  /** Many entries in few statements (a daemon's activity batch), all or none. */
-  async recordActivities(entries: Partial<ServerActivityEntity>[]): Promise<void> {
-    if (entries.length === 0) {
-      return;
-    }
-    // 8 columns a row: 1,000 rows stay far below PostgreSQL's 65,535 bind parameters.
-    const CHUNK = 1_000;
-    await this.servers.manager.transaction(async (manager) => {
-      for (let i = 0; i < entries.length; i += CHUNK) {
-        await manager.getRepository(ServerActivityEntity).insert(entries.slice(i, i + CHUNK) as QueryDeepPartialEntity<ServerActivityEntity>[]);
-      }
-    });
-  }
-
-  latestActivity(serverId: string, event: string, manager: EntityManager = this.servers.manager): Promise<ServerActivityEntity | null> {
-    return manager.getRepository(ServerActivityEntity).findOne({ where: { serverId, event }, order: { createdAt: 'DESC', id: 'DESC' } });
-  }
-
-  activityPage(serverId: string, skip: number, take: number): Promise<[ServerActivityEntity[], number]> {
-    return this.servers.manager
-      .getRepository(ServerActivityEntity)
-      .findAndCount({ where: { serverId }, order: { createdAt: 'DESC', id: 'DESC' }, skip, take });
   }
 }

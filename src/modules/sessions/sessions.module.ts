@@ -9,6 +9,6 @@ import { SessionsService } from 'src/modules/sessions/sessions.service';
   imports: [TypeOrmModule.forFeature([SessionEntity])],
   controllers: [SessionsController],
   providers: [SessionsRepository, SessionsService],
-  exports: [SessionsRepository, SessionsService],
+  exports: [SessionsService],
 })
 export class SessionsModule {}

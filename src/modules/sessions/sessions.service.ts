@@ -1,13 +1,22 @@
 import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
 import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/common/clock';
 import { randomString, sha256Hex, URL_SAFE_ALPHABET } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
-import { CachedSession, HotCaches } from 'src/common/hot-cache/hot-caches';
+import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { SessionError } from 'src/modules/sessions/sessions.errors';
 import { SessionsRepository } from 'src/modules/sessions/sessions.repository';
 import { UserEntity } from 'src/modules/users/user.entity';
+
+type CachedSession = SessionEntity & { user: UserEntity };
+
+declare module 'src/common/hot-cache/hot-caches' {
+  interface HotCacheEntries {
+    sessions: CachedSession;
+  }
+}
 
 const HOUR = 3_600_000;
 
@@ -118,7 +127,8 @@ export class SessionsService {
     await this.sessions.delete(session.id);
   }
 
-  revokeAll(userId: string, exceptId?: string): Promise<number> {
-    return this.sessions.deleteForUser(userId, exceptId);
+  /** Ends every session of the user but `exceptId`; with `manager`, inside the caller's transaction. */
+  revokeAll(userId: string, exceptId?: string, manager?: EntityManager): Promise<number> {
+    return this.sessions.deleteForUser(userId, exceptId, manager);
   }
 }

@@ -9,6 +9,6 @@ import { SshKeysService } from 'src/modules/ssh-keys/ssh-keys.service';
   imports: [TypeOrmModule.forFeature([SshKeyEntity])],
   controllers: [SshKeysController],
   providers: [SshKeysRepository, SshKeysService],
-  exports: [SshKeysRepository],
+  exports: [SshKeysService],
 })
 export class SshKeysModule {}

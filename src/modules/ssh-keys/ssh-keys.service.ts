@@ -13,6 +13,11 @@ const MAX_KEYS = 25;
 export class SshKeysService {
   constructor(private readonly keys: SshKeysRepository) {}
 
+  /** Whether the user holds the key with this fingerprint (SFTP sign-in by key). */
+  async holds(userId: string, fingerprint: string): Promise<boolean> {
+    return (await this.keys.findOne(userId, fingerprint)) !== null;
+  }
+
   async list(user: UserEntity): Promise<SshKeyResponseDto[]> {
     return (await this.keys.listOf(user.id)).map(toSshKeyResponse);
   }

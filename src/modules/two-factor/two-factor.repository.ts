@@ -11,6 +11,10 @@ export class TwoFactorRepository {
     @InjectRepository(RecoveryCodeEntity) private readonly codes: Repository<RecoveryCodeEntity>,
   ) {}
 
+  transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.secrets.manager.transaction(fn);
+  }
+
   find(userId: string): Promise<UserTwoFactorEntity | null> {
     return this.secrets.findOneBy({ userId });
   }

@@ -8,7 +8,7 @@ import { MailMessage, MailService } from 'src/modules/mail/mail.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UsersService } from 'src/modules/users/users.service';
 import { hashRecoveryCode, isTotpCode, newRecoveryCode, RECOVERY_CODE_COUNT } from 'src/modules/two-factor/recovery-codes';
 import { matchTotp, newTotpSecret, totpUri } from 'src/modules/two-factor/totp';
 import { recoveryCodeUsedNotice, twoFactorDisabledNotice, twoFactorEnabledNotice } from 'src/modules/two-factor/two-factor-notices';
@@ -23,7 +23,7 @@ const sealContext = (userId: string): string => `user:${userId}:totp`;
 export class TwoFactorService {
   constructor(
     private readonly repo: TwoFactorRepository,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly hasher: PasswordHasher,
     private readonly box: SecretBox,
     private readonly clock: Clock,
@@ -56,7 +56,7 @@ export class TwoFactorService {
       throw new AppException(TwoFactorError.INCORRECT_CODE);
     }
     const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newRecoveryCode);
-    await this.users.transaction(async (manager) => {
+    await this.repo.transaction(async (manager) => {
       // The code's step counts as used: it cannot be replayed to sign in.
       if (!(await this.repo.confirm(user.id, pending.secretSealed, step, this.clock.now(), manager))) {
         throw new AppException(TwoFactorError.NOT_SET_UP); // a concurrent setup or enable changed it
@@ -77,7 +77,7 @@ export class TwoFactorService {
     if (!user.twoFactorEnabled) {
       throw new AppException(TwoFactorError.NOT_ENABLED);
     }
-    await this.users.transaction(async (manager) => {
+    await this.repo.transaction(async (manager) => {
       await this.repo.removeAll(user.id, manager);
       await this.users.setColumns(user.id, { twoFactorEnabled: false }, manager);
     });

@@ -3,7 +3,6 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { AppConfigService } from 'src/config/app-config.service';
 import { DatabaseLock, withAdvisoryLock } from 'src/database/db-lock';
-import { UsersRepository } from 'src/modules/users/users.repository';
 import { UsersService } from 'src/modules/users/users.service';
 
 /** The e-mail's local part, trimmed to what a username may hold (see IsUsername); `admin` if nothing is left. */
@@ -22,7 +21,6 @@ export class FirstAdminBootstrap implements OnApplicationBootstrap {
 
   constructor(
     private readonly config: AppConfigService,
-    private readonly users: UsersRepository,
     private readonly service: UsersService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
@@ -34,7 +32,7 @@ export class FirstAdminBootstrap implements OnApplicationBootstrap {
     }
     // Instances booting at once on one database would all see it empty; one at a time checks and creates.
     await withAdvisoryLock(this.dataSource, DatabaseLock.FirstAdmin, async () => {
-      if ((await this.users.count()) > 0) {
+      if ((await this.service.count()) > 0) {
         return;
       }
       const email = admin.email.toLowerCase();

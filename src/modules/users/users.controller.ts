@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminScope } from 'src/common/auth/admin-scope';
-import type { AuthContext } from 'src/common/auth/auth-context';
+import type { AuthContext } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
-import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
+import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
 import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/pagination';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { CreateUserDto } from 'src/modules/users/dto/create-user.dto';

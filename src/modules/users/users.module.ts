@@ -11,6 +11,6 @@ import { UsersService } from 'src/modules/users/users.service';
   imports: [TypeOrmModule.forFeature([UserEntity]), SessionsModule],
   controllers: [UsersController],
   providers: [UsersRepository, UsersService, PasswordHasher],
-  exports: [UsersRepository, UsersService, PasswordHasher],
+  exports: [UsersService, PasswordHasher],
 })
 export class UsersModule {}

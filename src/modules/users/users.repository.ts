@@ -2,11 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
-import { ServerEntity } from 'src/modules/servers/server.entity';
 import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-reset-token.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
-import { pgError, UNIQUE_VIOLATION } from 'src/database/pg-errors';
+import { pgError, UNIQUE_VIOLATION, violations } from 'src/database/pg-errors';
 
 @Injectable()
 export class UsersRepository {
@@ -78,12 +77,12 @@ export class UsersRepository {
     }
   }
 
-  countOwnedServers(userId: string, manager: EntityManager = this.repo.manager): Promise<number> {
-    return manager.getRepository(ServerEntity).countBy({ ownerId: userId });
-  }
-
+  /** The foreign key refuses while the user owns servers. */
   async delete(id: string, manager: EntityManager = this.repo.manager): Promise<void> {
-    await manager.getRepository(UserEntity).delete({ id });
+    await manager
+      .getRepository(UserEntity)
+      .delete({ id })
+      .catch(violations({ FK_server_owner: UserError.HAS_SERVERS }));
   }
 
   transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {

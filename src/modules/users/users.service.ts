@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AppException } from 'src/common/errors/app.exception';
-import { SessionsRepository } from 'src/modules/sessions/sessions.repository';
+import { SessionsService } from 'src/modules/sessions/sessions.service';
 import { CreateUserDto } from 'src/modules/users/dto/create-user.dto';
 import { UpdateUserDto } from 'src/modules/users/dto/update-user.dto';
 import { toUserResponse, UserResponseDto } from 'src/modules/users/dto/user-response.dto';
@@ -16,13 +16,58 @@ import { UsersRepository } from 'src/modules/users/users.repository';
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
-    private readonly sessions: SessionsRepository,
+    private readonly sessions: SessionsService,
     private readonly hasher: PasswordHasher,
   ) {}
 
   async list(page: Page): Promise<Paginated<UserResponseDto>> {
     const [rows, total] = await this.users.findPage(page.skip, page.perPage);
     return paginated(rows.map(toUserResponse), total, page);
+  }
+
+  /** How many accounts exist (none: the first administrator may be created). */
+  count(): Promise<number> {
+    return this.users.count();
+  }
+
+  /** Lookups for other modules: null when there is no such account. */
+  findById(id: string, manager?: EntityManager): Promise<UserEntity | null> {
+    return this.users.findById(id, manager);
+  }
+
+  findByEmail(email: string): Promise<UserEntity | null> {
+    return this.users.findByEmail(email);
+  }
+
+  findByUsername(username: string): Promise<UserEntity | null> {
+    return this.users.findByUsername(username);
+  }
+
+  /** A self-service sign-up (the caller hashed the password). */
+  register(fields: Pick<UserEntity, 'name' | 'username' | 'email' | 'passwordHash'>): Promise<UserEntity> {
+    return this.users.insert({ ...fields, admin: false });
+  }
+
+  /** The user's own new password: every session but `keepSessionId` ends with the old one. */
+  async changePassword(user: UserEntity, passwordHash: string, keepSessionId: string): Promise<void> {
+    await this.users.transaction(async (manager) => {
+      await this.users.update(user, { passwordHash }, manager);
+      await this.sessions.revokeAll(user.id, keepSessionId, manager);
+    });
+  }
+
+  changeEmail(user: UserEntity, email: string): Promise<UserEntity> {
+    return this.users.update(user, { email });
+  }
+
+  /** Sets flags without reloading the user; a new password hash also voids the user's reset links. */
+  setColumns(id: string, changes: Partial<Pick<UserEntity, 'passwordHash' | 'twoFactorEnabled'>>, manager?: EntityManager): Promise<void> {
+    return this.users.setColumns(id, changes, manager);
+  }
+
+  /** An account for someone invited by e-mail: nobody can sign in to it until a password is set. */
+  createInvited(email: string, username: string, manager: EntityManager): Promise<UserEntity> {
+    return this.users.insert({ username, email, name: '', passwordHash: PasswordHasher.NO_PASSWORD }, manager);
   }
 
   async get(id: string, manager?: EntityManager): Promise<UserEntity> {
@@ -56,7 +101,7 @@ export class UsersService {
       const updated = await this.users.update(user, { ...fields, ...(passwordHash ? { passwordHash } : {}) }, manager);
       if (passwordHash) {
         // A password set by an administrator ends every session the old one opened.
-        await this.sessions.deleteForUser(user.id, undefined, manager);
+        await this.sessions.revokeAll(user.id, undefined, manager);
       }
       return updated;
     });
@@ -70,9 +115,6 @@ export class UsersService {
       const user = await this.get(id, manager);
       if (user.admin) {
         await this.ensureAnotherAdmin(manager);
-      }
-      if ((await this.users.countOwnedServers(user.id, manager)) > 0) {
-        throw new AppException(UserError.HAS_SERVERS);
       }
       await this.users.delete(user.id, manager);
     });

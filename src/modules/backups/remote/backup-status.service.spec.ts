@@ -2,7 +2,7 @@ import type { EntityManager } from 'typeorm';
 import type { BackupsRepository, BackupWithServer } from 'src/modules/backups/backups.repository';
 import { BackupStatusService } from 'src/modules/backups/remote/backup-status.service';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
-import type { ServersRepository } from 'src/modules/servers/servers.repository';
+import type { ServerActivityLog } from 'src/modules/servers/server-activity';
 import { FakeClock } from 'test/utils/fake-clock';
 import { strictMock } from 'test/utils/strict-mock';
 
@@ -18,7 +18,7 @@ const build = (repo: Partial<Record<keyof BackupsRepository, jest.Mock>>, record
       findByUuidOnNode: jest.fn().mockResolvedValue(pending),
       ...repo,
     }),
-    strictMock<ServersRepository>('servers', { recordActivity }),
+    strictMock<ServerActivityLog>('activityLog', { byDaemon: recordActivity }),
     new FakeClock(now.getTime()),
   );
 
@@ -34,7 +34,7 @@ describe(BackupStatusService.name, () => {
     const recordActivity = jest.fn().mockResolvedValue(undefined);
     await build({ complete }, recordActivity).complete(node, pending.uuid, { successful: false, checksum: '', checksum_type: 'sha1', size: 0, parts: null });
     expect(complete).toHaveBeenCalledWith('40', { isSuccessful: false, checksum: null, bytes: '0', completedAt: now, isLocked: false }, manager);
-    expect(recordActivity).toHaveBeenCalledWith(expect.objectContaining({ event: 'server.backup.fail', via: 'daemon', actorId: null }), manager);
+    expect(recordActivity).toHaveBeenCalledWith('12', 'server.backup.fail', { uuid: pending.uuid, name: 'Nightly' }, { manager, at: now });
   });
 
   it('should refuse the second of two reports that raced past the first check', async () => {

@@ -5,14 +5,14 @@ import { BackupError } from 'src/modules/backups/backups.errors';
 import { BackupsRepository, BackupWithServer } from 'src/modules/backups/backups.repository';
 import type { BackupStatusDto } from 'src/modules/backups/remote/backup-status.dto';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
-import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 /** What Wings reports about backups; only backups of servers on the calling node are found. */
 @Injectable()
 export class BackupStatusService {
   constructor(
     private readonly repo: BackupsRepository,
-    private readonly servers: ServersRepository,
+    private readonly activityLog: ServerActivityLog,
     private readonly clock: Clock,
   ) {}
 
@@ -32,7 +32,7 @@ export class BackupStatusService {
       }
       const event = report.successful ? 'server.backup.complete' : 'server.backup.fail';
       const metadata = { uuid: backup.uuid, name: backup.name, ...(report.successful ? { checksum: result.checksum, bytes: report.size } : {}) };
-      await this.servers.recordActivity(this.daemonActivity(backup, event, metadata, now), manager);
+      await this.activityLog.byDaemon(backup.serverId, event, metadata, { manager, at: now });
     });
   }
 
@@ -43,7 +43,7 @@ export class BackupStatusService {
     await this.repo.transaction(async (manager) => {
       await this.repo.endRestoring(backup.serverId, null, manager);
       const event = successful ? 'server.backup.restore-complete' : 'server.backup.restore-failed';
-      await this.servers.recordActivity(this.daemonActivity(backup, event, { uuid: backup.uuid, name: backup.name }, now), manager);
+      await this.activityLog.byDaemon(backup.serverId, event, { uuid: backup.uuid, name: backup.name }, { manager, at: now });
     });
   }
 
@@ -53,9 +53,5 @@ export class BackupStatusService {
       throw new AppException(BackupError.NOT_FOUND);
     }
     return backup;
-  }
-
-  private daemonActivity(backup: BackupWithServer, event: string, metadata: Record<string, unknown>, at: Date) {
-    return { serverId: backup.serverId, actorId: null, actorUsername: null, event, metadata, ip: null, via: 'daemon', createdAt: at };
   }
 }

@@ -1,5 +1,5 @@
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
-import type { ListedServer } from 'src/modules/servers/servers.repository';
+import type { ListedServer } from 'src/modules/servers/server.entity';
 
 export class AllocationViewDto {
   ip!: string;

@@ -5,7 +5,9 @@ import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ActivityItemDto } from 'src/modules/servers/remote/remote.dto';
 import { DaemonServerConfiguration, InstallScript, ServerConfigService } from 'src/modules/servers/server-config.service';
 import { ServerError } from 'src/modules/servers/servers.errors';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { UserEntity } from 'src/modules/users/user.entity';
 
 const BOOT_PAGE_DEFAULT = 50;
@@ -25,6 +27,7 @@ export class RemoteService {
     private readonly servers: ServersRepository,
     private readonly config: ServerConfigService,
     private readonly clock: Clock,
+    private readonly activityLog: ServerActivityLog,
   ) {}
 
   /** Wings reads `meta` as numbers and asks for pages current_page+1..last_page next. */
@@ -71,21 +74,10 @@ export class RemoteService {
     const now = this.clock.now();
     await this.servers.transaction(async (manager) => {
       for (const server of await this.servers.findRestoringOnNode(node.id, manager)) {
-        const started = await this.servers.latestActivity(server.id, 'server.backup.restore', manager);
+        const started = await this.activityLog.latest(server.id, 'server.backup.restore', manager);
         const { uuid, name } = started?.metadata ?? {};
-        await this.servers.recordActivity(
-          {
-            serverId: server.id,
-            actorId: null,
-            actorUsername: null,
-            event: 'server.backup.restore-failed',
-            metadata: { ...(started ? { uuid, name } : {}), reason: 'The daemon restarted during the restore' },
-            ip: null,
-            via: 'daemon',
-            createdAt: now,
-          },
-          manager,
-        );
+        const metadata = { ...(started ? { uuid, name } : {}), reason: 'The daemon restarted during the restore' };
+        await this.activityLog.byDaemon(server.id, 'server.backup.restore-failed', metadata, { manager, at: now });
       }
       await this.servers.resetStuckOnNode(node.id, manager);
     });
@@ -109,17 +101,15 @@ export class RemoteService {
       return [
         {
           serverId: server.id,
-          actorId: actor?.id ?? null,
-          actorUsername: actor?.username ?? null,
           event: `server.${item.event.slice('server:'.length)}`,
           metadata: item.metadata ?? {},
+          user: actor ?? null,
           ip: item.ip ?? null,
-          via: 'daemon',
-          createdAt: new Date(item.timestamp),
+          at: new Date(item.timestamp),
         },
       ];
     });
-    await this.servers.recordActivities(entries);
+    await this.activityLog.many(entries);
   }
 
   private async server(node: NodeEntity, uuid: string): Promise<LoadedServer> {

@@ -11,13 +11,15 @@ import type { SftpAuthDto } from 'src/modules/servers/remote/remote.dto';
 import { isServerRef } from 'src/modules/servers/server-access';
 import { isServerPermission, toWingsPermissions, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import { SftpError } from 'src/modules/servers/remote/sftp-auth.errors';
-import { LoadedServer, ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 import { parsePublicKey } from 'src/modules/ssh-keys/ssh-public-key';
-import { SshKeysRepository } from 'src/modules/ssh-keys/ssh-keys.repository';
+import { SshKeysService } from 'src/modules/ssh-keys/ssh-keys.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import type { UserEntity } from 'src/modules/users/user.entity';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UsersService } from 'src/modules/users/users.service';
 
 /**
  * 5 attempts per 60 s per client IP. Failed attempts are counted (a busy office
@@ -51,11 +53,12 @@ export class SftpAuthService {
   constructor(
     private readonly servers: ServersRepository,
     private readonly subusers: SubusersRepository,
-    private readonly users: UsersRepository,
-    private readonly keys: SshKeysRepository,
+    private readonly users: UsersService,
+    private readonly keys: SshKeysService,
     private readonly hasher: PasswordHasher,
     private readonly limits: RateLimitStorage,
     private readonly clock: Clock,
+    private readonly activityLog: ServerActivityLog,
   ) {}
 
   /** Answers Wings; `res` carries the client address's rate-limit headers. */
@@ -92,15 +95,9 @@ export class SftpAuthService {
       setRateLimitHeaders(res, { limit: SFTP_MAX_FAILURES, ...failures }, this.clock.now().getTime(), false);
       this.logger.warn(`SFTP login refused for "${dto.username}" from ${clientIp} on node ${node.id}: ${reason}`);
       if (server) {
-        await this.servers.recordActivity({
-          serverId: server.id,
-          actorId: user?.id ?? null,
-          actorUsername: user?.username ?? null,
-          event: 'server.sftp.denied',
-          metadata: { username: dto.username, method: dto.type, reason },
+        await this.activityLog.bySystem(server.id, 'sftp', 'server.sftp.denied', { username: dto.username, method: dto.type, reason }, {
+          user,
           ip: ipaddr.isValid(clientIp) ? clientIp : null,
-          via: 'sftp',
-          createdAt: this.clock.now(),
         });
       }
       return new AppException(error);
@@ -141,7 +138,7 @@ export class SftpAuthService {
     if (!user || 'error' in key) {
       return false;
     }
-    return (await this.keys.findOne(user.id, key.fingerprint)) !== null;
+    return this.keys.holds(user.id, key.fingerprint);
   }
 
   /** `["*"]` for the owner and admins; a subuser's mapped permissions only with server.files.sftp. */

@@ -5,6 +5,12 @@ import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
 import { isUniqueViolation } from 'src/database/pg-errors';
 
+declare module 'src/common/hot-cache/hot-caches' {
+  interface HotCacheEntries {
+    grants: SubuserEntity | null;
+  }
+}
+
 export type LoadedSubuser = SubuserEntity & Required<Pick<SubuserEntity, 'user'>>;
 
 @Injectable()

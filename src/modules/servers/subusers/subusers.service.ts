@@ -1,22 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Actor } from 'src/common/auth/current-actor.decorator';
-import { Clock } from 'src/common/clock';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { consoleTokenId } from 'src/modules/servers/client-servers.service';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission } from 'src/modules/servers/server-permissions';
-import { actorActivity } from 'src/modules/servers/server-activity';
-import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import { SubuserResponseDto, toSubuserResponse } from 'src/modules/servers/subusers/dto/subuser.dto';
 import { SubuserError } from 'src/modules/servers/subusers/subusers.errors';
 import { LoadedSubuser, SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 import { PasswordResetService } from 'src/modules/password-reset/password-reset.service';
-import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserError } from 'src/modules/users/users.errors';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UsersService } from 'src/modules/users/users.service';
 
 const LOWER_ALPHANUMERIC = 'abcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -35,10 +32,9 @@ export class SubusersService {
 
   constructor(
     private readonly subusers: SubusersRepository,
-    private readonly users: UsersRepository,
-    private readonly servers: ServersRepository,
+    private readonly users: UsersService,
+    private readonly activityLog: ServerActivityLog,
     private readonly daemon: DaemonGateway,
-    private readonly clock: Clock,
     private readonly passwordReset: PasswordResetService,
   ) {}
 
@@ -78,7 +74,7 @@ export class SubusersService {
     const saved = await this.subusers.transaction(async (manager) => {
       let user = existing;
       if (!user) {
-        user = await this.users.insert({ username: invitedUsername(email), email, name: '', passwordHash: PasswordHasher.NO_PASSWORD }, manager);
+        user = await this.users.createInvited(email, invitedUsername(email), manager);
         invitation = await this.passwordReset.invite(user, { serverName: access.server.name, invitedBy: actor.username }, manager);
       }
       const row = await this.subusers.insert({ serverId: access.server.id, userId: user.id, permissions }, manager);
@@ -166,6 +162,6 @@ export class SubusersService {
   }
 
   private activity(manager: EntityManager, access: ServerAccess, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
-    return this.servers.recordActivity(actorActivity(access.server.id, actor, event, metadata, this.clock.now()), manager);
+    return this.activityLog.byUser(access.server.id, actor, event, metadata, { manager });
   }
 }

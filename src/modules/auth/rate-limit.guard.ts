@@ -1,66 +1,24 @@
 import { ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions, ThrottlerOptions, ThrottlerStorage } from '@nestjs/throttler';
+import { InjectThrottlerOptions, InjectThrottlerStorage, ThrottlerGuard, ThrottlerModuleOptions, ThrottlerStorage } from '@nestjs/throttler';
 import type { ThrottlerRequest } from '@nestjs/throttler/dist/throttler.guard.interface';
-import type { AuthContext } from 'src/common/auth/auth-context';
+import type { AuthContext } from 'src/modules/auth/auth-context';
 import { Clock } from 'src/common/clock';
 import { AppException } from 'src/common/errors/app.exception';
 import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
 import { headerOf, HttpReply, HttpRequest } from 'src/common/http/http';
-import { GLOBAL_RULE, isSignInRoute, RATE_LIMIT_RULES, RateLimitRule, rulesFor } from 'src/common/rate-limit/rate-limit.rules';
+import { isSignInRoute, RATE_LIMIT_RULES, routeOf, rulesOf, signInTargetOf } from 'src/common/rate-limit/rate-limit.rules';
 import { decidingHit, RateLimitHit, rateLimitKey, setRateLimitHeaders } from 'src/common/rate-limit/rate-limit.headers';
 import { RateLimitStorage } from 'src/common/rate-limit/rate-limit.storage';
 import { AppConfigService } from 'src/config/app-config.service';
 import { AuthService } from 'src/modules/auth/auth.service';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UsersService } from 'src/modules/users/users.service';
 
 const RATE_LIMITED: ErrorDef = {
   code: 'RATE_LIMITED',
   category: ErrorCategory.RATE_LIMITED,
   message: 'Rate limit exceeded, try again later',
 };
-
-/** The route the router matched for the request (its template), or undefined when none did. */
-const routeOf = (req: HttpRequest): string | undefined => req.routeOptions?.url;
-
-/**
- * The account a sign-in names, as the sign-in looks it up (trimmed, lower case): the e-mail address
- * on the e-mail route, the username on the others (only the field the route reads is a guess).
- */
-const signInTargetOf = (req: HttpRequest): { field: 'email' | 'username'; value: string } | undefined => {
-  const field = routeOf(req) === '/api/auth/sign-in/email' ? 'email' : 'username';
-  const body = req.body as Record<string, unknown> | undefined;
-  const value = body && typeof body === 'object' ? body[field] : undefined;
-  return typeof value === 'string' && value.trim() !== '' ? { field, value: value.trim().toLowerCase() } : undefined;
-};
-
-/** rulesFor, once per method and route template (a bounded set) rather than once per throttler and request. */
-const routeRules = new Map<string, RateLimitRule[]>();
-const rulesOf = (req: HttpRequest): RateLimitRule[] => {
-  const route = routeOf(req);
-  const key = `${req.method} ${route}`;
-  let rules = routeRules.get(key);
-  if (!rules) {
-    rules = rulesFor(req.method, route);
-    if (route !== undefined) {
-      routeRules.set(key, rules);
-    }
-  }
-  return rules;
-};
-
-const applies = (rule: RateLimitRule, req: HttpRequest): boolean =>
-  rulesOf(req).includes(rule) && (rule.by !== 'account' || signInTargetOf(req) !== undefined);
-
-/** The rate-limit rules as throttler's named throttlers; each decides from the matched route whether it counts. */
-export const throttlersOf = (): ThrottlerOptions[] =>
-  [...RATE_LIMIT_RULES, GLOBAL_RULE].map((rule) => ({
-    name: rule.name,
-    limit: rule.limit,
-    ttl: rule.windowMs,
-    blockDuration: rule.windowMs,
-    skipIf: (context: ExecutionContext) => !applies(rule, context.switchToHttp().getRequest<HttpRequest>()),
-  }));
 
 /** The longest e-mail address or username an account can have (the sign-in DTOs' bound). */
 const MAX_ACCOUNT_NAME = 191;
@@ -87,7 +45,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     reflector: Reflector,
     private readonly storage: RateLimitStorage,
     private readonly auth: AuthService,
-    private readonly users: UsersRepository,
+    private readonly users: UsersService,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
   ) {
