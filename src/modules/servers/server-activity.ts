@@ -32,6 +32,17 @@ interface DaemonActivity {
   at: Date;
 }
 
+/** An entry no signed-in user made, with the user it concerns when one is known. */
+const systemRow = (
+  serverId: string,
+  via: SystemVia,
+  event: string,
+  metadata: Record<string, unknown>,
+  user: { id: string; username: string } | null,
+  ip: string | null,
+  createdAt: Date,
+): Partial<ServerActivityEntity> => ({ serverId, actorId: user?.id ?? null, actorUsername: user?.username ?? null, event, metadata, ip, via, createdAt });
+
 /** The one way a feature writes (and reads) a server's activity log. */
 @Injectable()
 export class ServerActivityLog {
@@ -50,19 +61,7 @@ export class ServerActivityLog {
 
   /** Something the panel or the daemon did on its own. */
   bySystem(serverId: string, via: SystemVia, event: string, metadata: Record<string, unknown>, options: SystemActivityOptions = {}): Promise<void> {
-    return this.write(
-      {
-        serverId,
-        actorId: options.user?.id ?? null,
-        actorUsername: options.user?.username ?? null,
-        event,
-        metadata,
-        ip: options.ip ?? null,
-        via,
-        createdAt: options.at ?? this.clock.now(),
-      },
-      options.manager,
-    );
+    return this.write(systemRow(serverId, via, event, metadata, options.user ?? null, options.ip ?? null, options.at ?? this.clock.now()), options.manager);
   }
 
   /** What the daemon reported (a backup finished, a restore failed). */
@@ -75,18 +74,7 @@ export class ServerActivityLog {
     if (entries.length === 0) {
       return;
     }
-    const rows = entries.map(
-      (e): Partial<ServerActivityEntity> => ({
-        serverId: e.serverId,
-        actorId: e.user?.id ?? null,
-        actorUsername: e.user?.username ?? null,
-        event: e.event,
-        metadata: e.metadata,
-        ip: e.ip,
-        via: 'daemon',
-        createdAt: e.at,
-      }),
-    );
+    const rows = entries.map((e) => systemRow(e.serverId, 'daemon', e.event, e.metadata, e.user, e.ip, e.at));
     // 8 columns a row: 1,000 rows stay far below PostgreSQL's 65,535 bind parameters.
     const CHUNK = 1_000;
     await this.rows.manager.transaction(async (manager) => {
