@@ -73,12 +73,7 @@ export class PasswordResetService {
    * has committed (it returns at once; the mail goes out in the background).
    */
   async invite(user: UserEntity, invitation: { serverName: string; invitedBy: string }, manager: EntityManager): Promise<{ send: () => void }> {
-    const token = randomBytes(TOKEN_BYTES).toString('base64url');
-    const now = this.clock.now();
-    await this.tokens.replaceForUser(
-      { userId: user.id, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + INVITATION_TOKEN_LIFETIME_MS) },
-      manager,
-    );
+    const token = await this.issueToken(user, INVITATION_TOKEN_LIFETIME_MS, manager);
     const mail = invitationMail(user, resetLink(this.config.http.appUrl, token), { ...invitation, validHours: INVITATION_TOKEN_LIFETIME_MS / 3_600_000 });
     const purpose = 'invitation';
     return { send: () => this.tasks.run(purpose, () => this.mail.deliver(mail, { purpose, userId: user.id })) };
@@ -89,15 +84,16 @@ export class PasswordResetService {
     if (!user) {
       return;
     }
-    const token = randomBytes(TOKEN_BYTES).toString('base64url');
-    const now = this.clock.now();
-    await this.tokens.replaceForUser({
-      userId: user.id,
-      tokenHash: sha256Hex(token),
-      createdAt: now,
-      expiresAt: new Date(now.getTime() + RESET_TOKEN_LIFETIME_MS),
-    });
+    const token = await this.issueToken(user, RESET_TOKEN_LIFETIME_MS);
     const link = resetLink(this.config.http.appUrl, token);
     await this.mail.deliver(passwordResetMail(user, link), { purpose: 'password reset', userId: user.id });
+  }
+
+  /** A new single-use token for the user, replacing any earlier one; only its hash is stored. */
+  private async issueToken(user: UserEntity, lifetimeMs: number, manager?: EntityManager): Promise<string> {
+    const token = randomBytes(TOKEN_BYTES).toString('base64url');
+    const now = this.clock.now();
+    await this.tokens.replaceForUser({ userId: user.id, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + lifetimeMs) }, manager);
+    return token;
   }
 }
