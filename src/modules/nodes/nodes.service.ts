@@ -1,3 +1,4 @@
+import { isDecimalId } from 'src/common/validation/decimal-id.pipe';
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
@@ -215,7 +216,7 @@ export class NodesService {
    */
   async systemInformationOf(node: unknown): Promise<DaemonSystemInfo> {
     if (node !== undefined) {
-      if (typeof node !== 'string' || !/^[1-9]\d{0,17}$/.test(node)) {
+      if (!isDecimalId(node)) {
         throw new AppException(NodeError.NOT_FOUND);
       }
       return this.systemInformation(node);

@@ -1,3 +1,4 @@
+import { DECIMAL_ID } from 'src/common/validation/decimal-id.pipe';
 import { IsString, Matches, MaxLength } from 'class-validator';
 import { PaginationQueryDto } from 'src/common/http/pagination';
 import { Optional } from 'src/common/validation/decorators';
@@ -10,7 +11,7 @@ export class AuditLogQueryDto extends PaginationQueryDto {
   action?: string;
 
   @Optional()
-  @Matches(/^[1-9]\d{0,17}$/, { message: 'actorId must be a user id' })
+  @Matches(DECIMAL_ID, { message: 'actorId must be a user id' })
   actorId?: string;
 
   /** e.g. `egg`, `nest`, `egg_variable`. */

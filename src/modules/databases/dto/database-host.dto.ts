@@ -1,3 +1,4 @@
+import { DECIMAL_ID } from 'src/common/validation/decimal-id.pipe';
 import { PartialType } from '@nestjs/swagger';
 import { isIP } from 'node:net';
 import { IsInt, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
@@ -48,7 +49,7 @@ export class CreateDatabaseHostDto {
 
   /** Servers on this node get their databases here; null (the default) = a global host. */
   @Optional({ nullable: true })
-  @Matches(/^[1-9]\d{0,17}$/, { message: 'nodeId must be a node id' })
+  @Matches(DECIMAL_ID, { message: 'nodeId must be a node id' })
   nodeId?: string | null;
 }
 

@@ -1,3 +1,4 @@
+import { DECIMAL_ID } from 'src/common/validation/decimal-id.pipe';
 import { PartialType } from '@nestjs/swagger';
 import { isIPv4 } from 'node:net';
 import { IsBoolean, IsIn, IsInt, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateBy } from 'class-validator';
@@ -18,7 +19,7 @@ export class CreateNodeDto {
   description?: string | null;
 
   @Optional({ nullable: true })
-  @Matches(/^[1-9]\d{0,17}$/, { message: 'locationId must be a location id' })
+  @Matches(DECIMAL_ID, { message: 'locationId must be a location id' })
   locationId?: string | null;
 
   /** Host name (or IPv4 address) the daemon is reached at. */

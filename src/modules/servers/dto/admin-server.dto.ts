@@ -1,8 +1,9 @@
+import { DECIMAL_ID } from 'src/common/validation/decimal-id.pipe';
 import { PartialType, PickType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import { Optional } from 'src/common/validation/decorators';
 
-const ID = /^[1-9]\d{0,17}$/;
+const ID = DECIMAL_ID;
 
 /** The server creation body, in snake_case as Pterodactyl's clients send it (docs/api.md#conventions). */
 export class CreateServerDto {
