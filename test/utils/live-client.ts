@@ -3,7 +3,7 @@ import { WebSocket } from 'ws';
 
 // Untyped frames, read field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type LiveFrame = { event: string; data: any; at: number };
+type LiveFrame = { event: string; data: any; at: number };
 
 /** How an upgrade was refused: the HTTP answer instead of a 101. */
 interface Refusal {
@@ -20,7 +20,11 @@ export class LiveClient {
   private readonly waiters = new Set<() => void>();
   readonly closed: Promise<{ code: number; reason: string }>;
 
-  private constructor(readonly socket: WebSocket) {
+  private constructor(
+    readonly socket: WebSocket,
+    /** The status the upgrade was answered with (101). */
+    readonly upgradeStatus: number,
+  ) {
     socket.on('message', (raw: Buffer) => {
       this.frames.push({ ...(JSON.parse(raw.toString('utf8')) as { event: string; data: unknown }), at: Date.now() });
       for (const wake of this.waiters) {
@@ -34,6 +38,8 @@ export class LiveClient {
   static connect(url: string, headers: Record<string, string>): Promise<LiveClient> {
     return new Promise((resolve, reject) => {
       const socket = new WebSocket(url, { headers });
+      let status = 0;
+      socket.on('upgrade', (res: IncomingMessage) => (status = res.statusCode ?? 0));
       socket.on('unexpected-response', (_req, res: IncomingMessage) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
@@ -49,7 +55,7 @@ export class LiveClient {
         });
       });
       socket.on('error', reject);
-      socket.on('open', () => resolve(new LiveClient(socket)));
+      socket.on('open', () => resolve(new LiveClient(socket, status)));
     });
   }
 
