@@ -1,7 +1,7 @@
 import { LiveStatusService } from 'src/modules/live-status/live-status.service';
 import { createUser } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
-import { TEST_ORIGIN } from 'test/utils/create-test-app';
+import { createTestApp, TEST_ORIGIN } from 'test/utils/create-test-app';
 import { eggFixtureFiles } from 'test/utils/fixtures';
 import { freePort } from 'test/utils/free-port';
 import { LiveClient, refusalOf } from 'test/utils/live-client';
@@ -262,5 +262,26 @@ const RESOURCES = {
     const revoked = keys.find((k) => k.name === 'revoked')!;
     await p.t.http().delete(`/api/account/api-keys/${revoked.identifier}`).set('Cookie', friendCookie).set('Origin', TEST_ORIGIN).expect(204);
     expect((await byKey.closed).code).toBe(4401);
+  });
+});
+
+describe.each(dbKinds(['postgres']))('live status WebSocket upgrades and the rate limit (%s)', (db) => {
+  it('should count upgrade requests under the global limit and refuse them with 429 past it', async () => {
+    const t = await createTestApp({ db, env: { RATE_LIMIT_ENABLED: 'true' } });
+    try {
+      await t.app.listen(0, '127.0.0.1');
+      const url = `${(await t.app.getUrl()).replace(/^http/, 'ws')}/api/ws`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 151; i += 1) {
+        statuses.push((await refusalOf(LiveClient.connect(url, { Origin: TEST_ORIGIN }))).status);
+      }
+      expect(statuses.slice(0, 150).every((s) => s === 401)).toBe(true);
+      expect(await refusalOf(LiveClient.connect(url, { Origin: TEST_ORIGIN }))).toEqual({
+        status: 429,
+        body: denial(429, 'RATE_LIMITED', 'Rate limit exceeded, try again later'),
+      });
+    } finally {
+      await t.close();
+    }
   });
 });
