@@ -8,11 +8,11 @@ import { DaemonGateway, POWER_ACTIONS, PowerAction } from 'src/modules/daemon-ga
 import { DaemonTokenSigner } from 'src/modules/daemon-gateway/daemon-token-signer';
 import { ServerDetailsDto, toServerDetails } from 'src/modules/servers/dto/server-response.dto';
 import type { ServerAccess } from 'src/modules/servers/server-access';
-import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, toWingsPermissions, WINGS_ADMIN_EXTRAS, WINGS_ALL } from 'src/modules/servers/server-permissions';
+import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, WINGS_ADMIN_EXTRAS } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerEntity } from 'src/modules/servers/server.entity';
 import type { ListedServer } from 'src/modules/servers/server.entity';
-import { listedView, ServerSnapshot } from 'src/modules/servers/server-context';
+import { listedView, ServerSnapshot, wingsPermissionsOf } from 'src/modules/servers/server-context';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
@@ -153,12 +153,7 @@ export class ClientServersService {
       }
       throw new AppException(ServerError.WEBSOCKET_PREPARE_FAILED, { details: { nodeId: server.nodeId } });
     }
-    // An admin key limited to reads gets a console it can watch but not drive.
-    const everything = access.role !== 'subuser' && access.permissions.length === ALL_SERVER_PERMISSIONS.length;
-    const permissions =
-      access.role === 'subuser'
-        ? toWingsPermissions(access.permissions)
-        : [...(everything ? WINGS_ALL : toWingsPermissions(access.permissions)), ...(auth.user.admin ? WINGS_ADMIN_EXTRAS : [])];
+    const permissions = [...wingsPermissionsOf(access), ...(access.role !== 'subuser' && auth.user.admin ? WINGS_ADMIN_EXTRAS : [])];
     const token = this.tokens.consoleToken(server.node, server.uuid, auth.user, permissions);
     const scheme = server.node.scheme === 'https' ? 'wss' : 'ws';
     return { token, socket: `${scheme}://${server.node.fqdn}:${server.node.daemonListen}/api/servers/${server.uuid}/ws` };

@@ -5,7 +5,7 @@ import { AppException } from 'src/common/errors/app.exception';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { DaemonGateway, DaemonNode } from 'src/modules/daemon-gateway/daemon.gateway';
 import { AuthContext, holdsAdminScope } from 'src/modules/auth/auth-context';
-import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission } from 'src/modules/servers/server-permissions';
+import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, toWingsPermissions, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import type { ListedServer, LoadedServer, ServerStatus } from 'src/modules/servers/server.entity';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
@@ -69,6 +69,14 @@ const SERVER_REF = /^(?:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]
 
 /** A server's full uuid or its 8-character identifier (`{server}` in paths, the end of an SFTP username). */
 const isServerRef = (ref: string | undefined): ref is string => ref !== undefined && SERVER_REF.test(ref);
+
+/**
+ * The Wings permissions a context carries into a console token or an SFTP login: `*` for an owner
+ * or admin holding every permission, else what its permissions map to (an admin key limited to
+ * reads gets a console it can watch but not drive).
+ */
+export const wingsPermissionsOf = (context: ServerContext): string[] =>
+  context.role !== 'subuser' && context.permissions.length === ALL_SERVER_PERMISSIONS.length ? [...WINGS_ALL] : toWingsPermissions(context.permissions);
 
 /** What a cached server was built from (see invalidationFor). */
 const serverTags = (s: ServerSnapshot): string[] => [`server:${s.id}`, `user:${s.ownerId}`, `node:${s.nodeId}`, `egg:${s.eggId}`];

@@ -8,10 +8,9 @@ import { RateLimitStorage } from 'src/common/rate-limit/rate-limit.storage';
 import { Clock } from 'src/common/clock';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import type { SftpAuthDto } from 'src/modules/servers/remote/remote.dto';
-import { toWingsPermissions, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import { SftpError } from 'src/modules/servers/remote/sftp-auth.errors';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
-import { ServerContextResolver, ServerSnapshot } from 'src/modules/servers/server-context';
+import { ServerContextResolver, ServerSnapshot, wingsPermissionsOf } from 'src/modules/servers/server-context';
 import { parsePublicKey } from 'src/modules/ssh-keys/ssh-public-key';
 import { SshKeysService } from 'src/modules/ssh-keys/ssh-keys.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
@@ -143,10 +142,7 @@ export class SftpAuthService {
     if (!context) {
       return null;
     }
-    if (context.role !== 'subuser') {
-      return [...WINGS_ALL];
-    }
-    return context.permissions.includes('server.files.sftp') ? toWingsPermissions(context.permissions) : null;
+    return context.role !== 'subuser' || context.permissions.includes('server.files.sftp') ? wingsPermissionsOf(context) : null;
   }
 }
 
