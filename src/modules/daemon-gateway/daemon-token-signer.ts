@@ -4,7 +4,7 @@ import jwt from 'jsonwebtoken';
 import { Clock } from 'src/common/clock';
 import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
 import { AppConfigService } from 'src/config/app-config.service';
-import { DaemonGateway, NodeRef } from 'src/modules/daemon-gateway/daemon.gateway';
+import { DaemonGateway, DaemonNode } from 'src/modules/daemon-gateway/daemon.gateway';
 
 /** Console tokens and signed daemon URLs live 15 minutes, as Pterodactyl's do. */
 const TOKEN_SECONDS = 900;
@@ -35,25 +35,23 @@ export class DaemonTokenSigner {
   ) {}
 
   /** A console WebSocket token carrying these Wings permissions; its jti lets `/ws/deny` revoke it. */
-  consoleToken(node: NodeRef, serverUuid: string, user: TokenUser, permissions: readonly string[]): string {
+  consoleToken(node: DaemonNode, serverUuid: string, user: TokenUser, permissions: readonly string[]): string {
     return this.sign(node, serverUuid, user, { jti: consoleTokenId(user.id, serverUuid), permissions: [...permissions] });
   }
 
   /** A one-time URL for one of the node's signed routes (the `unique_id` makes it serve one request). */
-  signedUrl(node: NodeRef, serverUuid: string, user: TokenUser, route: SignedDaemonRoute, claims: Record<string, unknown>): string {
-    const { scheme, fqdn, daemonListen } = this.daemon.reach(node);
-    const url = new URL(route, `${scheme}://${fqdn}:${daemonListen}`);
+  signedUrl(node: DaemonNode, serverUuid: string, user: TokenUser, route: SignedDaemonRoute, claims: Record<string, unknown>): string {
+    const url = new URL(route, `${node.scheme}://${node.fqdn}:${node.daemonListen}`);
     url.searchParams.set('token', this.sign(node, serverUuid, user, claims));
     return url.href;
   }
 
-  private sign(node: NodeRef, serverUuid: string, user: TokenUser, claims: Record<string, unknown>): string {
-    const { baseUrl, signingKey } = this.daemon.reach(node);
+  private sign(node: DaemonNode, serverUuid: string, user: TokenUser, claims: Record<string, unknown>): string {
     const now = Math.floor(this.clock.now().getTime() / 1000);
     return jwt.sign(
       {
         iss: this.config.http.appUrl.replace(/\/+$/, ''),
-        aud: [baseUrl],
+        aud: [node.baseUrl],
         iat: now,
         nbf: now - 300,
         exp: now + TOKEN_SECONDS,
@@ -63,7 +61,7 @@ export class DaemonTokenSigner {
         unique_id: randomString(16, ALPHANUMERIC),
         ...claims,
       },
-      signingKey,
+      this.daemon.tokenOf(node),
       // jsonwebtoken keeps the given iat (from our clock) as long as noTimestamp is not set.
       { algorithm: 'HS256' },
     );

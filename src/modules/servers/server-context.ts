@@ -50,7 +50,7 @@ export interface ServerSnapshot {
   readonly installedAt: number | null;
   readonly createdAt: number;
   readonly updatedAt: number;
-  /** How to reach its node: address, daemon settings, auth header, signing key. */
+  /** How to reach its node: address, daemon settings, its sealed token. */
   readonly node: DaemonNode;
   readonly owner: { readonly id: string; readonly username: string };
   readonly egg: { readonly id: string; readonly dockerImages: readonly { readonly name: string; readonly image: string }[] };
