@@ -5,7 +5,7 @@ import { AppException } from 'src/common/errors/app.exception';
 import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
 import { DaemonClient, DaemonRequest, DaemonTarget } from 'src/modules/daemon-gateway/daemon.client';
 import type { DaemonConfiguration } from 'src/modules/nodes/daemon-configuration';
-import type { NodeEntity } from 'src/modules/nodes/node.entity';
+import type { DaemonAuthMode, NodeEntity, NodeScheme } from 'src/modules/nodes/node.entity';
 
 /** Wings' `GET /api/system`. */
 export interface DaemonSystemInfo {
@@ -65,6 +65,32 @@ export const LIVE_STATE_MS = 1_000;
 const LIVE_STATE_MAX_ENTRIES = 10_000;
 const OPENED_TOKENS_MAX = 1_000;
 
+/**
+ * How to reach a node's daemon, as plain values: what ServerContext carries (and the cache keeps), so
+ * that a server route reaches its node without the node row. A NodeEntity is one too. The token
+ * stays sealed: it is opened (once per sealed value) when a call or a JWT needs it, so a token that
+ * cannot be opened fails that call, not whatever merely looked the server up.
+ */
+export interface DaemonNode {
+  readonly id: string;
+  readonly uuid: string;
+  readonly name: string;
+  /** `scheme://fqdn:daemonListen`: where the panel calls the daemon. */
+  readonly baseUrl: string;
+  /** Where browsers reach the daemon (console WebSocket, signed URLs). */
+  readonly scheme: NodeScheme;
+  readonly fqdn: string;
+  readonly daemonListen: number;
+  readonly allowInsecure: boolean;
+  /** MiB a file upload may have. */
+  readonly uploadSize: number;
+  /** How calls authenticate (docs/wings.md#authentication). */
+  readonly daemonAuth: DaemonAuthMode;
+  readonly tokenIdentifier: string;
+  /** The daemon token, sealed with SecretBox. */
+  readonly tokenSecret: string;
+}
+
 /** The sealing context of a node's daemon token. */
 export const nodeTokenContext = (node: Pick<NodeEntity, 'uuid'>): string => `node:${node.uuid}:token`;
 
@@ -86,7 +112,7 @@ export class DaemonGateway {
   ) {}
 
   /** The node's daemon token, opened from its sealed column (once per sealed value: every daemon call needs it). */
-  tokenOf(node: NodeEntity): string {
+  tokenOf(node: Pick<DaemonNode, 'uuid' | 'tokenSecret'>): string {
     const sealed = `${nodeTokenContext(node)}|${node.tokenSecret}`;
     let token = this.opened.get(sealed);
     if (token === undefined) {
@@ -99,7 +125,25 @@ export class DaemonGateway {
     return token;
   }
 
-  target(node: NodeEntity): DaemonTarget {
+  /** The node as plain values (a DaemonNode picked out of its row). */
+  reach(node: DaemonNode): DaemonNode {
+    return {
+      id: node.id,
+      uuid: node.uuid,
+      name: node.name,
+      baseUrl: node.baseUrl,
+      scheme: node.scheme,
+      fqdn: node.fqdn,
+      daemonListen: node.daemonListen,
+      allowInsecure: node.allowInsecure,
+      uploadSize: node.uploadSize,
+      daemonAuth: node.daemonAuth,
+      tokenIdentifier: node.tokenIdentifier,
+      tokenSecret: node.tokenSecret,
+    };
+  }
+
+  private target(node: DaemonNode): DaemonTarget {
     const token = this.tokenOf(node);
     return {
       nodeId: node.id,
@@ -120,7 +164,7 @@ export class DaemonGateway {
   }
 
   /** Wings answers 202 only after it fetched the server's configuration from us. */
-  async createServer(node: NodeEntity, uuid: string, startOnCompletion: boolean): Promise<void> {
+  async createServer(node: DaemonNode, uuid: string, startOnCompletion: boolean): Promise<void> {
     await this.client.send(this.target(node), {
       method: 'POST',
       path: '/api/servers',
@@ -129,11 +173,11 @@ export class DaemonGateway {
     });
   }
 
-  async deleteServer(node: NodeEntity, uuid: string): Promise<void> {
+  async deleteServer(node: DaemonNode, uuid: string): Promise<void> {
     await this.sendChanging(node, uuid, { method: 'DELETE', path: `/api/servers/${uuid}`, timeoutMs: 60_000 });
   }
 
-  serverDetails(node: NodeEntity, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
+  serverDetails(node: DaemonNode, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
     return this.client.json<DaemonServerDetails>(this.target(node), { method: 'GET', path: `/api/servers/${uuid}`, timeoutMs });
   }
 
@@ -142,7 +186,7 @@ export class DaemonGateway {
    * docs/wings.md#daemon-calls), by server uuid. Entries that name no server are skipped; an answer
    * that is not a list is DAEMON_BAD_RESPONSE.
    */
-  async listServers(node: NodeEntity, timeoutMs: number): Promise<Map<string, DaemonServerDetails>> {
+  async listServers(node: DaemonNode, timeoutMs: number): Promise<Map<string, DaemonServerDetails>> {
     const answer = await this.client.json<unknown>(this.target(node), { method: 'GET', path: '/api/servers', timeoutMs });
     if (!Array.isArray(answer)) {
       throw new AppException(DaemonError.BAD_RESPONSE, { details: { nodeId: node.id } });
@@ -163,7 +207,7 @@ export class DaemonGateway {
    * Failures are not kept. Power actions, syncs, reinstalls and deletions through this gateway
    * forget the server's entry once the daemon answered, so the panel's own changes show at once.
    */
-  liveServerDetails(node: NodeEntity, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
+  liveServerDetails(node: DaemonNode, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
     const key = `${node.id}:${uuid}`;
     const now = this.clock.now().getTime();
     const known = this.live.get(key);
@@ -194,13 +238,13 @@ export class DaemonGateway {
    * answer the daemon may since have taken back (a console token for a server it no longer has).
    * The new answer, or its failure, replaces the shared one.
    */
-  currentServerDetails(node: NodeEntity, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
+  currentServerDetails(node: DaemonNode, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
     this.live.delete(`${node.id}:${uuid}`);
     return this.liveServerDetails(node, uuid, timeoutMs);
   }
 
   /** A call that changes the server's state: its shared live state is forgotten once the daemon answered. */
-  private async sendChanging(node: NodeEntity, uuid: string, req: DaemonRequest): Promise<void> {
+  private async sendChanging(node: DaemonNode, uuid: string, req: DaemonRequest): Promise<void> {
     try {
       await this.client.send(this.target(node), req);
     } finally {
@@ -219,60 +263,60 @@ export class DaemonGateway {
     }
   }
 
-  async power(node: NodeEntity, uuid: string, action: PowerAction): Promise<void> {
+  async power(node: DaemonNode, uuid: string, action: PowerAction): Promise<void> {
     await this.sendChanging(node, uuid, { method: 'POST', path: `/api/servers/${uuid}/power`, body: { action } });
   }
 
-  async commands(node: NodeEntity, uuid: string, commands: string[]): Promise<void> {
+  async commands(node: DaemonNode, uuid: string, commands: string[]): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: `/api/servers/${uuid}/commands`, body: { commands } });
   }
 
   /** Wings re-reads the server's configuration from us (limits, image, suspension). */
-  async sync(node: NodeEntity, uuid: string): Promise<void> {
+  async sync(node: DaemonNode, uuid: string): Promise<void> {
     await this.sendChanging(node, uuid, { method: 'POST', path: `/api/servers/${uuid}/sync` });
   }
 
   /** Console tokens with these jtis issued before now stop working. */
-  async denyTokens(node: NodeEntity, uuid: string, jtis: string[]): Promise<void> {
+  async denyTokens(node: DaemonNode, uuid: string, jtis: string[]): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: `/api/servers/${uuid}/ws/deny`, body: { jtis }, timeoutMs: 10_000 });
   }
 
-  async reinstall(node: NodeEntity, uuid: string): Promise<void> {
+  async reinstall(node: DaemonNode, uuid: string): Promise<void> {
     await this.sendChanging(node, uuid, { method: 'POST', path: `/api/servers/${uuid}/reinstall` });
   }
 
   // --- files; every path is relative to the server root and already checked by the caller ---
 
-  listDirectory(node: NodeEntity, uuid: string, directory: string): Promise<DaemonFileStat[] | null> {
+  listDirectory(node: DaemonNode, uuid: string, directory: string): Promise<DaemonFileStat[] | null> {
     return this.client.json<DaemonFileStat[] | null>(this.target(node), { method: 'GET', path: this.files(uuid, 'list-directory'), query: { directory } });
   }
 
-  async fileContents(node: NodeEntity, uuid: string, file: string, maxBytes: number): Promise<string> {
+  async fileContents(node: DaemonNode, uuid: string, file: string, maxBytes: number): Promise<string> {
     return (await this.client.send(this.target(node), { method: 'GET', path: this.files(uuid, 'contents'), query: { file }, maxBodyBytes: maxBytes })).text;
   }
 
   /** The file itself is the body; Wings needs its Content-Length, which a string body has. */
-  async writeFile(node: NodeEntity, uuid: string, file: string, content: string): Promise<void> {
+  async writeFile(node: DaemonNode, uuid: string, file: string, content: string): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'write'), query: { file }, rawBody: content });
   }
 
-  async copyFile(node: NodeEntity, uuid: string, location: string): Promise<void> {
+  async copyFile(node: DaemonNode, uuid: string, location: string): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'copy'), body: { location } });
   }
 
-  async renameFiles(node: NodeEntity, uuid: string, root: string, files: { from: string; to: string }[]): Promise<void> {
+  async renameFiles(node: DaemonNode, uuid: string, root: string, files: { from: string; to: string }[]): Promise<void> {
     await this.client.send(this.target(node), { method: 'PUT', path: this.files(uuid, 'rename'), body: { root, files } });
   }
 
-  async deleteFiles(node: NodeEntity, uuid: string, root: string, files: string[]): Promise<void> {
+  async deleteFiles(node: DaemonNode, uuid: string, root: string, files: string[]): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'delete'), body: { root, files } });
   }
 
-  async createDirectory(node: NodeEntity, uuid: string, path: string, name: string): Promise<void> {
+  async createDirectory(node: DaemonNode, uuid: string, path: string, name: string): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'create-directory'), body: { name, path } });
   }
 
-  compressFiles(node: NodeEntity, uuid: string, root: string, files: string[]): Promise<DaemonFileStat> {
+  compressFiles(node: DaemonNode, uuid: string, root: string, files: string[]): Promise<DaemonFileStat> {
     return this.client.json<DaemonFileStat>(this.target(node), {
       method: 'POST',
       path: this.files(uuid, 'compress'),
@@ -281,7 +325,7 @@ export class DaemonGateway {
     });
   }
 
-  async decompressFile(node: NodeEntity, uuid: string, root: string, file: string): Promise<void> {
+  async decompressFile(node: DaemonNode, uuid: string, root: string, file: string): Promise<void> {
     await this.client.send(this.target(node), {
       method: 'POST',
       path: this.files(uuid, 'decompress'),
@@ -290,17 +334,17 @@ export class DaemonGateway {
     });
   }
 
-  async chmodFiles(node: NodeEntity, uuid: string, root: string, files: { file: string; mode: string }[]): Promise<void> {
+  async chmodFiles(node: DaemonNode, uuid: string, root: string, files: { file: string; mode: string }[]): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'chmod'), body: { root, files } });
   }
 
   /** Background pull: Wings answers 202 with the download's identifier. */
-  pullFile(node: NodeEntity, uuid: string, url: string, root: string): Promise<{ identifier: string }> {
+  pullFile(node: DaemonNode, uuid: string, url: string, root: string): Promise<{ identifier: string }> {
     return this.client.json<{ identifier: string }>(this.target(node), { method: 'POST', path: this.files(uuid, 'pull'), body: { url, root } });
   }
 
   /** Streams a multipart upload to a signed `/upload/file` URL of the node. */
-  async streamUpload(node: NodeEntity, signedUrl: string, body: NodeJS.ReadableStream, contentType: string): Promise<void> {
+  async streamUpload(node: DaemonNode, signedUrl: string, body: NodeJS.ReadableStream, contentType: string): Promise<void> {
     const { authorization: _none, ...target } = this.target(node);
     await this.client.stream(target, signedUrl, body, { 'content-type': contentType });
   }
@@ -308,7 +352,7 @@ export class DaemonGateway {
   // --- backups, local "wings" adapter; Wings answers 202 and reports back through /api/remote/backups ---
 
   /** `ignore` is the backup's ignored patterns joined by newlines; empty lets Wings use the server's .pteroignore. */
-  async createBackup(node: NodeEntity, uuid: string, backupUuid: string, ignore: string): Promise<void> {
+  async createBackup(node: DaemonNode, uuid: string, backupUuid: string, ignore: string): Promise<void> {
     await this.client.send(this.target(node), {
       method: 'POST',
       path: `/api/servers/${uuid}/backup`,
@@ -317,7 +361,7 @@ export class DaemonGateway {
   }
 
   /** With `truncate`, Wings deletes every server file before it extracts the archive. */
-  async restoreBackup(node: NodeEntity, uuid: string, backupUuid: string, truncate: boolean): Promise<void> {
+  async restoreBackup(node: DaemonNode, uuid: string, backupUuid: string, truncate: boolean): Promise<void> {
     await this.client.send(this.target(node), {
       method: 'POST',
       path: `/api/servers/${uuid}/backup/${backupUuid}/restore`,
@@ -326,7 +370,7 @@ export class DaemonGateway {
   }
 
   /** A missing archive is a daemon 404 ("The requested backup was not found on this server."). */
-  async deleteBackup(node: NodeEntity, uuid: string, backupUuid: string): Promise<void> {
+  async deleteBackup(node: DaemonNode, uuid: string, backupUuid: string): Promise<void> {
     await this.client.send(this.target(node), { method: 'DELETE', path: `/api/servers/${uuid}/backup/${backupUuid}` });
   }
 

@@ -4,11 +4,10 @@ import { AppException } from 'src/common/errors/app.exception';
 import { AppConfigService } from 'src/config/app-config.service';
 import type { AuthContext } from 'src/modules/auth/auth-context';
 import { AuthService, HeldCredential } from 'src/modules/auth/auth.service';
-import { DaemonGateway, DaemonServerDetails } from 'src/modules/daemon-gateway/daemon.gateway';
-import type { NodeEntity } from 'src/modules/nodes/node.entity';
+import { DaemonGateway, DaemonNode, DaemonServerDetails } from 'src/modules/daemon-gateway/daemon.gateway';
 import { ServerResourcesDto, toServerResources } from 'src/modules/servers/dto/server-resources.dto';
-import { ServerAccessService } from 'src/modules/servers/server-access';
-import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServerContextResolver } from 'src/modules/servers/server-context';
+import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import { CLOSE_UNAUTHENTICATED } from 'src/modules/live-status/live-status.errors';
 
 /** At most this many servers in one subscription. */
@@ -61,7 +60,7 @@ export class LiveStatusService implements OnModuleDestroy {
 
   constructor(
     private readonly daemon: DaemonGateway,
-    private readonly access: ServerAccessService,
+    private readonly contexts: ServerContextResolver,
     private readonly auth: AuthService,
     private readonly config: AppConfigService,
   ) {}
@@ -97,7 +96,7 @@ export class LiveStatusService implements OnModuleDestroy {
       return null;
     }
     const next = new Map<string, Watched>();
-    const nodes = new Map<string, NodeEntity>();
+    const nodes = new Map<string, DaemonNode>();
     for (const server of resolved) {
       if (server) {
         next.set(server.uuid, { nodeId: server.nodeId, suspended: server.suspended });
@@ -134,9 +133,9 @@ export class LiveStatusService implements OnModuleDestroy {
   }
 
   /** The server when the caller may view it, else null (unknown, not theirs, or a bad reference). */
-  private async viewable(auth: AuthContext, ref: string): Promise<LoadedServer | null> {
+  private async viewable(auth: AuthContext, ref: string): Promise<ServerSnapshot | null> {
     try {
-      const access = await this.access.resolve(auth, ref, 'server.view');
+      const access = await this.contexts.forCaller(auth, ref, 'server.view');
       return access.permissions.includes('server.view') ? access.server : null;
     } catch (e) {
       if (e instanceof AppException && e.status < 500) {
@@ -147,7 +146,7 @@ export class LiveStatusService implements OnModuleDestroy {
   }
 
   /** Moves the watcher from the pollers of what it watched to those of `next`. */
-  private replace(watcher: Watcher, next: Map<string, Watched>, nodes = new Map<string, NodeEntity>()): void {
+  private replace(watcher: Watcher, next: Map<string, Watched>, nodes = new Map<string, DaemonNode>()): void {
     const before = new Set([...watcher.servers.values()].map((w) => w.nodeId));
     watcher.servers = next;
     const after = new Set([...next.values()].map((w) => w.nodeId));
@@ -215,7 +214,7 @@ export class LiveStatusService implements OnModuleDestroy {
         return;
       }
       const kept = new Map(watcher.servers);
-      const nodes = new Map<string, NodeEntity>();
+      const nodes = new Map<string, DaemonNode>();
       servers.forEach((server, i) => {
         if (!server) {
           kept.delete(uuids[i]);
@@ -265,7 +264,7 @@ class NodePoller {
   private stopped = false;
 
   constructor(
-    public node: NodeEntity,
+    public node: DaemonNode,
     private readonly intervalMs: number,
     private readonly pollOnce: (poller: NodePoller) => Promise<void>,
     private readonly onIdle: (poller: NodePoller) => void,
