@@ -25,6 +25,62 @@ const allocationTags = (serverId: string, rows: AllocationEntity[]): string[] =>
   ...rows.map((a) => `allocation:${a.id}`),
 ];
 
+/** Whose servers a client list shows: every server (admins), a user's own, own and shared, or shared only. */
+export type ClientListScope = { kind: 'all' } | { kind: 'owned' | 'visible' | 'shared'; userId: string };
+
+/** A server as a client list page shows it (ServersRepository.clientListPage). */
+export interface ClientListRow {
+  id: string;
+  uuid: string;
+  identifier: string;
+  name: string;
+  description: string | null;
+  status: ServerEntity['status'];
+  suspended: boolean;
+  memory: number;
+  disk: number;
+  cpu: number;
+  swap: number;
+  io: number;
+  created_at: Date;
+  allocation_id: string | null;
+  owner_id: string;
+  owner_username: string;
+  node_id: string;
+  node_name: string;
+  /** Ordered by ip, then port. */
+  allocations: { id: string; ip: string; alias: string | null; port: number; notes: string | null }[];
+  /** The caller's subuser permissions on a server shared with them; null on the others (their own, or any in an admin's list). */
+  grant: string[] | null;
+}
+
+const CLIENT_LIST_COLUMNS = `s.id, s.uuid, s.identifier, s.name, s.description, s.status, s.suspended, s.memory, s.disk, s.cpu, s.swap, s.io,
+  s.created_at, s.allocation_id, s.owner_id, o.username AS owner_username, s.node_id, n.name AS node_name,
+  (SELECT coalesce(json_agg(json_build_object('id', a.id::text, 'ip', a.ip, 'alias', a.alias, 'port', a.port, 'notes', a.notes) ORDER BY a.ip, a.port), '[]')
+     FROM allocation a WHERE a.server_id = s.id) AS allocations`;
+
+const SERVER_WITH_NAMES = 'server s JOIN node n ON n.id = s.node_id JOIN "user" o ON o.id = s.owner_id';
+
+/** The rows a client list reads from, which of them it keeps, and where the caller's grant comes from. */
+const clientListSource = (scope: ClientListScope): { from: string; where: string; grant: string; params: string[] } => {
+  switch (scope.kind) {
+    case 'all':
+      return { from: SERVER_WITH_NAMES, where: 'TRUE', grant: 'NULL::text[]', params: [] };
+    case 'owned':
+      return { from: SERVER_WITH_NAMES, where: 's.owner_id = $1', grant: 'NULL::text[]', params: [scope.userId] };
+    case 'visible':
+      // Owned and shared in one list, so a page never splits or repeats a server across the two kinds.
+      return {
+        from: `${SERVER_WITH_NAMES} LEFT JOIN subuser su ON su.server_id = s.id AND su.user_id = $1`,
+        where: '(s.owner_id = $1 OR su.id IS NOT NULL)',
+        grant: 'CASE WHEN s.owner_id = $1 THEN NULL ELSE su.permissions END',
+        params: [scope.userId],
+      };
+    case 'shared':
+      return { from: `${SERVER_WITH_NAMES} JOIN subuser su ON su.server_id = s.id AND su.user_id = $1`, where: 'TRUE', grant: 'su.permissions', params: [scope.userId] };
+  }
+};
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
@@ -66,11 +122,6 @@ export class ServersRepository {
     return this.loaded(manager).where({ id }).getOne() as Promise<LoadedServer | null>;
   }
 
-  /** Servers by id, as list pages show them. */
-  async findListedByIds(ids: string[]): Promise<ListedServer[]> {
-    return ids.length === 0 ? [] : ((await this.listed().where({ id: In(ids) }).getMany()) as ListedServer[]);
-  }
-
   /** One page of servers as list pages show them, in id order, and how many there are in all. */
   findListPage(where: { ownerId?: string }, skip: number, take: number): Promise<[ListedServer[], number]> {
     // Only many-to-one joins, so the page can be cut in SQL (skip/take would first select distinct ids).
@@ -78,15 +129,23 @@ export class ServersRepository {
   }
 
   /**
-   * One page of the servers a user owns or is a subuser of, in id order, and how many there are:
-   * one query, so a page never splits or repeats a server across the two kinds.
+   * One page of a client server list (docs/api.md), in server id order, with how many servers the
+   * list holds in all: one query. The rows are raw, only the columns the list shows, each with its
+   * allocations as JSON and, for lists that take in shared servers, the caller's grant there
+   * (hydrating entities for 50 rows cost more than the query itself). A page past the end has no
+   * row to carry the total, so only then a second query counts.
    */
-  findVisibleListPage(userId: string, skip: number, take: number): Promise<[ListedServer[], number]> {
-    return this.listed()
-      .where('(server.owner_id = :userId OR EXISTS (SELECT 1 FROM subuser su WHERE su.server_id = server.id AND su.user_id = :userId))', { userId })
-      .offset(skip)
-      .limit(take)
-      .getManyAndCount() as Promise<[ListedServer[], number]>;
+  async clientListPage(scope: ClientListScope, skip: number, take: number): Promise<{ rows: ClientListRow[]; total: number }> {
+    const { from, where, grant, params } = clientListSource(scope);
+    const rows = await this.servers.manager.query<(ClientListRow & { total: string })[]>(
+      `SELECT ${CLIENT_LIST_COLUMNS}, ${grant} AS "grant", count(*) OVER () AS total FROM ${from} WHERE ${where} ORDER BY s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, take, skip],
+    );
+    if (rows.length > 0 || skip === 0) {
+      return { rows, total: rows.length > 0 ? Number(rows[0].total) : 0 };
+    }
+    const [{ total }] = await this.servers.manager.query<{ total: string }[]>(`SELECT count(*) AS total FROM ${from} WHERE ${where}`, params);
+    return { rows, total: Number(total) };
   }
 
   private listed() {
