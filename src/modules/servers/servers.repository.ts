@@ -54,31 +54,37 @@ export interface ClientListRow {
   grant: string[] | null;
 }
 
-const CLIENT_LIST_COLUMNS = `s.id, s.uuid, s.identifier, s.name, s.description, s.status, s.suspended, s.memory, s.disk, s.cpu, s.swap, s.io,
-  s.created_at, s.allocation_id, s.owner_id, o.username AS owner_username, s.node_id, n.name AS node_name,
-  (SELECT coalesce(json_agg(json_build_object('id', a.id::text, 'ip', a.ip, 'alias', a.alias, 'port', a.port, 'notes', a.notes) ORDER BY a.ip, a.port), '[]')
-     FROM allocation a WHERE a.server_id = s.id) AS allocations`;
+/** The columns of a server a client list shows (ClientListRow), as `p` names the page's rows. */
+const CLIENT_LIST_SERVER_COLUMNS = 's.id, s.uuid, s.identifier, s.name, s.description, s.status, s.suspended, s.memory, s.disk, s.cpu, s.swap, s.io, s.created_at, s.allocation_id, s.owner_id, s.node_id';
 
-const SERVER_WITH_NAMES = 'server s JOIN node n ON n.id = s.node_id JOIN "user" o ON o.id = s.owner_id';
-
-/** The rows a client list reads from, which of them it keeps, and where the caller's grant comes from. */
+/** The servers a client list reads from, which it keeps, and where the caller's grant comes from. */
 const clientListSource = (scope: ClientListScope): { from: string; where: string; grant: string; params: string[] } => {
   switch (scope.kind) {
     case 'all':
-      return { from: SERVER_WITH_NAMES, where: 'TRUE', grant: 'NULL::text[]', params: [] };
+      return { from: 'server s', where: 'TRUE', grant: 'NULL::text[]', params: [] };
     case 'owned':
-      return { from: SERVER_WITH_NAMES, where: 's.owner_id = $1', grant: 'NULL::text[]', params: [scope.userId] };
+      return { from: 'server s', where: 's.owner_id = $1', grant: 'NULL::text[]', params: [scope.userId] };
     case 'visible':
       // Owned and shared in one list, so a page never splits or repeats a server across the two kinds.
       return {
-        from: `${SERVER_WITH_NAMES} LEFT JOIN subuser su ON su.server_id = s.id AND su.user_id = $1`,
+        from: 'server s LEFT JOIN subuser su ON su.server_id = s.id AND su.user_id = $1',
         where: '(s.owner_id = $1 OR su.id IS NOT NULL)',
         grant: 'CASE WHEN s.owner_id = $1 THEN NULL ELSE su.permissions END',
         params: [scope.userId],
       };
     case 'shared':
-      return { from: `${SERVER_WITH_NAMES} JOIN subuser su ON su.server_id = s.id AND su.user_id = $1`, where: 'TRUE', grant: 'su.permissions', params: [scope.userId] };
+      return { from: 'server s JOIN subuser su ON su.server_id = s.id AND su.user_id = $1', where: 'TRUE', grant: 'su.permissions', params: [scope.userId] };
   }
+};
+
+/** A server of the page with one of its allocations (or none), as clientListPage reads them. */
+type ClientListJoinRow = Omit<ClientListRow, 'allocations'> & {
+  a_id: string | null;
+  a_ip: string;
+  a_alias: string | null;
+  a_port: number;
+  a_notes: string | null;
+  total: string;
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -129,20 +135,37 @@ export class ServersRepository {
   }
 
   /**
-   * One page of a client server list (docs/api.md), in server id order, with how many servers the
-   * list holds in all: one query. The rows are raw, only the columns the list shows, each with its
-   * allocations as JSON and, for lists that take in shared servers, the caller's grant there
-   * (hydrating entities for 50 rows cost more than the query itself). A page past the end has no
-   * row to carry the total, so only then a second query counts.
+   * One page of a client server list (docs/api.md), in server id order, and how many servers the
+   * list holds in all, in one query: the page's servers, only the columns the list shows, joined to
+   * their node's and owner's names and to their allocations (a row per allocation), with the count
+   * as a subquery PostgreSQL runs once. Raw rows: hydrating entities for 50 servers cost the panel
+   * more than the query cost the database. A page past the end has no row to carry the total, so
+   * only then a second query counts.
    */
   async clientListPage(scope: ClientListScope, skip: number, take: number): Promise<{ rows: ClientListRow[]; total: number }> {
     const { from, where, grant, params } = clientListSource(scope);
-    const rows = await this.servers.manager.query<(ClientListRow & { total: string })[]>(
-      `SELECT ${CLIENT_LIST_COLUMNS}, ${grant} AS "grant", count(*) OVER () AS total FROM ${from} WHERE ${where} ORDER BY s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    const page = `SELECT ${CLIENT_LIST_SERVER_COLUMNS}, ${grant} AS "grant" FROM ${from} WHERE ${where} ORDER BY s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+    const joined = await this.servers.manager.query<ClientListJoinRow[]>(
+      `SELECT p.*, n.name AS node_name, o.username AS owner_username,
+         a.id AS a_id, a.ip AS a_ip, a.alias AS a_alias, a.port AS a_port, a.notes AS a_notes,
+         (SELECT count(*) FROM ${from} WHERE ${where}) AS total
+       FROM (${page}) p JOIN node n ON n.id = p.node_id JOIN "user" o ON o.id = p.owner_id LEFT JOIN allocation a ON a.server_id = p.id
+       ORDER BY p.id, a.ip, a.port`,
       [...params, take, skip],
     );
-    if (rows.length > 0 || skip === 0) {
-      return { rows, total: rows.length > 0 ? Number(rows[0].total) : 0 };
+    const rows: ClientListRow[] = [];
+    for (const { a_id, a_ip, a_alias, a_port, a_notes, total: _total, ...server } of joined) {
+      let last = rows[rows.length - 1];
+      if (last?.id !== server.id) {
+        last = { ...server, allocations: [] };
+        rows.push(last);
+      }
+      if (a_id !== null) {
+        last.allocations.push({ id: a_id, ip: a_ip, alias: a_alias, port: a_port, notes: a_notes });
+      }
+    }
+    if (joined.length > 0 || skip === 0) {
+      return { rows, total: joined.length > 0 ? Number(joined[0].total) : 0 };
     }
     const [{ total }] = await this.servers.manager.query<{ total: string }[]>(`SELECT count(*) AS total FROM ${from} WHERE ${where}`, params);
     return { rows, total: Number(total) };
