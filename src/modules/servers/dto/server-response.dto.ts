@@ -68,8 +68,12 @@ export const toServerDetails = (
   };
 };
 
-/** A row of a client list page as the list shows it: the same fields as toServerDetails, from the raw row. */
-export const toListedServerDetails = (row: ClientListRow, status: string, permissions: readonly string[]): ServerDetailsDto => {
+/**
+ * A row of a client list page as the list shows it: the same fields as toServerDetails, from the raw
+ * row. `permissions` is used as given, not copied: the rows of a page share one array, serialized
+ * at once.
+ */
+export const toListedServerDetails = (row: ClientListRow, status: string, permissions: string[]): ServerDetailsDto => {
   const primary = row.allocations.find((a) => a.id === row.allocation_id);
   return {
     id: row.id,
@@ -81,10 +85,10 @@ export const toListedServerDetails = (row: ClientListRow, status: string, permis
     suspended: row.suspended,
     node: { id: row.node_id, name: row.node_name },
     limits: { memory: row.memory, disk: row.disk, cpu: row.cpu, swap: row.swap, io: row.io },
-    createdAt: row.created_at.toISOString(),
+    createdAt: row.created_at,
     allocations: { primary: primary ? view(primary) : null, additional: row.allocations.filter((a) => a !== primary).map(view) },
     owner: { id: row.owner_id, username: row.owner_username },
-    permissions: [...permissions],
+    permissions,
   };
 };
 
