@@ -6,16 +6,14 @@ import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { DaemonGateway, POWER_ACTIONS, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';
 import { DaemonTokenSigner } from 'src/modules/daemon-gateway/daemon-token-signer';
-import { ServerDetailsDto, toServerDetails } from 'src/modules/servers/dto/server-response.dto';
+import { ServerDetailsDto, toListedServerDetails, toServerDetails } from 'src/modules/servers/dto/server-response.dto';
 import { ServerResourcesDto, toServerResources } from 'src/modules/servers/dto/server-resources.dto';
 import type { ServerAccess } from 'src/modules/servers/server-access';
-import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, WINGS_ADMIN_EXTRAS } from 'src/modules/servers/server-permissions';
+import { ALL_SERVER_PERMISSIONS, isServerPermission, WINGS_ADMIN_EXTRAS } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerEntity } from 'src/modules/servers/server.entity';
-import type { ListedServer } from 'src/modules/servers/server.entity';
 import { listedView, ServerSnapshot, wingsPermissionsOf } from 'src/modules/servers/server-context';
-import { ServersRepository } from 'src/modules/servers/servers.repository';
-import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
+import { ClientListScope, ServersRepository } from 'src/modules/servers/servers.repository';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 const STATUS_TIMEOUT_MS = 5_000;
@@ -32,7 +30,6 @@ export type WebsocketCredentials =
 export class ClientServersService {
   constructor(
     private readonly servers: ServersRepository,
-    private readonly subusers: SubusersRepository,
     private readonly daemon: DaemonGateway,
     private readonly tokens: DaemonTokenSigner,
     private readonly activityLog: ServerActivityLog,
@@ -43,43 +40,24 @@ export class ClientServersService {
    * Without a type, the servers the caller owns and those shared with them, as one list.
    */
   async list(auth: AuthContext, type: 'owner' | 'subuser' | 'admin-all' | undefined, page: Page): Promise<Paginated<ServerDetailsDto>> {
-    if (type === undefined) {
-      return this.visibleTo(auth, page);
-    }
-    if (type === 'subuser') {
-      return this.sharedWith(auth, page);
-    }
-    const where = type === 'admin-all' && holdsAdminScope(auth, AdminScope.SERVERS_READ) ? {} : { ownerId: auth.user.id };
-    const [rows, total] = await this.servers.findListPage(where, page.skip, page.perPage);
-    const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
+    const userId = auth.user.id;
+    const scope: ClientListScope =
+      type === undefined
+        ? { kind: 'visible', userId }
+        : type === 'subuser'
+          ? { kind: 'shared', userId }
+          : type === 'admin-all' && holdsAdminScope(auth, AdminScope.SERVERS_READ)
+            ? { kind: 'all' }
+            : { kind: 'owned', userId };
+    const { rows, total } = await this.servers.clientListPage(scope, page.skip, page.perPage);
+    // Owned servers carry every permission, shared ones the permissions granted there.
     const data = rows.map((s) =>
-      toServerDetails(s, allocations.get(s.id) ?? [], this.panelStatus(s) ?? 'unknown', ALL_SERVER_PERMISSIONS),
+      toListedServerDetails(
+        s,
+        this.panelStatus(s) ?? 'unknown',
+        s.grant === null ? ALL_SERVER_PERMISSIONS : s.grant.filter(isServerPermission),
+      ),
     );
-    return paginated(data, total, page);
-  }
-
-  /** Owned servers with every permission, shared ones with the permissions granted there (as ?type=subuser shows them). */
-  private async visibleTo(auth: AuthContext, page: Page): Promise<Paginated<ServerDetailsDto>> {
-    const [rows, total] = await this.servers.findVisibleListPage(auth.user.id, page.skip, page.perPage);
-    const shared = rows.filter((s) => s.ownerId !== auth.user.id).map((s) => s.id);
-    const [allocations, grants] = await Promise.all([this.servers.allocationsByServer(rows.map((s) => s.id)), this.subusers.grantsOn(auth.user.id, shared)]);
-    const granted = new Map(grants.map((g): [string, ServerPermission[]] => [g.serverId, g.permissions.filter(isServerPermission)]));
-    const data = rows.map((s) =>
-      toServerDetails(s, allocations.get(s.id) ?? [], this.panelStatus(s) ?? 'unknown', granted.get(s.id) ?? ALL_SERVER_PERMISSIONS),
-    );
-    return paginated(data, total, page);
-  }
-
-  /** Servers other users shared with the caller, each with the permissions granted there. */
-  private async sharedWith(auth: AuthContext, page: Page): Promise<Paginated<ServerDetailsDto>> {
-    const [grants, total] = await this.subusers.serverIdsFor(auth.user.id, page.skip, page.perPage);
-    const rows = await this.servers.findListedByIds(grants.map((g) => g.serverId));
-    const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
-    const byId = new Map(rows.map((s): [string, ListedServer] => [s.id, s]));
-    const data = grants.flatMap((g) => {
-      const s = byId.get(g.serverId);
-      return s ? [toServerDetails(s, allocations.get(s.id) ?? [], this.panelStatus(s) ?? 'unknown', g.permissions.filter(isServerPermission))] : [];
-    });
     return paginated(data, total, page);
   }
 

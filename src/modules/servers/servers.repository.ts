@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, IsNull, Repository } from 'typeorm';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
+import { queryPrepared } from 'src/database/prepared-query';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
@@ -36,6 +37,76 @@ const allocationTags = (serverId: string, rows: readonly AllocationSnapshot[]): 
   `allocations:${serverId}`,
   ...rows.map((a) => `allocation:${a.id}`),
 ];
+
+/** Whose servers a client list shows: every server (admins), a user's own, own and shared, or shared only. */
+export type ClientListScope = { kind: 'all' } | { kind: 'owned' | 'visible' | 'shared'; userId: string };
+
+/** A server as a client list page shows it (ServersRepository.clientListPage). */
+export interface ClientListRow {
+  id: string;
+  uuid: string;
+  identifier: string;
+  name: string;
+  description: string | null;
+  status: ServerEntity['status'];
+  suspended: boolean;
+  memory: number;
+  disk: number;
+  cpu: number;
+  swap: number;
+  io: number;
+  /** As Date#toISOString writes it. */
+  created_at: string;
+  allocation_id: string | null;
+  owner_id: string;
+  owner_username: string;
+  node_id: string;
+  node_name: string;
+  /** Ordered by ip, then port. */
+  allocations: { id: string; ip: string; alias: string | null; port: number; notes: string | null }[];
+  /** The caller's subuser permissions on a server shared with them; null on the others (their own, or any in an admin's list). */
+  grant: string[] | null;
+}
+
+/**
+ * A timestamp as Date#toISOString writes it, milliseconds truncated as both drivers' date parsers
+ * truncate them: the text costs the panel less than parsing a Date per row to print it again.
+ */
+const CREATED_AT_AS_ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
+
+/** The columns of a server a client list shows (ClientListRow). */
+const CLIENT_LIST_SERVER_COLUMNS = `s.id, s.uuid, s.identifier, s.name, s.description, s.status, s.suspended, s.memory, s.disk, s.cpu, s.swap, s.io,
+  to_char(s.created_at AT TIME ZONE 'UTC', ${CREATED_AT_AS_ISO}) AS created_at, s.allocation_id, s.owner_id, s.node_id`;
+
+/** The servers a client list reads from, which it keeps, and where the caller's grant comes from. */
+const clientListSource = (scope: ClientListScope): { from: string; where: string; grant: string; params: string[] } => {
+  switch (scope.kind) {
+    case 'all':
+      return { from: 'server s', where: 'TRUE', grant: 'NULL::text[]', params: [] };
+    case 'owned':
+      return { from: 'server s', where: 's.owner_id = $1', grant: 'NULL::text[]', params: [scope.userId] };
+    case 'visible':
+      // Owned and shared in one list, so a page never splits or repeats a server across the two kinds.
+      return {
+        from: 'server s LEFT JOIN subuser su ON su.server_id = s.id AND su.user_id = $1',
+        where: '(s.owner_id = $1 OR su.id IS NOT NULL)',
+        grant: 'CASE WHEN s.owner_id = $1 THEN NULL ELSE su.permissions END',
+        params: [scope.userId],
+      };
+    case 'shared':
+      return { from: 'server s JOIN subuser su ON su.server_id = s.id AND su.user_id = $1', where: 'TRUE', grant: 'su.permissions', params: [scope.userId] };
+  }
+};
+
+/** A server of the page with one of its allocations (or none), as clientListPage reads them. */
+type ClientListJoinRow = Omit<ClientListRow, 'allocations'> & {
+  a_id: string | null;
+  a_ip: string;
+  a_alias: string | null;
+  a_port: number;
+  a_notes: string | null;
+  total: string;
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -74,11 +145,6 @@ export class ServersRepository {
     return this.loaded(manager).where({ id }).getOne() as Promise<LoadedServer | null>;
   }
 
-  /** Servers by id, as list pages show them. */
-  async findListedByIds(ids: string[]): Promise<ListedServer[]> {
-    return ids.length === 0 ? [] : ((await this.listed().where({ id: In(ids) }).getMany()) as ListedServer[]);
-  }
-
   /** One page of servers as list pages show them, in id order, and how many there are in all. */
   findListPage(where: { ownerId?: string }, skip: number, take: number): Promise<[ListedServer[], number]> {
     // Only many-to-one joins, so the page can be cut in SQL (skip/take would first select distinct ids).
@@ -86,15 +152,64 @@ export class ServersRepository {
   }
 
   /**
-   * One page of the servers a user owns or is a subuser of, in id order, and how many there are:
-   * one query, so a page never splits or repeats a server across the two kinds.
+   * One page of a client server list (docs/api.md), in server id order, and how many servers the
+   * list holds in all, in one query: the page's servers, only the columns the list shows, joined to
+   * their node's and owner's names and to their allocations (a row per allocation), with the count
+   * as a subquery PostgreSQL runs once, prepared once per connection (queryPrepared). Raw rows: hydrating entities for 50 servers cost the panel
+   * more than the query cost the database. A page past the end has no row to carry the total, so
+   * only then a second query counts.
    */
-  findVisibleListPage(userId: string, skip: number, take: number): Promise<[ListedServer[], number]> {
-    return this.listed()
-      .where('(server.owner_id = :userId OR EXISTS (SELECT 1 FROM subuser su WHERE su.server_id = server.id AND su.user_id = :userId))', { userId })
-      .offset(skip)
-      .limit(take)
-      .getManyAndCount() as Promise<[ListedServer[], number]>;
+  async clientListPage(scope: ClientListScope, skip: number, take: number): Promise<{ rows: ClientListRow[]; total: number }> {
+    const { from, where, grant, params } = clientListSource(scope);
+    const page = `SELECT ${CLIENT_LIST_SERVER_COLUMNS}, ${grant} AS "grant" FROM ${from} WHERE ${where} ORDER BY s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+    const joined = await queryPrepared<ClientListJoinRow>(
+      this.servers.manager,
+      `client-list-${scope.kind}`,
+      `SELECT p.*, n.name AS node_name, o.username AS owner_username,
+         a.id AS a_id, a.ip AS a_ip, a.alias AS a_alias, a.port AS a_port, a.notes AS a_notes,
+         (SELECT count(*) FROM ${from} WHERE ${where}) AS total
+       FROM (${page}) p JOIN node n ON n.id = p.node_id JOIN "user" o ON o.id = p.owner_id LEFT JOIN allocation a ON a.server_id = p.id
+       ORDER BY p.id, a.ip, a.port`,
+      [...params, take, skip],
+    );
+    const rows: ClientListRow[] = [];
+    let last: ClientListRow | undefined;
+    for (const j of joined) {
+      if (last?.id !== j.id) {
+        // Field by field: a rest pattern over the joined row cost more than the rest of the loop.
+        last = {
+          id: j.id,
+          uuid: j.uuid,
+          identifier: j.identifier,
+          name: j.name,
+          description: j.description,
+          status: j.status,
+          suspended: j.suspended,
+          memory: j.memory,
+          disk: j.disk,
+          cpu: j.cpu,
+          swap: j.swap,
+          io: j.io,
+          created_at: j.created_at,
+          allocation_id: j.allocation_id,
+          owner_id: j.owner_id,
+          owner_username: j.owner_username,
+          node_id: j.node_id,
+          node_name: j.node_name,
+          grant: j.grant,
+          allocations: [],
+        };
+        rows.push(last);
+      }
+      if (j.a_id !== null) {
+        last.allocations.push({ id: j.a_id, ip: j.a_ip, alias: j.a_alias, port: j.a_port, notes: j.a_notes });
+      }
+    }
+    if (joined.length > 0 || skip === 0) {
+      return { rows, total: joined.length > 0 ? Number(joined[0].total) : 0 };
+    }
+    const [{ total }] = await this.servers.manager.query<{ total: string }[]>(`SELECT count(*) AS total FROM ${from} WHERE ${where}`, params);
+    return { rows, total: Number(total) };
   }
 
   private listed() {

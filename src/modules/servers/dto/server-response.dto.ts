@@ -1,5 +1,6 @@
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import type { ListedServer } from 'src/modules/servers/server.entity';
+import type { ClientListRow } from 'src/modules/servers/servers.repository';
 
 export class AllocationViewDto {
   ip!: string;
@@ -41,7 +42,7 @@ export class AdminServerDto extends ServerDetailsDto {
   updatedAt!: string;
 }
 
-const view = (a: AllocationEntity): AllocationViewDto => ({ ip: a.alias ?? a.ip, port: a.port, description: a.notes ?? '' });
+const view = (a: Pick<AllocationEntity, 'ip' | 'alias' | 'port' | 'notes'>): AllocationViewDto => ({ ip: a.alias ?? a.ip, port: a.port, description: a.notes ?? '' });
 
 export const toServerDetails = (
   server: ListedServer,
@@ -64,6 +65,30 @@ export const toServerDetails = (
     allocations: { primary: primary ? view(primary) : null, additional: allocations.filter((a) => a !== primary).map(view) },
     owner: { id: server.owner.id, username: server.owner.username },
     permissions: [...permissions],
+  };
+};
+
+/**
+ * A row of a client list page as the list shows it: the same fields as toServerDetails, from the raw
+ * row. `permissions` is used as given, not copied: the rows of a page share one array, serialized
+ * at once.
+ */
+export const toListedServerDetails = (row: ClientListRow, status: string, permissions: string[]): ServerDetailsDto => {
+  const primary = row.allocations.find((a) => a.id === row.allocation_id);
+  return {
+    id: row.id,
+    uuid: row.uuid,
+    identifier: row.identifier,
+    name: row.name,
+    description: row.description,
+    status,
+    suspended: row.suspended,
+    node: { id: row.node_id, name: row.node_name },
+    limits: { memory: row.memory, disk: row.disk, cpu: row.cpu, swap: row.swap, io: row.io },
+    createdAt: row.created_at,
+    allocations: { primary: primary ? view(primary) : null, additional: row.allocations.filter((a) => a !== primary).map(view) },
+    owner: { id: row.owner_id, username: row.owner_username },
+    permissions,
   };
 };
 

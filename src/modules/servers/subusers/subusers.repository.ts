@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, Repository } from 'typeorm';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
 import { isUniqueViolation } from 'src/database/pg-errors';
@@ -64,15 +64,5 @@ export class SubusersRepository {
 
   async delete(id: string, manager: EntityManager): Promise<void> {
     await manager.getRepository(SubuserEntity).delete({ id });
-  }
-
-  /** Servers shared with a user, a page at a time, with the grants that go with them. */
-  async serverIdsFor(userId: string, skip: number, take: number): Promise<[SubuserEntity[], number]> {
-    return this.repo.findAndCount({ where: { userId }, order: { serverId: 'ASC' }, skip, take });
-  }
-
-  /** A user's entries on the given servers (the shared rows of a list page). */
-  grantsOn(userId: string, serverIds: string[]): Promise<SubuserEntity[]> {
-    return serverIds.length === 0 ? Promise.resolve([]) : this.repo.findBy({ userId, serverId: In(serverIds) });
   }
 }

@@ -1,0 +1,150 @@
+import { DataSource } from 'typeorm';
+import { ChangeFeed } from 'src/common/hot-cache/change-feed';
+import type { EggEntity } from 'src/modules/eggs/egg.entity';
+import type { NodeEntity } from 'src/modules/nodes/node.entity';
+import type { ServerEntity } from 'src/modules/servers/server.entity';
+import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
+import type { UserEntity } from 'src/modules/users/user.entity';
+import { createEgg, createNest } from 'test/factories/egg.factory';
+import { createNodeRow } from 'test/factories/node.factory';
+import { createAllocationRow, createServerRow } from 'test/factories/server.factory';
+import { createUser } from 'test/factories/user.factory';
+import { signIn } from 'test/utils/auth';
+import { createTestApp, TestApp } from 'test/utils/create-test-app';
+import { closedPort } from 'test/utils/nodes';
+import { countQueries, countTypeormQueries } from 'test/utils/query-counter';
+import { dbKinds } from 'test/utils/test-db';
+
+interface Listed {
+  id: string;
+  status: string;
+  permissions: string[];
+}
+interface ListBody {
+  data: Listed[];
+  meta: { pagination: { total: number; count: number; perPage: number; currentPage: number; totalPages: number } };
+}
+
+/**
+ * The client server list reads a page with one raw query (ServersRepository.clientListPage) and
+ * maps it in plain code: each entry must be what the server's details page shows, on PostgreSQL
+ * and on the embedded PGlite, and a page must cost one query (two only past the last page).
+ */
+describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (db) => {
+  let t: TestApp;
+  let owner: UserEntity;
+  let friend: UserEntity;
+  let cookies: Record<'owner' | 'friend' | 'admin', string>;
+  let node: NodeEntity;
+  let egg: EggEntity;
+  const owned: ServerEntity[] = [];
+  let shared: ServerEntity;
+
+  const get = async (path: string, who: keyof typeof cookies) => {
+    // What was written before is applied first, so a late notification cannot undo a fill.
+    await t.app.get(ChangeFeed).caughtUp();
+    const count = db === 'postgres' ? countQueries : countTypeormQueries;
+    const { result, queries } = await count(() => t.http().get(path).set('Cookie', cookies[who]));
+    expect({ path, status: result.status }).toEqual({ path, status: 200 });
+    return { body: result.body as ListBody, queries };
+  };
+
+  const details = async (id: string, who: keyof typeof cookies): Promise<Listed> => {
+    const server = [...owned, shared].find((s) => s.id === id)!;
+    return (await t.http().get(`/api/client/servers/${server.uuid}`).set('Cookie', cookies[who]).expect(200)).body.data as Listed;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp({ db });
+    owner = await createUser(t.app);
+    friend = await createUser(t.app);
+    const admin = await createUser(t.app, { admin: true });
+    cookies = { owner: await signIn(t, owner.email), friend: await signIn(t, friend.email), admin: await signIn(t, admin.email) };
+    egg = await createEgg(t.app, (await createNest(t.app)).id);
+    // Nothing listens on the node: the details page's status call fails fast ("unknown"), as the list shows an idle server.
+    node = (await createNodeRow(t.app, { fqdn: '127.0.0.1', scheme: 'http', daemonListen: await closedPort() })).node;
+    const variants: Partial<ServerEntity>[] = [
+      { description: 'the main one' },
+      { suspended: true },
+      { status: 'installing', swap: -1, io: 800 },
+      { status: 'restoring_backup', suspended: true },
+    ];
+    for (const overrides of variants) {
+      const primary = await createAllocationRow(t.app, node, { ip: '10.0.0.2', alias: 'play.example.test', notes: 'main' });
+      const server = await createServerRow(t.app, { node, egg, owner, allocation: primary, overrides });
+      // Additional allocations, listed by ip, then port, around the primary.
+      await createAllocationRow(t.app, node, { ip: '10.0.0.9', serverId: server.id });
+      await createAllocationRow(t.app, node, { ip: '10.0.0.1', serverId: server.id, notes: 'query' });
+      owned.push(server);
+    }
+    // One server without any allocation.
+    owned.push(await createServerRow(t.app, { node, egg, owner }));
+    const other = await createUser(t.app);
+    shared = await createServerRow(t.app, { node, egg, owner: other, allocation: await createAllocationRow(t.app, node) });
+    const repo = t.app.get(DataSource).getRepository(SubuserEntity);
+    await repo.save(repo.create({ serverId: shared.id, userId: friend.id, permissions: ['server.view', 'server.files.read', 'file.read'] }));
+    await repo.save(repo.create({ serverId: owned[1].id, userId: friend.id, permissions: ['server.view'] }));
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each([
+    ['owner', '/api/client/servers', 'owner'],
+    ['owner', '/api/client/servers?type=owner', 'owner'],
+    ['admin', '/api/client/servers?type=admin-all&perPage=100', 'admin'],
+    ['friend', '/api/client/servers', 'friend'],
+    ['friend', '/api/client/servers?type=subuser', 'friend'],
+  ] as const)('should show each server as its details page shows it to the caller (%s, %s)', async (_who, path, who) => {
+    const { body } = await get(path, who);
+    expect(body.data.length).toBeGreaterThan(0);
+    const ids = body.data.map((s) => s.id);
+    expect(ids).toEqual([...ids].sort((a, b) => Number(a) - Number(b)));
+    for (const entry of body.data) {
+      expect(entry).toEqual(await details(entry.id, who));
+    }
+  });
+
+  it('should list what each type shows, with the grants of shared servers', async () => {
+    const idsOf = (b: ListBody) => b.data.map((s) => s.id);
+    const ownedIds = owned.map((s) => s.id);
+    expect(idsOf((await get('/api/client/servers', 'owner')).body)).toEqual(ownedIds);
+    expect(idsOf((await get('/api/client/servers?type=subuser', 'owner')).body)).toEqual([]);
+    const visible = (await get('/api/client/servers', 'friend')).body;
+    expect(visible.data.map((s) => [s.id, s.permissions])).toEqual(
+      [
+        [owned[1].id, ['server.view']],
+        // A name outside the catalogue (file.read is the daemon's) is not shown.
+        [shared.id, ['server.view', 'server.files.read']],
+      ].sort((a, b) => Number(a[0]) - Number(b[0])),
+    );
+    expect((await get('/api/client/servers?type=subuser', 'friend')).body).toEqual(visible);
+    expect(idsOf((await get('/api/client/servers?type=owner', 'friend')).body)).toEqual([]);
+    // Not an admin: admin-all is the caller's own servers.
+    expect(idsOf((await get('/api/client/servers?type=admin-all', 'owner')).body)).toEqual(ownedIds);
+  });
+
+  it('should cut pages in id order and count them all', async () => {
+    const page2 = (await get('/api/client/servers?perPage=2&page=2', 'owner')).body;
+    expect(page2.data.map((s) => s.id)).toEqual([owned[2].id, owned[3].id]);
+    expect(page2.meta.pagination).toEqual({ total: 5, count: 2, perPage: 2, currentPage: 2, totalPages: 3 });
+    const past = (await get('/api/client/servers?perPage=2&page=9', 'owner')).body;
+    expect(past).toEqual({ data: [], meta: { pagination: { total: 5, count: 0, perPage: 2, currentPage: 9, totalPages: 3 } } });
+    const none = (await get('/api/client/servers?type=subuser', 'owner')).body;
+    expect(none.meta.pagination).toEqual({ total: 0, count: 0, perPage: 50, currentPage: 1, totalPages: 1 });
+  });
+
+  it.each([
+    ['/api/client/servers', 'owner'],
+    ['/api/client/servers?type=owner', 'owner'],
+    ['/api/client/servers?type=admin-all', 'admin'],
+    ['/api/client/servers', 'friend'],
+    ['/api/client/servers?type=subuser', 'friend'],
+  ] as const)('should read %s (%s) in one query once the caller is known, and a page past the end in two', async (path, who) => {
+    // A first call writes the once-a-minute "last seen" mark (the test clock stands still after it).
+    await get(path, who);
+    expect((await get(path, who)).queries).toHaveLength(1);
+    expect((await get(`${path}${path.includes('?') ? '&' : '?'}page=50`, who)).queries).toHaveLength(2);
+  });
+});
