@@ -7,7 +7,7 @@ import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
 import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/pagination';
 import { ClientServersService, WebsocketCredentials } from 'src/modules/servers/client-servers.service';
 import { ClientServerListQueryDto, CommandDto, PowerDto } from 'src/modules/servers/dto/client-server.dto';
-import { ServerDetailsDto } from 'src/modules/servers/dto/server-response.dto';
+import { ClientServerDetailsDto, ServerDetailsDto } from 'src/modules/servers/dto/server-response.dto';
 import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
 
@@ -31,8 +31,8 @@ export class ClientServersController {
 
   @Get('servers/:server')
   @ServerRoute('server.view')
-  async details(@CurrentServer() access: ServerAccess): Promise<{ data: ServerDetailsDto }> {
-    return { data: await this.service.details(access) };
+  async details(@CurrentServer() access: ServerAccess, @CurrentAuth() auth: AuthContext): Promise<{ data: ClientServerDetailsDto }> {
+    return { data: await this.service.details(access, auth) };
   }
 
   @Post('servers/:server/power')

@@ -10,7 +10,7 @@ import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonGateway, POWER_ACTIONS, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';
-import { ServerDetailsDto, toServerDetails } from 'src/modules/servers/dto/server-response.dto';
+import { ClientServerDetailsDto, ServerDetailsDto, toClientServerDetails, toServerDetails } from 'src/modules/servers/dto/server-response.dto';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, toWingsPermissions, WINGS_ADMIN_EXTRAS, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
@@ -91,10 +91,10 @@ export class ClientServersService {
     return paginated(data, total, page);
   }
 
-  async details(access: ServerAccess): Promise<ServerDetailsDto> {
+  async details(access: ServerAccess, auth: AuthContext): Promise<ClientServerDetailsDto> {
     const { server } = access;
     const [allocations, status] = await Promise.all([this.servers.allocationsOf(server.id), this.liveStatus(server)]);
-    return toServerDetails(server, allocations, status, access.permissions);
+    return toClientServerDetails(server, allocations, status, access.permissions, auth.user.username);
   }
 
   async power(access: ServerAccess, action: string, actor: Actor): Promise<{ success: boolean; message: string }> {

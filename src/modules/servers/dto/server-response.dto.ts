@@ -1,5 +1,5 @@
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
-import type { ListedServer } from 'src/modules/servers/server.entity';
+import type { ListedServer, LoadedServer } from 'src/modules/servers/server.entity';
 
 export class AllocationViewDto {
   ip!: string;
@@ -24,6 +24,32 @@ export class ServerDetailsDto {
   permissions!: string[];
 }
 
+export class SftpDetailsDto {
+  /** The node's address. */
+  host!: string;
+  /** The node's SFTP port. */
+  port!: number;
+  /** `<your username>.<server identifier>`, the name the node's SFTP server splits at its last dot (docs/wings.md#sftp). */
+  username!: string;
+}
+
+export class FeatureLimitsDto {
+  databases!: number;
+  allocations!: number;
+  backups!: number;
+}
+
+/** `GET /api/client/servers/{server}`: the list item plus what the server's pages need. */
+export class ClientServerDetailsDto extends ServerDetailsDto {
+  sftp!: SftpDetailsDto;
+  /** The largest upload the node takes, in MiB (413 FILE_TOO_LARGE above it). */
+  uploadSizeMiB!: number;
+  featureLimits!: FeatureLimitsDto;
+  egg!: { id: string; name: string };
+  /** The Docker image the server runs in. */
+  image!: string;
+}
+
 /** The admin view: the client details plus what an administrator manages. */
 export class AdminServerDto extends ServerDetailsDto {
   ownerId!: string;
@@ -35,7 +61,7 @@ export class AdminServerDto extends ServerDetailsDto {
   threads!: string | null;
   oomDisabled!: boolean;
   skipScripts!: boolean;
-  featureLimits!: { databases: number; allocations: number; backups: number };
+  featureLimits!: FeatureLimitsDto;
   installStatus!: string | null;
   installedAt!: string | null;
   updatedAt!: string;
@@ -67,6 +93,28 @@ export const toServerDetails = (
   };
 };
 
+const featureLimits = (server: Pick<ListedServer, 'databaseLimit' | 'allocationLimit' | 'backupLimit'>): FeatureLimitsDto => ({
+  databases: server.databaseLimit,
+  allocations: server.allocationLimit,
+  backups: server.backupLimit,
+});
+
+/** `username` is the caller's: SFTP signs in the account that uses it, whoever owns the server. */
+export const toClientServerDetails = (
+  server: Readonly<LoadedServer>,
+  allocations: AllocationEntity[],
+  status: string,
+  permissions: readonly string[],
+  username: string,
+): ClientServerDetailsDto => ({
+  ...toServerDetails(server, allocations, status, permissions),
+  sftp: { host: server.node.fqdn, port: server.node.daemonSftp, username: `${username}.${server.identifier}` },
+  uploadSizeMiB: server.node.uploadSize,
+  featureLimits: featureLimits(server),
+  egg: { id: server.egg.id, name: server.egg.name },
+  image: server.image,
+});
+
 export const toAdminServer = (server: ListedServer, allocations: AllocationEntity[]): AdminServerDto => ({
   ...toServerDetails(server, allocations, server.status ?? (server.suspended ? 'suspended' : 'installed'), ['*']),
   ownerId: server.ownerId,
@@ -78,7 +126,7 @@ export const toAdminServer = (server: ListedServer, allocations: AllocationEntit
   threads: server.threads,
   oomDisabled: server.oomDisabled,
   skipScripts: server.skipScripts,
-  featureLimits: { databases: server.databaseLimit, allocations: server.allocationLimit, backups: server.backupLimit },
+  featureLimits: featureLimits(server),
   installStatus: server.status,
   installedAt: server.installedAt?.toISOString() ?? null,
   updatedAt: server.updatedAt.toISOString(),
