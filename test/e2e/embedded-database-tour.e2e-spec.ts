@@ -110,6 +110,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   it('should sign up, sign in both ways, read the session, and sign out', async () => {
     await p().t.http().get('/api/health').expect(200);
     await p().t.http().get('/api/auth/captcha').expect(200);
+    expect(data(await p().t.http().get('/api/settings').expect(200))).toEqual({ appName: 'Hatchery', registrationEnabled: true, fileEditMaxMiB: 4, captcha: null });
     const up = await p().t.http().post('/api/auth/sign-up/email').send({ name: 'Tour', username: 'tourist', email: 'tourist@example.test', password: DEFAULT_PASSWORD }).expect(201);
     expect(data(up).user.username).toBe('tourist');
     await p().t.http().post('/api/auth/sign-in/username').send({ username: 'tourist', password: DEFAULT_PASSWORD }).expect(200);

@@ -69,6 +69,7 @@ const ROWS: Row[] = [
   { rule: '/api/account/sessions/**', method: 'get', path: '/api/account/sessions', limit: 15, windowMs: 300_000 },
   { rule: '/api/account/api-keys/**', method: 'get', path: '/api/account/api-keys', limit: 20, windowMs: 300_000 },
   { rule: 'API key create', method: 'post', path: '/api/account/api-keys', limit: 10, windowMs: 60_000, resets: false },
+  { rule: '/api/settings', method: 'get', path: '/api/settings', limit: 60, windowMs: 60_000 },
   { rule: '/api/admin/**', method: 'get', path: '/api/admin/users', limit: 300, windowMs: 60_000 },
   { rule: '/api/daemon/**', method: 'get', path: '/api/daemon/anything', limit: 300, windowMs: 60_000 },
   { rule: '/api/servers/**', method: 'get', path: '/api/servers/anything', limit: 300, windowMs: 60_000 },

@@ -49,6 +49,9 @@ export const RATE_LIMIT_RULES: RateLimitRule[] = [
   { name: 'account-sessions', limit: 15, windowMs: 5 * MINUTE, applies: under('/api/account/sessions'), by: 'client' },
   { name: 'account-api-keys', limit: 20, windowMs: 5 * MINUTE, applies: under('/api/account/api-keys'), by: 'client' },
   { name: 'api-key-create', limit: 10, windowMs: MINUTE, applies: exactly('/api/account/api-keys', 'POST'), by: 'client' },
+  // Every page load of the web app reads it before sign-in: a bucket of its own, so that it neither
+  // spends the global budget nor is starved by it; it only reads the configuration.
+  { name: 'settings', limit: 60, windowMs: MINUTE, applies: exactly('/api/settings'), by: 'client' },
   { name: 'admin', limit: 300, windowMs: MINUTE, applies: under('/api/admin'), by: 'client' },
   { name: 'daemon', limit: 300, windowMs: MINUTE, applies: under('/api/daemon'), by: 'client' },
   { name: 'servers', limit: 300, windowMs: MINUTE, applies: under('/api/servers'), by: 'client' },
