@@ -156,6 +156,9 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const { secret } = data(await as('post', '/api/user/2fa/setup').expect(200));
     const enabled = data(await as('post', '/api/user/2fa/enable').send({ code: codeAt(secret, p().t.clock.now().getTime()) }).expect(200));
     expect(enabled.recoveryCodes.length).toBeGreaterThan(0);
+    const required = await p().t.http().post('/api/auth/sign-in/email').send({ email: `moved-${user.email}`, password: 'another long password' }).expect(401);
+    const stepped = await p().t.http().post('/api/auth/two-factor').send({ challenge: required.body.details.challenge, code: enabled.recoveryCodes[0] }).expect(200);
+    expect(data(stepped).user.email).toBe(`moved-${user.email}`);
     await as('post', '/api/user/2fa/disable').send({ password: 'another long password' }).expect(204);
   });
 

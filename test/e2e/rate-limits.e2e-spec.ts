@@ -59,6 +59,7 @@ const ROWS: Row[] = [
   { rule: '/api/auth/**', method: 'get', path: '/api/auth/session', limit: 45, windowMs: 300_000 },
   { rule: '/api/auth/sign-in/** (username)', method: 'post', path: '/api/auth/sign-in/username', limit: 5, windowMs: 600_000 },
   { rule: 'sign-in by e-mail', method: 'post', path: '/api/auth/sign-in/email', limit: 3, windowMs: 10_000, resets: false },
+  { rule: '/api/auth/two-factor', method: 'post', path: '/api/auth/two-factor', limit: 10, windowMs: 300_000 },
   { rule: '/api/auth/forget-password', method: 'post', path: '/api/auth/forget-password', limit: 5, windowMs: 900_000 },
   { rule: '/api/auth/reset-password', method: 'post', path: '/api/auth/reset-password', limit: 8, windowMs: 900_000 },
   { rule: '/api/auth/password/request', method: 'post', path: '/api/auth/password/request', limit: 5, windowMs: 900_000 },

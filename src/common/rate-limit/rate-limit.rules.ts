@@ -39,6 +39,8 @@ export const RATE_LIMIT_RULES: RateLimitRule[] = [
   { name: 'sign-in-account', limit: 5, windowMs: 10 * MINUTE, applies: isSignInRoute, by: 'account' },
   { name: 'sign-in-email', limit: 3, windowMs: 10_000, applies: exactly('/api/auth/sign-in/email'), by: 'client' },
   { name: 'sign-in-email-account', limit: 3, windowMs: 10_000, applies: exactly('/api/auth/sign-in/email'), by: 'account' },
+  // Each challenge takes 5 codes and each password sign-in makes one; this caps an address's guesses across challenges.
+  { name: 'two-factor-step', limit: 10, windowMs: 5 * MINUTE, applies: exactly('/api/auth/two-factor'), by: 'client' },
   { name: 'forget-password', limit: 5, windowMs: 15 * MINUTE, applies: exactly('/api/auth/forget-password'), by: 'client' },
   { name: 'reset-password', limit: 8, windowMs: 15 * MINUTE, applies: exactly('/api/auth/reset-password'), by: 'client' },
   { name: 'password-request', limit: 5, windowMs: 15 * MINUTE, applies: exactly('/api/auth/password/request'), by: 'client' },
