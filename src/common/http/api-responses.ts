@@ -9,7 +9,7 @@ import type { ReferenceObject, SchemaObject } from '@nestjs/swagger/dist/interfa
  * return type names the same DTO, so the compiler checks that the answer matches what is declared.
  */
 
-export class PaginationDto {
+class PaginationDto {
   @ApiProperty()
   total!: number;
 
@@ -51,17 +51,56 @@ export const ApiData = (model: Model, options: { status?: number; isArray?: bool
     }),
   );
 
-/** A page of a list: `{data: Model[], meta: {pagination}}` (src/common/http/pagination.ts). */
-export const ApiPage = (model: Type) =>
-  applyDecorators(
-    ApiExtraModels(model, PageMetaDto),
+/**
+ * A page of a list: `{data: Model[], meta: {pagination}}` (src/common/http/pagination.ts). `meta`
+ * replaces the meta class for lists whose meta says more; `extra` adds top-level fields.
+ */
+export const ApiPage = (model: Type, options: { meta?: Type<PageMetaDto>; extra?: Record<string, SchemaObject> } = {}) => {
+  const meta = options.meta ?? PageMetaDto;
+  return applyDecorators(
+    ApiExtraModels(model, meta),
     ApiResponse({
       status: 200,
       description: 'One page of the list',
-      schema: { type: 'object', required: ['data', 'meta'], properties: { data: { type: 'array', items: ref(model) }, meta: ref(PageMetaDto) } },
+      schema: {
+        type: 'object',
+        required: ['data', 'meta', ...Object.keys(options.extra ?? {})],
+        properties: { data: { type: 'array', items: ref(model) }, meta: ref(meta), ...options.extra },
+      },
     }),
   );
+};
+
+/** `{data: Model, meta: Meta}`: a change whose side effect (a push to the node) the meta reports. */
+export const ApiDataWithMeta = (model: Type, meta: Type, options: { status?: number } = {}) =>
+  applyDecorators(
+    ApiExtraModels(model, meta),
+    ApiResponse({
+      status: options.status ?? 200,
+      description: '',
+      schema: { type: 'object', required: ['data', 'meta'], properties: { data: ref(model), meta: ref(meta) } },
+    }),
+  );
+
+/** Accepted: the work goes on in the background, and the answer has no body. */
+export const ApiAccepted = (description: string) => ApiResponse({ status: 202, description });
 
 /** An answer that is not JSON (a file's text, a YAML configuration). */
 export const ApiText = (contentType: string, description: string) =>
   ApiResponse({ status: 200, description, content: { [contentType]: { schema: { type: 'string' } } } });
+
+/**
+ * A JSON answer in a format another program defines (Wings' configuration, a PTDL egg file): the
+ * document points at where the format is written down instead of repeating it.
+ */
+export const ApiFreeForm = (description: string, options: { status?: number; contentTypes?: string[] } = {}) =>
+  ApiResponse({
+    status: options.status ?? 200,
+    description,
+    content: Object.fromEntries(
+      (options.contentTypes ?? ['application/json']).map((type): [string, { schema: SchemaObject }] => [
+        type,
+        { schema: type === 'application/json' ? { type: 'object', additionalProperties: true, description } : { type: 'string', description } },
+      ]),
+    ),
+  });

@@ -1,5 +1,6 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData } from 'src/common/http/api-responses';
 import { Public } from 'src/common/auth/authenticated.decorator';
 import { AppConfigService } from 'src/config/app-config.service';
 import { PublicSettingsDto } from 'src/modules/settings/dto/public-settings.dto';
@@ -12,6 +13,7 @@ export class SettingsController {
   /** The panel's public settings, read by the web pages before sign-in. */
   @Get()
   @Public()
+  @ApiData(PublicSettingsDto)
   settings(): { data: PublicSettingsDto } {
     const { captcha } = this.config;
     return {

@@ -21,12 +21,12 @@ const TOTP_ISSUER = 'Hatchery';
 const sealContext = (userId: string): string => `user:${userId}:totp`;
 
 /** How long the step after the password waits for its code, and how many codes it takes (docs/api.md#two-factor-sign-in). */
-export const CHALLENGE_LIFETIME_SECONDS = 300;
-export const CHALLENGE_MAX_ATTEMPTS = 5;
+const CHALLENGE_LIFETIME_SECONDS = 300;
+const CHALLENGE_MAX_ATTEMPTS = 5;
 const CHALLENGE_BYTES = 32;
 
 /** What a 401 TWO_FACTOR_REQUIRED carries in `details`. */
-export interface TwoFactorChallenge {
+interface TwoFactorChallenge {
   challenge: string;
   expiresInSeconds: number;
 }
