@@ -10,7 +10,17 @@ import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonGateway, POWER_ACTIONS, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';
-import { ClientServerDetailsDto, ServerDetailsDto, toClientServerDetails, toServerDetails } from 'src/modules/servers/dto/server-response.dto';
+import {
+  ClientServerDetailsDto,
+  PowerResultDto,
+  ServerActivityDto,
+  ServerDetailsDto,
+  ServerResourcesDto,
+  toClientServerDetails,
+  toServerDetails,
+  WebsocketTokenDto,
+  WebsocketUnavailableDto,
+} from 'src/modules/servers/dto/server-response.dto';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, toWingsPermissions, WINGS_ADMIN_EXTRAS, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
@@ -27,13 +37,7 @@ export const consoleTokenId = (userId: string, serverUuid: string): string => cr
 const WEBSOCKET_TOKEN_SECONDS = 900;
 const STATUS_TIMEOUT_MS = 5_000;
 
-export type WebsocketCredentials =
-  | { token: string; socket: string }
-  | {
-      unavailable: true;
-      message: string;
-      diagnostics: { error: string; serverUuid: string; serverIdentifier: string; nodeId: string; serverStatus: string | null };
-    };
+export type WebsocketCredentials = WebsocketTokenDto | WebsocketUnavailableDto;
 
 @Injectable()
 export class ClientServersService {
@@ -97,7 +101,7 @@ export class ClientServersService {
     return toClientServerDetails(server, allocations, status, access.permissions, auth.user.username);
   }
 
-  async power(access: ServerAccess, action: string, actor: Actor): Promise<{ success: boolean; message: string }> {
+  async power(access: ServerAccess, action: string, actor: Actor): Promise<PowerResultDto> {
     if (!(POWER_ACTIONS as readonly string[]).includes(action)) {
       throw new AppException(ServerError.INVALID_POWER_ACTION, { details: { allowed: POWER_ACTIONS } });
     }
@@ -117,7 +121,7 @@ export class ClientServersService {
     await this.activity(access.server, actor, 'server.console.command', { command });
   }
 
-  async resources(access: ServerAccess) {
+  async resources(access: ServerAccess): Promise<ServerResourcesDto> {
     const details = await this.daemon.liveServerDetails(access.server.node, access.server.uuid);
     const u = details.utilization;
     return {
@@ -193,7 +197,7 @@ export class ClientServersService {
   }
 
   /** Addresses are personal data of whoever acted: owners and admins see them, subusers get `ip: null`. */
-  async activityPage(access: ServerAccess, page: Page) {
+  async activityPage(access: ServerAccess, page: Page): Promise<Paginated<ServerActivityDto>> {
     const [rows, total] = await this.activityLog.page(access.server.id, page.skip, page.perPage);
     const showIp = access.role !== 'subuser';
     return paginated(

@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import type { ListedServer, LoadedServer } from 'src/modules/servers/server.entity';
 
@@ -131,3 +132,77 @@ export const toAdminServer = (server: ListedServer, allocations: AllocationEntit
   installedAt: server.installedAt?.toISOString() ?? null,
   updatedAt: server.updatedAt.toISOString(),
 });
+
+export class PowerResultDto {
+  success!: boolean;
+  message!: string;
+}
+
+/** The server's usage as its node last reported it (uptime in milliseconds; cpuAbsolute 100 = one core). */
+export class ResourceUsageDto {
+  memoryBytes!: number;
+  memoryLimitBytes!: number;
+  cpuAbsolute!: number;
+  diskBytes!: number;
+  networkRxBytes!: number;
+  networkTxBytes!: number;
+  uptime!: number;
+}
+
+export class ServerResourcesDto {
+  /** The daemon's state: offline, starting, running or stopping. */
+  currentState!: string;
+  isSuspended!: boolean;
+  resources!: ResourceUsageDto;
+}
+
+/** Console credentials: a JWT for the node and the socket to send it to (docs/wings.md#console-tokens). */
+export class WebsocketTokenDto {
+  token!: string;
+  socket!: string;
+}
+
+export class WebsocketDiagnosticsDto {
+  error!: string;
+  serverUuid!: string;
+  serverIdentifier!: string;
+  nodeId!: string;
+  serverStatus!: string | null;
+}
+
+/** The node does not know the server: no token, and what the panel knows instead. */
+export class WebsocketUnavailableDto {
+  @ApiProperty({ enum: [true] })
+  unavailable!: true;
+
+  message!: string;
+  diagnostics!: WebsocketDiagnosticsDto;
+}
+
+export class ActivityActorDto {
+  id!: string | null;
+  username!: string | null;
+}
+
+export class ServerActivityDto {
+  id!: string;
+  event!: string;
+  /** null: the system or the node did it. */
+  actor!: ActivityActorDto | null;
+
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  metadata!: Record<string, unknown>;
+
+  /** null for subusers, and when no address was known. */
+  ip!: string | null;
+  /** What acted when no user did (schedule, sftp, daemon...). */
+  via!: string | null;
+  timestamp!: string;
+}
+
+/** Whether the node was told about the change (`/sync`); the change itself is saved either way. */
+export class SyncOutcomeDto {
+  daemonSynced!: boolean;
+  /** Why the node was not told, when it was not. */
+  syncError?: string;
+}
