@@ -30,6 +30,7 @@ import { CaptchaModule } from 'src/modules/captcha/captcha.module';
 import { MailModule } from 'src/modules/mail/mail.module';
 import { PasswordResetModule } from 'src/modules/password-reset/password-reset.module';
 import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
+import { SettingsModule } from 'src/modules/settings/settings.module';
 
 @Module({
   imports: [
@@ -43,6 +44,7 @@ import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
     ChangeFeedModule,
     ScheduleModule.forRoot(),
     HealthModule,
+    SettingsModule,
     UsersModule,
     SessionsModule,
     ApiKeysModule,

@@ -1,6 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, getSchemaPath, SwaggerModule } from '@nestjs/swagger';
+import { ErrorResponseDto } from 'src/common/errors/error-response';
 import { Logger } from 'nestjs-pino';
 import { SESSION_COOKIE } from 'src/common/auth/authenticated.decorator';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
@@ -55,7 +56,12 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
         .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key' })
         .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key')
         .addCookieAuth(SESSION_COOKIE)
+        .addGlobalResponse(
+          { status: '4XX', description: 'Refused: the error shape of docs/api.md#errors', schema: { $ref: getSchemaPath(ErrorResponseDto) } },
+          { status: '5XX', description: 'Failed: the error shape of docs/api.md#errors', schema: { $ref: getSchemaPath(ErrorResponseDto) } },
+        )
         .build(),
+      { extraModels: [ErrorResponseDto] },
     );
   // Off: /api/docs, /api/docs.json and /api/docs.yaml are not registered and answer 404 like any unknown path.
   if (app.get(AppConfigService).docs.enabled) {

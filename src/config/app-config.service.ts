@@ -25,6 +25,8 @@ type DatabaseConfig =
 /** Typed, grouped view of the validated environment. */
 export class AppConfigService {
   readonly env: EnvSchema['NODE_ENV'];
+  /** The panel's name as its pages show it. */
+  readonly appName: string;
   readonly http: { host: string; port: number; appUrl: string; trustedOrigins: string[]; trustedProxies: string[] };
   readonly db: DatabaseConfig;
   readonly log: { level: EnvSchema['LOG_LEVEL'] };
@@ -51,6 +53,7 @@ export class AppConfigService {
 
   constructor(schema: EnvSchema) {
     this.env = schema.NODE_ENV;
+    this.appName = schema.APP_NAME;
     const appOrigin = new URL(schema.APP_URL).origin;
     this.http = {
       host: schema.HOST,

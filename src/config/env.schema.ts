@@ -118,6 +118,12 @@ export class EnvSchema {
   @IsBoolean()
   REGISTRATION_ENABLED = false;
 
+  /** The panel's name as its pages show it (GET /api/settings). */
+  @IsString()
+  @MinLength(1)
+  @MaxLength(64)
+  APP_NAME = 'Hatchery';
+
   /** Serves the API reference at /api/docs (Swagger UI), /api/docs.json and /api/docs.yaml. */
   @Transform(toBoolean)
   @IsBoolean()

@@ -225,6 +225,11 @@ describe.each(dbKinds(['postgres', 'pglite']))('auth and sessions (%s)', (db) =>
     expect(res.body).toMatchObject({ statusCode: 403, code: 'REGISTRATION_DISABLED' });
   });
 
+  it('should tell the sign-in page, without credentials, the name, that registration is off and that no CAPTCHA is asked', async () => {
+    const res = await t.http().get('/api/settings').expect(200);
+    expect(res.body).toEqual({ data: { appName: 'Hatchery', registrationEnabled: false, fileEditMaxMiB: 4, captcha: null } });
+  });
+
   it('should answer 400 VALIDATION_FAILED with details, and refuse unknown fields', async () => {
     const bad = await t.http().post('/api/auth/sign-in/email').send({ email: 42 }).expect(400);
     expect(bad.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', message: 'Validation failed' });
@@ -254,11 +259,16 @@ describe.each(dbKinds(['postgres', 'pglite']))('sign-up when enabled (%s)', (db)
   let t: TestApp;
 
   beforeAll(async () => {
-    t = await createTestApp({ db, env: { REGISTRATION_ENABLED: 'true' } });
+    t = await createTestApp({ db, env: { REGISTRATION_ENABLED: 'true', APP_NAME: 'Game Hut', FILE_EDIT_MAX_MB: '16' } });
   });
 
   afterAll(async () => {
     await t.close();
+  });
+
+  it('should say so in the public settings, with the configured name and edit size', async () => {
+    const res = await t.http().get('/api/settings').expect(200);
+    expect(res.body.data).toEqual({ appName: 'Game Hut', registrationEnabled: true, fileEditMaxMiB: 16, captcha: null });
   });
 
   it('should create a non-admin account and sign it in', async () => {

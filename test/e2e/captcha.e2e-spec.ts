@@ -157,6 +157,9 @@ describe.each(dbKinds(['postgres']))('CAPTCHA (%s)', (db) => {
       const res = await t.http().get('/api/auth/captcha').expect(200);
       expect(res.body).toEqual({ data: { provider, siteKey: `${provider}-site-key` } });
       expect(JSON.stringify(res.body)).not.toContain(SECRET);
+      const settings = await t.http().get('/api/settings').expect(200);
+      expect(settings.body.data.captcha).toEqual({ provider, siteKey: `${provider}-site-key` });
+      expect(JSON.stringify(settings.body)).not.toContain(SECRET);
     });
 
     it('should keep the secret key and the tokens out of the logs', () => {
@@ -251,6 +254,7 @@ describe.each(dbKinds(['postgres']))('CAPTCHA (%s)', (db) => {
       await t.http().post('/api/auth/sign-in/email').send({ email: user.email, password: DEFAULT_PASSWORD }).expect(200);
       await t.http().post('/api/auth/forget-password').send({ email: user.email }).expect(200);
       expect((await t.http().get('/api/auth/captcha').expect(200)).body).toEqual({ data: { provider: null, siteKey: null } });
+      expect((await t.http().get('/api/settings').expect(200)).body.data.captcha).toBeNull();
     });
   });
 });

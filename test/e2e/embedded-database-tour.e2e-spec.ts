@@ -111,6 +111,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   it('should sign up, sign in both ways, read the session, and sign out', async () => {
     await p().t.http().get('/api/health').expect(200);
     await p().t.http().get('/api/auth/captcha').expect(200);
+    expect(data(await p().t.http().get('/api/settings').expect(200))).toEqual({ appName: 'Hatchery', registrationEnabled: true, fileEditMaxMiB: 4, captcha: null });
     const up = await p().t.http().post('/api/auth/sign-up/email').send({ name: 'Tour', username: 'tourist', email: 'tourist@example.test', password: DEFAULT_PASSWORD }).expect(201);
     expect(data(up).user.username).toBe('tourist');
     await p().t.http().post('/api/auth/sign-in/username').send({ username: 'tourist', password: DEFAULT_PASSWORD }).expect(200);
@@ -156,6 +157,9 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const { secret } = data(await as('post', '/api/user/2fa/setup').expect(200));
     const enabled = data(await as('post', '/api/user/2fa/enable').send({ code: codeAt(secret, p().t.clock.now().getTime()) }).expect(200));
     expect(enabled.recoveryCodes.length).toBeGreaterThan(0);
+    const required = await p().t.http().post('/api/auth/sign-in/email').send({ email: `moved-${user.email}`, password: 'another long password' }).expect(401);
+    const stepped = await p().t.http().post('/api/auth/two-factor').send({ challenge: required.body.details.challenge, code: enabled.recoveryCodes[0] }).expect(200);
+    expect(data(stepped).user.email).toBe(`moved-${user.email}`);
     await as('post', '/api/user/2fa/disable').send({ password: 'another long password' }).expect(204);
   });
 

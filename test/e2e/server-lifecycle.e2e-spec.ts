@@ -49,6 +49,30 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(byUuid.body.data.permissions).toContain('server.power');
   });
 
+  it("should give the details what the server's pages need: SFTP login for the caller, upload size, feature limits, egg and image", async () => {
+    await p.admin('patch', `/api/admin/servers/${serverId}/build`).send({ database_limit: 2, allocation_limit: 3, backup_limit: 4 }).expect(200);
+    const node = (await p.admin('get', `/api/admin/nodes/${p.nodeId}`).expect(200)).body.data;
+    const admin = (await p.admin('get', `/api/admin/servers/${serverId}`).expect(200)).body.data;
+    const identifier = serverUuid.slice(0, 8);
+    const owned = (await p.asOwner('get', `/api/client/servers/${serverUuid}`).expect(200)).body.data;
+    expect(owned).toMatchObject({
+      sftp: { host: '127.0.0.1', port: node.daemonSftp, username: `${p.owner.username}.${identifier}` },
+      uploadSizeMiB: node.uploadSize,
+      featureLimits: { databases: 2, allocations: 3, backups: 4 },
+      egg: { id: p.eggId, name: 'Paper' },
+      image: admin.image,
+    });
+    expect(owned.image).toMatch(/^ghcr\.io\//);
+    expect(node.uploadSize).toEqual(expect.any(Number));
+    // The login is the caller's own: an admin viewing the server signs in to SFTP as themselves.
+    const me = (await p.admin('get', '/api/account').expect(200)).body.data;
+    const asAdmin = (await p.admin('get', `/api/client/servers/${identifier}`).expect(200)).body.data;
+    expect(asAdmin.sftp.username).toBe(`${me.username}.${identifier}`);
+    // The list stays lean: none of these.
+    const listed = (await p.asOwner('get', '/api/client/servers').expect(200)).body.data[0];
+    expect(listed).not.toHaveProperty('sftp');
+  });
+
   it('should start, stream console and status over the WebSocket, take a command, stop, and log both power actions', async () => {
     const creds = (await p.asOwner('get', `/api/client/servers/${serverUuid}/websocket`).expect(200)).body.data;
     expect(creds.socket).toBe(`${p.sim.url.replace('http', 'ws')}/api/servers/${serverUuid}/ws`);

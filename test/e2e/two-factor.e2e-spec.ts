@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { DataSource } from 'typeorm';
 import { BackgroundTasks } from 'src/common/background/background-tasks';
@@ -127,9 +128,12 @@ describe.each(dbKinds(['postgres', 'pglite']))('two-factor sign-in (%s)', (db) =
     expect(missing.body).toEqual({
       statusCode: 401,
       code: 'TWO_FACTOR_REQUIRED',
-      message: 'Two-factor sign-in is enabled: give the code from your authenticator app (or a recovery code) as totp',
+      message:
+        'Two-factor sign-in is enabled: send the code from your authenticator app (or a recovery code) with details.challenge to POST /api/auth/two-factor',
+      details: { challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresInSeconds: 300 },
       requestId: expect.any(String),
     });
+    secretsSeen.push(missing.body.details.challenge);
     const byUsername = await t.http().post('/api/auth/sign-in/username').send({ username: user.username, password: DEFAULT_PASSWORD }).expect(401);
     expect(byUsername.body.code).toBe('TWO_FACTOR_REQUIRED');
     const wrong = await signInWith(user, codeAt(secret, now() + 10 * STEP_MS)).expect(401);
@@ -194,6 +198,129 @@ describe.each(dbKinds(['postgres', 'pglite']))('two-factor sign-in (%s)', (db) =
       '9 unused recovery codes remain',
       '8 unused recovery codes remain',
     ]);
+  });
+
+  describe('the code step by challenge (POST /api/auth/two-factor)', () => {
+    /** The challenge a password sign-in without a code answers. */
+    const challengeFor = async (user: UserEntity): Promise<string> => {
+      const res = await signInWith(user).expect(401);
+      expect(res.body.code).toBe('TWO_FACTOR_REQUIRED');
+      secretsSeen.push(res.body.details.challenge);
+      return res.body.details.challenge;
+    };
+    const step = (challenge: string, code: string) => t.http().post('/api/auth/two-factor').send({ challenge, code });
+    const challengeInvalid = errorBody(401, 'TWO_FACTOR_CHALLENGE_INVALID');
+    const invalid = (attemptsLeft: number) => ({ ...errorBody(401, 'TWO_FACTOR_INVALID'), details: { attemptsLeft } });
+
+    it('should sign in with a TOTP code as a sign-in does (the same body, a working session cookie), once', async () => {
+      const user = await createUser(t.app);
+      const { secret } = await enable(user);
+      t.clock.advance(STEP_MS);
+      const challenge = await challengeFor(user);
+      const res = await step(challenge, codeAt(secret, now())).expect(200);
+      expect(res.body).toEqual({
+        data: {
+          user: expect.objectContaining({ id: String(user.id), email: user.email, twoFactorEnabled: true }),
+          session: { id: expect.any(String), expiresAt: expect.any(String) },
+        },
+      });
+      const cookie = sessionCookie(res)!;
+      expect(cookie).toBeDefined();
+      const session = (await t.http().get('/api/auth/session').set('Cookie', cookie).expect(200)).body.data;
+      expect(session.session).toMatchObject({ id: res.body.data.session.id, fresh: true });
+      expect(Object.keys(res.body.data.user).sort()).toEqual(Object.keys(session.user).sort());
+
+      // Used: the challenge is gone, whatever code comes with it.
+      t.clock.advance(STEP_MS);
+      const again = await step(challenge, codeAt(secret, now())).expect(401);
+      expect(again.body).toEqual(challengeInvalid);
+      expect(sessionCookie(again)).toBeUndefined();
+    });
+
+    it('should take a recovery code once', async () => {
+      const user = await createUser(t.app);
+      const { recoveryCodes } = await enable(user);
+      await step(await challengeFor(user), recoveryCodes[0]).expect(200);
+      const reused = await step(await challengeFor(user), recoveryCodes[0]).expect(401);
+      expect(reused.body).toEqual(invalid(4));
+      await settled();
+      expect(sink.to(user.email).filter((m) => m.subject === 'A recovery code was used to sign in')).toHaveLength(1);
+    });
+
+    it('should refuse a wrong code without ending the challenge, and then take the right one', async () => {
+      const user = await createUser(t.app);
+      const { secret } = await enable(user);
+      t.clock.advance(STEP_MS);
+      const challenge = await challengeFor(user);
+      const wrong = await step(challenge, codeAt(secret, now() + 10 * STEP_MS)).expect(401);
+      expect(wrong.body).toEqual(invalid(4));
+      expect(sessionCookie(wrong)).toBeUndefined();
+      expect((await step(challenge, 'zzzz-zzzz-zzzz').expect(401)).body).toEqual(invalid(3));
+      await step(challenge, codeAt(secret, now())).expect(200);
+    });
+
+    it('should end the challenge after 5 wrong codes, even for the right one after', async () => {
+      const user = await createUser(t.app);
+      const { secret } = await enable(user);
+      t.clock.advance(STEP_MS);
+      const challenge = await challengeFor(user);
+      for (const left of [4, 3, 2, 1, 0]) {
+        expect((await step(challenge, codeAt(secret, now() + 10 * STEP_MS)).expect(401)).body).toEqual(invalid(left));
+      }
+      expect((await step(challenge, codeAt(secret, now())).expect(401)).body).toEqual(challengeInvalid);
+      // A new sign-in gets a new challenge with 5 codes of its own.
+      await step(await challengeFor(user), codeAt(secret, now())).expect(200);
+    });
+
+    it('should expire 5 minutes after the sign-in', async () => {
+      const user = await createUser(t.app);
+      const { secret } = await enable(user);
+      t.clock.advance(STEP_MS);
+      const early = await challengeFor(user);
+      const late = await challengeFor(user);
+      t.clock.advance(5 * MINUTE - 1_000);
+      await step(early, codeAt(secret, now())).expect(200);
+      t.clock.advance(1_000);
+      expect((await step(late, codeAt(secret, now() + STEP_MS)).expect(401)).body).toEqual(challengeInvalid);
+    });
+
+    it('should sign in once when the same challenge and code arrive together', async () => {
+      const user = await createUser(t.app);
+      const { secret } = await enable(user);
+      t.clock.advance(STEP_MS);
+      const challenge = await challengeFor(user);
+      const code = codeAt(secret, now());
+      const results = await Promise.all([step(challenge, code), step(challenge, code), step(challenge, code)]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 401, 401]);
+    });
+
+    it('should end when the password changes or two-factor sign-in is turned off', async () => {
+      const user = await createUser(t.app);
+      const { cookie, secret } = await enable(user);
+      t.clock.advance(STEP_MS);
+      const beforeChange = await challengeFor(user);
+      await t.http().put('/api/account/password').set('Cookie', cookie).set('Origin', TEST_ORIGIN).send({ currentPassword: DEFAULT_PASSWORD, newPassword: 'the next long password' }).expect(204);
+      expect((await step(beforeChange, codeAt(secret, now())).expect(401)).body).toEqual(challengeInvalid);
+
+      const beforeDisable = (await signInWith(user, undefined, 'the next long password').expect(401)).body.details.challenge;
+      await post('/api/user/2fa/disable', cookie).send({ password: 'the next long password' }).expect(204);
+      expect((await step(beforeDisable, codeAt(secret, now())).expect(401)).body).toEqual(challengeInvalid);
+    });
+
+    it('should keep only the hash of a challenge, and refuse an unknown or malformed one', async () => {
+      const user = await createUser(t.app);
+      await enable(user);
+      const challenge = await challengeFor(user);
+      const rows: { token_hash: string }[] = await t.app.get(DataSource).query('SELECT token_hash FROM two_factor_challenge WHERE user_id = $1', [user.id]);
+      expect(rows.map((r) => r.token_hash)).toContain(createHash('sha256').update(challenge).digest('hex'));
+      expect(JSON.stringify(rows)).not.toContain(challenge);
+
+      expect((await step('A'.repeat(43), '123456').expect(401)).body).toEqual(challengeInvalid);
+      const malformed = await step('short', '123456').expect(400);
+      expect(malformed.body.details).toEqual([{ field: 'challenge', message: 'challenge must be the challenge the sign-in answered' }]);
+      const missing = await t.http().post('/api/auth/two-factor').send({ challenge }).expect(400);
+      expect(missing.body.details).toEqual([{ field: 'code', message: 'code must be a 6-digit code or a recovery code' }]);
+    });
   });
 
   it('should disable with the password: a wrong one is 400, then sign-in needs no code, the secret and codes are gone, and a notice is mailed', async () => {

@@ -15,7 +15,7 @@ const SECRET_QUERY = /([?&](?:token|key|api_key|apikey|signature|password|secret
  * Paths with wildcards (`*.password`) would make pino walk every object of every line, the request
  * lines included, for ~10 µs each; nothing the panel logs nests secrets deeper than these.
  */
-const SECRET_FIELDS = ['password', 'newPassword', 'currentPassword', 'token', 'secret', 'key', 'apiKey', 'tokenSecret'];
+const SECRET_FIELDS = ['password', 'newPassword', 'currentPassword', 'token', 'secret', 'key', 'apiKey', 'tokenSecret', 'challenge'];
 const REDACTED_PATHS = [...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `err.${f}`)];
 
 /** Request and response headers logged as `[Redacted]` (censored by the serializers below). */

@@ -39,6 +39,8 @@ export const RATE_LIMIT_RULES: RateLimitRule[] = [
   { name: 'sign-in-account', limit: 5, windowMs: 10 * MINUTE, applies: isSignInRoute, by: 'account' },
   { name: 'sign-in-email', limit: 3, windowMs: 10_000, applies: exactly('/api/auth/sign-in/email'), by: 'client' },
   { name: 'sign-in-email-account', limit: 3, windowMs: 10_000, applies: exactly('/api/auth/sign-in/email'), by: 'account' },
+  // Each challenge takes 5 codes and each password sign-in makes one; this caps an address's guesses across challenges.
+  { name: 'two-factor-step', limit: 10, windowMs: 5 * MINUTE, applies: exactly('/api/auth/two-factor'), by: 'client' },
   { name: 'forget-password', limit: 5, windowMs: 15 * MINUTE, applies: exactly('/api/auth/forget-password'), by: 'client' },
   { name: 'reset-password', limit: 8, windowMs: 15 * MINUTE, applies: exactly('/api/auth/reset-password'), by: 'client' },
   { name: 'password-request', limit: 5, windowMs: 15 * MINUTE, applies: exactly('/api/auth/password/request'), by: 'client' },
@@ -49,6 +51,9 @@ export const RATE_LIMIT_RULES: RateLimitRule[] = [
   { name: 'account-sessions', limit: 15, windowMs: 5 * MINUTE, applies: under('/api/account/sessions'), by: 'client' },
   { name: 'account-api-keys', limit: 20, windowMs: 5 * MINUTE, applies: under('/api/account/api-keys'), by: 'client' },
   { name: 'api-key-create', limit: 10, windowMs: MINUTE, applies: exactly('/api/account/api-keys', 'POST'), by: 'client' },
+  // Every page load of the web app reads it before sign-in: a bucket of its own, so that it neither
+  // spends the global budget nor is starved by it; it only reads the configuration.
+  { name: 'settings', limit: 60, windowMs: MINUTE, applies: exactly('/api/settings'), by: 'client' },
   { name: 'admin', limit: 300, windowMs: MINUTE, applies: under('/api/admin'), by: 'client' },
   { name: 'daemon', limit: 300, windowMs: MINUTE, applies: under('/api/daemon'), by: 'client' },
   { name: 'servers', limit: 300, windowMs: MINUTE, applies: under('/api/servers'), by: 'client' },

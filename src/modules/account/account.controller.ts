@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData } from 'src/common/http/api-responses';
 import { AuthContext, requireSession } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
@@ -14,6 +15,7 @@ export class AccountController {
 
   @Get()
   @Authenticated()
+  @ApiData(AccountResponseDto)
   get(@CurrentAuth() auth: AuthContext): { data: AccountResponseDto } {
     return { data: toAccountResponse(auth.user) };
   }
@@ -28,6 +30,7 @@ export class AccountController {
 
   @Put('email')
   @Authenticated({ sessionOnly: true, freshSession: true })
+  @ApiData(AccountResponseDto)
   async changeEmail(@CurrentAuth() auth: AuthContext, @Body() dto: ChangeEmailDto): Promise<{ data: AccountResponseDto }> {
     return { data: toAccountResponse(await this.service.changeEmail(auth.user, dto.email, dto.password)) };
   }

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData } from 'src/common/http/api-responses';
 import type { AuthContext } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
@@ -19,12 +20,14 @@ export class ApiKeysController {
 
   @Get()
   @Authenticated({ credentials: true })
+  @ApiData(ApiKeyResponseDto, { isArray: true })
   async list(@CurrentAuth() auth: AuthContext): Promise<{ data: ApiKeyResponseDto[] }> {
     return { data: (await this.service.list(auth.user.id)).map(toApiKeyResponse) };
   }
 
   @Post()
   @Authenticated({ credentials: true })
+  @ApiData(CreatedApiKeyResponseDto, { status: 201 })
   async create(@CurrentAuth() auth: AuthContext, @Body() dto: CreateApiKeyDto): Promise<{ data: CreatedApiKeyResponseDto }> {
     const ceiling = auth.method === 'api-key' ? auth.scopes : scopesOf(auth.user);
     const { key, secret } = await this.service.create(auth.user, dto, ceiling);

@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Paginated, toPage } from 'src/common/http/pagination';
@@ -14,6 +15,7 @@ export class AuditController {
 
   @Get()
   @Authenticated({ admin: AdminScope.USERS_READ })
+  @ApiPage(AuditLogResponseDto)
   list(@Query() query: AuditLogQueryDto): Promise<Paginated<AuditLogResponseDto>> {
     const { action, actorId, targetType, targetId } = query;
     return this.service.list({ action, actorId, targetType, targetId }, toPage(query));

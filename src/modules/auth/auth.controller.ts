@@ -1,16 +1,18 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData } from 'src/common/http/api-responses';
+import { SessionStateDto, SignedInDto, SignedUpDto } from 'src/modules/auth/dto/auth-response.dto';
 import { AuthContext, requireSession } from 'src/modules/auth/auth-context';
 import { Authenticated, Public } from 'src/common/auth/authenticated.decorator';
 import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
 import { headerOf, HttpReply, HttpRequest } from 'src/common/http/http';
 import { AuthService } from 'src/modules/auth/auth.service';
 import { RequireCaptcha } from 'src/modules/captcha/captcha.guard';
-import { SignInEmailDto, SignInUsernameDto, SignUpDto } from 'src/modules/auth/dto/auth.dto';
+import { SignInEmailDto, SignInUsernameDto, SignUpDto, TwoFactorSignInDto } from 'src/modules/auth/dto/auth.dto';
 import { ClientMeta, SignedIn, SignInService } from 'src/modules/auth/sign-in.service';
 import { toSessionResponse } from 'src/modules/sessions/dto/session-response.dto';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
-import { toUserResponse, UserResponseDto } from 'src/modules/users/dto/user-response.dto';
+import { toUserResponse } from 'src/modules/users/dto/user-response.dto';
 
 const meta = (req: HttpRequest): ClientMeta => ({ ip: req.ip, userAgent: headerOf(req, 'user-agent') });
 
@@ -26,7 +28,8 @@ export class AuthController {
   @Post('sign-up/email')
   @Public()
   @RequireCaptcha()
-  async signUp(@Body() dto: SignUpDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply): Promise<{ data: { user: UserResponseDto } }> {
+  @ApiData(SignedUpDto, { status: 201 })
+  async signUp(@Body() dto: SignUpDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply): Promise<{ data: SignedUpDto }> {
     const signedIn = await this.signIns.signUp(dto, meta(req));
     this.auth.setSessionCookie(res, signedIn.token, signedIn.session);
     return { data: { user: toUserResponse(signedIn.user) } };
@@ -36,7 +39,8 @@ export class AuthController {
   @HttpCode(200)
   @Public()
   @RequireCaptcha()
-  async signInEmail(@Body() dto: SignInEmailDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply) {
+  @ApiData(SignedInDto)
+  async signInEmail(@Body() dto: SignInEmailDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply): Promise<{ data: SignedInDto }> {
     return this.respond(await this.signIns.signIn({ email: dto.email }, dto.password, dto.totp, meta(req)), res);
   }
 
@@ -44,8 +48,18 @@ export class AuthController {
   @HttpCode(200)
   @Public()
   @RequireCaptcha()
-  async signInUsername(@Body() dto: SignInUsernameDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply) {
+  @ApiData(SignedInDto)
+  async signInUsername(@Body() dto: SignInUsernameDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply): Promise<{ data: SignedInDto }> {
     return this.respond(await this.signIns.signIn({ username: dto.username }, dto.password, dto.totp, meta(req)), res);
+  }
+
+  /** The second step of a two-factor sign-in: no password and no CAPTCHA, the challenge stands for them. */
+  @Post('two-factor')
+  @HttpCode(200)
+  @Public()
+  @ApiData(SignedInDto)
+  async twoFactor(@Body() dto: TwoFactorSignInDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply): Promise<{ data: SignedInDto }> {
+    return this.respond(await this.signIns.completeTwoFactor(dto.challenge, dto.code, meta(req)), res);
   }
 
   @Post('sign-out')
@@ -59,7 +73,8 @@ export class AuthController {
 
   @Get('session')
   @Authenticated({ sessionOnly: true })
-  session(@CurrentAuth() current: AuthContext) {
+  @ApiData(SessionStateDto)
+  session(@CurrentAuth() current: AuthContext): { data: SessionStateDto } {
     const auth = requireSession(current);
     return {
       data: {
@@ -69,7 +84,7 @@ export class AuthController {
     };
   }
 
-  private respond(signedIn: SignedIn, res: HttpReply) {
+  private respond(signedIn: SignedIn, res: HttpReply): { data: SignedInDto } {
     this.auth.setSessionCookie(res, signedIn.token, signedIn.session);
     return {
       data: {

@@ -43,6 +43,12 @@ export class SignInService {
     return { user, ...(await this.sessions.create(user, meta)) };
   }
 
+  /** The code step of a two-factor sign-in, by the challenge its password step answered. */
+  async completeTwoFactor(challenge: string, code: string, meta: ClientMeta): Promise<SignedIn> {
+    const user = await this.twoFactor.redeemChallenge(challenge, code);
+    return { user, ...(await this.sessions.create(user, meta)) };
+  }
+
   async signUp(dto: SignUpDto, meta: ClientMeta): Promise<SignedIn> {
     if (!this.config.auth.registrationEnabled) {
       throw new AppException(AuthError.REGISTRATION_DISABLED);

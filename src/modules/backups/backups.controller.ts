@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiAccepted, ApiData, ApiPage } from 'src/common/http/api-responses';
 import type { AuthContext } from 'src/modules/auth/auth-context';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
@@ -7,7 +8,7 @@ import { PaginationQueryDto, toPage } from 'src/common/http/pagination';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { BackupError } from 'src/modules/backups/backups.errors';
 import { BackupList, BackupsService } from 'src/modules/backups/backups.service';
-import { BackupDownloadDto, BackupResponseDto, CreateBackupDto, RestoreBackupDto } from 'src/modules/backups/dto/backup.dto';
+import { BackupDownloadDto, BackupListMetaDto, BackupResponseDto, CreateBackupDto, RestoreBackupDto } from 'src/modules/backups/dto/backup.dto';
 import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/server-access';
 
 const backupId = new DecimalIdPipe(BackupError.NOT_FOUND);
@@ -21,24 +22,28 @@ export class BackupsController {
   /** Newest first; `meta` adds `backupCount` (in progress or successful) and `backupLimit`. */
   @Get()
   @ServerRoute('server.backup.read')
+  @ApiPage(BackupResponseDto, { meta: BackupListMetaDto })
   list(@CurrentServer() access: ServerAccess, @Query() query: PaginationQueryDto): Promise<BackupList> {
     return this.service.list(access, toPage(query));
   }
 
   @Post()
   @ServerRoute('server.backup.create')
+  @ApiData(BackupResponseDto, { status: 201 })
   async create(@CurrentServer() access: ServerAccess, @CurrentActor() actor: Actor, @Body() dto: CreateBackupDto): Promise<{ data: BackupResponseDto }> {
     return { data: await this.service.create(access, actor, dto) };
   }
 
   @Get(':backup')
   @ServerRoute('server.backup.read')
+  @ApiData(BackupResponseDto)
   async view(@CurrentServer() access: ServerAccess, @Param('backup', backupId) id: string): Promise<{ data: BackupResponseDto }> {
     return { data: await this.service.view(access, id) };
   }
 
   @Get(':backup/download')
   @ServerRoute('server.backup.download')
+  @ApiData(BackupDownloadDto)
   async download(
     @CurrentServer() access: ServerAccess,
     @CurrentAuth() auth: AuthContext,
@@ -52,6 +57,7 @@ export class BackupsController {
   @Post(':backup/lock')
   @HttpCode(200)
   @ServerRoute('server.backup.delete')
+  @ApiData(BackupResponseDto)
   async lock(@CurrentServer() access: ServerAccess, @CurrentActor() actor: Actor, @Param('backup', backupId) id: string): Promise<{ data: BackupResponseDto }> {
     return { data: await this.service.toggleLock(access, actor, id) };
   }
@@ -60,6 +66,7 @@ export class BackupsController {
   @Post(':backup/restore')
   @HttpCode(202)
   @ServerRoute('server.backup.restore')
+  @ApiAccepted('The node stops the server and restores in the background; the server shows restoring_backup until it reports back')
   async restore(
     @CurrentServer() access: ServerAccess,
     @CurrentActor() actor: Actor,

@@ -10,7 +10,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { BackupEntity, backupStatus } from 'src/modules/backups/backup.entity';
 import { BackupError } from 'src/modules/backups/backups.errors';
 import { BackupsRepository } from 'src/modules/backups/backups.repository';
-import { BackupDownloadDto, BackupResponseDto, CreateBackupDto, toBackupResponse } from 'src/modules/backups/dto/backup.dto';
+import { BackupDownloadDto, BackupListMetaDto, BackupResponseDto, CreateBackupDto, toBackupResponse } from 'src/modules/backups/dto/backup.dto';
 import { DaemonTokenSigner } from 'src/modules/daemon-gateway/daemon-token-signer';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { ServerAccess } from 'src/modules/servers/server-access';
@@ -18,14 +18,7 @@ import { ActivityOptions, ServerActivityLog } from 'src/modules/servers/server-a
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
 
-export type BackupList = Omit<Paginated<BackupResponseDto>, 'meta'> & {
-  meta: Paginated<BackupResponseDto>['meta'] & {
-    /** Backups that count toward the limit: in progress or successful. */
-    backupCount: number;
-    /** null: no limit; 0: backups are disabled for the server. */
-    backupLimit: number | null;
-  };
-};
+export type BackupList = Omit<Paginated<BackupResponseDto>, 'meta'> & { meta: BackupListMetaDto };
 
 /** Who started something: a signed-in user, or a schedule of the server. */
 type Initiator = Actor | 'schedule';

@@ -81,6 +81,8 @@ export interface DaemonNode {
   readonly scheme: NodeScheme;
   readonly fqdn: string;
   readonly daemonListen: number;
+  /** The node's SFTP port (shown to users, not called by the panel). */
+  readonly daemonSftp: number;
   readonly allowInsecure: boolean;
   /** MiB a file upload may have. */
   readonly uploadSize: number;
@@ -135,6 +137,7 @@ export class DaemonGateway {
       scheme: node.scheme,
       fqdn: node.fqdn,
       daemonListen: node.daemonListen,
+      daemonSftp: node.daemonSftp,
       allowInsecure: node.allowInsecure,
       uploadSize: node.uploadSize,
       daemonAuth: node.daemonAuth,

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
@@ -24,18 +25,21 @@ export class DatabaseHostsController {
 
   @Get()
   @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @ApiPage(DatabaseHostResponseDto)
   list(@Query() query: PaginationQueryDto): Promise<Paginated<DatabaseHostResponseDto>> {
     return this.service.list(toPage(query));
   }
 
   @Post()
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ApiData(DatabaseHostResponseDto, { status: 201 })
   async create(@Body() dto: CreateDatabaseHostDto, @CurrentActor() actor: Actor): Promise<{ data: DatabaseHostResponseDto }> {
     return { data: await this.service.create(dto, actor) };
   }
 
   @Get(':id')
   @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @ApiData(DatabaseHostResponseDto)
   async get(@Param('id', hostId) id: string): Promise<{ data: DatabaseHostResponseDto }> {
     return { data: await this.service.get(id) };
   }
@@ -43,6 +47,7 @@ export class DatabaseHostsController {
   /** Any field; `password` replaces the stored one. */
   @Patch(':id')
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ApiData(DatabaseHostResponseDto)
   async update(@Param('id', hostId) id: string, @Body() dto: UpdateDatabaseHostDto, @CurrentActor() actor: Actor): Promise<{ data: DatabaseHostResponseDto }> {
     return { data: await this.service.update(id, dto, actor) };
   }
@@ -59,6 +64,7 @@ export class DatabaseHostsController {
   @Post(':id/test')
   @HttpCode(200)
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ApiData(DatabaseHostTestDto)
   async test(@Param('id', hostId) id: string): Promise<{ data: DatabaseHostTestDto }> {
     return { data: await this.service.test(id) };
   }

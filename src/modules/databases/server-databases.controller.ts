@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiDataWithMeta, ApiPage } from 'src/common/http/api-responses';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { PaginationQueryDto, toPage } from 'src/common/http/pagination';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
@@ -24,12 +25,14 @@ export class ServerDatabasesController {
   /** `data` (2.5) and `hostAvailable`: whether a host could take a new database. */
   @Get()
   @ServerRoute('server.database.read')
+  @ApiPage(ServerDatabaseResponseDto, { extra: { hostAvailable: { type: 'boolean', description: 'Whether a host could take a new database' } } })
   list(@CurrentServer() access: ServerAccess, @Query() query: PaginationQueryDto): Promise<DatabaseList> {
     return this.service.list(access, toPage(query));
   }
 
   @Post()
   @ServerRoute('server.database.create')
+  @ApiDataWithMeta(CreatedServerDatabaseDto, DatabasePasswordMetaDto, { status: 201 })
   create(
     @CurrentServer() access: ServerAccess,
     @Body() dto: CreateServerDatabaseDto,
@@ -41,6 +44,7 @@ export class ServerDatabasesController {
   @Post(':database/rotate-password')
   @HttpCode(200)
   @ServerRoute('server.database.update')
+  @ApiDataWithMeta(ServerDatabaseResponseDto, DatabasePasswordMetaDto)
   rotatePassword(
     @CurrentServer() access: ServerAccess,
     @Param('database', databaseId) id: string,

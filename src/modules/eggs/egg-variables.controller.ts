@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
@@ -19,12 +20,14 @@ export class EggVariablesController {
 
   @Get()
   @Authenticated({ admin: AdminScope.EGGS_READ })
+  @ApiData(EggVariableResponseDto, { isArray: true })
   async list(@Param('egg', eggId) egg: string): Promise<{ data: EggVariableResponseDto[] }> {
     return { data: (await this.service.list(egg)).map(toEggVariableResponse) };
   }
 
   @Post()
   @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  @ApiData(EggVariableResponseDto, { status: 201 })
   async create(
     @Param('egg', eggId) egg: string,
     @Body() dto: CreateEggVariableDto,
@@ -35,6 +38,7 @@ export class EggVariablesController {
 
   @Patch(':variable')
   @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  @ApiData(EggVariableResponseDto)
   async update(
     @Param('egg', eggId) egg: string,
     @Param('variable', variableId) id: string,

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiFreeForm, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
@@ -25,12 +26,14 @@ export class EggsController {
 
   @Get()
   @Authenticated({ admin: AdminScope.EGGS_READ })
+  @ApiPage(EggListItemDto)
   list(@Query() query: EggListQueryDto): Promise<Paginated<EggListItemDto>> {
     return this.eggs.list(query.nestId, toPage(query));
   }
 
   @Post()
   @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  @ApiData(EggResponseDto, { status: 201 })
   async create(@Body() dto: CreateEggDto, @CurrentActor() actor: Actor): Promise<{ data: EggResponseDto }> {
     return { data: await this.eggs.create(dto, actor) };
   }
@@ -40,6 +43,7 @@ export class EggsController {
   @ApiBody({ description: 'A PTDL_v1/PTDL_v2 egg document, or {nestId, egg}' })
   @ApiQuery({ name: 'nestId', required: false })
   @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  @ApiData(EggResponseDto, { status: 201 })
   async import(@Body() body: unknown, @Query('nestId') nestId: unknown, @CurrentActor() actor: Actor): Promise<{ data: EggResponseDto }> {
     const target = importTarget(body, nestId);
     return { data: await this.transfer.import(target.nestId, target.document, actor) };
@@ -47,18 +51,21 @@ export class EggsController {
 
   @Post('import-url')
   @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  @ApiData(EggResponseDto, { status: 201 })
   async importFromUrl(@Body() dto: ImportEggUrlDto, @CurrentActor() actor: Actor): Promise<{ data: EggResponseDto }> {
     return { data: await this.transfer.importFromUrl(dto.nestId, dto.url, actor) };
   }
 
   @Get(':egg')
   @Authenticated({ admin: AdminScope.EGGS_READ })
+  @ApiData(EggResponseDto)
   async get(@Param('egg', eggId) id: string): Promise<{ data: EggResponseDto }> {
     return { data: await this.eggs.getResponse(id) };
   }
 
   @Patch(':egg')
   @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  @ApiData(EggResponseDto)
   async update(@Param('egg', eggId) id: string, @Body() dto: UpdateEggDto, @CurrentActor() actor: Actor): Promise<{ data: EggResponseDto }> {
     return { data: await this.eggs.update(id, dto, actor) };
   }
@@ -73,6 +80,7 @@ export class EggsController {
   /** The PTDL_v2 document as a file download. */
   @Get(':egg/export')
   @Authenticated({ admin: AdminScope.EGGS_READ })
+  @ApiFreeForm('The egg as a PTDL_v2 file (an attachment), as Pterodactyl exports it')
   async export(@Param('egg', eggId) id: string, @Res() res: HttpReply): Promise<void> {
     const { text, fileName } = await this.transfer.export(id);
     // The file name is a slug of ASCII letters, digits and dashes, so it needs no quoting rules.

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
@@ -19,24 +20,28 @@ export class NestsController {
 
   @Get()
   @Authenticated({ admin: AdminScope.EGGS_READ })
+  @ApiPage(NestResponseDto)
   list(@Query() query: PaginationQueryDto): Promise<Paginated<NestResponseDto>> {
     return this.service.list(toPage(query));
   }
 
   @Post()
   @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  @ApiData(NestResponseDto, { status: 201 })
   async create(@Body() dto: CreateNestDto, @CurrentActor() actor: Actor): Promise<{ data: NestResponseDto }> {
     return { data: toNestResponse(await this.service.create(dto, actor)) };
   }
 
   @Get(':id')
   @Authenticated({ admin: AdminScope.EGGS_READ })
+  @ApiData(NestResponseDto)
   async get(@Param('id', nestId) id: string): Promise<{ data: NestResponseDto }> {
     return { data: toNestResponse(await this.service.get(id)) };
   }
 
   @Patch(':id')
   @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  @ApiData(NestResponseDto)
   async update(@Param('id', nestId) id: string, @Body() dto: UpdateNestDto, @CurrentActor() actor: Actor): Promise<{ data: NestResponseDto }> {
     return { data: toNestResponse(await this.service.update(id, dto, actor)) };
   }

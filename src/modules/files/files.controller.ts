@@ -1,6 +1,8 @@
 import { Body, Controller, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiText } from 'src/common/http/api-responses';
+import { DirectoryListingDto, FileEntryDto, PullStartedDto, SignedUrlDto } from 'src/modules/files/dto/file-response.dto';
 import type { AuthContext } from 'src/modules/auth/auth-context';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
@@ -29,12 +31,14 @@ export class FilesController {
 
   @Get('list')
   @ServerRoute('server.files.read')
-  async list(@CurrentServer() access: ServerAccess, @Query() query: DirectoryQueryDto) {
+  @ApiData(DirectoryListingDto)
+  async list(@CurrentServer() access: ServerAccess, @Query() query: DirectoryQueryDto): Promise<{ data: DirectoryListingDto }> {
     return { data: await this.service.list(access, query.directory) };
   }
 
   @Get('contents')
   @ServerRoute('server.files.read')
+  @ApiText('text/plain', "The file's text (400 FILE_TOO_LARGE_TO_VIEW above FILE_EDIT_MAX_MB: download it instead)")
   async contents(@CurrentServer() access: ServerAccess, @Query() query: FileQueryDto, @Res({ passthrough: true }) res: HttpReply): Promise<string> {
     const text = await this.service.contents(access, query.file);
     res.type('text/plain; charset=utf-8');
@@ -43,13 +47,15 @@ export class FilesController {
 
   @Get('download')
   @ServerRoute('server.files.read')
-  download(@CurrentServer() access: ServerAccess, @CurrentAuth() auth: AuthContext, @Query() query: FileQueryDto) {
+  @ApiData(SignedUrlDto)
+  download(@CurrentServer() access: ServerAccess, @CurrentAuth() auth: AuthContext, @Query() query: FileQueryDto): { data: SignedUrlDto } {
     return { data: this.service.downloadUrl(access, auth, query.file) };
   }
 
   @Get('upload')
   @ServerRoute('server.files.write')
-  uploadUrl(@CurrentServer() access: ServerAccess, @CurrentAuth() auth: AuthContext) {
+  @ApiData(SignedUrlDto)
+  uploadUrl(@CurrentServer() access: ServerAccess, @CurrentAuth() auth: AuthContext): { data: SignedUrlDto } {
     return { data: this.service.uploadUrl(access, auth) };
   }
 
@@ -78,7 +84,8 @@ export class FilesController {
   @Post('copy')
   @HttpCode(200)
   @ServerRoute('server.files.write')
-  async copy(@CurrentServer() access: ServerAccess, @Body() dto: CopyFileDto, @CurrentActor() actor: Actor) {
+  @ApiData(FileEntryDto, { description: 'The copy' })
+  async copy(@CurrentServer() access: ServerAccess, @Body() dto: CopyFileDto, @CurrentActor() actor: Actor): Promise<{ data: FileEntryDto }> {
     return { data: await this.service.copy(access, dto.location, actor) };
   }
 
@@ -113,7 +120,8 @@ export class FilesController {
   @Post('compress')
   @HttpCode(200)
   @ServerRoute('server.files.write')
-  async compress(@CurrentServer() access: ServerAccess, @Body() dto: RootFilesDto, @CurrentActor() actor: Actor) {
+  @ApiData(FileEntryDto, { description: 'The new archive' })
+  async compress(@CurrentServer() access: ServerAccess, @Body() dto: RootFilesDto, @CurrentActor() actor: Actor): Promise<{ data: FileEntryDto }> {
     return { data: await this.service.compress(access, dto.root, dto.files, actor) };
   }
 
@@ -127,7 +135,8 @@ export class FilesController {
   @Post('pull')
   @HttpCode(202)
   @ServerRoute('server.files.write')
-  async pull(@CurrentServer() access: ServerAccess, @Body() dto: PullFileDto, @CurrentActor() actor: Actor) {
+  @ApiData(PullStartedDto, { status: 202, description: 'The node downloads in the background' })
+  async pull(@CurrentServer() access: ServerAccess, @Body() dto: PullFileDto, @CurrentActor() actor: Actor): Promise<{ data: PullStartedDto }> {
     return { data: await this.service.pull(access, dto.url, dto.directory, actor) };
   }
 }

@@ -10,7 +10,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonTokenSigner } from 'src/modules/daemon-gateway/daemon-token-signer';
 import { DaemonFileStat, DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
-import { FileEntryDto, toFileEntry } from 'src/modules/files/dto/file-response.dto';
+import { DirectoryListingDto, FileEntryDto, PullStartedDto, SignedUrlDto, toFileEntry } from 'src/modules/files/dto/file-response.dto';
 import type { ChmodItemDto, RenameItemDto } from 'src/modules/files/dto/files.dto';
 import { FilesError } from 'src/modules/files/files.errors';
 import { baseName, childPath, normalizeServerPath, parentOf } from 'src/modules/files/server-path';
@@ -60,7 +60,7 @@ export class FilesService {
     @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
   ) {}
 
-  async list(access: ServerAccess, rawDirectory: string | undefined): Promise<{ directory: string; entries: FileEntryDto[] }> {
+  async list(access: ServerAccess, rawDirectory: string | undefined): Promise<DirectoryListingDto> {
     const directory = normalizeServerPath(rawDirectory);
     const stats = await this.mapMissing(access.server, directory, () => this.daemon.listDirectory(access.server.node, access.server.uuid, directory));
     return { directory, entries: (stats ?? []).map((s) => toFileEntry(directory, s)) };
@@ -178,7 +178,7 @@ export class FilesService {
   }
 
   /** Background pull into `directory`; the URL must be http(s) and resolve only to public addresses. */
-  async pull(access: ServerAccess, rawUrl: string, rawDirectory: string | undefined, actor: Actor): Promise<{ identifier: string }> {
+  async pull(access: ServerAccess, rawUrl: string, rawDirectory: string | undefined, actor: Actor): Promise<PullStartedDto> {
     const directory = normalizeServerPath(rawDirectory);
     const url = await assertPublicUrl(rawUrl, this.outbound);
     const started = await this.daemon.pullFile(access.server.node, access.server.uuid, url.href, directory);
@@ -187,7 +187,7 @@ export class FilesService {
   }
 
   /** A one-time `/download/file` URL on the node. */
-  downloadUrl(access: ServerAccess, auth: AuthContext, rawFile: string): { url: string } {
+  downloadUrl(access: ServerAccess, auth: AuthContext, rawFile: string): SignedUrlDto {
     const file = this.filePath(rawFile);
     return { url: this.signer.signedUrl(access.server.node, access.server.uuid, auth.user, '/download/file', { file_path: file }) };
   }
@@ -247,7 +247,7 @@ export class FilesService {
   }
 
   /** A one-time `/upload/file` URL on the node; the browser adds `&directory=`. */
-  uploadUrl(access: ServerAccess, auth: AuthContext): { url: string } {
+  uploadUrl(access: ServerAccess, auth: AuthContext): SignedUrlDto {
     return { url: this.signer.signedUrl(access.server.node, access.server.uuid, auth.user, '/upload/file', {}) };
   }
 

@@ -1,5 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData } from 'src/common/http/api-responses';
+import { HealthDto } from 'src/modules/health/dto/health.dto';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { Public } from 'src/common/auth/authenticated.decorator';
@@ -13,7 +15,8 @@ export class HealthController {
 
   @Get()
   @Public()
-  async check(): Promise<{ data: { status: 'ok'; database: 'up' } }> {
+  @ApiData(HealthDto, { description: 'The panel runs and its database answers (503 DATABASE_UNAVAILABLE when not)' })
+  async check(): Promise<{ data: HealthDto }> {
     try {
       await this.dataSource.query('SELECT 1');
     } catch {

@@ -5,7 +5,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import type { AuthContext } from 'src/modules/auth/auth-context';
 import { AuthService, HeldCredential } from 'src/modules/auth/auth.service';
 import { DaemonGateway, DaemonNode, DaemonServerDetails } from 'src/modules/daemon-gateway/daemon.gateway';
-import { ServerResourcesDto, toServerResources } from 'src/modules/servers/dto/server-resources.dto';
+import { LiveServerResources, toServerResources } from 'src/modules/servers/dto/server-resources.dto';
 import { ServerContextResolver } from 'src/modules/servers/server-context';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import { CLOSE_UNAUTHENTICATED } from 'src/modules/live-status/live-status.errors';
@@ -30,7 +30,7 @@ interface Watcher {
   closed: boolean;
 }
 
-type Frame = { event: 'resources'; data: Record<string, ServerResourcesDto> } | { event: 'node-unreachable'; data: { nodeId: string; servers: string[]; code: string } };
+type Frame = { event: 'resources'; data: Record<string, LiveServerResources> } | { event: 'node-unreachable'; data: { nodeId: string; servers: string[]; code: string } };
 
 const send = (watcher: Watcher, frame: unknown): void => {
   if (!watcher.closed && watcher.client.readyState === watcher.client.OPEN) {

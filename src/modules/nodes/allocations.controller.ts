@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
@@ -17,12 +18,14 @@ export class AllocationsController {
 
   @Get()
   @Authenticated({ admin: AdminScope.NODES_READ })
+  @ApiPage(AllocationResponseDto)
   list(@Param('id', nodeIdPipe) nodeId: string, @Query() query: PaginationQueryDto): Promise<Paginated<AllocationResponseDto>> {
     return this.service.list(nodeId, toPage(query));
   }
 
   @Post()
   @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @ApiData(AllocationResponseDto, { status: 201, isArray: true })
   async create(
     @Param('id', nodeIdPipe) nodeId: string,
     @Body() dto: CreateAllocationsDto,

@@ -1,5 +1,5 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
-import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import type { HttpReply } from 'src/common/http/http';
@@ -18,6 +18,16 @@ export class DaemonConfigurationController {
   @Get(':id/configuration')
   @ApiQuery({ name: 'format', required: false, enum: ['json', 'yaml'] })
   @Authenticated({ admin: AdminScope.NODES_READ, apiKeyOnly: true })
+  @ApiResponse({
+    status: 200,
+    description: "Wings' config.yml for the node: `{data: {...}}` as JSON, or the YAML file with ?format=yaml (docs/wings.md#configuration)",
+    content: {
+      'application/json': {
+        schema: { type: 'object', required: ['data'], properties: { data: { type: 'object', additionalProperties: true } } },
+      },
+      'text/yaml': { schema: { type: 'string' } },
+    },
+  })
   async configuration(@Param('id', nodeIdPipe) id: string, @Query('format') format: unknown, @Res() res: HttpReply): Promise<void> {
     const file = await this.nodes.configurationFile(id, format);
     res.header('cache-control', 'no-store');

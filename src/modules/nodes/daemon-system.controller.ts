@@ -1,8 +1,9 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiData } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
-import { DaemonSystemInfo } from 'src/modules/daemon-gateway/daemon.gateway';
+import { DaemonSystemInfoDto } from 'src/modules/nodes/dto/node.dto';
 import { NodesService } from 'src/modules/nodes/nodes.service';
 
 @ApiTags('admin: nodes')
@@ -14,7 +15,8 @@ export class DaemonSystemController {
   @Get('system')
   @ApiQuery({ name: 'node', required: false })
   @Authenticated({ admin: AdminScope.NODES_READ })
-  async system(@Query('node') node: unknown): Promise<{ data: DaemonSystemInfo }> {
+  @ApiData(DaemonSystemInfoDto)
+  async system(@Query('node') node: unknown): Promise<{ data: DaemonSystemInfoDto }> {
     return { data: await this.nodes.systemInformationOf(node) };
   }
 }

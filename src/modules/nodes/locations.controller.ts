@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
@@ -18,24 +19,28 @@ export class LocationsController {
 
   @Get()
   @Authenticated({ admin: AdminScope.NODES_READ })
+  @ApiPage(LocationResponseDto)
   list(@Query() query: PaginationQueryDto): Promise<Paginated<LocationResponseDto>> {
     return this.service.list(toPage(query));
   }
 
   @Post()
   @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @ApiData(LocationResponseDto, { status: 201 })
   async create(@Body() dto: CreateLocationDto, @CurrentActor() actor: Actor): Promise<{ data: LocationResponseDto }> {
     return { data: toLocationResponse(await this.service.create(dto, actor)) };
   }
 
   @Get(':id')
   @Authenticated({ admin: AdminScope.NODES_READ })
+  @ApiData(LocationResponseDto)
   async get(@Param('id', locationId) id: string): Promise<{ data: LocationResponseDto }> {
     return { data: toLocationResponse(await this.service.get(id)) };
   }
 
   @Patch(':id')
   @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @ApiData(LocationResponseDto)
   async update(
     @Param('id', locationId) id: string,
     @Body() dto: UpdateLocationDto,

@@ -1,14 +1,14 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiDataWithMeta, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/pagination';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
-import { DaemonSystemInfo } from 'src/modules/daemon-gateway/daemon.gateway';
-import { CreateNodeDto, NodeResponseDto, toNodeResponse, UpdateNodeDto } from 'src/modules/nodes/dto/node.dto';
+import { CreateNodeDto, DaemonSystemInfoDto, NodeResponseDto, PushOutcomeDto, toNodeResponse, UpdateNodeDto } from 'src/modules/nodes/dto/node.dto';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
-import { NodesService, PushOutcome } from 'src/modules/nodes/nodes.service';
+import { NodesService } from 'src/modules/nodes/nodes.service';
 
 export const nodeIdPipe = new DecimalIdPipe(NodeError.NOT_FOUND);
 
@@ -19,18 +19,21 @@ export class NodesController {
 
   @Get()
   @Authenticated({ admin: AdminScope.NODES_READ })
+  @ApiPage(NodeResponseDto)
   list(@Query() query: PaginationQueryDto): Promise<Paginated<NodeResponseDto>> {
     return this.service.list(toPage(query));
   }
 
   @Post()
   @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @ApiData(NodeResponseDto, { status: 201 })
   async create(@Body() dto: CreateNodeDto, @CurrentActor() actor: Actor): Promise<{ data: NodeResponseDto }> {
     return { data: toNodeResponse(await this.service.create(dto, actor)) };
   }
 
   @Get(':id')
   @Authenticated({ admin: AdminScope.NODES_READ })
+  @ApiData(NodeResponseDto)
   async get(@Param('id', nodeIdPipe) id: string): Promise<{ data: NodeResponseDto }> {
     return { data: toNodeResponse(await this.service.get(id)) };
   }
@@ -38,11 +41,12 @@ export class NodesController {
   /** Saves the change; when it touches the daemon's configuration, pushes it (`meta` says whether that worked). */
   @Patch(':id')
   @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @ApiDataWithMeta(NodeResponseDto, PushOutcomeDto)
   async update(
     @Param('id', nodeIdPipe) id: string,
     @Body() dto: UpdateNodeDto,
     @CurrentActor() actor: Actor,
-  ): Promise<{ data: NodeResponseDto; meta: PushOutcome }> {
+  ): Promise<{ data: NodeResponseDto; meta: PushOutcomeDto }> {
     const { node, ...meta } = await this.service.update(id, dto, actor);
     return { data: toNodeResponse(node), meta };
   }
@@ -58,7 +62,8 @@ export class NodesController {
   @Post(':id/reset-token')
   @HttpCode(200)
   @Authenticated({ admin: AdminScope.NODES_WRITE })
-  async resetToken(@Param('id', nodeIdPipe) id: string, @CurrentActor() actor: Actor): Promise<{ data: NodeResponseDto; meta: PushOutcome }> {
+  @ApiDataWithMeta(NodeResponseDto, PushOutcomeDto)
+  async resetToken(@Param('id', nodeIdPipe) id: string, @CurrentActor() actor: Actor): Promise<{ data: NodeResponseDto; meta: PushOutcomeDto }> {
     const { node, ...meta } = await this.service.resetToken(id, actor);
     return { data: toNodeResponse(node), meta };
   }
@@ -66,7 +71,8 @@ export class NodesController {
   /** The daemon's own system information. */
   @Get(':id/system')
   @Authenticated({ admin: AdminScope.NODES_READ })
-  async system(@Param('id', nodeIdPipe) id: string): Promise<{ data: DaemonSystemInfo }> {
+  @ApiData(DaemonSystemInfoDto)
+  async system(@Param('id', nodeIdPipe) id: string): Promise<{ data: DaemonSystemInfoDto }> {
     return { data: await this.service.systemInformation(id) };
   }
 }

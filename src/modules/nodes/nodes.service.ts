@@ -43,7 +43,7 @@ const NODE_FIELDS = [
 const DAEMON_FIELDS = ['fqdn', 'scheme', 'behindProxy', 'uploadSize', 'daemonBase', 'daemonListen', 'daemonSftp'] as const;
 
 /** Whether the node took a configuration push; the change itself is saved either way. */
-export interface PushOutcome {
+interface PushOutcome {
   configurationPushed: boolean;
   pushError?: string;
 }

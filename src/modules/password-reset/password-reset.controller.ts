@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData } from 'src/common/http/api-responses';
 import { Public } from 'src/common/auth/authenticated.decorator';
 import { RequireCaptcha } from 'src/modules/captcha/captcha.guard';
 import { ForgetPasswordDto, ForgetPasswordResponseDto, ResetPasswordDto } from 'src/modules/password-reset/dto/password-reset.dto';
@@ -18,6 +19,7 @@ export class PasswordResetController {
   @HttpCode(200)
   @Public()
   @RequireCaptcha()
+  @ApiData(ForgetPasswordResponseDto)
   forgetPassword(@Body() dto: ForgetPasswordDto): { data: ForgetPasswordResponseDto } {
     this.service.request(dto.email);
     return { data: { message: FORGET_PASSWORD_MESSAGE } };

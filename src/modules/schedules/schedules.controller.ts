@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiPage } from 'src/common/http/api-responses';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/pagination';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
@@ -21,18 +22,21 @@ export class SchedulesController {
 
   @Get()
   @ServerRoute('server.schedule.read')
+  @ApiPage(ScheduleResponseDto)
   list(@CurrentServer() access: ServerAccess, @Query() query: PaginationQueryDto): Promise<Paginated<ScheduleResponseDto>> {
     return this.service.list(access, toPage(query));
   }
 
   @Post()
   @ServerRoute('server.schedule.create')
+  @ApiData(ScheduleResponseDto, { status: 201 })
   async create(@CurrentServer() access: ServerAccess, @Body() dto: CreateScheduleDto, @CurrentActor() actor: Actor): Promise<{ data: ScheduleResponseDto }> {
     return { data: await this.service.create(access, dto, actor) };
   }
 
   @Get(':schedule')
   @ServerRoute('server.schedule.read')
+  @ApiData(ScheduleResponseDto)
   async get(@CurrentServer() access: ServerAccess, @Param('schedule', scheduleId) id: string): Promise<{ data: ScheduleResponseDto }> {
     return { data: await this.service.get(access, id) };
   }
@@ -40,6 +44,7 @@ export class SchedulesController {
   @Post(':schedule')
   @HttpCode(200)
   @ServerRoute('server.schedule.update')
+  @ApiData(ScheduleResponseDto)
   async update(
     @CurrentServer() access: ServerAccess,
     @Param('schedule', scheduleId) id: string,
@@ -53,6 +58,7 @@ export class SchedulesController {
   @Post(':schedule/run')
   @HttpCode(202)
   @ServerRoute('server.schedule.update')
+  @ApiData(ScheduleResponseDto, { status: 202 })
   async run(@CurrentServer() access: ServerAccess, @Param('schedule', scheduleId) id: string, @CurrentActor() actor: Actor): Promise<{ data: ScheduleResponseDto }> {
     return { data: await this.service.forceRun(access, id, actor) };
   }
@@ -66,6 +72,7 @@ export class SchedulesController {
 
   @Post(':schedule/tasks')
   @ServerRoute('server.schedule.update')
+  @ApiData(ScheduleTaskResponseDto, { status: 201 })
   async createTask(
     @CurrentServer() access: ServerAccess,
     @Param('schedule', scheduleId) id: string,

@@ -3,6 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { ScheduleTaskEntity } from 'src/modules/schedules/schedule-task.entity';
 import { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
+import { returnedRows } from 'src/database/returned-rows';
 
 /** A stale claim released by `releaseStaleClaims`. */
 interface ReleasedClaim {
@@ -11,14 +12,6 @@ interface ReleasedClaim {
   name: string;
   processingSince: Date;
 }
-
-/** Rows an UPDATE ... RETURNING gave back (pg answers [rows, count] for updates; PGlite the rows). */
-const returnedRows = <T>(raw: unknown): T[] => {
-  if (Array.isArray(raw) && raw.length === 2 && Array.isArray(raw[0]) && typeof raw[1] === 'number') {
-    return raw[0] as T[];
-  }
-  return Array.isArray(raw) ? (raw as T[]) : [];
-};
 
 @Injectable()
 export class SchedulesRepository {

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiDataWithMeta, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
@@ -14,12 +15,12 @@ import {
   UpdateServerDetailsDto,
   UpdateServerStartupDto,
 } from 'src/modules/servers/dto/admin-server.dto';
-import { AdminServerDto } from 'src/modules/servers/dto/server-response.dto';
+import { AdminServerDto, SyncOutcomeDto } from 'src/modules/servers/dto/server-response.dto';
 import { ServerError } from 'src/modules/servers/servers.errors';
 
 const serverId = new DecimalIdPipe(ServerError.NOT_FOUND);
 
-type Synced = { data: AdminServerDto; meta: SyncOutcome };
+type Synced = { data: AdminServerDto; meta: SyncOutcomeDto };
 const synced = ({ server, ...meta }: { server: AdminServerDto } & SyncOutcome): Synced => ({ data: server, meta });
 
 @ApiTags('admin: servers')
@@ -32,24 +33,28 @@ export class AdminServersController {
 
   @Get()
   @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @ApiPage(AdminServerDto)
   list(@Query() query: PaginationQueryDto): Promise<Paginated<AdminServerDto>> {
     return this.service.list(toPage(query));
   }
 
   @Post()
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ApiData(AdminServerDto, { status: 201 })
   async create(@Body() dto: CreateServerDto, @CurrentActor() actor: Actor): Promise<{ data: AdminServerDto }> {
     return { data: await this.service.create(dto, actor) };
   }
 
   @Get(':id')
   @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @ApiData(AdminServerDto)
   async get(@Param('id', serverId) id: string): Promise<{ data: AdminServerDto }> {
     return { data: await this.service.get(id) };
   }
 
   @Patch(':id')
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ApiDataWithMeta(AdminServerDto, SyncOutcomeDto)
   async updateDetails(@Param('id', serverId) id: string, @Body() dto: UpdateServerDetailsDto, @CurrentActor() actor: Actor): Promise<Synced> {
     return synced(await this.changes.updateDetails(id, dto, actor));
   }
@@ -57,12 +62,14 @@ export class AdminServersController {
   /** Limits and allocations; the daemon is told with /sync. */
   @Patch(':id/build')
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ApiDataWithMeta(AdminServerDto, SyncOutcomeDto)
   async updateBuild(@Param('id', serverId) id: string, @Body() dto: UpdateServerBuildDto, @CurrentActor() actor: Actor): Promise<Synced> {
     return synced(await this.changes.updateBuild(id, dto, actor));
   }
 
   @Patch(':id/startup')
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ApiDataWithMeta(AdminServerDto, SyncOutcomeDto)
   async updateStartup(@Param('id', serverId) id: string, @Body() dto: UpdateServerStartupDto, @CurrentActor() actor: Actor): Promise<Synced> {
     return synced(await this.changes.updateStartup(id, dto, actor));
   }
@@ -70,6 +77,7 @@ export class AdminServersController {
   @Post(':id/suspend')
   @HttpCode(200)
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ApiDataWithMeta(AdminServerDto, SyncOutcomeDto)
   async suspend(@Param('id', serverId) id: string, @CurrentActor() actor: Actor): Promise<Synced> {
     return synced(await this.changes.setSuspended(id, true, actor));
   }
@@ -77,6 +85,7 @@ export class AdminServersController {
   @Post(':id/unsuspend')
   @HttpCode(200)
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ApiDataWithMeta(AdminServerDto, SyncOutcomeDto)
   async unsuspend(@Param('id', serverId) id: string, @CurrentActor() actor: Actor): Promise<Synced> {
     return synced(await this.changes.setSuspended(id, false, actor));
   }
@@ -84,6 +93,7 @@ export class AdminServersController {
   @Post(':id/reinstall')
   @HttpCode(202)
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ApiData(AdminServerDto, { status: 202 })
   async reinstall(@Param('id', serverId) id: string, @CurrentActor() actor: Actor): Promise<{ data: AdminServerDto }> {
     return { data: await this.changes.reinstall(id, actor) };
   }

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiAccepted, ApiData } from 'src/common/http/api-responses';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { ClientServerSettingsService } from 'src/modules/servers/client-server-settings.service';
 import { NetworkAllocationDto, RenameServerDto, StartupDto, StartupVariableDto, UpdateStartupVariableDto } from 'src/modules/servers/dto/server-settings.dto';
@@ -12,12 +13,14 @@ export class ClientServerSettingsController {
 
   @Get('startup')
   @ServerRoute('server.startup.read')
+  @ApiData(StartupDto)
   async startup(@CurrentServer() access: ServerAccess): Promise<{ data: StartupDto }> {
     return { data: await this.service.startup(access) };
   }
 
   @Put('startup/variable')
   @ServerRoute('server.startup.update')
+  @ApiData(StartupVariableDto)
   async updateVariable(
     @CurrentServer() access: ServerAccess,
     @CurrentActor() actor: Actor,
@@ -36,12 +39,14 @@ export class ClientServerSettingsController {
   @Post('settings/reinstall')
   @HttpCode(202)
   @ServerRoute('server.settings.reinstall')
+  @ApiAccepted('The node reinstalls in the background; the server shows installing until it reports back')
   async reinstall(@CurrentServer() access: ServerAccess, @CurrentActor() actor: Actor): Promise<void> {
     await this.service.reinstall(access, actor);
   }
 
   @Get('network/allocations')
   @ServerRoute('server.allocation.read')
+  @ApiData(NetworkAllocationDto, { isArray: true })
   async allocations(@CurrentServer() access: ServerAccess): Promise<{ data: NetworkAllocationDto[] }> {
     return { data: await this.service.allocations(access) };
   }

@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiPage } from 'src/common/http/api-responses';
 import type { AuthContext } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
@@ -7,7 +8,15 @@ import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
 import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/pagination';
 import { ClientServersService, WebsocketCredentials } from 'src/modules/servers/client-servers.service';
 import { ClientServerListQueryDto, CommandDto, PowerDto } from 'src/modules/servers/dto/client-server.dto';
-import { ServerDetailsDto } from 'src/modules/servers/dto/server-response.dto';
+import {
+  ClientServerDetailsDto,
+  PowerResultDto,
+  ServerActivityDto,
+  ServerDetailsDto,
+  WebsocketTokenDto,
+  WebsocketUnavailableDto,
+} from 'src/modules/servers/dto/server-response.dto';
+import { ServerResourcesDto } from 'src/modules/servers/dto/server-resources.dto';
 import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
 
@@ -18,6 +27,7 @@ export class ClientServersController {
 
   @Get('servers')
   @Authenticated()
+  @ApiPage(ServerDetailsDto)
   list(@CurrentAuth() auth: AuthContext, @Query() query: ClientServerListQueryDto): Promise<Paginated<ServerDetailsDto>> {
     return this.service.list(auth, query.type, toPage(query));
   }
@@ -25,20 +35,23 @@ export class ClientServersController {
   /** The server permission catalogue (docs/permissions.md). */
   @Get('permissions')
   @Authenticated()
+  @ApiData({ type: 'string' }, { isArray: true })
   permissions(): { data: string[] } {
     return { data: [...ALL_SERVER_PERMISSIONS] };
   }
 
   @Get('servers/:server')
   @ServerRoute('server.view')
-  async details(@CurrentServer() access: ServerAccess): Promise<{ data: ServerDetailsDto }> {
-    return { data: await this.service.details(access) };
+  @ApiData(ClientServerDetailsDto)
+  async details(@CurrentServer() access: ServerAccess, @CurrentAuth() auth: AuthContext): Promise<{ data: ClientServerDetailsDto }> {
+    return { data: await this.service.details(access, auth) };
   }
 
   @Post('servers/:server/power')
   @HttpCode(200)
   @ServerRoute('server.power')
-  async power(@CurrentServer() access: ServerAccess, @Body() dto: PowerDto, @CurrentActor() actor: Actor) {
+  @ApiData(PowerResultDto)
+  async power(@CurrentServer() access: ServerAccess, @Body() dto: PowerDto, @CurrentActor() actor: Actor): Promise<{ data: PowerResultDto }> {
     return { data: await this.service.power(access, dto.action, actor) };
   }
 
@@ -51,19 +64,22 @@ export class ClientServersController {
 
   @Get('servers/:server/resources')
   @ServerRoute('server.view')
-  async resources(@CurrentServer() access: ServerAccess) {
+  @ApiData(ServerResourcesDto)
+  async resources(@CurrentServer() access: ServerAccess): Promise<{ data: ServerResourcesDto }> {
     return { data: await this.service.resources(access) };
   }
 
   @Get('servers/:server/websocket')
   @ServerRoute('websocket.connect')
+  @ApiData([WebsocketTokenDto, WebsocketUnavailableDto])
   async websocket(@CurrentServer() access: ServerAccess, @CurrentAuth() auth: AuthContext): Promise<{ data: WebsocketCredentials }> {
     return { data: await this.service.websocket(access, auth) };
   }
 
   @Get('servers/:server/activity')
   @ServerRoute('server.activity.read')
-  activity(@CurrentServer() access: ServerAccess, @Query() query: PaginationQueryDto) {
+  @ApiPage(ServerActivityDto)
+  activity(@CurrentServer() access: ServerAccess, @Query() query: PaginationQueryDto): Promise<Paginated<ServerActivityDto>> {
     return this.service.activityPage(access, toPage(query));
   }
 }

@@ -6,25 +6,28 @@ import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { DaemonGateway, POWER_ACTIONS, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';
 import { DaemonTokenSigner } from 'src/modules/daemon-gateway/daemon-token-signer';
-import { ServerDetailsDto, toListedServerDetails, toServerDetails } from 'src/modules/servers/dto/server-response.dto';
+import {
+  ClientServerDetailsDto,
+  PowerResultDto,
+  ServerActivityDto,
+  ServerDetailsDto,
+  toClientServerDetails,
+  toListedServerDetails,
+  WebsocketTokenDto,
+  WebsocketUnavailableDto,
+} from 'src/modules/servers/dto/server-response.dto';
 import { ServerResourcesDto, toServerResources } from 'src/modules/servers/dto/server-resources.dto';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, WINGS_ADMIN_EXTRAS } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerEntity } from 'src/modules/servers/server.entity';
-import { listedView, ServerSnapshot, wingsPermissionsOf } from 'src/modules/servers/server-context';
+import { ServerSnapshot, wingsPermissionsOf } from 'src/modules/servers/server-context';
 import { ClientListScope, ServersRepository } from 'src/modules/servers/servers.repository';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 const STATUS_TIMEOUT_MS = 5_000;
 
-export type WebsocketCredentials =
-  | { token: string; socket: string }
-  | {
-      unavailable: true;
-      message: string;
-      diagnostics: { error: string; serverUuid: string; serverIdentifier: string; nodeId: string; serverStatus: string | null };
-    };
+export type WebsocketCredentials = WebsocketTokenDto | WebsocketUnavailableDto;
 
 @Injectable()
 export class ClientServersService {
@@ -61,13 +64,13 @@ export class ClientServersService {
     return paginated(data, total, page);
   }
 
-  async details(access: ServerAccess): Promise<ServerDetailsDto> {
+  async details(access: ServerAccess, auth: AuthContext): Promise<ClientServerDetailsDto> {
     const { server } = access;
     const [allocations, status] = await Promise.all([this.servers.allocationsOf(server.id), this.liveStatus(server)]);
-    return toServerDetails(listedView(server), allocations, status, access.permissions);
+    return toClientServerDetails(server, allocations, status, access.permissions, auth.user.username);
   }
 
-  async power(access: ServerAccess, action: string, actor: Actor): Promise<{ success: boolean; message: string }> {
+  async power(access: ServerAccess, action: string, actor: Actor): Promise<PowerResultDto> {
     if (!(POWER_ACTIONS as readonly string[]).includes(action)) {
       throw new AppException(ServerError.INVALID_POWER_ACTION, { details: { allowed: POWER_ACTIONS } });
     }
@@ -125,7 +128,7 @@ export class ClientServersService {
   }
 
   /** Addresses are personal data of whoever acted: owners and admins see them, subusers get `ip: null`. */
-  async activityPage(access: ServerAccess, page: Page) {
+  async activityPage(access: ServerAccess, page: Page): Promise<Paginated<ServerActivityDto>> {
     const [rows, total] = await this.activityLog.page(access.server.id, page.skip, page.perPage);
     const showIp = access.role !== 'subuser';
     return paginated(

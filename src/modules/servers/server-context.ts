@@ -53,7 +53,7 @@ export interface ServerSnapshot {
   /** How to reach its node: address, daemon settings, its sealed token. */
   readonly node: DaemonNode;
   readonly owner: { readonly id: string; readonly username: string };
-  readonly egg: { readonly id: string; readonly dockerImages: readonly { readonly name: string; readonly image: string }[] };
+  readonly egg: { readonly id: string; readonly name: string; readonly dockerImages: readonly { readonly name: string; readonly image: string }[] };
 }
 
 export type ServerRole = 'owner' | 'admin' | 'subuser';
@@ -111,7 +111,7 @@ const serverSnapshot = (s: LoadedServer, node: DaemonNode): ServerSnapshot => ({
   updatedAt: s.updatedAt.getTime(),
   node,
   owner: { id: s.owner.id, username: s.owner.username },
-  egg: { id: s.egg.id, dockerImages: s.egg.dockerImages.map((d) => ({ name: d.name, image: d.image })) },
+  egg: { id: s.egg.id, name: s.egg.name, dockerImages: s.egg.dockerImages.map((d) => ({ name: d.name, image: d.image })) },
 });
 
 /** The snapshot as the details serializer reads a server (its own object: dates made anew). */

@@ -1,5 +1,6 @@
 import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData } from 'src/common/http/api-responses';
 import type { AuthContext } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
@@ -17,6 +18,7 @@ export class SessionsController {
 
   @Get()
   @Authenticated({ credentials: true })
+  @ApiData(SessionResponseDto, { isArray: true })
   async list(@CurrentAuth() auth: AuthContext): Promise<{ data: SessionResponseDto[] }> {
     const sessions = await this.service.list(auth.user.id);
     return { data: sessions.map((s) => toSessionResponse(s, currentSessionId(auth))) };

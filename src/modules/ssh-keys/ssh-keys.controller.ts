@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData } from 'src/common/http/api-responses';
 import type { AuthContext } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
@@ -14,12 +15,14 @@ export class SshKeysController {
 
   @Get()
   @Authenticated({ credentials: true })
+  @ApiData(SshKeyResponseDto, { isArray: true })
   async list(@CurrentAuth() auth: AuthContext): Promise<{ data: SshKeyResponseDto[] }> {
     return { data: await this.service.list(auth.user) };
   }
 
   @Post()
   @Authenticated({ credentials: true })
+  @ApiData(SshKeyResponseDto, { status: 201 })
   async add(@CurrentAuth() auth: AuthContext, @Body() dto: CreateSshKeyDto): Promise<{ data: SshKeyResponseDto }> {
     return { data: await this.service.add(auth.user, dto.name, dto.publicKey) };
   }

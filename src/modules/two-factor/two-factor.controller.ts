@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData } from 'src/common/http/api-responses';
 import type { AuthContext } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
@@ -16,6 +17,7 @@ export class TwoFactorController {
   @Post('setup')
   @HttpCode(200)
   @Authenticated({ sessionOnly: true, freshSession: true })
+  @ApiData(TwoFactorSetupResponseDto)
   async setup(@CurrentAuth() auth: AuthContext): Promise<{ data: TwoFactorSetupResponseDto }> {
     return { data: await this.service.setup(auth.user) };
   }
@@ -24,6 +26,7 @@ export class TwoFactorController {
   @Post('enable')
   @HttpCode(200)
   @Authenticated({ sessionOnly: true })
+  @ApiData(RecoveryCodesResponseDto)
   async enable(@CurrentAuth() auth: AuthContext, @Body() dto: EnableTwoFactorDto): Promise<{ data: RecoveryCodesResponseDto }> {
     return { data: { recoveryCodes: await this.service.enable(auth.user, dto.code) } };
   }

@@ -5,12 +5,18 @@ export const TwoFactorError = {
   REQUIRED: {
     code: 'TWO_FACTOR_REQUIRED',
     category: ErrorCategory.UNAUTHENTICATED,
-    message: 'Two-factor sign-in is enabled: give the code from your authenticator app (or a recovery code) as totp',
+    message:
+      'Two-factor sign-in is enabled: send the code from your authenticator app (or a recovery code) with details.challenge to POST /api/auth/two-factor',
   },
   INVALID: {
     code: 'TWO_FACTOR_INVALID',
     category: ErrorCategory.UNAUTHENTICATED,
     message: 'The two-factor code is not valid, or was already used',
+  },
+  CHALLENGE_INVALID: {
+    code: 'TWO_FACTOR_CHALLENGE_INVALID',
+    category: ErrorCategory.UNAUTHENTICATED,
+    message: 'This sign-in step is unknown, expired, used, or had too many wrong codes: sign in again with your password',
   },
   // Account settings, for a signed-in user.
   INCORRECT_CODE: {

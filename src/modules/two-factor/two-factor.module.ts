@@ -7,10 +7,11 @@ import { TwoFactorController } from 'src/modules/two-factor/two-factor.controlle
 import { TwoFactorRepository } from 'src/modules/two-factor/two-factor.repository';
 import { TwoFactorService } from 'src/modules/two-factor/two-factor.service';
 import { UserTwoFactorEntity } from 'src/modules/two-factor/user-two-factor.entity';
+import { TwoFactorChallengeEntity } from 'src/modules/two-factor/two-factor-challenge.entity';
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserTwoFactorEntity, RecoveryCodeEntity]), UsersModule, MailModule],
+  imports: [TypeOrmModule.forFeature([UserTwoFactorEntity, RecoveryCodeEntity, TwoFactorChallengeEntity]), UsersModule, MailModule],
   controllers: [TwoFactorController],
   providers: [TwoFactorRepository, TwoFactorService, SecretBox],
   exports: [TwoFactorService],

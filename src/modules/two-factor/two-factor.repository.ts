@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, IsNull, Repository } from 'typeorm';
+import { EntityManager, IsNull, LessThanOrEqual, Repository } from 'typeorm';
+import { returnedRows } from 'src/database/returned-rows';
 import { RecoveryCodeEntity } from 'src/modules/two-factor/recovery-code.entity';
+import { TwoFactorChallengeEntity } from 'src/modules/two-factor/two-factor-challenge.entity';
 import { UserTwoFactorEntity } from 'src/modules/two-factor/user-two-factor.entity';
 
 @Injectable()
@@ -9,6 +11,7 @@ export class TwoFactorRepository {
   constructor(
     @InjectRepository(UserTwoFactorEntity) private readonly secrets: Repository<UserTwoFactorEntity>,
     @InjectRepository(RecoveryCodeEntity) private readonly codes: Repository<RecoveryCodeEntity>,
+    @InjectRepository(TwoFactorChallengeEntity) private readonly challenges: Repository<TwoFactorChallengeEntity>,
   ) {}
 
   transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
@@ -63,6 +66,38 @@ export class TwoFactorRepository {
 
   async removeAll(userId: string, manager: EntityManager): Promise<void> {
     await manager.getRepository(RecoveryCodeEntity).delete({ userId });
+    await manager.getRepository(TwoFactorChallengeEntity).delete({ userId });
     await manager.getRepository(UserTwoFactorEntity).delete({ userId });
+  }
+
+  /** Stores a new challenge; everyone's expired challenges go with it, so the table holds only live ones. */
+  async insertChallenge(challenge: Pick<TwoFactorChallengeEntity, 'userId' | 'tokenHash' | 'createdAt' | 'expiresAt'>): Promise<void> {
+    await this.challenges.delete({ expiresAt: LessThanOrEqual(challenge.createdAt) });
+    await this.challenges.insert(challenge);
+  }
+
+  /**
+   * Counts one attempt on a live challenge with attempts left, in one statement so that concurrent
+   * guesses cannot share an attempt; the challenge as it is after the count, or null when it is
+   * unknown, expired or out of attempts.
+   */
+  async claimAttempt(tokenHash: string, maxAttempts: number, now: Date): Promise<{ id: string; userId: string; attempts: number } | null> {
+    const result = await this.challenges
+      .createQueryBuilder()
+      .update(TwoFactorChallengeEntity)
+      .set({ attempts: () => 'attempts + 1' })
+      .where('token_hash = :tokenHash', { tokenHash })
+      .andWhere('expires_at > :now', { now })
+      .andWhere('attempts < :maxAttempts', { maxAttempts })
+      .returning('"id", "user_id", "attempts"')
+      .execute();
+    const row = returnedRows<{ id: string | number; user_id: string | number; attempts: number }>(result.raw)[0];
+    return row ? { id: String(row.id), userId: String(row.user_id), attempts: row.attempts } : null;
+  }
+
+  /** Deletes the challenge; false when it was gone already (a concurrent request used it). */
+  async deleteChallenge(id: string): Promise<boolean> {
+    const result = await this.challenges.delete({ id });
+    return result.affected === 1;
   }
 }

@@ -1,7 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { BackgroundTasks } from 'src/common/background/background-tasks';
 import { Clock } from 'src/common/clock';
 import { SecretBox } from 'src/common/crypto/secret-box';
+import { sha256Hex } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
 import { AppConfigService } from 'src/config/app-config.service';
 import { MailMessage, MailService } from 'src/modules/mail/mail.service';
@@ -17,6 +19,17 @@ import { TwoFactorRepository } from 'src/modules/two-factor/two-factor.repositor
 
 const TOTP_ISSUER = 'Hatchery';
 const sealContext = (userId: string): string => `user:${userId}:totp`;
+
+/** How long the step after the password waits for its code, and how many codes it takes (docs/api.md#two-factor-sign-in). */
+const CHALLENGE_LIFETIME_SECONDS = 300;
+const CHALLENGE_MAX_ATTEMPTS = 5;
+const CHALLENGE_BYTES = 32;
+
+/** What a 401 TWO_FACTOR_REQUIRED carries in `details`. */
+interface TwoFactorChallenge {
+  challenge: string;
+  expiresInSeconds: number;
+}
 
 /** TOTP two-factor sign-in (RFC 6238) with one-time recovery codes. */
 @Injectable()
@@ -93,8 +106,57 @@ export class TwoFactorService {
       return;
     }
     if (code === undefined || code.length === 0) {
-      throw new AppException(TwoFactorError.REQUIRED);
+      // The client sends the code to POST /api/auth/two-factor with this, rather than the password again.
+      throw new AppException(TwoFactorError.REQUIRED, { details: await this.issueChallenge(user) });
     }
+    await this.checkCode(user, code);
+  }
+
+  /**
+   * The second step of a sign-in whose password passed: the user the challenge was issued to, once
+   * `code` is theirs. A challenge works once, for CHALLENGE_LIFETIME_SECONDS, and dies after
+   * CHALLENGE_MAX_ATTEMPTS codes; only its hash is stored.
+   */
+  async redeemChallenge(challenge: string, code: string): Promise<UserEntity> {
+    const claimed = await this.repo.claimAttempt(sha256Hex(challenge), CHALLENGE_MAX_ATTEMPTS, this.clock.now());
+    if (!claimed) {
+      throw new AppException(TwoFactorError.CHALLENGE_INVALID);
+    }
+    const user = await this.users.findById(claimed.userId);
+    // Two-factor sign-in turned off since: the challenge stands for nothing any more.
+    if (!user?.twoFactorEnabled) {
+      await this.repo.deleteChallenge(claimed.id);
+      throw new AppException(TwoFactorError.CHALLENGE_INVALID);
+    }
+    try {
+      await this.checkCode(user, code);
+    } catch (e) {
+      const attemptsLeft = CHALLENGE_MAX_ATTEMPTS - claimed.attempts;
+      if (attemptsLeft === 0) {
+        await this.repo.deleteChallenge(claimed.id);
+      }
+      throw e instanceof AppException && e.code === TwoFactorError.INVALID.code ? new AppException(TwoFactorError.INVALID, { details: { attemptsLeft } }) : e;
+    }
+    if (!(await this.repo.deleteChallenge(claimed.id))) {
+      throw new AppException(TwoFactorError.CHALLENGE_INVALID); // a concurrent request signed in with it first
+    }
+    return user;
+  }
+
+  private async issueChallenge(user: UserEntity): Promise<TwoFactorChallenge> {
+    const challenge = randomBytes(CHALLENGE_BYTES).toString('base64url');
+    const now = this.clock.now();
+    await this.repo.insertChallenge({
+      userId: user.id,
+      tokenHash: sha256Hex(challenge),
+      createdAt: now,
+      expiresAt: new Date(now.getTime() + CHALLENGE_LIFETIME_SECONDS * 1000),
+    });
+    return { challenge, expiresInSeconds: CHALLENGE_LIFETIME_SECONDS };
+  }
+
+  /** `code` must be a TOTP code of an unused step, or an unused recovery code (which is then used up). */
+  private async checkCode(user: UserEntity, code: string): Promise<void> {
     if (isTotpCode(code)) {
       const row = await this.repo.find(user.id);
       const step = row?.confirmedAt ? matchTotp(this.box.open(row.secretSealed, sealContext(user.id)), code, this.clock.now()) : null;

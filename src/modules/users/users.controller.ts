@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import type { AuthContext } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
@@ -19,24 +20,28 @@ export class UsersController {
 
   @Get()
   @Authenticated({ admin: AdminScope.USERS_READ })
+  @ApiPage(UserResponseDto)
   list(@Query() query: PaginationQueryDto): Promise<Paginated<UserResponseDto>> {
     return this.service.list(toPage(query));
   }
 
   @Post()
   @Authenticated({ admin: AdminScope.USERS_WRITE })
+  @ApiData(UserResponseDto, { status: 201 })
   async create(@Body() dto: CreateUserDto): Promise<{ data: UserResponseDto }> {
     return { data: toUserResponse(await this.service.create(dto)) };
   }
 
   @Get(':id')
   @Authenticated({ admin: AdminScope.USERS_READ })
+  @ApiData(UserResponseDto)
   async get(@Param('id', new DecimalIdPipe(UserError.NOT_FOUND)) id: string): Promise<{ data: UserResponseDto }> {
     return { data: toUserResponse(await this.service.get(id)) };
   }
 
   @Patch(':id')
   @Authenticated({ admin: AdminScope.USERS_WRITE })
+  @ApiData(UserResponseDto)
   async update(
     @Param('id', new DecimalIdPipe(UserError.NOT_FOUND)) id: string,
     @Body() dto: UpdateUserDto,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
+import { TwoFactorChallengeEntity } from 'src/modules/two-factor/two-factor-challenge.entity';
 import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-reset-token.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
@@ -60,9 +61,10 @@ export class UsersRepository {
     }
   }
 
-  /** A new password makes every reset link mailed for the old one useless. */
+  /** A new password makes every reset link mailed for the old one useless, and every two-factor step the old one opened. */
   private async forgetResetLinks(userId: string, manager: EntityManager): Promise<void> {
     await manager.getRepository(PasswordResetTokenEntity).delete({ userId });
+    await manager.getRepository(TwoFactorChallengeEntity).delete({ userId });
   }
 
   /** Writes only the given columns, so a concurrent change to another column of the row is not overwritten. */

@@ -46,3 +46,19 @@ export class SignInUsernameDto extends SignInBase {
   @MaxLength(191)
   username!: string;
 }
+
+const CHALLENGE_MESSAGE = 'challenge must be the challenge the sign-in answered';
+const CODE_MESSAGE = 'code must be a 6-digit code or a recovery code';
+
+/** The code step of a two-factor sign-in (`POST /api/auth/two-factor`). */
+export class TwoFactorSignInDto {
+  /** `details.challenge` of the sign-in's 401 TWO_FACTOR_REQUIRED. */
+  @IsString({ message: CHALLENGE_MESSAGE })
+  @Matches(/^[A-Za-z0-9_-]{43}$/, { message: CHALLENGE_MESSAGE })
+  challenge!: string;
+
+  /** The 6-digit code from the authenticator app, or a recovery code. */
+  @IsString({ message: CODE_MESSAGE })
+  @Matches(/^[A-Za-z0-9-]{6,32}$/, { message: CODE_MESSAGE })
+  code!: string;
+}

@@ -1,4 +1,5 @@
 import { Transform } from 'class-transformer';
+import { PageMetaDto } from 'src/common/http/api-responses';
 import { IsBoolean, IsString, MaxLength, MinLength, ValidateBy } from 'class-validator';
 import { Optional } from 'src/common/validation/decorators';
 import { BackupEntity, backupStatus, BackupStatus } from 'src/modules/backups/backup.entity';
@@ -70,3 +71,10 @@ export const toBackupResponse = (b: BackupEntity): BackupResponseDto => ({
   createdAt: b.createdAt.toISOString(),
   completedAt: b.completedAt?.toISOString() ?? null,
 });
+
+export class BackupListMetaDto extends PageMetaDto {
+  /** Backups that count toward the limit: in progress or successful. */
+  backupCount!: number;
+  /** null: no limit; 0: backups are disabled for the server. */
+  backupLimit!: number | null;
+}

@@ -1,16 +1,16 @@
 import type { DaemonFileStat } from 'src/modules/daemon-gateway/daemon.gateway';
 
 /** One entry of a directory listing. */
-export interface FileEntryDto {
-  name: string;
-  path: string;
-  size: number;
-  mode: string;
+export class FileEntryDto {
+  name!: string;
+  path!: string;
+  size!: number;
+  mode!: string;
   modeBits?: number;
   created?: string;
   modified?: string;
-  isDirectory: boolean;
-  isFile: boolean;
+  isDirectory!: boolean;
+  isFile!: boolean;
   isSymlink?: boolean;
 }
 
@@ -40,3 +40,19 @@ export const toFileEntry = (directory: string, stat: DaemonFileStat): FileEntryD
     ...(typeof stat.symlink === 'boolean' ? { isSymlink: stat.symlink } : {}),
   };
 };
+
+export class DirectoryListingDto {
+  /** The directory listed, normalised (absolute inside the server). */
+  directory!: string;
+  entries!: FileEntryDto[];
+}
+
+/** A one-time signed URL on the node, valid 15 minutes. */
+export class SignedUrlDto {
+  url!: string;
+}
+
+export class PullStartedDto {
+  /** The node's id for the download it started. */
+  identifier!: string;
+}

@@ -164,3 +164,19 @@ export const toNodeResponse = (n: NodeEntity): NodeResponseDto => ({
   createdAt: n.createdAt.toISOString(),
   updatedAt: n.updatedAt.toISOString(),
 });
+
+/** The node daemon's own system information, as Wings answers `GET /api/system`. */
+export class DaemonSystemInfoDto {
+  architecture!: string;
+  cpu_count!: number;
+  kernel_version!: string;
+  os!: string;
+  version!: string;
+}
+
+/** Whether the node took the configuration push; the change itself is saved either way. */
+export class PushOutcomeDto {
+  configurationPushed!: boolean;
+  /** Why the push failed, when it did. */
+  pushError?: string;
+}

@@ -1,19 +1,26 @@
 import type { DaemonServerDetails } from 'src/modules/daemon-gateway/daemon.gateway';
 
-/** A server's live state and usage: `GET /api/client/servers/{server}/resources` and the live-status frames (docs/api.md#live-status). */
-export interface ServerResourcesDto {
-  currentState: string;
-  isSuspended: boolean;
-  resources: {
-    memoryBytes: number;
-    memoryLimitBytes: number;
-    cpuAbsolute: number;
-    diskBytes: number;
-    networkRxBytes: number;
-    networkTxBytes: number;
-    uptime: number;
-  } | null;
+/** The server's usage as its node last reported it (uptime in milliseconds; cpuAbsolute 100 = one core). */
+export class ResourceUsageDto {
+  memoryBytes!: number;
+  memoryLimitBytes!: number;
+  cpuAbsolute!: number;
+  diskBytes!: number;
+  networkRxBytes!: number;
+  networkTxBytes!: number;
+  uptime!: number;
 }
+
+/** A server's live state and usage: `GET /api/client/servers/{server}/resources` (docs/api.md). */
+export class ServerResourcesDto {
+  /** The daemon's state: offline, starting, running or stopping. */
+  currentState!: string;
+  isSuspended!: boolean;
+  resources!: ResourceUsageDto;
+}
+
+/** The same in a live-status frame (docs/api.md#live-status), where a server its node does not list has no usage. */
+export type LiveServerResources = Omit<ServerResourcesDto, 'resources'> & { resources: ResourceUsageDto | null };
 
 export const toServerResources = (details: DaemonServerDetails): ServerResourcesDto => {
   const u = details.utilization;

@@ -1,5 +1,7 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import type { ListedServer } from 'src/modules/servers/server.entity';
+import { listedView, ServerSnapshot } from 'src/modules/servers/server-context';
 import type { ClientListRow } from 'src/modules/servers/servers.repository';
 
 export class AllocationViewDto {
@@ -25,6 +27,32 @@ export class ServerDetailsDto {
   permissions!: string[];
 }
 
+export class SftpDetailsDto {
+  /** The node's address. */
+  host!: string;
+  /** The node's SFTP port. */
+  port!: number;
+  /** `<your username>.<server identifier>`, the name the node's SFTP server splits at its last dot (docs/wings.md#sftp). */
+  username!: string;
+}
+
+export class FeatureLimitsDto {
+  databases!: number;
+  allocations!: number;
+  backups!: number;
+}
+
+/** `GET /api/client/servers/{server}`: the list item plus what the server's pages need. */
+export class ClientServerDetailsDto extends ServerDetailsDto {
+  sftp!: SftpDetailsDto;
+  /** The largest upload the node takes, in MiB (413 FILE_TOO_LARGE above it). */
+  uploadSizeMiB!: number;
+  featureLimits!: FeatureLimitsDto;
+  egg!: { id: string; name: string };
+  /** The Docker image the server runs in. */
+  image!: string;
+}
+
 /** The admin view: the client details plus what an administrator manages. */
 export class AdminServerDto extends ServerDetailsDto {
   ownerId!: string;
@@ -36,7 +64,7 @@ export class AdminServerDto extends ServerDetailsDto {
   threads!: string | null;
   oomDisabled!: boolean;
   skipScripts!: boolean;
-  featureLimits!: { databases: number; allocations: number; backups: number };
+  featureLimits!: FeatureLimitsDto;
   installStatus!: string | null;
   installedAt!: string | null;
   updatedAt!: string;
@@ -92,6 +120,28 @@ export const toListedServerDetails = (row: ClientListRow, status: string, permis
   };
 };
 
+const featureLimits = (server: Pick<ListedServer, 'databaseLimit' | 'allocationLimit' | 'backupLimit'>): FeatureLimitsDto => ({
+  databases: server.databaseLimit,
+  allocations: server.allocationLimit,
+  backups: server.backupLimit,
+});
+
+/** `username` is the caller's: SFTP signs in the account that uses it, whoever owns the server. */
+export const toClientServerDetails = (
+  server: ServerSnapshot,
+  allocations: AllocationEntity[],
+  status: string,
+  permissions: readonly string[],
+  username: string,
+): ClientServerDetailsDto => ({
+  ...toServerDetails(listedView(server), allocations, status, permissions),
+  sftp: { host: server.node.fqdn, port: server.node.daemonSftp, username: `${username}.${server.identifier}` },
+  uploadSizeMiB: server.node.uploadSize,
+  featureLimits: featureLimits(server),
+  egg: { id: server.egg.id, name: server.egg.name },
+  image: server.image,
+});
+
 export const toAdminServer = (server: ListedServer, allocations: AllocationEntity[]): AdminServerDto => ({
   ...toServerDetails(server, allocations, server.status ?? (server.suspended ? 'suspended' : 'installed'), ['*']),
   ownerId: server.ownerId,
@@ -103,8 +153,64 @@ export const toAdminServer = (server: ListedServer, allocations: AllocationEntit
   threads: server.threads,
   oomDisabled: server.oomDisabled,
   skipScripts: server.skipScripts,
-  featureLimits: { databases: server.databaseLimit, allocations: server.allocationLimit, backups: server.backupLimit },
+  featureLimits: featureLimits(server),
   installStatus: server.status,
   installedAt: server.installedAt?.toISOString() ?? null,
   updatedAt: server.updatedAt.toISOString(),
 });
+
+export class PowerResultDto {
+  success!: boolean;
+  message!: string;
+}
+
+/** Console credentials: a JWT for the node and the socket to send it to (docs/wings.md#console-tokens). */
+export class WebsocketTokenDto {
+  token!: string;
+  socket!: string;
+}
+
+export class WebsocketDiagnosticsDto {
+  error!: string;
+  serverUuid!: string;
+  serverIdentifier!: string;
+  nodeId!: string;
+  serverStatus!: string | null;
+}
+
+/** The node does not know the server: no token, and what the panel knows instead. */
+export class WebsocketUnavailableDto {
+  @ApiProperty({ enum: [true] })
+  unavailable!: true;
+
+  message!: string;
+  diagnostics!: WebsocketDiagnosticsDto;
+}
+
+export class ActivityActorDto {
+  id!: string | null;
+  username!: string | null;
+}
+
+export class ServerActivityDto {
+  id!: string;
+  event!: string;
+  /** null: the system or the node did it. */
+  actor!: ActivityActorDto | null;
+
+  @ApiProperty({ type: 'object', additionalProperties: true })
+  metadata!: Record<string, unknown>;
+
+  /** null for subusers, and when no address was known. */
+  ip!: string | null;
+  /** What acted when no user did (schedule, sftp, daemon...). */
+  via!: string | null;
+  timestamp!: string;
+}
+
+/** Whether the node was told about the change (`/sync`); the change itself is saved either way. */
+export class SyncOutcomeDto {
+  daemonSynced!: boolean;
+  /** Why the node was not told, when it was not. */
+  syncError?: string;
+}

@@ -30,30 +30,35 @@ export class RenameServerDto {
   description?: string | null;
 }
 
-export interface StartupVariableDto {
-  name: string;
-  description: string;
-  envVariable: string;
-  defaultValue: string;
-  serverValue: string;
-  isEditable: boolean;
-  rules: string;
+export class StartupVariableDto {
+  name!: string;
+  description!: string;
+  envVariable!: string;
+  defaultValue!: string;
+  serverValue!: string;
+  isEditable!: boolean;
+  rules!: string;
 }
 
-export interface StartupDto {
+export class StartupDto {
   /** The startup command with the server's values; variables the user may not see show as [hidden]. */
-  startup: string;
-  rawStartup: string;
-  dockerImage: string;
-  dockerImages: { name: string; image: string }[];
-  variables: StartupVariableDto[];
+  startup!: string;
+  rawStartup!: string;
+  dockerImage!: string;
+  dockerImages!: DockerImageChoiceDto[];
+  variables!: StartupVariableDto[];
 }
 
-export interface NetworkAllocationDto {
-  id: string;
-  ip: string;
-  alias: string | null;
-  port: number;
-  notes: string | null;
-  isDefault: boolean;
+export class NetworkAllocationDto {
+  id!: string;
+  ip!: string;
+  alias!: string | null;
+  port!: number;
+  notes!: string | null;
+  isDefault!: boolean;
+}
+
+export class DockerImageChoiceDto {
+  name!: string;
+  image!: string;
 }

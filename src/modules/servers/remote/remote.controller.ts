@@ -1,13 +1,14 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiFreeForm } from 'src/common/http/api-responses';
 import type { HttpReply, HttpRequest } from 'src/common/http/http';
 import { uuidParam } from 'src/common/validation/uuid-param';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { CallingNode, DaemonRoute } from 'src/modules/servers/remote/daemon-token.guard';
-import { ActivityBatchDto, InstallStatusDto, RemoteServerListQueryDto, SftpAuthDto } from 'src/modules/servers/remote/remote.dto';
+import { ActivityBatchDto, InstallScriptDto, InstallStatusDto, RemoteServerListQueryDto, SftpAuthAnswerDto, SftpAuthDto } from 'src/modules/servers/remote/remote.dto';
 import { bootPageSize, RemoteService } from 'src/modules/servers/remote/remote.service';
-import { SftpAuthAnswer, SftpAuthService } from 'src/modules/servers/remote/sftp-auth.service';
-import { DaemonServerConfiguration, InstallScript } from 'src/modules/servers/server-config.service';
+import { SftpAuthService } from 'src/modules/servers/remote/sftp-auth.service';
+import { DaemonServerConfiguration } from 'src/modules/servers/server-config.service';
 import { ServerError } from 'src/modules/servers/servers.errors';
 
 const serverUuid = uuidParam(ServerError.NOT_FOUND);
@@ -23,6 +24,7 @@ export class RemoteController {
   ) {}
 
   @Get('servers')
+  @ApiFreeForm('A page of the node\'s servers for its boot: {data: [{uuid, settings, process_configuration}], links, meta} (docs/wings.md)')
   servers(@CallingNode() node: NodeEntity, @Query() query: RemoteServerListQueryDto) {
     return this.service.list(node, Math.max(1, query.page ?? 1), bootPageSize(query.per_page));
   }
@@ -34,12 +36,14 @@ export class RemoteController {
   }
 
   @Get('servers/:uuid')
+  @ApiFreeForm("The server's configuration as Wings reads it: {settings, process_configuration} (docs/wings.md)")
   configuration(@CallingNode() node: NodeEntity, @Param('uuid', serverUuid) uuid: string): Promise<DaemonServerConfiguration> {
     return this.service.configuration(node, uuid);
   }
 
   @Get('servers/:uuid/install')
-  installScript(@CallingNode() node: NodeEntity, @Param('uuid', serverUuid) uuid: string): Promise<InstallScript> {
+  @ApiResponse({ status: 200, type: InstallScriptDto })
+  installScript(@CallingNode() node: NodeEntity, @Param('uuid', serverUuid) uuid: string): Promise<InstallScriptDto> {
     return this.service.installScript(node, uuid);
   }
 
@@ -51,7 +55,8 @@ export class RemoteController {
 
   @Post('sftp/auth')
   @HttpCode(200)
-  sftpAuth(@CallingNode() node: NodeEntity, @Body() dto: SftpAuthDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply): Promise<SftpAuthAnswer> {
+  @ApiResponse({ status: 200, type: SftpAuthAnswerDto })
+  sftpAuth(@CallingNode() node: NodeEntity, @Body() dto: SftpAuthDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply): Promise<SftpAuthAnswerDto> {
     return this.sftp.authenticate(node, dto, req.ip, res);
   }
 

@@ -107,3 +107,19 @@ export class SftpAuthDto {
   @MaxLength(1024)
   client_version?: string;
 }
+
+/** What Wings is told about an SFTP sign-in (docs/wings.md#sftp). */
+export class SftpAuthAnswerDto {
+  /** The server's uuid. */
+  server!: string;
+  /** The user's uuid: Wings files the session's activity under it. */
+  user!: string;
+  permissions!: string[];
+}
+
+/** The egg's install script, as Wings runs it. */
+export class InstallScriptDto {
+  container_image!: string;
+  entrypoint!: string;
+  script!: string;
+}

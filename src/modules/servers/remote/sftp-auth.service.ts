@@ -29,7 +29,7 @@ const SFTP_RULE = 'sftp';
 /** States in which the server's files must not be touched (Pterodactyl's ServerStateConflictException). */
 const BUSY_STATUSES = new Set(['installing', 'install_failed', 'reinstall_failed', 'restoring_backup']);
 
-export interface SftpAuthAnswer {
+interface SftpAuthAnswer {
   server: string;
   /** The user's uuid: Wings files the session's activity under it. */
   user: string;

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import { ApiData } from 'src/common/http/api-responses';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/server-access';
 import { CreateSubuserDto, SubuserResponseDto, UpdateSubuserDto } from 'src/modules/servers/subusers/dto/subuser.dto';
@@ -13,18 +14,21 @@ export class SubusersController {
 
   @Get()
   @ServerRoute('server.subuser.read')
+  @ApiData(SubuserResponseDto, { isArray: true })
   async list(@CurrentServer() access: ServerAccess): Promise<{ data: SubuserResponseDto[] }> {
     return { data: await this.service.list(access) };
   }
 
   @Post()
   @ServerRoute('server.subuser.create')
+  @ApiData(SubuserResponseDto, { status: 201 })
   async create(@CurrentServer() access: ServerAccess, @CurrentActor() actor: Actor, @Body() dto: CreateSubuserDto): Promise<{ data: SubuserResponseDto }> {
     return { data: await this.service.create(access, actor, dto.email, dto.permissions) };
   }
 
   @Get(':user')
   @ServerRoute('server.subuser.read')
+  @ApiData(SubuserResponseDto)
   async view(@CurrentServer() access: ServerAccess, @Param('user') user: string): Promise<{ data: SubuserResponseDto }> {
     return { data: await this.service.view(access, user) };
   }
@@ -32,6 +36,7 @@ export class SubusersController {
   @Post(':user')
   @HttpCode(200)
   @ServerRoute('server.subuser.update')
+  @ApiData(SubuserResponseDto)
   async update(
     @CurrentServer() access: ServerAccess,
     @CurrentActor() actor: Actor,
