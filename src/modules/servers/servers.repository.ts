@@ -155,9 +155,9 @@ export class ServersRepository {
    * One page of a client server list (docs/api.md), in server id order, and how many servers the
    * list holds in all, in one query: the page's servers, only the columns the list shows, joined to
    * their node's and owner's names and to their allocations (a row per allocation), with the count
-   * as a subquery PostgreSQL runs once, prepared once per connection (queryPrepared). Raw rows: hydrating entities for 50 servers cost the panel
-   * more than the query cost the database. A page past the end has no row to carry the total, so
-   * only then a second query counts.
+   * as a subquery PostgreSQL runs once; prepared once per connection (queryPrepared). Raw rows:
+   * hydrating entities for 50 servers cost the panel more than the query cost the database. A page
+   * past the end has no row to carry the total, so only then a second query counts.
    */
   async clientListPage(scope: ClientListScope, skip: number, take: number): Promise<{ rows: ClientListRow[]; total: number }> {
     const { from, where, grant, params } = clientListSource(scope);
