@@ -1,8 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { SESSION_COOKIE } from 'src/common/auth/authenticated.decorator';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
 import { installBodyParsers } from 'src/common/http/fastify';
 import { registerSecurityHeaders } from 'src/common/http/security-headers';
@@ -10,6 +9,7 @@ import { RateLimitGuard } from 'src/modules/auth/rate-limit.guard';
 import { isUnguarded } from 'src/common/rate-limit/rate-limit.rules';
 import { createValidationPipe } from 'src/common/validation/validation.pipe';
 import { AppConfigService } from 'src/config/app-config.service';
+import { createOpenApiDocument } from 'src/openapi';
 
 /**
  * Everything global about the HTTP app; shared by main.ts and every e2e test. The app is created
@@ -42,18 +42,7 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   app.enableShutdownHooks();
 
   // Built on the first request to /api/docs, not at boot: it is a large object few processes ever serve.
-  const document = () =>
-    SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder()
-        .setTitle('Hatchery')
-        .setDescription('The Hatchery game-server panel API')
-        .setVersion('1')
-        .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key' })
-        .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key')
-        .addCookieAuth(SESSION_COOKIE)
-        .build(),
-    );
+  const document = () => createOpenApiDocument(app);
   // Off: /api/docs, /api/docs.json and /api/docs.yaml are not registered and answer 404 like any unknown path.
   if (app.get(AppConfigService).docs.enabled) {
     SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs.json', yamlDocumentUrl: 'api/docs.yaml' });

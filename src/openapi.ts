@@ -1,0 +1,20 @@
+import type { INestApplication } from '@nestjs/common';
+import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { SESSION_COOKIE } from 'src/common/auth/authenticated.decorator';
+
+/**
+ * The OpenAPI document of the HTTP API: served at /api/docs.json (app.setup.ts) and printed by
+ * `node dist/openapi-document.js`, from which `npm run gen:api` writes the web UI's client types.
+ */
+export const createOpenApiDocument = (app: INestApplication): OpenAPIObject =>
+  SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Hatchery')
+      .setDescription('The Hatchery game-server panel API')
+      .setVersion('1')
+      .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key' })
+      .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key')
+      .addCookieAuth(SESSION_COOKIE)
+      .build(),
+  );
