@@ -1,17 +1,18 @@
 import fastifyCookie from '@fastify/cookie';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { DocumentBuilder, getSchemaPath, SwaggerModule } from '@nestjs/swagger';
-import { ErrorResponseDto } from 'src/common/errors/error-response';
+import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
-import { SESSION_COOKIE } from 'src/common/auth/authenticated.decorator';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
 import { installBodyParsers } from 'src/common/http/fastify';
 import { registerSecurityHeaders } from 'src/common/http/security-headers';
 import { FastifyWsAdapter } from 'src/common/http/ws-adapter';
+import { isApiPath, isWebAppRoute, registerWebApp } from 'src/common/http/web-app';
+import { NodeOrigins } from 'src/modules/nodes/node-origins';
 import { RateLimitGuard } from 'src/modules/auth/rate-limit.guard';
 import { isUnguarded } from 'src/common/rate-limit/rate-limit.rules';
 import { createValidationPipe } from 'src/common/validation/validation.pipe';
 import { AppConfigService } from 'src/config/app-config.service';
+import { createOpenApiDocument } from 'src/openapi';
 
 /**
  * Everything global about the HTTP app; shared by main.ts and every e2e test. The app is created
@@ -22,7 +23,9 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   const fastify = app.getHttpAdapter().getInstance();
   installBodyParsers(fastify);
   await app.register(fastifyCookie);
-  await registerSecurityHeaders(app);
+  const config = app.get(AppConfigService);
+  const nodeOrigins = app.get(NodeOrigins);
+  await registerSecurityHeaders(app, { connect: () => nodeOrigins.connectSources(), captcha: config.captcha?.provider });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
     done();
@@ -31,7 +34,9 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   // API docs, a body Fastify could not read) are counted here.
   const limiter = app.get(RateLimitGuard);
   fastify.addHook('onRequest', async (req, reply) => {
-    if (isUnguarded(req.routeOptions.url)) {
+    // The web UI's files are not counted: one page load fetches a dozen of them. An /api path that
+    // reached the web UI's catch-all route is an unknown API path, counted as such.
+    if (isWebAppRoute(req) ? isApiPath(req.url) : isUnguarded(req.routeOptions.url)) {
       await limiter.countUnguarded(req, reply);
     }
   });
@@ -46,26 +51,11 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   app.enableShutdownHooks();
 
   // Built on the first request to /api/docs, not at boot: it is a large object few processes ever serve.
-  const document = () =>
-    SwaggerModule.createDocument(
-      app,
-      new DocumentBuilder()
-        .setTitle('Hatchery')
-        .setDescription('The Hatchery game-server panel API')
-        .setVersion('1')
-        .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key' })
-        .addApiKey({ type: 'apiKey', in: 'header', name: 'x-api-key' }, 'api-key')
-        .addCookieAuth(SESSION_COOKIE)
-        .addGlobalResponse(
-          { status: '4XX', description: 'Refused: the error shape of docs/api.md#errors', schema: { $ref: getSchemaPath(ErrorResponseDto) } },
-          { status: '5XX', description: 'Failed: the error shape of docs/api.md#errors', schema: { $ref: getSchemaPath(ErrorResponseDto) } },
-        )
-        .build(),
-      { extraModels: [ErrorResponseDto] },
-    );
+  const document = () => createOpenApiDocument(app);
   // Off: /api/docs, /api/docs.json and /api/docs.yaml are not registered and answer 404 like any unknown path.
-  if (app.get(AppConfigService).docs.enabled) {
+  if (config.docs.enabled) {
     SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs.json', yamlDocumentUrl: 'api/docs.yaml' });
   }
+  await registerWebApp(app, config.web.dir);
   return app;
 };

@@ -1,0 +1,101 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '@/lib/api/client';
+import { normalizeCode, signInTarget } from '@/features/auth/sign-in-flow';
+
+// Response shapes of the auth routes, as docs/api.md describes them; the generated schema does not
+// type these responses yet (their controllers declare no response DTO), so they are written here.
+export interface SessionUser {
+  id: string;
+  uuid: string;
+  username: string;
+  email: string;
+  name: string;
+  admin: boolean;
+  twoFactorEnabled: boolean;
+}
+
+interface CurrentSession {
+  user: SessionUser;
+  session: { id: string; fresh: boolean; expiresAt?: string };
+}
+
+const authKeys = {
+  session: ['auth', 'session'] as const,
+};
+
+/** The signed-in user; a 401 (ApiError) means nobody is. Loaded once by the app layout's beforeLoad. */
+export const sessionQuery = queryOptions({
+  queryKey: authKeys.session,
+  queryFn: async (): Promise<CurrentSession> => {
+    const { data } = await api.GET('/api/auth/session');
+    return (data as unknown as { data: CurrentSession }).data;
+  },
+  staleTime: 5 * 60_000,
+  retry: false,
+});
+
+const captchaHeader = (captcha?: string): Record<string, string> => (captcha ? { 'x-captcha-response': captcha } : {});
+
+interface SignInInput {
+  identifier: string;
+  password: string;
+  captcha?: string;
+  /** Second step without a challenge: the password goes again with the code. */
+  totp?: string;
+  recovery?: boolean;
+}
+
+/** Password sign-in (and, without a challenge, the re-POST with `totp`); sets the session cookie. */
+export const useSignIn = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ identifier, password, captcha, totp, recovery }: SignInInput): Promise<void> => {
+      const target = signInTarget(identifier);
+      const body = { ...target.body, password, ...(totp ? { totp: normalizeCode(totp, recovery ?? false) } : {}) };
+      const params = { header: captchaHeader(captcha) } as never;
+      if (target.path === '/api/auth/sign-in/email') {
+        await api.POST('/api/auth/sign-in/email', { body: body as { email: string; password: string }, params });
+      } else {
+        await api.POST('/api/auth/sign-in/username', { body: body as { username: string; password: string }, params });
+      }
+    },
+    onSuccess: () => queryClient.removeQueries({ queryKey: authKeys.session }),
+  });
+};
+
+/** The second step with the challenge a TWO_FACTOR_REQUIRED answer carried. */
+export const useTwoFactorChallenge = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ challenge, code, recovery }: { challenge: string; code: string; recovery: boolean }): Promise<void> => {
+      // Typed once the route is in the generated schema (npm run gen:api).
+      await api.POST('/api/auth/two-factor' as never, { body: { challenge, code: normalizeCode(code, recovery) } } as never);
+    },
+    onSuccess: () => queryClient.removeQueries({ queryKey: authKeys.session }),
+  });
+};
+
+export const useSignOut = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (): Promise<void> => {
+      await api.POST('/api/auth/sign-out');
+    },
+    // Every cached answer belonged to the user who left.
+    onSettled: () => queryClient.clear(),
+  });
+};
+
+export const useForgetPassword = () =>
+  useMutation({
+    mutationFn: async ({ email, captcha }: { email: string; captcha?: string }): Promise<void> => {
+      await api.POST('/api/auth/forget-password', { body: { email }, params: { header: captchaHeader(captcha) } as never });
+    },
+  });
+
+export const useResetPassword = () =>
+  useMutation({
+    mutationFn: async ({ token, newPassword }: { token: string; newPassword: string }): Promise<void> => {
+      await api.POST('/api/auth/reset-password', { body: { token, newPassword } });
+    },
+  });

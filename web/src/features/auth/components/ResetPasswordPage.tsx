@@ -1,0 +1,91 @@
+import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
+import { IconCircleCheck } from '@tabler/icons-react';
+import { Link } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FormError } from '@/components/FormError';
+import { useResetPassword } from '@/features/auth/api';
+import { AuthCard } from '@/features/auth/components/AuthCard';
+import { passwordProblem } from '@/features/auth/password-rules';
+import { fieldErrors, ApiError } from '@/lib/api/api-error';
+
+/** The page the reset e-mail links to (`/auth/password/reset?token=`): a new password, twice. */
+export const ResetPasswordPage = ({ token }: { token?: string }) => {
+  const { t } = useTranslation();
+  const reset = useResetPassword();
+  const [password, setPassword] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [touched, setTouched] = useState(false);
+
+  const problem = passwordProblem(password);
+  const mismatch = repeat.length > 0 && repeat !== password;
+  const serverField = reset.error instanceof ApiError ? fieldErrors(reset.error).newPassword : undefined;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (token && !problem && !mismatch && repeat === password) {
+      reset.mutate({ token, newPassword: password });
+    }
+  };
+
+  if (!token) {
+    return (
+      <AuthCard title={t('auth.reset.title')}>
+        <Alert color="red" variant="light" role="alert">
+          {t('errors.codes.PASSWORD_RESET_TOKEN_INVALID')}
+        </Alert>
+        <Anchor component={Link} to="/auth/password" size="sm">
+          {t('auth.reset.requestNew')}
+        </Anchor>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title={t('auth.reset.title')} subtitle={reset.isSuccess ? undefined : t('auth.reset.subtitle')}>
+      {reset.isSuccess ? (
+        <Stack gap="md">
+          <Alert color="teal" variant="light" icon={<IconCircleCheck aria-hidden />} role="status">
+            {t('auth.reset.done')}
+          </Alert>
+          <Button component={Link} to="/auth/login" fullWidth>
+            {t('auth.signIn.submit')}
+          </Button>
+        </Stack>
+      ) : (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="md">
+            <PasswordInput
+              label={t('auth.reset.newPassword')}
+              description={t('auth.reset.rules')}
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              error={(touched && problem ? t(`auth.reset.problem.${problem}`) : undefined) ?? serverField}
+              autoComplete="new-password"
+              required
+              autoFocus
+            />
+            <PasswordInput
+              label={t('auth.reset.repeat')}
+              value={repeat}
+              onChange={(e) => setRepeat(e.currentTarget.value)}
+              error={touched && (mismatch || repeat !== password) ? t('auth.reset.mismatch') : undefined}
+              autoComplete="new-password"
+              required
+            />
+            <FormError error={serverField ? null : reset.error} />
+            <Button type="submit" loading={reset.isPending} fullWidth>
+              {t('auth.reset.submit')}
+            </Button>
+          </Stack>
+        </form>
+      )}
+      {reset.isSuccess ? null : (
+        <Anchor component={Link} to="/auth/login" size="sm">
+          {t('auth.backToSignIn')}
+        </Anchor>
+      )}
+    </AuthCard>
+  );
+};

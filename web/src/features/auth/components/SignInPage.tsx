@@ -1,0 +1,164 @@
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FormError } from '@/components/FormError';
+import { useSignIn, useTwoFactorChallenge } from '@/features/auth/api';
+import { AuthCard } from '@/features/auth/components/AuthCard';
+import { normalizeCode, safeNext, twoFactorStep } from '@/features/auth/sign-in-flow';
+
+type Step = { kind: 'password' } | { kind: 'code'; challenge?: string };
+
+/**
+ * Sign-in on one page: password first; when the account has two-factor sign-in, a code step (or a
+ * recovery code) without leaving the page, so a reload never loses what was typed.
+ */
+export const SignInPage = ({ next }: { next?: string }) => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const signIn = useSignIn();
+  const challengeStep = useTwoFactorChallenge();
+  const [step, setStep] = useState<Step>({ kind: 'password' });
+  const [identifier, setIdentifier] = useState('');
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const [recovery, setRecovery] = useState(false);
+  const [error, setError] = useState<unknown>(null);
+
+  const done = () => void navigate({ href: safeNext(next), replace: true });
+
+  const submitPassword = (event: FormEvent) => {
+    event.preventDefault();
+    setError(null);
+    signIn.mutate(
+      { identifier, password },
+      {
+        onSuccess: done,
+        onError: (err) => {
+          const second = twoFactorStep(err);
+          if (second) {
+            setStep({ kind: 'code', ...second });
+          } else {
+            setError(err);
+          }
+        },
+      },
+    );
+  };
+
+  const submitCode = (event: FormEvent) => {
+    event.preventDefault();
+    if (step.kind !== 'code') {
+      return;
+    }
+    setError(null);
+    const onError = (err: unknown) => {
+      setError(err);
+      setCode('');
+    };
+    if (step.challenge) {
+      challengeStep.mutate({ challenge: step.challenge, code, recovery }, { onSuccess: done, onError });
+    } else {
+      signIn.mutate({ identifier, password, totp: code, recovery }, { onSuccess: done, onError });
+    }
+  };
+
+  if (step.kind === 'code') {
+    const pending = signIn.isPending || challengeStep.isPending;
+    return (
+      <AuthCard title={t('auth.twoFactor.title')} subtitle={recovery ? t('auth.twoFactor.recoveryHelp') : t('auth.twoFactor.help')}>
+        <form onSubmit={submitCode} noValidate>
+          <Stack gap="md">
+            {recovery ? (
+              <TextInput
+                label={t('auth.twoFactor.recoveryCode')}
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value)}
+                autoComplete="off"
+                autoCapitalize="none"
+                spellCheck={false}
+                required
+                autoFocus
+              />
+            ) : (
+              <TextInput
+                label={t('auth.twoFactor.code')}
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value)}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={9}
+                required
+                data-autofocus
+                autoFocus
+                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', letterSpacing: '0.3em', fontSize: 'var(--mantine-font-size-lg)' } }}
+              />
+            )}
+            <FormError error={error} />
+            <Button type="submit" loading={pending} disabled={normalizeCode(code, recovery).length < 6} fullWidth>
+              {t('auth.twoFactor.submit')}
+            </Button>
+            <UnstyledButton
+              type="button"
+              onClick={() => {
+                setRecovery(!recovery);
+                setCode('');
+                setError(null);
+              }}
+            >
+              <Text size="sm" c="var(--mantine-primary-color-filled)" td="underline">
+                {recovery ? t('auth.twoFactor.useApp') : t('auth.twoFactor.useRecovery')}
+              </Text>
+            </UnstyledButton>
+            <Anchor
+              component="button"
+              type="button"
+              size="sm"
+              c="dimmed"
+              onClick={() => {
+                setStep({ kind: 'password' });
+                setCode('');
+                setError(null);
+              }}
+            >
+              {t('auth.twoFactor.back')}
+            </Anchor>
+          </Stack>
+        </form>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title={t('auth.signIn.title')} subtitle={t('auth.signIn.subtitle')}>
+      <form onSubmit={submitPassword} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t('auth.signIn.identifier')}
+            value={identifier}
+            onChange={(e) => setIdentifier(e.currentTarget.value)}
+            autoComplete="username"
+            autoCapitalize="none"
+            spellCheck={false}
+            required
+            autoFocus
+          />
+          <PasswordInput
+            label={t('auth.signIn.password')}
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            autoComplete="current-password"
+            required
+          />
+          <FormError error={error} />
+          <Button type="submit" loading={signIn.isPending} disabled={!identifier.trim() || !password} fullWidth>
+            {t('auth.signIn.submit')}
+          </Button>
+          <Anchor component={Link} to="/auth/password" size="sm">
+            {t('auth.signIn.forgot')}
+          </Anchor>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+};

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { normalizeCode, safeNext, signInTarget, twoFactorStep } from '@/features/auth/sign-in-flow';
+import { ApiError } from '@/lib/api/api-error';
+
+describe('signInTarget', () => {
+  it('should use the e-mail route when the identifier has an @', () => {
+    expect(signInTarget(' a@b.example ')).toEqual({ path: '/api/auth/sign-in/email', body: { email: 'a@b.example' } });
+  });
+
+  it('should use the username route otherwise', () => {
+    expect(signInTarget('admin')).toEqual({ path: '/api/auth/sign-in/username', body: { username: 'admin' } });
+  });
+});
+
+describe('twoFactorStep', () => {
+  it('should carry the challenge when the answer has one', () => {
+    const error = new ApiError(401, 'TWO_FACTOR_REQUIRED', 'code needed', 'r1', { challenge: 'abc' });
+    expect(twoFactorStep(error)).toEqual({ challenge: 'abc' });
+  });
+
+  it('should ask for a re-sent password when there is no challenge', () => {
+    expect(twoFactorStep(new ApiError(401, 'TWO_FACTOR_REQUIRED', 'code needed'))).toEqual({});
+    expect(twoFactorStep(new ApiError(401, 'TWO_FACTOR_REQUIRED', 'code needed', undefined, [{ field: 'x' }]))).toEqual({});
+  });
+
+  it('should be null for any other error', () => {
+    expect(twoFactorStep(new ApiError(401, 'INVALID_CREDENTIALS', 'no'))).toBeNull();
+    expect(twoFactorStep(new Error('boom'))).toBeNull();
+  });
+});
+
+describe('normalizeCode', () => {
+  it('should drop spaces and dashes from a pasted 6-digit code', () => {
+    expect(normalizeCode(' 123 456 ', false)).toBe('123456');
+    expect(normalizeCode('123-456', false)).toBe('123456');
+  });
+
+  it('should keep a recovery code as typed apart from surrounding spaces', () => {
+    expect(normalizeCode(' abcd-efgh ', true)).toBe('abcd-efgh');
+  });
+});
+
+describe('safeNext', () => {
+  it('should keep a path of this site with its query and hash', () => {
+    expect(safeNext('/server/5/files?path=%2Fplugins#x')).toBe('/server/5/files?path=%2Fplugins#x');
+  });
+
+  it.each(['//evil.example/x', 'https://evil.example/', '/\\evil.example', 'javascript:alert(1)', '', 42, undefined, '/auth/login'])(
+    'should fall back to / for %s',
+    (next) => {
+      expect(safeNext(next)).toBe('/');
+    },
+  );
+});

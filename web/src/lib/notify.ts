@@ -1,0 +1,13 @@
+import { notifications } from '@mantine/notifications';
+import { describeError } from '@/lib/errors';
+import { i18n } from '@/lib/i18n/i18n';
+
+/** A toast for a failed action that has no place on the page to show its error. */
+export const notifyError = (error: unknown): void => {
+  const { message, requestId } = describeError(error, i18n.t, i18n.language);
+  notifications.show({
+    color: 'red',
+    title: i18n.t('errors.title'),
+    message: requestId ? `${message} (${i18n.t('common.requestId')}: ${requestId})` : message,
+  });
+};
