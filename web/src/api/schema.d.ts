@@ -803,6 +803,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The second step of a two-factor sign-in: no password and no CAPTCHA, the challenge stands for them. */
+        post: operations["AuthController_twoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/client/permissions": {
         parameters: {
             query?: never;
@@ -1610,6 +1627,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The panel's public settings, read by the web pages before sign-in. */
+        get: operations["SettingsController_settings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/user/2fa/disable": {
         parameters: {
             query?: never;
@@ -1660,10 +1694,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/ws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Live status and resource use of the servers the caller watches, over a WebSocket (docs/api.md#live-status) */
+        get: operations["LiveStatusController_upgrade"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccountResponseDto: {
+            admin: boolean;
+            createdAt: string;
+            email: string;
+            id: string;
+            name: string;
+            twoFactorEnabled: boolean;
+            username: string;
+            uuid: string;
+        };
+        ActivityActorDto: {
+            id: string | null;
+            username: string | null;
+        };
         ActivityBatchDto: {
             data: components["schemas"]["ActivityItemDto"][];
         };
@@ -1679,9 +1744,124 @@ export interface components {
             /** Format: uuid */
             user?: string | null;
         };
+        AdminServerDto: {
+            allocationId: string | null;
+            allocations: {
+                additional: components["schemas"]["AllocationViewDto"][];
+                primary: components["schemas"]["AllocationViewDto"] | null;
+            };
+            createdAt: string;
+            description: string | null;
+            eggId: string;
+            featureLimits: components["schemas"]["FeatureLimitsDto"];
+            id: string;
+            identifier: string;
+            image: string;
+            installedAt: string | null;
+            installStatus: string | null;
+            limits: {
+                cpu: number;
+                disk: number;
+                io: number;
+                memory: number;
+                swap: number | null;
+            };
+            name: string;
+            node: {
+                id: string;
+                name: string;
+            };
+            nodeId: string;
+            oomDisabled: boolean;
+            owner: {
+                id: string;
+                username: string;
+            };
+            ownerId: string;
+            permissions: string[];
+            skipScripts: boolean;
+            startup: string;
+            status: string;
+            suspended: boolean;
+            threads: string | null;
+            updatedAt: string;
+            uuid: string;
+        };
+        AllocationResponseDto: {
+            alias: string | null;
+            assigned: boolean;
+            id: string;
+            ip: string;
+            notes: string | null;
+            port: number;
+            serverId: string | null;
+        };
+        AllocationViewDto: {
+            description: string;
+            ip: string;
+            port: number;
+        };
+        ApiKeyResponseDto: {
+            createdAt: string;
+            expiresAt: string;
+            identifier: string;
+            lastUsedAt: string | null;
+            name: string;
+            permissions: string[];
+            start: string;
+        };
+        AuditLogResponseDto: {
+            action: string;
+            actor: {
+                id: string | null;
+                username: string | null;
+                via: string | null;
+            };
+            changes: {
+                after?: {
+                    [key: string]: unknown;
+                };
+                before?: {
+                    [key: string]: unknown;
+                };
+            };
+            createdAt: string;
+            id: string;
+            ip: string | null;
+            target: {
+                id: string;
+                type: string;
+            };
+        };
+        BackupDownloadDto: {
+            /** @description A one-time, 15-minute URL on the node. */
+            url: string;
+        };
+        BackupListMetaDto: {
+            /** @description Backups that count toward the limit: in progress or successful. */
+            backupCount: number;
+            /** @description null: no limit; 0: backups are disabled for the server. */
+            backupLimit: number | null;
+            pagination: components["schemas"]["PaginationDto"];
+        };
         BackupPartDto: {
             etag: string;
             part_number: number;
+        };
+        BackupResponseDto: {
+            bytes: number;
+            /** @description `sha1:<hex>` once successful. */
+            checksum: string | null;
+            completedAt: string | null;
+            createdAt: string;
+            id: string;
+            ignoredFiles: string[];
+            isLocked: boolean;
+            isSuccessful: boolean;
+            name: string;
+            /** @enum {string} */
+            status: "in_progress" | "successful" | "failed";
+            uuid: string;
         };
         BackupStatusDto: {
             checksum?: string;
@@ -1689,6 +1869,15 @@ export interface components {
             parts?: components["schemas"]["BackupPartDto"][] | null;
             size?: number;
             successful: boolean;
+        };
+        CaptchaSettingsDto: {
+            /**
+             * @description null when sign-in asks for no CAPTCHA.
+             * @enum {string|null}
+             */
+            provider: "turnstile" | "hcaptcha" | "recaptcha" | null;
+            /** @description The public site key to render the provider's widget with. */
+            siteKey: string | null;
         };
         ChangeEmailDto: {
             email: string;
@@ -1705,6 +1894,46 @@ export interface components {
         ChmodItemDto: {
             file: string;
             mode: string;
+        };
+        ClientServerDetailsDto: {
+            allocations: {
+                additional: components["schemas"]["AllocationViewDto"][];
+                primary: components["schemas"]["AllocationViewDto"] | null;
+            };
+            createdAt: string;
+            description: string | null;
+            egg: {
+                id: string;
+                name: string;
+            };
+            featureLimits: components["schemas"]["FeatureLimitsDto"];
+            id: string;
+            identifier: string;
+            /** @description The Docker image the server runs in. */
+            image: string;
+            limits: {
+                cpu: number;
+                disk: number;
+                io: number;
+                memory: number;
+                swap: number | null;
+            };
+            name: string;
+            node: {
+                id: string;
+                name: string;
+            };
+            owner: {
+                id: string;
+                username: string;
+            };
+            permissions: string[];
+            sftp: components["schemas"]["SftpDetailsDto"];
+            status: string;
+            suspended: boolean;
+            /** @description The largest upload the node takes, in MiB (413 FILE_TOO_LARGE above it). */
+            uploadSizeMiB: number;
+            uuid: string;
         };
         CommandDto: {
             command: string;
@@ -1733,6 +1962,16 @@ export interface components {
             /** @description Defaults to `Backup at <time>`. */
             name?: string;
         };
+        CreatedApiKeyResponseDto: {
+            createdAt: string;
+            expiresAt: string;
+            identifier: string;
+            /** @description The key itself; shown only in this response. */
+            key: string;
+            name: string;
+            permissions: string[];
+            start: string;
+        };
         CreateDatabaseHostDto: {
             /** @description Host name or IP address of the MySQL/MariaDB server; customers are shown it too. */
             host: string;
@@ -1747,6 +1986,13 @@ export interface components {
             password: string;
             port: number;
             /** @description An account that may create databases and users and grant privileges (CREATE USER, GRANT OPTION). */
+            username: string;
+        };
+        CreatedServerDatabaseDto: {
+            host: string;
+            id: string;
+            name: string;
+            port: number;
             username: string;
         };
         CreateEggDto: {
@@ -1942,19 +2188,167 @@ export interface components {
              */
             month: string;
         };
+        CurrentSessionDto: {
+            createdAt: string;
+            current: boolean;
+            expiresAt: string;
+            /** @description Signed in within the last 5 minutes: routes such as 2FA setup need it. */
+            fresh: boolean;
+            id: string;
+            ip: string | null;
+            lastSeenAt: string;
+            userAgent: string | null;
+        };
+        DaemonSystemInfoDto: {
+            architecture: string;
+            cpu_count: number;
+            kernel_version: string;
+            os: string;
+            version: string;
+        };
+        DatabaseHostAddressDto: {
+            hostname: string;
+            port: number;
+        };
+        DatabaseHostResponseDto: {
+            createdAt: string;
+            /** @description How many customer databases live on it. */
+            databases: number;
+            host: string;
+            id: string;
+            maxDatabases: number | null;
+            maxUserConnections: number | null;
+            name: string;
+            nodeId: string | null;
+            port: number;
+            updatedAt: string;
+            username: string;
+        };
+        DatabaseHostTestDto: {
+            /** @description Whether the panel could sign in with the stored account. */
+            connected: boolean;
+            error?: {
+                code: string;
+                message: string;
+            };
+            /** @description The server's version string, when connected. */
+            version?: string;
+        };
+        DatabasePasswordMetaDto: {
+            password: string;
+        };
         DecompressFileDto: {
             file: string;
             root?: string;
         };
+        DirectoryListingDto: {
+            /** @description The directory listed, normalised (absolute inside the server). */
+            directory: string;
+            entries: components["schemas"]["FileEntryDto"][];
+        };
         DisableTwoFactorDto: {
             password: string;
+        };
+        DockerImageChoiceDto: {
+            image: string;
+            name: string;
+        };
+        EggListItemDto: {
+            id: string;
+            name: string;
+            nestName: string;
+        };
+        EggResponseDto: {
+            author: string;
+            /** @description JSON text of the config file mappings. */
+            configFiles: string;
+            configLogs: Record<string, never>;
+            configStartup: Record<string, never>;
+            configStop: string | null;
+            copyScriptFrom: string | null;
+            createdAt: string;
+            description: string | null;
+            dockerImage: string;
+            dockerImages: Record<string, never>[];
+            features: string[] | null;
+            fileDenylist: string[];
+            forceOutgoingIp: boolean;
+            id: string;
+            name: string;
+            nestId: string;
+            nestName: string;
+            scriptContainer: string;
+            scriptEntry: string;
+            scriptInstall: string | null;
+            startup: string;
+            updatedAt: string;
+            updateUrl: string | null;
+            variables: components["schemas"]["EggVariableResponseDto"][];
+        };
+        EggVariableResponseDto: {
+            createdAt: string;
+            defaultValue: string;
+            description: string;
+            eggId: string;
+            envVariable: string;
+            id: string;
+            name: string;
+            rules: string;
+            updatedAt: string;
+            userEditable: boolean;
+            userViewable: boolean;
         };
         EnableTwoFactorDto: {
             /** @description The current 6-digit code from the authenticator app. */
             code: string;
         };
+        ErrorResponseDto: {
+            /**
+             * @description Stable and machine-readable
+             * @example SERVER_NOT_FOUND
+             */
+            code: string;
+            /** @description What the code needs said: VALIDATION_FAILED gives [{field, message}], others an object */
+            details?: {
+                [key: string]: unknown;
+            } | {
+                [key: string]: unknown;
+            }[];
+            /** @description For people */
+            message: string;
+            /** @description Also in the x-request-id header and the log line of the request */
+            requestId: string;
+            /** @example 404 */
+            statusCode: number;
+        };
+        FeatureLimitsDto: {
+            allocations: number;
+            backups: number;
+            databases: number;
+        };
+        FileEntryDto: {
+            created?: string;
+            isDirectory: boolean;
+            isFile: boolean;
+            isSymlink?: boolean;
+            mode: string;
+            modeBits?: number;
+            modified?: string;
+            name: string;
+            path: string;
+            size: number;
+        };
         ForgetPasswordDto: {
             email: string;
+        };
+        ForgetPasswordResponseDto: {
+            message: string;
+        };
+        HealthDto: {
+            /** @enum {string} */
+            database: "up";
+            /** @enum {string} */
+            status: "ok";
         };
         ImportEggUrlDto: {
             /** Format: uuid */
@@ -1962,16 +2356,115 @@ export interface components {
             /** Format: uri */
             url: string;
         };
+        InstallScriptDto: {
+            container_image: string;
+            entrypoint: string;
+            script: string;
+        };
         InstallStatusDto: {
             reinstall?: boolean;
             successful: boolean;
         };
+        LocationResponseDto: {
+            createdAt: string;
+            id: string;
+            long: string | null;
+            short: string;
+            updatedAt: string;
+        };
+        NestResponseDto: {
+            author: string;
+            createdAt: string;
+            description: string | null;
+            id: string;
+            name: string;
+            updatedAt: string;
+        };
+        NetworkAllocationDto: {
+            alias: string | null;
+            id: string;
+            ip: string;
+            isDefault: boolean;
+            notes: string | null;
+            port: number;
+        };
+        NodeResponseDto: {
+            allowInsecure: boolean;
+            baseUrl: string;
+            behindProxy: boolean;
+            createdAt: string;
+            /** @enum {string} */
+            daemonAuth: "token" | "combined";
+            daemonBase: string;
+            daemonListen: number;
+            daemonSftp: number;
+            description: string | null;
+            disk: number;
+            diskOverallocate: number;
+            fqdn: string;
+            id: string;
+            lastSeenAt: string | null;
+            locationId: string | null;
+            maintenanceMode: boolean;
+            memory: number;
+            memoryOverallocate: number;
+            name: string;
+            public: boolean;
+            /** @enum {string} */
+            scheme: "http" | "https";
+            tokenIdentifier: string;
+            updatedAt: string;
+            uploadSize: number;
+            uuid: string;
+        };
+        PageMetaDto: {
+            pagination: components["schemas"]["PaginationDto"];
+        };
+        PaginationDto: {
+            count: number;
+            currentPage: number;
+            perPage: number;
+            total: number;
+            totalPages: number;
+        };
         PowerDto: {
             action: string;
+        };
+        PowerResultDto: {
+            message: string;
+            success: boolean;
+        };
+        PublicCaptchaDto: {
+            /** @enum {string} */
+            provider: "turnstile" | "hcaptcha" | "recaptcha";
+            /** @description The public site key to render the provider's widget with (null when none is configured). */
+            siteKey: string | null;
+        };
+        PublicSettingsDto: {
+            appName: string;
+            /** @description null: sign-in, sign-up and forget-password ask for no CAPTCHA. */
+            captcha: components["schemas"]["PublicCaptchaDto"] | null;
+            /** @description The largest file `GET .../files/contents` returns as text, in MiB; larger ones are downloaded instead. */
+            fileEditMaxMiB: number;
+            /** @description Whether `POST /api/auth/sign-up/email` takes new accounts. */
+            registrationEnabled: boolean;
         };
         PullFileDto: {
             directory?: string;
             url: string;
+        };
+        PullStartedDto: {
+            /** @description The node's id for the download it started. */
+            identifier: string;
+        };
+        PushOutcomeDto: {
+            configurationPushed: boolean;
+            /** @description Why the push failed, when it did. */
+            pushError?: string;
+        };
+        RecoveryCodesResponseDto: {
+            /** @description One-time codes that stand in for a TOTP code at sign-in. Shown only here; only their hashes are kept. */
+            recoveryCodes: string[];
         };
         RenameFilesDto: {
             files: components["schemas"]["RenameItemDto"][];
@@ -1991,6 +2484,15 @@ export interface components {
             /** @description The `token` of the e-mailed link. */
             token: string;
         };
+        ResourceUsageDto: {
+            cpuAbsolute: number;
+            diskBytes: number;
+            memoryBytes: number;
+            memoryLimitBytes: number;
+            networkRxBytes: number;
+            networkTxBytes: number;
+            uptime: number;
+        };
         RestoreBackupDto: {
             /** @description Delete every server file first, instead of extracting over what is there. */
             truncate?: boolean;
@@ -2002,6 +2504,113 @@ export interface components {
             files: string[];
             root?: string;
         };
+        ScheduleResponseDto: {
+            created_at: string;
+            /** @description minute hour day-of-month month day-of-week, evaluated in UTC. */
+            cron: string;
+            id: string;
+            is_active: boolean;
+            is_processing: boolean;
+            last_run_at: string | null;
+            name: string;
+            next_run_at: string;
+            only_when_online: boolean;
+            tasks: components["schemas"]["ScheduleTaskResponseDto"][];
+            updated_at: string;
+        };
+        ScheduleTaskResponseDto: {
+            /** @enum {string} */
+            action: "backup" | "command" | "power";
+            continue_on_failure: boolean;
+            created_at: string;
+            id: string;
+            is_queued: boolean;
+            payload: string;
+            sequence_id: number;
+            time_offset: number;
+            updated_at: string;
+        };
+        ServerActivityDto: {
+            /** @description null: the system or the node did it. */
+            actor: components["schemas"]["ActivityActorDto"] | null;
+            event: string;
+            id: string;
+            /** @description null for subusers, and when no address was known. */
+            ip: string | null;
+            metadata: {
+                [key: string]: unknown;
+            };
+            timestamp: string;
+            /** @description What acted when no user did (schedule, sftp, daemon...). */
+            via: string | null;
+        };
+        ServerDatabaseResponseDto: {
+            createdAt: string;
+            host: components["schemas"]["DatabaseHostAddressDto"];
+            id: string;
+            name: string;
+            remote: string;
+            /** @enum {string} */
+            status: "ready" | "revoking";
+            updatedAt: string;
+            username: string;
+        };
+        ServerDetailsDto: {
+            allocations: {
+                additional: components["schemas"]["AllocationViewDto"][];
+                primary: components["schemas"]["AllocationViewDto"] | null;
+            };
+            createdAt: string;
+            description: string | null;
+            id: string;
+            identifier: string;
+            limits: {
+                cpu: number;
+                disk: number;
+                io: number;
+                memory: number;
+                swap: number | null;
+            };
+            name: string;
+            node: {
+                id: string;
+                name: string;
+            };
+            owner: {
+                id: string;
+                username: string;
+            };
+            permissions: string[];
+            status: string;
+            suspended: boolean;
+            uuid: string;
+        };
+        ServerResourcesDto: {
+            /** @description The daemon's state: offline, starting, running or stopping. */
+            currentState: string;
+            isSuspended: boolean;
+            resources: components["schemas"]["ResourceUsageDto"];
+        };
+        SessionResponseDto: {
+            createdAt: string;
+            current: boolean;
+            expiresAt: string;
+            id: string;
+            ip: string | null;
+            lastSeenAt: string;
+            userAgent: string | null;
+        };
+        SessionStateDto: {
+            session: components["schemas"]["CurrentSessionDto"];
+            user: components["schemas"]["UserResponseDto"];
+        };
+        SftpAuthAnswerDto: {
+            permissions: string[];
+            /** @description The server's uuid. */
+            server: string;
+            /** @description The user's uuid: Wings files the session's activity under it. */
+            user: string;
+        };
         SftpAuthDto: {
             client_version?: string;
             /** @description The SFTP client's `host:port`. */
@@ -2012,6 +2621,28 @@ export interface components {
             /** @enum {string} */
             type: "password" | "public_key";
             username: string;
+        };
+        SftpDetailsDto: {
+            /** @description The node's address. */
+            host: string;
+            /** @description The node's SFTP port. */
+            port: number;
+            /** @description `<your username>.<server identifier>`, the name the node's SFTP server splits at its last dot (docs/wings.md#sftp). */
+            username: string;
+        };
+        SignedInDto: {
+            session: components["schemas"]["SignedInSessionDto"];
+            user: components["schemas"]["UserResponseDto"];
+        };
+        SignedInSessionDto: {
+            expiresAt: string;
+            id: string;
+        };
+        SignedUpDto: {
+            user: components["schemas"]["UserResponseDto"];
+        };
+        SignedUrlDto: {
+            url: string;
         };
         SignInEmailDto: {
             email: string;
@@ -2030,6 +2661,57 @@ export interface components {
             name: string;
             password: string;
             username: string;
+        };
+        SshKeyResponseDto: {
+            createdAt: string;
+            fingerprint: string;
+            name: string;
+            publicKey: string;
+        };
+        StartupDto: {
+            dockerImage: string;
+            dockerImages: components["schemas"]["DockerImageChoiceDto"][];
+            rawStartup: string;
+            /** @description The startup command with the server's values; variables the user may not see show as [hidden]. */
+            startup: string;
+            variables: components["schemas"]["StartupVariableDto"][];
+        };
+        StartupVariableDto: {
+            defaultValue: string;
+            description: string;
+            envVariable: string;
+            isEditable: boolean;
+            name: string;
+            rules: string;
+            serverValue: string;
+        };
+        SubuserResponseDto: {
+            createdAt: string;
+            email: string;
+            /** @description The subuser's user id: `{user}` in the subuser paths. */
+            id: string;
+            permissions: string[];
+            twoFactorEnabled: boolean;
+            updatedAt: string;
+            username: string;
+            uuid: string;
+        };
+        SyncOutcomeDto: {
+            daemonSynced: boolean;
+            /** @description Why the node was not told, when it was not. */
+            syncError?: string;
+        };
+        TwoFactorSetupResponseDto: {
+            /** @description The base32 TOTP secret, for entering by hand. */
+            secret: string;
+            /** @description otpauth://totp/... for a QR code. */
+            uri: string;
+        };
+        TwoFactorSignInDto: {
+            /** @description `details.challenge` of the sign-in's 401 TWO_FACTOR_REQUIRED. */
+            challenge: string;
+            /** @description The 6-digit code from the authenticator app, or a recovery code. */
+            code: string;
         };
         UpdateDatabaseHostDto: {
             /** @description Host name or IP address of the MySQL/MariaDB server; customers are shown it too. */
@@ -2189,6 +2871,34 @@ export interface components {
             password?: string;
             username?: string;
         };
+        UserResponseDto: {
+            admin: boolean;
+            createdAt: string;
+            email: string;
+            id: string;
+            name: string;
+            twoFactorEnabled: boolean;
+            updatedAt: string;
+            username: string;
+            uuid: string;
+        };
+        WebsocketDiagnosticsDto: {
+            error: string;
+            nodeId: string;
+            serverIdentifier: string;
+            serverStatus: string | null;
+            serverUuid: string;
+        };
+        WebsocketTokenDto: {
+            socket: string;
+            token: string;
+        };
+        WebsocketUnavailableDto: {
+            diagnostics: components["schemas"]["WebsocketDiagnosticsDto"];
+            message: string;
+            /** @enum {boolean} */
+            unavailable: true;
+        };
         WriteFileDto: {
             content: string;
             file: string;
@@ -2211,11 +2921,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccountResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2228,11 +2960,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ApiKeyResponseDto"][];
+                    };
+                };
             };
         };
     };
@@ -2249,11 +3003,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedApiKeyResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2268,6 +3044,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2289,11 +3083,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccountResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2310,6 +3126,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2327,11 +3161,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SessionResponseDto"][];
+                    };
+                };
             };
         };
     };
@@ -2344,6 +3200,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2363,6 +3237,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2380,11 +3272,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SshKeyResponseDto"][];
+                    };
+                };
             };
         };
     };
@@ -2401,11 +3315,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SshKeyResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2420,6 +3356,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2446,11 +3400,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuditLogResponseDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -2467,11 +3445,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Wings' config.yml for the node: `{data: {...}}` as JSON, or the YAML file with ?format=yaml (docs/wings.md#configuration) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    "text/yaml": string;
+                };
             };
         };
     };
@@ -2486,11 +3490,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DaemonSystemInfoDto"];
+                    };
+                };
             };
         };
     };
@@ -2506,11 +3532,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DatabaseHostResponseDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -2527,11 +3577,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DatabaseHostResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2546,11 +3618,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DatabaseHostResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2565,6 +3659,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2588,11 +3700,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DatabaseHostResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2607,11 +3741,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DatabaseHostTestDto"];
+                    };
+                };
             };
         };
     };
@@ -2628,11 +3784,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EggListItemDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -2649,11 +3829,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EggResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2668,11 +3870,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EggResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2687,6 +3911,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2710,11 +3952,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EggResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2729,11 +3993,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The egg as a PTDL_v2 file (an attachment), as Pterodactyl exports it */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -2748,11 +4035,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EggVariableResponseDto"][];
+                    };
+                };
             };
         };
     };
@@ -2771,11 +4080,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EggVariableResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2791,6 +4122,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2815,11 +4164,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EggVariableResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2839,11 +4210,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EggResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2860,11 +4253,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EggResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2880,11 +4295,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LocationResponseDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -2901,11 +4340,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LocationResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2920,11 +4381,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LocationResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2939,6 +4422,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -2962,11 +4463,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["LocationResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -2982,11 +4505,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NestResponseDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -3003,11 +4550,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NestResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -3022,11 +4591,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NestResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -3041,6 +4632,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3064,11 +4673,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NestResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -3084,11 +4715,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NodeResponseDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -3105,11 +4760,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NodeResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -3124,11 +4801,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NodeResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -3143,6 +4842,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3166,11 +4883,34 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NodeResponseDto"];
+                        meta: components["schemas"]["PushOutcomeDto"];
+                    };
+                };
             };
         };
     };
@@ -3188,11 +4928,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AllocationResponseDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -3211,11 +4975,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AllocationResponseDto"][];
+                    };
+                };
             };
         };
     };
@@ -3231,6 +5017,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3250,11 +5054,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NodeResponseDto"];
+                        meta: components["schemas"]["PushOutcomeDto"];
+                    };
+                };
             };
         };
     };
@@ -3269,11 +5096,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DaemonSystemInfoDto"];
+                    };
+                };
             };
         };
     };
@@ -3289,11 +5138,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminServerDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -3310,11 +5183,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminServerDto"];
+                    };
+                };
             };
         };
     };
@@ -3329,11 +5224,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminServerDto"];
+                    };
+                };
             };
         };
     };
@@ -3351,6 +5268,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3374,12 +5309,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: components["schemas"]["AdminServerDto"];
+                        meta: components["schemas"]["SyncOutcomeDto"];
+                    };
                 };
             };
         };
@@ -3399,12 +5355,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: components["schemas"]["AdminServerDto"];
+                        meta: components["schemas"]["SyncOutcomeDto"];
+                    };
                 };
             };
         };
@@ -3420,11 +5397,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminServerDto"];
+                    };
+                };
             };
         };
     };
@@ -3443,12 +5442,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: components["schemas"]["AdminServerDto"];
+                        meta: components["schemas"]["SyncOutcomeDto"];
+                    };
                 };
             };
         };
@@ -3464,12 +5484,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: components["schemas"]["AdminServerDto"];
+                        meta: components["schemas"]["SyncOutcomeDto"];
+                    };
                 };
             };
         };
@@ -3485,12 +5526,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: components["schemas"]["AdminServerDto"];
+                        meta: components["schemas"]["SyncOutcomeDto"];
+                    };
                 };
             };
         };
@@ -3507,11 +5569,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UserResponseDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -3528,11 +5614,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UserResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -3547,11 +5655,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UserResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -3566,6 +5696,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3589,11 +5737,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UserResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -3606,11 +5776,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CaptchaSettingsDto"];
+                    };
+                };
             };
         };
     };
@@ -3630,11 +5822,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ForgetPasswordResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -3651,6 +5865,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3668,11 +5900,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SessionStateDto"];
+                    };
+                };
             };
         };
     };
@@ -3692,11 +5946,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignedInDto"];
+                    };
+                };
             };
         };
     };
@@ -3716,11 +5992,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignedInDto"];
+                    };
+                };
             };
         };
     };
@@ -3733,6 +6031,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3757,11 +6073,76 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignedUpDto"];
+                    };
+                };
+            };
+        };
+    };
+    AuthController_twoFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorSignInDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignedInDto"];
+                    };
+                };
             };
         };
     };
@@ -3774,11 +6155,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: string[];
+                    };
+                };
             };
         };
     };
@@ -3796,11 +6199,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ServerDetailsDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -3813,11 +6240,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ClientServerDetailsDto"];
+                    };
+                };
             };
         };
     };
@@ -3833,11 +6282,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ServerActivityDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -3853,12 +6326,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: components["schemas"]["BackupResponseDto"][];
+                        meta: components["schemas"]["BackupListMetaDto"];
+                    };
                 };
             };
         };
@@ -3876,11 +6371,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BackupResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -3895,11 +6412,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BackupResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -3914,6 +6453,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -3933,11 +6490,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BackupDownloadDto"];
+                    };
+                };
             };
         };
     };
@@ -3952,11 +6531,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BackupResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -3975,6 +6576,25 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The node stops the server and restores in the background; the server shows restoring_backup until it reports back */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -3996,6 +6616,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4016,12 +6654,36 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        data: components["schemas"]["ServerDatabaseResponseDto"][];
+                        /** @description Whether a host could take a new database */
+                        hostAvailable: boolean;
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
                 };
             };
         };
@@ -4039,11 +6701,34 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedServerDatabaseDto"];
+                        meta: components["schemas"]["DatabasePasswordMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -4058,6 +6743,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4077,11 +6780,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ServerDatabaseResponseDto"];
+                        meta: components["schemas"]["DatabasePasswordMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -4098,6 +6824,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4119,11 +6863,34 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The new archive */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FileEntryDto"];
+                    };
+                };
             };
         };
     };
@@ -4138,12 +6905,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The file's text (400 FILE_TOO_LARGE_TO_VIEW above FILE_EDIT_MAX_MB: download it instead) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": string;
+                    "text/plain": string;
                 };
             };
         };
@@ -4161,11 +6947,34 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The copy */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["FileEntryDto"];
+                    };
+                };
             };
         };
     };
@@ -4182,6 +6991,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4203,6 +7030,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4224,6 +7069,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4243,11 +7106,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignedUrlDto"];
+                    };
+                };
             };
         };
     };
@@ -4262,11 +7147,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DirectoryListingDto"];
+                    };
+                };
             };
         };
     };
@@ -4283,11 +7190,34 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The node downloads in the background */
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PullStartedDto"];
+                    };
+                };
             };
         };
     };
@@ -4304,6 +7234,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4321,11 +7269,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignedUrlDto"];
+                    };
+                };
             };
         };
     };
@@ -4340,6 +7310,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4361,6 +7349,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4378,11 +7384,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NetworkAllocationDto"][];
+                    };
+                };
             };
         };
     };
@@ -4399,11 +7427,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PowerResultDto"];
+                    };
+                };
             };
         };
     };
@@ -4416,11 +7466,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ServerResourcesDto"];
+                    };
+                };
             };
         };
     };
@@ -4436,11 +7508,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScheduleResponseDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
             };
         };
     };
@@ -4457,11 +7553,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScheduleResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -4476,11 +7594,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScheduleResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -4499,11 +7639,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScheduleResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -4518,6 +7680,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4537,11 +7717,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             202: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScheduleResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -4560,11 +7762,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ScheduleTaskResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -4580,6 +7804,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4597,6 +7839,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The node reinstalls in the background; the server shows installing until it reports back */
             202: {
                 headers: {
                     [name: string]: unknown;
@@ -4618,6 +7879,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4635,11 +7914,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StartupDto"];
+                    };
+                };
             };
         };
     };
@@ -4656,11 +7957,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["StartupVariableDto"];
+                    };
+                };
             };
         };
     };
@@ -4673,11 +7996,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SubuserResponseDto"][];
+                    };
+                };
             };
         };
     };
@@ -4694,11 +8039,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SubuserResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -4713,11 +8080,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SubuserResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -4736,11 +8125,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SubuserResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -4755,6 +8166,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4772,11 +8201,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebsocketTokenDto"] | components["schemas"]["WebsocketUnavailableDto"];
+                    };
+                };
             };
         };
     };
@@ -4789,11 +8240,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The panel runs and its database answers (503 DATABASE_UNAVAILABLE when not) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["HealthDto"];
+                    };
+                };
             };
         };
     };
@@ -4810,6 +8284,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4833,6 +8325,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4856,6 +8366,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4878,11 +8406,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description A page of the node's servers for its boot: {data: [{uuid, settings, process_configuration}], links, meta} (docs/wings.md) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
+                };
             };
         };
     };
@@ -4897,12 +8448,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description The server's configuration as Wings reads it: {settings, process_configuration} (docs/wings.md) */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
         };
@@ -4918,12 +8490,30 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["InstallScriptDto"];
                 };
             };
         };
@@ -4943,6 +8533,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4960,6 +8568,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -4981,12 +8607,69 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["SftpAuthAnswerDto"];
+                };
+            };
+        };
+    };
+    SettingsController_settings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicSettingsDto"];
+                    };
                 };
             };
         };
@@ -5004,6 +8687,24 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             204: {
                 headers: {
                     [name: string]: unknown;
@@ -5025,11 +8726,33 @@ export interface operations {
             };
         };
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RecoveryCodesResponseDto"];
+                    };
+                };
             };
         };
     };
@@ -5042,6 +8765,63 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TwoFactorSetupResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    LiveStatusController_upgrade: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
             200: {
                 headers: {
                     [name: string]: unknown;
