@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { searchServers } from '@/features/dashboard/api';
+import { parseDashboardSearch } from '@/features/dashboard/search-params';
 import { addressOf, badgesOf, matchesSearch, statusChanges, statusOf, usageBars, type ListedServer } from '@/features/dashboard/server-view';
 
 const server = (over: Partial<ListedServer> = {}): ListedServer => ({
@@ -108,5 +109,15 @@ describe('searchServers', () => {
     }, 'alp');
     expect(asked).toEqual([1, 2]);
     expect(found.map((s) => s.id)).toEqual(['1', '3']);
+  });
+});
+
+describe('parseDashboardSearch', () => {
+  it('keeps valid values and leaves defaults out of the URL', () => {
+    expect(parseDashboardSearch({ tab: 'shared', q: 'surv', page: 2 })).toEqual({ tab: 'shared', q: 'surv', page: 2 });
+    expect(parseDashboardSearch({ tab: 'mine', q: '  ', page: 1 })).toEqual({});
+    expect(parseDashboardSearch({ tab: 'nope', q: 5, page: '3' })).toEqual({ page: 3 });
+    expect(parseDashboardSearch({ page: -1 })).toEqual({});
+    expect(parseDashboardSearch({ page: 1.5 })).toEqual({});
   });
 });
