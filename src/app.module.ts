@@ -17,6 +17,7 @@ import { EggsModule } from 'src/modules/eggs/eggs.module';
 import { FilesModule } from 'src/modules/files/files.module';
 import { AuthModule } from 'src/modules/auth/auth.module';
 import { HealthModule } from 'src/modules/health/health.module';
+import { LiveStatusModule } from 'src/modules/live-status/live-status.module';
 import { NodesModule } from 'src/modules/nodes/nodes.module';
 import { SchedulesModule } from 'src/modules/schedules/schedules.module';
 import { ServersModule } from 'src/modules/servers/servers.module';
@@ -61,6 +62,7 @@ import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
     DatabasesModule,
     SchedulesModule,
     BackupsModule,
+    LiveStatusModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

@@ -5,6 +5,7 @@ import { Logger } from 'nestjs-pino';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
 import { installBodyParsers } from 'src/common/http/fastify';
 import { registerSecurityHeaders } from 'src/common/http/security-headers';
+import { FastifyWsAdapter } from 'src/common/http/ws-adapter';
 import { RateLimitGuard } from 'src/modules/auth/rate-limit.guard';
 import { isUnguarded } from 'src/common/rate-limit/rate-limit.rules';
 import { createValidationPipe } from 'src/common/validation/validation.pipe';
@@ -37,6 +38,8 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
     // The request is refused already; a limit it goes over shows in the headers and on the next one.
     await limiter.countUnguarded(req, reply).catch(() => undefined);
   });
+  // WebSocket upgrades (the live-status socket, /api/ws) are routed through Fastify like any request.
+  app.useWebSocketAdapter(new FastifyWsAdapter(fastify));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter());
   app.enableShutdownHooks();

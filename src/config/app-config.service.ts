@@ -46,6 +46,8 @@ export class AppConfigService {
   readonly mail: MailConfig;
   /** Whether /api/docs, /api/docs.json and /api/docs.yaml are served. */
   readonly docs: { enabled: boolean };
+  /** The live-status WebSocket: one call per watched node every `intervalMs`, each given `timeoutMs`. */
+  readonly liveStatus: { intervalMs: number; timeoutMs: number };
 
   constructor(schema: EnvSchema) {
     this.env = schema.NODE_ENV;
@@ -95,6 +97,7 @@ export class AppConfigService {
         }
       : null;
     this.docs = { enabled: schema.API_DOCS_ENABLED };
+    this.liveStatus = { intervalMs: schema.LIVE_STATUS_INTERVAL_MS, timeoutMs: schema.LIVE_STATUS_TIMEOUT_MS };
     this.mail = { smtpUrl: schema.SMTP_URL, from: schema.MAIL_FROM ?? `Hatchery <no-reply@${new URL(schema.APP_URL).hostname}>` };
   }
 

@@ -160,6 +160,20 @@ export class EnvSchema {
   @Max(1_000_000)
   HOT_CACHE_MAX_ENTRIES = 5_000;
 
+  // How often the live-status WebSocket asks each watched node for its servers (one call per node).
+  @Transform(toNumber)
+  @IsInt()
+  @Min(100)
+  @Max(300_000)
+  LIVE_STATUS_INTERVAL_MS = 5_000;
+
+  // How long a node may take to answer that call before its servers are reported unreachable.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(100)
+  @Max(60_000)
+  LIVE_STATUS_TIMEOUT_MS = 5_000;
+
   @IsOptional()
   @IsEmail()
   ADMIN_EMAIL?: string;

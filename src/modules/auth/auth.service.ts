@@ -13,6 +13,25 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 const AUTH_ATTEMPT = Symbol('hatchery:auth-attempt');
 
+/** An API key (from `Authorization: Bearer` or `x-api-key`) or a session cookie's value. */
+export type HeldCredential = { kind: 'api-key'; secret: string } | { kind: 'session'; token: string };
+
+/**
+ * What the request presents, in order: `Authorization: Bearer`, then `x-api-key`, then the session
+ * cookie. An Authorization header that is not a bearer token presents a key that cannot work
+ * (`secret` undefined): it never falls through to the cookie.
+ */
+const presentedCredential = (req: HttpRequest): { kind: 'api-key'; secret: string | undefined } | { kind: 'session'; token: string } | null => {
+  const authorization = headerOf(req, 'authorization');
+  const headerKey = headerOf(req, 'x-api-key');
+  if (authorization !== undefined || headerKey !== undefined) {
+    const bearer = authorization !== undefined ? BEARER.exec(authorization)?.[1] : undefined;
+    return { kind: 'api-key', secret: bearer ?? (authorization === undefined ? headerKey : undefined) };
+  }
+  const token = req.cookies[SESSION_COOKIE];
+  return typeof token === 'string' && token.length > 0 ? { kind: 'session', token } : null;
+};
+
 @Injectable()
 export class AuthService {
   constructor(
@@ -37,30 +56,55 @@ export class AuthService {
   }
 
   async authenticate(req: HttpRequest, res: HttpReply): Promise<AuthContext | null> {
-    const authorization = headerOf(req, 'authorization');
-    const headerKey = headerOf(req, 'x-api-key');
-    if (authorization !== undefined || headerKey !== undefined) {
-      const bearer = authorization !== undefined ? BEARER.exec(authorization)?.[1] : undefined;
-      const secret = bearer ?? (authorization === undefined ? headerKey : undefined);
-      const resolved = secret ? await this.apiKeys.resolve(secret) : null;
-      if (!resolved) {
-        throw new AppException(AuthError.UNAUTHENTICATED);
-      }
-      return { method: 'api-key', user: resolved.key.user, apiKey: resolved.key, scopes: resolved.scopes };
-    }
-    const token = req.cookies[SESSION_COOKIE];
-    if (typeof token !== 'string' || token.length === 0) {
+    const presented = presentedCredential(req);
+    if (presented === null) {
       return null;
     }
-    const resolved = await this.sessions.resolve(token);
+    if (presented.kind === 'api-key') {
+      const auth = presented.secret ? await this.byApiKey(presented.secret) : null;
+      if (!auth) {
+        throw new AppException(AuthError.UNAUTHENTICATED);
+      }
+      return auth;
+    }
+    const resolved = await this.sessions.resolve(presented.token);
     if (!resolved) {
       this.clearSessionCookie(res);
       throw new AppException(AuthError.UNAUTHENTICATED);
     }
     if (resolved.refreshed) {
-      this.setSessionCookie(res, token, resolved.session);
+      this.setSessionCookie(res, presented.token, resolved.session);
     }
     return { method: 'session', user: resolved.session.user, session: resolved.session };
+  }
+
+  /**
+   * The credential a request authenticated with, for a connection that outlives the request (the
+   * live-status WebSocket) to check again with `recheck`. Null when it presented none that works.
+   */
+  heldCredential(req: HttpRequest): HeldCredential | null {
+    const presented = presentedCredential(req);
+    if (presented === null || (presented.kind === 'api-key' && !presented.secret)) {
+      return null;
+    }
+    return presented.kind === 'api-key' ? { kind: 'api-key', secret: presented.secret! } : presented;
+  }
+
+  /**
+   * The caller a held credential stands for now, or null once it no longer works (signed out,
+   * session or key revoked or expired). A session is not extended by this: only requests do that.
+   */
+  async recheck(held: HeldCredential): Promise<AuthContext | null> {
+    if (held.kind === 'api-key') {
+      return this.byApiKey(held.secret);
+    }
+    const session = await this.sessions.peek(held.token);
+    return session ? { method: 'session', user: session.user, session } : null;
+  }
+
+  private async byApiKey(secret: string): Promise<AuthContext | null> {
+    const resolved = await this.apiKeys.resolve(secret);
+    return resolved ? { method: 'api-key', user: resolved.key.user, apiKey: resolved.key, scopes: resolved.scopes } : null;
   }
 
   setSessionCookie(res: HttpReply, token: string, session: SessionEntity): void {

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/common/clock';
 import { SecretBox } from 'src/common/crypto/secret-box';
+import { AppException } from 'src/common/errors/app.exception';
+import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
 import { DaemonClient, DaemonRequest, DaemonTarget } from 'src/modules/daemon-gateway/daemon.client';
 import type { DaemonConfiguration } from 'src/modules/nodes/daemon-configuration';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
@@ -26,11 +28,14 @@ interface DaemonStats {
 }
 
 /** Wings' APIResponse for one server. */
-interface DaemonServerDetails {
+export interface DaemonServerDetails {
   state: string;
   is_suspended: boolean;
   utilization: DaemonStats;
 }
+
+/** One entry of Wings' `GET /api/servers`: the APIResponse, whose stored configuration names the server. */
+type DaemonListedServer = DaemonServerDetails & { configuration?: { uuid?: unknown } };
 
 /** Wings' Stat object. */
 export interface DaemonFileStat {
@@ -130,6 +135,26 @@ export class DaemonGateway {
 
   serverDetails(node: NodeEntity, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
     return this.client.json<DaemonServerDetails>(this.target(node), { method: 'GET', path: `/api/servers/${uuid}`, timeoutMs });
+  }
+
+  /**
+   * Every server the node runs, with its state and usage, in one call (Wings' `GET /api/servers`,
+   * docs/wings.md#daemon-calls), by server uuid. Entries that name no server are skipped; an answer
+   * that is not a list is DAEMON_BAD_RESPONSE.
+   */
+  async listServers(node: NodeEntity, timeoutMs: number): Promise<Map<string, DaemonServerDetails>> {
+    const answer = await this.client.json<unknown>(this.target(node), { method: 'GET', path: '/api/servers', timeoutMs });
+    if (!Array.isArray(answer)) {
+      throw new AppException(DaemonError.BAD_RESPONSE, { details: { nodeId: node.id } });
+    }
+    const byUuid = new Map<string, DaemonServerDetails>();
+    for (const entry of answer as (DaemonListedServer | null)[]) {
+      const uuid = entry?.configuration?.uuid;
+      if (typeof uuid === 'string' && entry && typeof entry.utilization === 'object' && entry.utilization !== null) {
+        byUuid.set(uuid.toLowerCase(), entry);
+      }
+    }
+    return byUuid;
   }
 
   /**

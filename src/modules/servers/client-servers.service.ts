@@ -11,6 +11,7 @@ import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonGateway, POWER_ACTIONS, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';
 import { ServerDetailsDto, toServerDetails } from 'src/modules/servers/dto/server-response.dto';
+import { ServerResourcesDto, toServerResources } from 'src/modules/servers/dto/server-resources.dto';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, toWingsPermissions, WINGS_ADMIN_EXTRAS, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
@@ -117,22 +118,8 @@ export class ClientServersService {
     await this.activity(access.server, actor, 'server.console.command', { command });
   }
 
-  async resources(access: ServerAccess) {
-    const details = await this.daemon.liveServerDetails(access.server.node, access.server.uuid);
-    const u = details.utilization;
-    return {
-      currentState: details.state,
-      isSuspended: details.is_suspended,
-      resources: {
-        memoryBytes: u.memory_bytes,
-        memoryLimitBytes: u.memory_limit_bytes,
-        cpuAbsolute: u.cpu_absolute,
-        diskBytes: u.disk_bytes,
-        networkRxBytes: u.network.rx_bytes,
-        networkTxBytes: u.network.tx_bytes,
-        uptime: u.uptime,
-      },
-    };
+  async resources(access: ServerAccess): Promise<ServerResourcesDto> {
+    return toServerResources(await this.daemon.liveServerDetails(access.server.node, access.server.uuid));
   }
 
   /**

@@ -77,9 +77,7 @@ export class SessionsService {
   async resolve(token: string): Promise<ResolvedSession | null> {
     const tokenHash = sha256Hex(token);
     const now = this.clock.now();
-    const cached = this.caches.sessions.get(tokenHash);
-    const session =
-      cached && !isExpired(cached, now) ? cached : await this.caches.sessions.load(tokenHash, () => this.findWithUser(tokenHash), sessionTags);
+    const session = await this.lookup(tokenHash, now);
     if (!session) {
       return null;
     }
@@ -98,6 +96,21 @@ export class SessionsService {
       this.remember(tokenHash, session, { lastSeenAt: now });
     }
     return { session, refreshed: false };
+  }
+
+  /**
+   * The live session a cookie value names, without extending it or noting it as seen: for a
+   * connection that outlives its request (the live-status WebSocket) checking it is still signed in.
+   */
+  async peek(token: string): Promise<CachedSession | null> {
+    const now = this.clock.now();
+    const session = await this.lookup(sha256Hex(token), now);
+    return session && !isExpired(session, now) ? session : null;
+  }
+
+  private async lookup(tokenHash: string, now: Date): Promise<CachedSession | null> {
+    const cached = this.caches.sessions.get(tokenHash);
+    return cached && !isExpired(cached, now) ? cached : this.caches.sessions.load(tokenHash, () => this.findWithUser(tokenHash), sessionTags);
   }
 
   private async findWithUser(tokenHash: string): Promise<CachedSession | null> {
