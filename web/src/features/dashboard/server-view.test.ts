@@ -86,11 +86,13 @@ describe('statusChanges', () => {
     const before = new Map([
       ['a', 'offline' as const],
       ['b', 'running' as const],
+      ['d', 'connecting' as const],
     ]);
     const after = new Map([
       ['a', 'running' as const],
       ['b', 'connecting' as const],
       ['c', 'running' as const],
+      ['d', 'offline' as const],
     ]);
     expect(statusChanges(before, after)).toEqual([{ uuid: 'a', key: 'running' }]);
   });

@@ -107,7 +107,13 @@ export const matchesSearch = (server: ListedServer, query: string): boolean => {
 
 /**
  * The status changes worth announcing: servers whose status key differs from the one seen before.
- * Servers seen for the first time are not announced (the page just loaded them).
+ * Servers seen for the first time, and first statuses after the wait for a frame, are not announced
+ * (the page just loaded them).
  */
 export const statusChanges = (previous: ReadonlyMap<string, StatusView['key']>, next: ReadonlyMap<string, StatusView['key']>): { uuid: string; key: StatusView['key'] }[] =>
-  [...next].filter(([uuid, key]) => previous.has(uuid) && previous.get(uuid) !== key && key !== 'connecting').map(([uuid, key]) => ({ uuid, key }));
+  [...next]
+    .filter(([uuid, key]) => {
+      const before = previous.get(uuid);
+      return before !== undefined && before !== key && before !== 'connecting' && key !== 'connecting';
+    })
+    .map(([uuid, key]) => ({ uuid, key }));
