@@ -9,7 +9,7 @@ export type ServerTab = (typeof SERVER_TABS)[number];
 const LIST_TYPE: Record<ServerTab, 'owner' | 'subuser' | 'admin-all'> = { mine: 'owner', shared: 'subuser', all: 'admin-all' };
 
 /** Cards per page: divisible by the 1, 2 and 3 columns of the grid. */
-export const PAGE_SIZE = 24;
+const PAGE_SIZE = 24;
 /** A search reads the tab's list in pages of the API's largest size, up to this many (5,000 servers). */
 const SEARCH_PAGE_SIZE = 100;
 const SEARCH_MAX_PAGES = 50;
@@ -19,7 +19,7 @@ interface ListPage {
   meta: { pagination: { total: number; totalPages: number } };
 }
 
-export interface ServerListResult {
+interface ServerListResult {
   servers: ListedServer[];
   total: number;
   totalPages: number;
@@ -50,7 +50,7 @@ export const searchServers = async (
   return matches;
 };
 
-export const dashboardKeys = {
+const dashboardKeys = {
   all: ['dashboard', 'servers'] as const,
   page: (tab: ServerTab, page: number) => [...dashboardKeys.all, tab, 'page', page] as const,
   search: (tab: ServerTab, query: string) => [...dashboardKeys.all, tab, 'search', query] as const,

@@ -38,7 +38,7 @@ export interface SocketLike {
   onerror: ((event: unknown) => void) | null;
 }
 
-export type LiveFrame =
+type LiveFrame =
   | { event: 'resources'; data: Record<string, { currentState: string; isSuspended: boolean; resources: LiveResources | null }> }
   | { event: 'node-unreachable'; data: { nodeId: string; servers: string[]; code: string } }
   | { event: 'subscribed'; data: { servers: string[] } }
@@ -137,7 +137,7 @@ export const backoffDelay = (attempt: number, initialMs: number, maxMs: number, 
 export const liveStatusUrl = (location: { protocol: string; host: string }): string =>
   `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/api/ws`;
 
-export interface LiveStatusOptions {
+interface LiveStatusOptions {
   url: string;
   createSocket?: (url: string) => SocketLike;
   initialBackoffMs?: number;

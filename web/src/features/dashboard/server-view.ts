@@ -26,7 +26,7 @@ export interface StatusView {
 }
 
 /** The badges a card carries for the panel's own states. */
-export type Badge = 'installing' | 'installFailed' | 'suspended' | 'restoring';
+type Badge = 'installing' | 'installFailed' | 'suspended' | 'restoring';
 
 export const badgesOf = (server: Pick<ListedServer, 'status' | 'suspended'>, live?: LiveServerState): Badge[] => {
   const badges: Badge[] = [];

@@ -3,6 +3,7 @@ import { useDebouncedCallback } from '@mantine/hooks';
 import { IconSearch, IconServer } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { MUTED } from '@/features/dashboard/components/muted';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { CardsSkeleton } from '@/components/Skeletons';
@@ -120,7 +121,7 @@ export const DashboardPage = ({ search, admin, onSearchChange }: DashboardPagePr
     }
     return (
       <Stack gap="md">
-        <Text size="sm" c="dimmed">
+        <Text size="sm" c={MUTED}>
           {query ? t('dashboard.matches', { count: total, query }) : t('dashboard.count', { count: total })}
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" aria-busy={list.isPlaceholderData || undefined} style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
@@ -157,7 +158,7 @@ export const DashboardPage = ({ search, admin, onSearchChange }: DashboardPagePr
         </Title>
         <Group gap={6} wrap="nowrap">
           <Box w={8} h={8} style={{ borderRadius: '50%', background: LIVE_COLOR[live.connection] }} aria-hidden />
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c={MUTED}>
             {t(`dashboard.live.${live.connection}`)}
           </Text>
         </Group>

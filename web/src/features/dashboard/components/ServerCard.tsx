@@ -1,6 +1,7 @@
 import { Anchor, Badge, Box, Card, Group, Progress, Stack, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { MUTED } from '@/features/dashboard/components/muted';
 import type { LiveServerState } from '@/features/dashboard/live-status';
 import { addressOf, badgesOf, usageBars, type ListedServer, type StatusTone, type StatusView, type UsageBar } from '@/features/dashboard/server-view';
 import { formatBytes, formatPercent } from '@/lib/format';
@@ -25,7 +26,7 @@ const UsageLine = ({ bar }: { bar: UsageBar }) => {
   return (
     <Box>
       <Group justify="space-between" gap="xs" wrap="nowrap">
-        <Text size="xs" c="dimmed">
+        <Text size="xs" c={MUTED}>
           {what}
         </Text>
         <Text size="xs" ta="right" style={{ fontVariantNumeric: 'tabular-nums' }}>
@@ -59,21 +60,25 @@ export const ServerCard = ({ server, live, status, showOwner }: ServerCardProps)
   return (
     <Card withBorder padding="md" radius="md" component="article" aria-labelledby={titleId} style={{ minWidth: 0 }}>
       <Stack gap="xs">
-        <Group justify="space-between" gap="xs" wrap="nowrap" align="flex-start">
-          {/* The console page: `{server}` takes the identifier (docs/api.md). */}
-          <Anchor
-            renderRoot={(props) => <Link {...props} to="/$" params={{ _splat: `server/${server.identifier}` }} />}
-            id={titleId} fw={600} size="lg" style={{ overflowWrap: 'anywhere', minWidth: 0 }}>
-            {server.name}
-          </Anchor>
-          <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }} data-status={status.key}>
-            <Box w={10} h={10} style={{ borderRadius: '50%', background: TONE_COLOR[status.tone], flexShrink: 0 }} aria-hidden />
-            <Text size="sm" fw={500}>
-              {t(`dashboard.status.${status.key}`)}
-            </Text>
-          </Group>
+        {/* The console page: `{server}` takes the identifier (docs/api.md). */}
+        <Anchor
+          renderRoot={(props) => <Link {...props} to="/$" params={{ _splat: `server/${server.identifier}` }} />}
+          id={titleId}
+          c="var(--mantine-color-text)"
+          underline="always"
+          fw={600}
+          size="lg"
+          style={{ overflowWrap: 'anywhere' }}
+        >
+          {server.name}
+        </Anchor>
+        <Group gap={6} wrap="nowrap" data-status={status.key}>
+          <Box w={10} h={10} style={{ borderRadius: '50%', background: TONE_COLOR[status.tone], flexShrink: 0 }} aria-hidden />
+          <Text size="sm" fw={500}>
+            {t(`dashboard.status.${status.key}`)}
+          </Text>
         </Group>
-        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+        <Text size="sm" c={MUTED} style={{ overflowWrap: 'anywhere' }}>
           <span>{address ?? t('dashboard.noAddress')}</span>
           {' · '}
           <span>{server.node.name}</span>
@@ -100,7 +105,7 @@ export const ServerCard = ({ server, live, status, showOwner }: ServerCardProps)
             ))}
           </Stack>
         ) : (
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c={MUTED}>
             {live?.kind === 'unreachable' ? t('dashboard.usage.unreachable') : t('dashboard.usage.noData')}
           </Text>
         )}
