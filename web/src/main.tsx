@@ -11,7 +11,7 @@ import { I18nextProvider } from 'react-i18next';
 import { createQueryClient } from '@/app/query-client';
 import { createAppRouter } from '@/app/router';
 import { i18n } from '@/lib/i18n/i18n';
-import { colorSchemeManager, theme } from '@/lib/theme';
+import { colorSchemeManager, cssVariablesResolver, theme } from '@/lib/theme';
 
 const queryClient = createQueryClient();
 const router = createAppRouter(queryClient);
@@ -19,7 +19,7 @@ const router = createAppRouter(queryClient);
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <I18nextProvider i18n={i18n}>
-      <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="auto">
+      <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="auto" cssVariablesResolver={cssVariablesResolver}>
         <Notifications position="top-right" />
         <QueryClientProvider client={queryClient}>
           <RouterProvider router={router} />

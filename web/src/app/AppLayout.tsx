@@ -1,5 +1,5 @@
 import { AppShell, Avatar, Burger, Group, Menu, NavLink, Text, UnstyledButton } from '@mantine/core';
-import { useDisclosure } from '@mantine/hooks';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconLogout } from '@tabler/icons-react';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -17,7 +17,7 @@ const SignedInMenu = ({ user }: { user: SessionUser }) => {
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
         <UnstyledButton aria-label={t('user.menu', { name })}>
-          <Avatar color="orange" radius="xl" size={34}>
+          <Avatar color="hatch" variant="filled" radius="xl" size={34}>
             {name.slice(0, 2).toUpperCase()}
           </Avatar>
         </UnstyledButton>
@@ -51,6 +51,8 @@ const SignedInMenu = ({ user }: { user: SessionUser }) => {
 export const AppLayout = ({ user }: { user: SessionUser }) => {
   const { t } = useTranslation();
   const [opened, { toggle, close }] = useDisclosure(false);
+  // Under the breakpoint the closed navigation is a drawer off screen: keep it out of the tab order too.
+  const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
@@ -61,7 +63,7 @@ export const AppLayout = ({ user }: { user: SessionUser }) => {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? t('app.closeNavigation') : t('app.openNavigation')} />
-            <Text component={Link} to="/" fw={700} size="lg">
+            <Text component={Link} to="/" fw={700} size="lg" c="var(--mantine-color-text)" td="none">
               {t('app.name')}
             </Text>
           </Group>
@@ -71,7 +73,7 @@ export const AppLayout = ({ user }: { user: SessionUser }) => {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar p="sm" component="nav" aria-label={t('app.mainNavigation')}>
+      <AppShell.Navbar p="sm" component="nav" aria-label={t('app.mainNavigation')} inert={narrow && !opened}>
         {NAV_ITEMS.filter((item) => !item.admin || user.admin).map((item) => (
           <NavLink
             key={item.to}

@@ -1,5 +1,5 @@
 import { ActionIcon, Menu, useMantineColorScheme, type MantineColorScheme } from '@mantine/core';
-import { IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
+import { IconCheck, IconDeviceDesktop, IconMoon, IconSun } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 
 const ICONS = { light: IconSun, dark: IconMoon, auto: IconDeviceDesktop } as const;
@@ -26,8 +26,7 @@ export const ThemeMenu = () => {
               key={option}
               leftSection={<Icon size={16} aria-hidden />}
               onClick={() => setColorScheme(option)}
-              aria-checked={colorScheme === option}
-              role="menuitemradio"
+              rightSection={colorScheme === option ? <IconCheck size={14} aria-hidden /> : null}
               fw={colorScheme === option ? 700 : undefined}
             >
               {t(`theme.${option}`)}

@@ -1,15 +1,30 @@
-import { createTheme, localStorageColorSchemeManager } from '@mantine/core';
+import { createTheme, localStorageColorSchemeManager, type CSSVariablesResolver, type MantineColorsTuple } from '@mantine/core';
 
 /** Also read by web/public/theme.js before the first paint: change both together. */
 const COLOR_SCHEME_KEY = 'hatchery-color-scheme';
 
 export const colorSchemeManager = localStorageColorSchemeManager({ key: COLOR_SCHEME_KEY });
 
+// A burnt orange whose shade 8 carries white text and links on white at WCAG AA (≥ 4.5:1); Mantine's
+// own orange is too light for either.
+const hatch: MantineColorsTuple = ['#fff4e6', '#ffe8cc', '#ffd8a8', '#ffc078', '#ffa94d', '#ff922b', '#fd7e14', '#e8590c', '#c2410c', '#9a3412'];
+
 export const theme = createTheme({
-  primaryColor: 'orange',
+  colors: { hatch },
+  primaryColor: 'hatch',
   primaryShade: { light: 8, dark: 6 },
+  // Black text on light fills (the dark scheme's orange buttons), white on dark ones.
+  autoContrast: true,
+  luminanceThreshold: 0.3,
   defaultRadius: 'md',
   fontFamily: 'system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif',
   fontFamilyMonospace: 'ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace',
   focusRing: 'auto',
+});
+
+/** Dimmed text dark enough to read on white (Mantine's gray.6 is 3.3:1; gray.7 is 8:1). */
+export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
+  variables: {},
+  light: { '--mantine-color-dimmed': t.colors.gray[7] },
+  dark: {},
 });

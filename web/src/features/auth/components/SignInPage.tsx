@@ -1,11 +1,11 @@
-import { Anchor, Button, PasswordInput, PinInput, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Anchor, Button, PasswordInput, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
 import { useSignIn, useTwoFactorChallenge } from '@/features/auth/api';
 import { AuthCard } from '@/features/auth/components/AuthCard';
-import { safeNext, twoFactorStep } from '@/features/auth/sign-in-flow';
+import { normalizeCode, safeNext, twoFactorStep } from '@/features/auth/sign-in-flow';
 
 type Step = { kind: 'password' } | { kind: 'code'; challenge?: string };
 
@@ -78,28 +78,24 @@ export const SignInPage = ({ next }: { next?: string }) => {
                 autoCapitalize="none"
                 spellCheck={false}
                 required
-                data-autofocus
+                autoFocus
               />
             ) : (
-              <Stack gap={4}>
-                <Text component="label" htmlFor="totp-code" size="sm" fw={500}>
-                  {t('auth.twoFactor.code')}
-                </Text>
-                <PinInput
-                  id="totp-code"
-                  length={6}
-                  type="number"
-                  oneTimeCode
-                  value={code}
-                  onChange={setCode}
-                  aria-label={t('auth.twoFactor.code')}
-                  autoFocus
-                  size="md"
-                />
-              </Stack>
+              <TextInput
+                label={t('auth.twoFactor.code')}
+                value={code}
+                onChange={(e) => setCode(e.currentTarget.value)}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={9}
+                required
+                data-autofocus
+                autoFocus
+                styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', letterSpacing: '0.3em', fontSize: 'var(--mantine-font-size-lg)' } }}
+              />
             )}
             <FormError error={error} />
-            <Button type="submit" loading={pending} disabled={code.trim().length < 6} fullWidth>
+            <Button type="submit" loading={pending} disabled={normalizeCode(code, recovery).length < 6} fullWidth>
               {t('auth.twoFactor.submit')}
             </Button>
             <UnstyledButton

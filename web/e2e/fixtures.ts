@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Browser, type Page } from '@playwright/test';
+import { e2eEnv, PanelApi, type E2eEnv, type Session } from 'e2e/panel-api';
+
+interface NewUser {
+  id: string;
+  email: string;
+  username: string;
+  password: string;
+}
+
+interface Fixtures {
+  panel: E2eEnv;
+  /** The panel's API as the administrator (session). */
+  api: { admin: (method: string, path: string, body?: unknown) => Promise<Record<string, unknown>>; raw: PanelApi; adminSession: Session };
+  /** A page signed in as the administrator / the owner (saved sessions, no sign-in per test). */
+  adminPage: Page;
+  ownerPage: Page;
+  /** A fresh account (unique e-mail) made through the admin API. */
+  newUser: (options?: { admin?: boolean; name?: string }) => Promise<NewUser>;
+  /** A fresh Paper server of the owner on the simulator, made through the admin API. */
+  createServer: (body?: Record<string, unknown>) => Promise<{ id: string; uuid: string; name: string }>;
+}
+
+const pageFor = async (browser: Browser, storageState: string, baseURL: string, use: (page: Page) => Promise<void>) => {
+  const context = await browser.newContext({ storageState, baseURL, locale: 'en-US', timezoneId: 'UTC' });
+  const page = await context.newPage();
+  await use(page);
+  await context.close();
+};
+
+export const test = base.extend<Fixtures>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads which fixtures a fixture needs from this pattern
+  panel: async ({}, use) => {
+    await use(e2eEnv());
+  },
+  baseURL: async ({ panel }, use) => {
+    await use(panel.baseURL);
+  },
+  api: async ({ panel }, use) => {
+    const raw = new PanelApi(panel.baseURL);
+    const adminSession = { cookie: panel.admin.cookie };
+    await use({ raw, adminSession, admin: (method, path, body) => raw.request(method, path, { session: adminSession, body }) });
+  },
+  adminPage: async ({ browser, panel }, use) => {
+    await pageFor(browser, panel.adminState, panel.baseURL, use);
+  },
+  ownerPage: async ({ browser, panel }, use) => {
+    await pageFor(browser, panel.ownerState, panel.baseURL, use);
+  },
+  newUser: async ({ api }, use) => {
+    await use(async (options = {}) => {
+      const suffix = randomBytes(4).toString('hex');
+      const user = { email: `user-${suffix}@hatchery.test`, username: `user_${suffix}`, password: `password-${suffix}` };
+      const made = await api.admin('POST', '/api/admin/users', { ...user, name: options.name ?? `User ${suffix}`, admin: options.admin ?? false });
+      return { id: String(made.id), ...user };
+    });
+  },
+  createServer: async ({ api, panel }, use) => {
+    await use(async (body = {}) => {
+      test.skip(!panel.eggId, 'the Paper egg fixture is missing (set HATCHERY_EGG_FIXTURES)');
+      const made = await api.admin('POST', '/api/admin/servers', {
+        name: `Survival ${randomBytes(2).toString('hex')}`,
+        owner_id: panel.owner.id,
+        node_id: panel.nodeId,
+        egg_id: panel.eggId,
+        memory: 2048,
+        disk: 10240,
+        cpu: 200,
+        environment: { SERVER_JARFILE: 'paper.jar', MINECRAFT_VERSION: 'latest', BUILD_NUMBER: 'latest' },
+        ...body,
+      });
+      return made as unknown as { id: string; uuid: string; name: string };
+    });
+  },
+});
+
+export { expect };
+
+/** No serious or critical axe violations on the page as it is now (WCAG 2.x A/AA rules). */
+export const expectAccessible = async (page: Page): Promise<void> => {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const serious = results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => ({ rule: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+  expect(serious, `axe violations on ${page.url()}`).toEqual([]);
+};
+
+/** The page does not scroll sideways (a 390 px phone must not need it). */
+export const expectNoHorizontalScroll = async (page: Page): Promise<void> => {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  expect(overflow, `horizontal overflow on ${page.url()}`).toBeLessThanOrEqual(0);
+};
+
+type Variant = 'light' | 'dark' | 'mobile';
+
+/**
+ * Saves docs/screenshots/<name>-<variant>.png for the README: light and dark at the current size,
+ * and `mobile` at 390 × 844 in light. The page follows the system scheme (nothing stored), so the
+ * emulated one repaints it in place: no reload, nothing typed is lost.
+ */
+export const shot = async (page: Page, name: string, variants: Variant[] = ['light', 'dark']): Promise<void> => {
+  const { screenshotsDir } = e2eEnv();
+  const size = page.viewportSize() ?? { width: 1280, height: 720 };
+  expect(await page.evaluate(() => window.localStorage.getItem('hatchery-color-scheme')), 'shot() needs the system colour scheme').toBeNull();
+  for (const variant of variants) {
+    const scheme = variant === 'dark' ? 'dark' : 'light';
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.setViewportSize(variant === 'mobile' ? { width: 390, height: 844 } : size);
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
+    await page.screenshot({ path: `${screenshotsDir}/${name}-${variant}.png`, animations: 'disabled' });
+  }
+  await page.emulateMedia({ colorScheme: null });
+  await page.setViewportSize(size);
+};

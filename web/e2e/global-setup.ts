@@ -1,0 +1,160 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { WingsSimulator } from 'test/wings-sim/simulator';
+import { isCi } from 'e2e/chromium';
+import { E2E_ENV, PanelApi, type E2eEnv } from 'e2e/panel-api';
+
+const ROOT = resolve(__dirname, '..', '..');
+const EGGS = process.env.HATCHERY_EGG_FIXTURES ?? resolve(ROOT, '..', 'shared', 'fixtures', 'eggs', 'pterodactyl');
+
+const freePort = (): Promise<number> =>
+  new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+const waitForHealth = async (url: string, panel: ChildProcess, logFile: string): Promise<void> => {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (panel.exitCode !== null) {
+      throw new Error(`the panel exited (${panel.exitCode}) while starting:\n${readFileSync(logFile, 'utf8')}`);
+    }
+    const ok = await fetch(`${url}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) {
+      return;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the panel did not answer /api/health within 90 s:\n${readFileSync(logFile, 'utf8')}`);
+};
+
+const storageState = (file: string, baseURL: string, cookie: string): string => {
+  const [name, value] = [cookie.slice(0, cookie.indexOf('=')), cookie.slice(cookie.indexOf('=') + 1)];
+  const { hostname } = new URL(baseURL);
+  writeFileSync(file, JSON.stringify({ cookies: [{ name, value, domain: hostname, path: '/', expires: -1, httpOnly: true, secure: false, sameSite: 'Lax' }], origins: [] }));
+  return file;
+};
+
+/**
+ * One panel for the whole run: the built `node dist/main.js` (npm test builds first; a no-op when
+ * fresh) on a fresh embedded PGlite directory, the default a newcomer gets; the Wings simulator with
+ * fast timings; seeded through the API as an administrator would (location, node, allocations, the
+ * Paper egg, an owner account). Signed-in states are saved once, so no test pays for a sign-in.
+ */
+export default async function globalSetup(): Promise<() => Promise<void>> {
+  if (!existsSync(join(ROOT, 'dist', 'main.js')) || !existsSync(join(ROOT, 'dist', 'web', 'index.html'))) {
+    throw new Error('no build in dist/: run `npm run build` first (npm test does)');
+  }
+  const work = mkdtempSync(join(tmpdir(), 'hatchery-browser-'));
+  const port = await freePort();
+  const baseURL = `http://127.0.0.1:${port}`;
+  const admin = { email: 'admin@hatchery.test', password: 'browser-admin-password' };
+  const logFile = join(work, 'panel.log');
+  const log = createWriteStream(logFile);
+  const panel = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH,
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      APP_URL: baseURL,
+      APP_KEY: 'browser-tests-app-key-0123456789abcdefghij',
+      DATA_DIR: join(work, 'data'),
+      RATE_LIMIT_ENABLED: 'false',
+      LOG_LEVEL: 'warn',
+      ADMIN_EMAIL: admin.email,
+      ADMIN_PASSWORD: admin.password,
+      ADMIN_USERNAME: 'admin',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  panel.stdout?.pipe(log);
+  panel.stderr?.pipe(log);
+  let sim: WingsSimulator | undefined;
+  const teardown = async () => {
+    await sim?.stop();
+    if (panel.exitCode === null) {
+      const exited = new Promise((r) => panel.once('exit', r));
+      panel.kill('SIGTERM');
+      await exited;
+    }
+    log.end();
+    rmSync(work, { recursive: true, force: true });
+  };
+
+  try {
+    await waitForHealth(baseURL, panel, logFile);
+    const api = new PanelApi(baseURL);
+    const adminSession = await api.signIn(admin.email, admin.password);
+    const key = await api.request<{ key: string }>('POST', '/api/account/api-keys', { session: adminSession, body: { name: 'browser tests', permissions: ['nodes.read'] } });
+
+    const location = await api.request<{ id: string }>('POST', '/api/admin/locations', { session: adminSession, body: { short: 'lab', long: 'Browser lab' } });
+    const simPort = await freePort();
+    const node = await api.request<{ id: string }>('POST', '/api/admin/nodes', {
+      session: adminSession,
+      body: { name: 'sim', fqdn: '127.0.0.1', scheme: 'http', daemonListen: simPort, memory: 16384, disk: 100000, locationId: location.id },
+    });
+    await api.request('POST', `/api/admin/nodes/${node.id}/allocations`, { session: adminSession, body: { ip: '0.0.0.0', ports: ['25565-25600'] } });
+    const config = await api.request<{ token_id: string; token: string }>('GET', `/api/admin/daemon/nodes/${node.id}/configuration`, { apiKey: key.key });
+    sim = new WingsSimulator({
+      panelUrl: baseURL,
+      tokenId: config.token_id,
+      token: config.token,
+      port: simPort,
+      allowedOrigins: [baseURL],
+      remoteTimeoutMs: 5000,
+      timing: { lineDelayMs: 5, statsIntervalMs: 100, installDurationMs: 20, tokenCheckIntervalMs: 100 },
+    });
+    await sim.start();
+
+    // The stock Paper egg from the team's fixtures (as the Jest suite reads them); tests that need a
+    // server are skipped with the reason when it is missing, and fail under CI.
+    let eggId: string | undefined;
+    const paperFile = join(EGGS, 'egg-paper.json');
+    if (existsSync(paperFile)) {
+      const nest = await api.request<{ id: string }>('POST', '/api/admin/nests', { session: adminSession, body: { name: 'Minecraft' } });
+      const paper: unknown = JSON.parse(readFileSync(paperFile, 'utf8'));
+      eggId = (await api.request<{ id: string }>('POST', `/api/admin/eggs/import?nestId=${nest.id}`, { session: adminSession, body: paper })).id;
+    } else if (isCi()) {
+      throw new Error(`egg fixtures not found at ${EGGS} (set HATCHERY_EGG_FIXTURES)`);
+    } else {
+      process.stdout.write(`browser tests: egg fixtures not found at ${EGGS} (set HATCHERY_EGG_FIXTURES); tests that create a server are skipped\n`);
+    }
+
+    const owner = { email: 'owner@hatchery.test', password: 'browser-owner-password' };
+    const ownerUser = await api.request<{ id: string }>('POST', '/api/admin/users', {
+      session: adminSession,
+      body: { email: owner.email, username: 'owner', name: 'Olive Owner', password: owner.password },
+    });
+    const ownerSession = await api.signIn(owner.email, owner.password);
+
+    const screenshotsDir = join(ROOT, 'docs', 'screenshots');
+    mkdirSync(screenshotsDir, { recursive: true });
+    const env: E2eEnv = {
+      baseURL,
+      adminState: storageState(join(work, 'admin.json'), baseURL, adminSession.cookie),
+      ownerState: storageState(join(work, 'owner.json'), baseURL, ownerSession.cookie),
+      admin: { ...admin, cookie: adminSession.cookie },
+      owner: { id: ownerUser.id, ...owner },
+      nodeId: node.id,
+      eggId,
+      screenshotsDir,
+    };
+    // Workers inherit the environment of the process that ran the global setup.
+    process.env[E2E_ENV] = JSON.stringify(env);
+  } catch (err) {
+    await teardown();
+    throw err;
+  }
+  return teardown;
+}

@@ -1,0 +1,37 @@
+import { defineConfig } from '@playwright/test';
+import { findChromium, isCi } from './e2e/chromium';
+
+// Browser tests (`npm run test:browser`): real Chromium against the built panel (`node dist/main.js`,
+// started by e2e/global-setup.ts on an embedded PGlite database) and the Wings simulator.
+const executablePath = findChromium();
+if (!executablePath) {
+  const reason = `Chromium not found (${process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell, /usr/bin/chromium'}); install chromium-headless-shell or set CHROMIUM_PATH`;
+  if (isCi()) {
+    throw new Error(`browser tests: ${reason}`);
+  }
+  process.stdout.write(`browser tests skipped: ${reason}\n`);
+}
+
+export default defineConfig({
+  testDir: './e2e',
+  testMatch: '**/*.spec.ts',
+  testIgnore: executablePath ? [] : ['**/*'],
+  globalSetup: executablePath ? './e2e/global-setup.ts' : undefined,
+  workers: 2,
+  fullyParallel: true,
+  forbidOnly: isCi(),
+  retries: 0,
+  timeout: 30_000,
+  expect: { timeout: 10_000 },
+  outputDir: '../node_modules/.cache/hatchery/playwright',
+  reporter: [['list'], ['./e2e/summary-reporter.ts']],
+  use: {
+    browserName: 'chromium',
+    headless: true,
+    launchOptions: { executablePath, args: ['--no-sandbox', '--disable-background-networking'] },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    locale: 'en-US',
+    timezoneId: 'UTC',
+  },
+});
