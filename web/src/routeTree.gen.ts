@@ -10,6 +10,7 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as AppRouteImport } from './routes/_app'
+import { Route as AppIndexRouteImport } from './routes/_app/index'
 import { Route as AppSplatRouteImport } from './routes/_app/$'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
@@ -18,6 +19,11 @@ import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/re
 const AppRoute = AppRouteImport.update({
   id: '/_app',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AppIndexRoute = AppIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppRoute,
 } as any)
 const AppSplatRoute = AppSplatRouteImport.update({
   id: '/$',
@@ -41,16 +47,16 @@ const AuthPasswordResetRoute = AuthPasswordResetRouteImport.update({
 } as any)
 
 export interface FileRoutesByFullPath {
-  '/': typeof AppRouteWithChildren
+  '/': typeof AppIndexRoute
   '/$': typeof AppSplatRoute
   '/auth/login': typeof AuthLoginRoute
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
 }
 export interface FileRoutesByTo {
-  '/': typeof AppRouteWithChildren
   '/$': typeof AppSplatRoute
   '/auth/login': typeof AuthLoginRoute
+  '/': typeof AppIndexRoute
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/auth/password': typeof AuthPasswordIndexRoute
 }
@@ -59,6 +65,7 @@ export interface FileRoutesById {
   '/_app': typeof AppRouteWithChildren
   '/_app/$': typeof AppSplatRoute
   '/auth/login': typeof AuthLoginRoute
+  '/_app/': typeof AppIndexRoute
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
 }
@@ -67,12 +74,13 @@ export interface FileRouteTypes {
   fullPaths:
     '/' | '/$' | '/auth/login' | '/auth/password/reset' | '/auth/password/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/$' | '/auth/login' | '/auth/password/reset' | '/auth/password'
+  to: '/$' | '/auth/login' | '/' | '/auth/password/reset' | '/auth/password'
   id:
     | '__root__'
     | '/_app'
     | '/_app/$'
     | '/auth/login'
+    | '/_app/'
     | '/auth/password/reset'
     | '/auth/password/'
   fileRoutesById: FileRoutesById
@@ -92,6 +100,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/'
       preLoaderRoute: typeof AppRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_app/': {
+      id: '/_app/'
+      path: '/'
+      fullPath: '/'
+      preLoaderRoute: typeof AppIndexRouteImport
+      parentRoute: typeof AppRoute
     }
     '/_app/$': {
       id: '/_app/$'
@@ -126,10 +141,12 @@ declare module '@tanstack/react-router' {
 
 interface AppRouteChildren {
   AppSplatRoute: typeof AppSplatRoute
+  AppIndexRoute: typeof AppIndexRoute
 }
 
 const AppRouteChildren: AppRouteChildren = {
   AppSplatRoute: AppSplatRoute,
+  AppIndexRoute: AppIndexRoute,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

@@ -1,0 +1,197 @@
+import { Box, Button, Group, Pagination, SimpleGrid, Stack, Tabs, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { useDebouncedCallback } from '@mantine/hooks';
+import { IconSearch, IconServer } from '@tabler/icons-react';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { MUTED } from '@/features/dashboard/components/muted';
+import { EmptyState } from '@/components/EmptyState';
+import { ErrorState } from '@/components/ErrorState';
+import { CardsSkeleton } from '@/components/Skeletons';
+import { useServerList, type ServerTab } from '@/features/dashboard/api';
+import { ServerCard } from '@/features/dashboard/components/ServerCard';
+import type { ConnectionState } from '@/features/dashboard/live-status';
+import type { DashboardSearch } from '@/features/dashboard/search-params';
+import { statusChanges, statusOf, type StatusView } from '@/features/dashboard/server-view';
+import { useLiveStatus } from '@/features/dashboard/use-live-status';
+
+const SEARCH_DEBOUNCE_MS = 300;
+
+const LIVE_COLOR: Record<ConnectionState, string> = {
+  open: 'var(--mantine-color-green-6)',
+  connecting: 'var(--mantine-color-yellow-5)',
+  reconnecting: 'var(--mantine-color-yellow-5)',
+  denied: 'var(--mantine-color-red-6)',
+  idle: 'var(--mantine-color-gray-5)',
+};
+
+interface DashboardPageProps {
+  search: DashboardSearch;
+  admin: boolean;
+  /** Replaces the URL's search params (tab, q, page). */
+  onSearchChange: (next: DashboardSearch) => void;
+}
+
+/** `/`: the caller's servers by tab, searchable and paged, each card live from `/api/ws`. */
+export const DashboardPage = ({ search, admin, onSearchChange }: DashboardPageProps) => {
+  const { t } = useTranslation();
+  const tab: ServerTab = search.tab === 'all' && !admin ? 'mine' : (search.tab ?? 'mine');
+  const page = search.page ?? 1;
+  const query = search.q ?? '';
+  const list = useServerList(tab, page, query);
+  const servers = useMemo(() => list.data?.servers ?? [], [list.data]);
+  const live = useLiveStatus(useMemo(() => servers.map((s) => s.uuid), [servers]));
+  const connected = live.connection === 'open';
+
+  // The search box answers every key at once; the URL (and the list) follow when typing pauses.
+  const [draft, setDraft] = useState(query);
+  const sent = useRef(query);
+  useEffect(() => {
+    if (query !== sent.current) {
+      sent.current = query;
+      setDraft(query); // Back/forward changed the URL
+    }
+  }, [query]);
+  const sendQuery = useDebouncedCallback((value: string) => {
+    sent.current = value.trim();
+    onSearchChange({ tab: search.tab, q: value.trim() || undefined });
+  }, SEARCH_DEBOUNCE_MS);
+
+  const statuses = useMemo(() => new Map(servers.map((s): [string, StatusView] => [s.uuid, statusOf(s, live.servers.get(s.uuid), connected)])), [servers, live.servers, connected]);
+
+  // Polite announcements of status changes (not of cards appearing).
+  const [announcement, setAnnouncement] = useState('');
+  const seen = useRef(new Map<string, StatusView['key']>());
+  useEffect(() => {
+    const next = new Map([...statuses].map(([uuid, s]): [string, StatusView['key']] => [uuid, s.key]));
+    const changes = statusChanges(seen.current, next);
+    seen.current = next;
+    if (changes.length > 0) {
+      const names = new Map(servers.map((s) => [s.uuid, s.name]));
+      setAnnouncement(changes.map((c) => t('dashboard.announce', { name: names.get(c.uuid) ?? c.uuid, status: t(`dashboard.status.${c.key}`) })).join('. '));
+    }
+  }, [statuses, servers, t]);
+
+  const setTab = (value: string | null) => {
+    if (value && value !== tab) {
+      onSearchChange({ tab: value === 'mine' ? undefined : (value as ServerTab), q: search.q });
+    }
+  };
+
+  const tabs: ServerTab[] = admin ? ['mine', 'shared', 'all'] : ['mine', 'shared'];
+
+  const content = (() => {
+    if (list.isError) {
+      return <ErrorState error={list.error} title={t('dashboard.loadError')} onRetry={() => void list.refetch()} />;
+    }
+    if (!list.data) {
+      return <CardsSkeleton cards={3} />;
+    }
+    const { total, totalPages } = list.data;
+    if (total === 0) {
+      if (query) {
+        return (
+          <EmptyState
+            icon={<IconSearch />}
+            title={t('dashboard.empty.searchTitle', { query })}
+            description={t('dashboard.empty.searchText')}
+            action={
+              <Button variant="light" onClick={() => { setDraft(''); sendQuery.cancel?.(); sent.current = ''; onSearchChange({ tab: search.tab }); }}>
+                {t('dashboard.empty.clearSearch')}
+              </Button>
+            }
+          />
+        );
+      }
+      const text = tab === 'shared' ? t('dashboard.empty.sharedText') : tab === 'all' ? t('dashboard.empty.allText') : admin ? t('dashboard.empty.mineAdminText') : t('dashboard.empty.mineText');
+      const title = tab === 'shared' ? t('dashboard.empty.sharedTitle') : tab === 'all' ? t('dashboard.empty.allTitle') : t('dashboard.empty.mineTitle');
+      return (
+        <EmptyState
+          icon={<IconServer />}
+          title={title}
+          description={text}
+          action={
+            tab === 'mine' ? (
+              <Button variant="light" onClick={() => setTab('shared')}>
+                {t('dashboard.empty.showShared')}
+              </Button>
+            ) : undefined
+          }
+        />
+      );
+    }
+    return (
+      <Stack gap="md">
+        <Text size="sm" c={MUTED}>
+          {query ? t('dashboard.matches', { count: total, query }) : t('dashboard.count', { count: total })}
+        </Text>
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" aria-busy={list.isPlaceholderData || undefined} style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
+          {servers.map((server) => (
+            <ServerCard key={server.id} server={server} live={live.servers.get(server.uuid)} status={statuses.get(server.uuid)!} showOwner={tab !== 'mine'} />
+          ))}
+        </SimpleGrid>
+        {totalPages > 1 ? (
+          <Group justify="center">
+            <Pagination
+              total={totalPages}
+              value={Math.min(page, totalPages)}
+              onChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })}
+              getItemProps={(p) => ({ 'aria-label': t('dashboard.page', { page: p }) })}
+              getControlProps={(control) => ({
+                'aria-label': t(
+                  control === 'previous' ? 'dashboard.previousPage' : control === 'next' ? 'dashboard.nextPage' : control === 'first' ? 'dashboard.firstPage' : 'dashboard.lastPage',
+                ),
+              })}
+              aria-label={t('dashboard.pagination')}
+              size="sm"
+            />
+          </Group>
+        ) : null}
+      </Stack>
+    );
+  })();
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="center" gap="sm">
+        <Title order={1} size="h2">
+          {t('dashboard.title')}
+        </Title>
+        <Group gap={6} wrap="nowrap">
+          <Box w={8} h={8} style={{ borderRadius: '50%', background: LIVE_COLOR[live.connection] }} aria-hidden />
+          <Text size="xs" c={MUTED}>
+            {t(`dashboard.live.${live.connection}`)}
+          </Text>
+        </Group>
+      </Group>
+      <TextInput
+        type="search"
+        label={t('dashboard.search.label')}
+        placeholder={t('dashboard.search.placeholder')}
+        leftSection={<IconSearch size={16} aria-hidden />}
+        value={draft}
+        onChange={(event) => {
+          setDraft(event.currentTarget.value);
+          sendQuery(event.currentTarget.value);
+        }}
+        maxLength={100}
+      />
+      <Tabs value={tab} onChange={setTab} keepMounted={false}>
+        <Tabs.List aria-label={t('dashboard.tabs.label')}>
+          {tabs.map((value) => (
+            <Tabs.Tab key={value} value={value}>
+              {t(`dashboard.tabs.${value}`)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        {tabs.map((value) => (
+          <Tabs.Panel key={value} value={value} pt="md">
+            {value === tab ? content : null}
+          </Tabs.Panel>
+        ))}
+      </Tabs>
+      <VisuallyHidden aria-live="polite" role="status">
+        {announcement}
+      </VisuallyHidden>
+    </Stack>
+  );
+};
