@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { maybeStillRunning, OperationsStore } from '@/features/files/operations';
+import { ApiError } from '@/lib/api/api-error';
 
 describe('OperationsStore', () => {
   it('should show an operation as running, then as it ended', async () => {
@@ -14,10 +15,10 @@ describe('OperationsStore', () => {
 
   it('should call a proxy timeout "may still be running" and any other error a failure', async () => {
     const store = new OperationsStore();
-    const timeout = await store.run('decompress', 'a.zip', () => Promise.reject({ status: 504, code: 'HTTP_504' }));
-    const failed = await store.run('decompress', 'b.zip', () => Promise.reject({ status: 400, code: 'FILE_PATH_INVALID' }));
+    const timeout = await store.run('decompress', 'a.zip', () => Promise.reject(new ApiError(504, 'HTTP_504', 'Gateway Timeout')));
+    const failed = await store.run('decompress', 'b.zip', () => Promise.reject(new ApiError(400, 'FILE_PATH_INVALID', 'bad path')));
     expect([timeout.status, failed.status]).toEqual(['unsure', 'failed']);
-    expect(failed.error).toEqual({ status: 400, code: 'FILE_PATH_INVALID' });
+    expect(failed.error).toMatchObject({ status: 400, code: 'FILE_PATH_INVALID' });
   });
 
   it('should keep running operations when the finished ones are cleared', async () => {

@@ -35,7 +35,7 @@ const ARCHIVE = /\.(zip|tar|tar\.gz|tgz|tar\.bz2|tbz2?|tar\.xz|txz|gz|bz2|xz|rar
 export const isArchive = (name: string): boolean => ARCHIVE.test(name);
 
 /** Permission bits as an octal string and back: `644` ⇄ owner rw, group r, others r. */
-export type PermissionGrid = [boolean, boolean, boolean][];
+type PermissionGrid = [boolean, boolean, boolean][];
 
 export const gridFromOctal = (octal: string): PermissionGrid => {
   const digits = octal.padStart(3, '0').slice(-3).split('').map(Number);

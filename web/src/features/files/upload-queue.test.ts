@@ -241,6 +241,6 @@ describe('planUpload', () => {
   });
 
   it('should create nothing for plain files at the root', () => {
-    expect(planUpload('/', [pickedFromPath(file(1), 'a.txt')])).toEqual({ folders: [], requests: [{ file: expect.any(Blob), name: 'a.txt', directory: '/' }] });
+    expect(planUpload('/', [pickedFromPath(file(1), 'a.txt')])).toEqual({ folders: [], requests: [{ file: expect.any(Blob) as Blob, name: 'a.txt', directory: '/' }] });
   });
 });

@@ -1,5 +1,5 @@
 // The upload queue of the file manager: one file per request, a few at a time, each with its own
-// progress, cancel and retry (web-ui design §4.9, docs/api.md#files). Pure: the request itself is
+// progress, cancel and retry (docs/api.md#files). Pure: the request itself is
 // an injected transport (XHR in the app, a fake in tests), and so are the clock and the wait.
 
 /** What a transport reports back from a finished request: the rate-limit headers, when present. */
@@ -17,6 +17,21 @@ export interface UploadFailure {
   message: string;
   requestId?: string;
   retryAfterS?: number;
+}
+
+/** What a transport rejects with when the panel (or the network) refused the file. */
+export class UploadError extends Error implements UploadFailure {
+  override readonly name = 'UploadError';
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly requestId?: string,
+    readonly retryAfterS?: number,
+  ) {
+    super(message);
+  }
 }
 
 export interface UploadRequest {
@@ -40,7 +55,7 @@ export interface UploadItem {
   readonly error?: UploadFailure;
 }
 
-export interface UploadQueueOptions {
+interface UploadQueueOptions {
   transport: UploadTransport;
   /** Requests in flight at once. */
   concurrency?: number;
@@ -66,11 +81,16 @@ interface Entry {
 const isFailure = (value: unknown): value is UploadFailure =>
   typeof value === 'object' && value !== null && typeof (value as UploadFailure).status === 'number' && typeof (value as UploadFailure).code === 'string';
 
-const asFailure = (error: unknown): UploadFailure =>
-  isFailure(error) ? error : { status: 0, code: 'NETWORK_ERROR', message: error instanceof Error ? error.message : String(error) };
+const asFailure = (error: unknown): UploadFailure => {
+  if (!isFailure(error)) {
+    return { status: 0, code: 'NETWORK_ERROR', message: error instanceof Error ? error.message : String(error) };
+  }
+  const { status, code, message, requestId, retryAfterS } = error;
+  return { status, code, message, ...(requestId !== undefined ? { requestId } : {}), ...(retryAfterS !== undefined ? { retryAfterS } : {}) };
+};
 
 /** The code given to a file refused before sending because it is over the node's upload size. */
-export const FILE_TOO_LARGE = 'FILE_TOO_LARGE';
+const FILE_TOO_LARGE = 'FILE_TOO_LARGE';
 
 export class UploadQueue {
   private readonly entries: Entry[] = [];

@@ -1,4 +1,4 @@
-import type { TransportResult, UploadFailure, UploadTransport } from '@/features/files/upload-queue';
+import { UploadError, type TransportResult, type UploadTransport } from '@/features/files/upload-queue';
 
 // XHR rather than fetch: only XHR reports upload progress (xhr.upload.onprogress). Same origin, so
 // the session cookie goes along and Chromium sends the Origin header the panel checks on writes.
@@ -8,21 +8,21 @@ const numberHeader = (xhr: XMLHttpRequest, name: string): number | undefined => 
   return Number.isFinite(value) ? value : undefined;
 };
 
-const failureOf = (xhr: XMLHttpRequest): UploadFailure => {
-  let body: Partial<UploadFailure> & { requestId?: string } = {};
+const failureOf = (xhr: XMLHttpRequest): UploadError => {
+  let body: { code?: unknown; message?: unknown; requestId?: string } = {};
   try {
     body = JSON.parse(xhr.responseText) as typeof body;
   } catch {
     // Not the panel's error shape (a proxy's HTML page): keep the status.
   }
   const retryAfter = numberHeader(xhr, 'retry-after');
-  return {
-    status: xhr.status,
-    code: typeof body.code === 'string' ? body.code : `HTTP_${xhr.status}`,
-    message: typeof body.message === 'string' ? body.message : xhr.statusText || `HTTP ${xhr.status}`,
-    requestId: body.requestId ?? xhr.getResponseHeader('x-request-id') ?? undefined,
-    ...(retryAfter !== undefined ? { retryAfterS: retryAfter } : {}),
-  };
+  return new UploadError(
+    xhr.status,
+    typeof body.code === 'string' ? body.code : `HTTP_${xhr.status}`,
+    typeof body.message === 'string' ? body.message : xhr.statusText || `HTTP ${xhr.status}`,
+    body.requestId ?? xhr.getResponseHeader('x-request-id') ?? undefined,
+    retryAfter,
+  );
 };
 
 /** `POST /api/client/servers/{server}/files/upload?directory=`, one file in the multipart field `files`. */
@@ -41,7 +41,7 @@ export const xhrUploadTransport =
           reject(failureOf(xhr));
         }
       };
-      xhr.onerror = () => reject({ status: 0, code: 'NETWORK_ERROR', message: 'network error' } satisfies UploadFailure);
+      xhr.onerror = () => reject(new UploadError(0, 'NETWORK_ERROR', 'network error'));
       xhr.onabort = () => reject(new DOMException('cancelled', 'AbortError'));
       signal.addEventListener('abort', () => xhr.abort(), { once: true });
       const form = new FormData();
