@@ -80,8 +80,8 @@ export default tseslint.config(
     },
   },
   {
-    // The web UI's plain scripts: the no-flash theme script served as is, and the API types generator.
-    files: ['web/public/**/*.js', 'web/scripts/**/*.mjs'],
+    // Plain scripts: the web UI's no-flash theme script served as is, the API types generator, the build.
+    files: ['web/public/**/*.js', 'web/scripts/**/*.mjs', 'scripts/**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,

@@ -5,6 +5,8 @@ import { Logger } from 'nestjs-pino';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
 import { installBodyParsers } from 'src/common/http/fastify';
 import { registerSecurityHeaders } from 'src/common/http/security-headers';
+import { isApiPath, isWebAppRoute, registerWebApp } from 'src/common/http/web-app';
+import { NodeOrigins } from 'src/modules/nodes/node-origins';
 import { RateLimitGuard } from 'src/modules/auth/rate-limit.guard';
 import { isUnguarded } from 'src/common/rate-limit/rate-limit.rules';
 import { createValidationPipe } from 'src/common/validation/validation.pipe';
@@ -20,7 +22,9 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   const fastify = app.getHttpAdapter().getInstance();
   installBodyParsers(fastify);
   await app.register(fastifyCookie);
-  await registerSecurityHeaders(app);
+  const config = app.get(AppConfigService);
+  const nodeOrigins = app.get(NodeOrigins);
+  await registerSecurityHeaders(app, { connect: () => nodeOrigins.connectSources(), captcha: config.captcha?.provider });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
     done();
@@ -29,7 +33,9 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   // API docs, a body Fastify could not read) are counted here.
   const limiter = app.get(RateLimitGuard);
   fastify.addHook('onRequest', async (req, reply) => {
-    if (isUnguarded(req.routeOptions.url)) {
+    // The web UI's files are not counted: one page load fetches a dozen of them. An /api path that
+    // reached the web UI's catch-all route is an unknown API path, counted as such.
+    if (isWebAppRoute(req) ? isApiPath(req.url) : isUnguarded(req.routeOptions.url)) {
       await limiter.countUnguarded(req, reply);
     }
   });
@@ -44,8 +50,9 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   // Built on the first request to /api/docs, not at boot: it is a large object few processes ever serve.
   const document = () => createOpenApiDocument(app);
   // Off: /api/docs, /api/docs.json and /api/docs.yaml are not registered and answer 404 like any unknown path.
-  if (app.get(AppConfigService).docs.enabled) {
+  if (config.docs.enabled) {
     SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs.json', yamlDocumentUrl: 'api/docs.yaml' });
   }
+  await registerWebApp(app, config.web.dir);
   return app;
 };

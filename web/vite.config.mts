@@ -1,9 +1,37 @@
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const here = (path: string): string => fileURLToPath(new URL(path, import.meta.url));
+
+/**
+ * Writes .br and .gz beside each built asset; the panel sends them to browsers that accept them
+ * (src/common/http/web-app.ts, @fastify/static preCompressed), so nothing is compressed per request.
+ */
+const precompress = (): Plugin => ({
+  name: 'hatchery-precompress',
+  apply: 'build',
+  writeBundle(options) {
+    const dir = join(options.dir ?? here('../dist/web'), 'assets');
+    for (const name of readdirSync(dir)) {
+      if (!/\.(js|css|svg|json|wasm)$/.test(name)) {
+        continue;
+      }
+      const file = join(dir, name);
+      const content = readFileSync(file);
+      if (content.length < 1024) {
+        continue;
+      }
+      writeFileSync(`${file}.gz`, gzipSync(content, { level: 9 }));
+      writeFileSync(`${file}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+    }
+  },
+});
 
 // The web UI: sources in web/, built into dist/web, which the panel serves (src/common/http/web-app.ts).
 export default defineConfig({
@@ -19,6 +47,7 @@ export default defineConfig({
       quoteStyle: 'single',
     }),
     react(),
+    precompress(),
   ],
   resolve: { alias: { '@': here('src') } },
   build: {

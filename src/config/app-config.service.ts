@@ -1,4 +1,4 @@
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { CAPTCHA_VERIFY_URLS, CaptchaProvider, EnvSchema } from 'src/config/env.schema';
 import { resolveDevAppKey, validateEnv } from 'src/config/load-config';
 
@@ -44,6 +44,8 @@ export class AppConfigService {
   /** null: no CAPTCHA provider configured, so no CAPTCHA is asked for. */
   readonly captcha: CaptchaConfig | null;
   readonly mail: MailConfig;
+  /** The built web UI's directory (`npm run build` writes dist/web). */
+  readonly web: { dir: string };
   /** Whether /api/docs, /api/docs.json and /api/docs.yaml are served. */
   readonly docs: { enabled: boolean };
 
@@ -95,6 +97,8 @@ export class AppConfigService {
         }
       : null;
     this.docs = { enabled: schema.API_DOCS_ENABLED };
+    // This file is dist/config/app-config.service.js once built, so dist/web is one level up.
+    this.web = { dir: resolve(schema.WEB_DIR ?? join(__dirname, '..', 'web')) };
     this.mail = { smtpUrl: schema.SMTP_URL, from: schema.MAIL_FROM ?? `Hatchery <no-reply@${new URL(schema.APP_URL).hostname}>` };
   }
 

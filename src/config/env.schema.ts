@@ -96,6 +96,12 @@ export class EnvSchema {
   @IsString()
   DATA_DIR = './data';
 
+  // The built web UI (index.html and assets/) the panel serves; by default dist/web beside the built
+  // server. A directory without index.html serves no web UI (API only).
+  @IsOptional()
+  @IsString()
+  WEB_DIR?: string;
+
   // Where the embedded database lives when DATABASE_URL is unset; `memory://` keeps it in memory.
   @IsOptional()
   @IsString()

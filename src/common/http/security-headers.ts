@@ -1,10 +1,8 @@
 import fastifyHelmet from '@fastify/helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { CaptchaProvider } from 'src/config/env.schema';
 
-/**
- * The Content-Security-Policy of every response: the one place to widen when the web UI arrives
- * (its console will need the daemons' wss:// origins in connect-src, for instance).
- */
+/** The Content-Security-Policy of every response, before the per-request additions below. */
 const CONTENT_SECURITY_POLICY: Record<string, string[]> = {
   'default-src': ["'self'"],
   'base-uri': ["'self'"],
@@ -12,26 +10,61 @@ const CONTENT_SECURITY_POLICY: Record<string, string[]> = {
   'font-src': ["'self'", 'data:'],
   'form-action': ["'self'"],
   'frame-ancestors': ["'none'"],
-  // Swagger UI draws its icons from data: URIs in its stylesheet.
+  'frame-src': ["'none'"],
+  // Swagger UI draws its icons from data: URIs in its stylesheet; the web UI's avatars and QR codes too.
   'img-src': ["'self'", 'data:'],
   'object-src': ["'none'"],
-  // Swagger UI loads only its own bundled scripts; nothing inline.
+  // Swagger UI and the web UI load only their own bundled scripts; nothing inline (the web UI's
+  // colour-scheme script is the file /theme.js for that reason).
   'script-src': ["'self'"],
   'script-src-attr': ["'none'"],
-  // Swagger UI's page carries <style> blocks and style attributes.
+  // Swagger UI's page carries <style> blocks and style attributes; Mantine writes its CSS variables in one.
   'style-src': ["'self'", "'unsafe-inline'"],
+};
+
+/** What each CAPTCHA provider's widget loads: its script, its frame, and for hCaptcha its styles and calls. */
+const CAPTCHA_SOURCES: Record<CaptchaProvider, Partial<Record<'script-src' | 'frame-src' | 'style-src' | 'connect-src', string[]>>> = {
+  turnstile: { 'script-src': ['https://challenges.cloudflare.com'], 'frame-src': ['https://challenges.cloudflare.com'] },
+  hcaptcha: {
+    'script-src': ['https://hcaptcha.com', 'https://*.hcaptcha.com'],
+    'frame-src': ['https://hcaptcha.com', 'https://*.hcaptcha.com'],
+    'style-src': ['https://hcaptcha.com', 'https://*.hcaptcha.com'],
+    'connect-src': ['https://hcaptcha.com', 'https://*.hcaptcha.com'],
+  },
+  recaptcha: {
+    'script-src': ['https://www.google.com/recaptcha/', 'https://www.gstatic.com/recaptcha/'],
+    'frame-src': ['https://www.google.com/recaptcha/', 'https://recaptcha.google.com/recaptcha/'],
+  },
+};
+
+interface CspSources {
+  /** Origins the browser may reach besides the panel (every node's daemon); read on each response. */
+  connect: () => string[];
+  /** The configured CAPTCHA provider, whose widget the sign-in pages load. */
+  captcha?: CaptchaProvider | null;
+}
+
+/** The directives for a configuration, with connect-src extended per response from `sources.connect`. */
+const cspDirectives = (sources: CspSources): Record<string, (string | (() => string))[]> => {
+  const directives: Record<string, (string | (() => string))[]> = Object.fromEntries(Object.entries(CONTENT_SECURITY_POLICY).map(([k, v]) => [k, [...v]]));
+  for (const [name, values] of Object.entries(sources.captcha ? CAPTCHA_SOURCES[sources.captcha] : {})) {
+    directives[name] = [...directives[name].filter((v) => v !== "'none'"), ...values];
+  }
+  // helmet joins the values with spaces; an empty string adds nothing.
+  directives['connect-src'].push(() => sources.connect().join(' '));
+  return directives;
 };
 
 /**
  * Security headers (nosniff, CSP, frame and referrer policies...) on every response, errors and
  * rate-limit refusals included. Registered before any other onRequest hook that may answer early.
  */
-export const registerSecurityHeaders = async (app: NestFastifyApplication): Promise<void> => {
+export const registerSecurityHeaders = async (app: NestFastifyApplication, sources: CspSources): Promise<void> => {
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       // Not helmet's defaults: they add upgrade-insecure-requests, which breaks a panel reached over plain http on a LAN.
       useDefaults: false,
-      directives: CONTENT_SECURITY_POLICY,
+      directives: cspDirectives(sources),
     },
     frameguard: { action: 'deny' },
   });

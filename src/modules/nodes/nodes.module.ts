@@ -10,6 +10,7 @@ import { LocationEntity } from 'src/modules/nodes/location.entity';
 import { LocationsController } from 'src/modules/nodes/locations.controller';
 import { LocationsService } from 'src/modules/nodes/locations.service';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
+import { NodeOrigins } from 'src/modules/nodes/node-origins';
 import { NodesController } from 'src/modules/nodes/nodes.controller';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
 import { NodesService } from 'src/modules/nodes/nodes.service';
@@ -17,7 +18,7 @@ import { NodesService } from 'src/modules/nodes/nodes.service';
 @Module({
   imports: [TypeOrmModule.forFeature([LocationEntity, NodeEntity, AllocationEntity]), AuditModule],
   controllers: [LocationsController, NodesController, AllocationsController, DaemonConfigurationController, DaemonSystemController],
-  providers: [NodesRepository, LocationsService, NodesService, AllocationsService],
-  exports: [NodesService, LocationsService],
+  providers: [NodesRepository, LocationsService, NodesService, AllocationsService, NodeOrigins],
+  exports: [NodesService, LocationsService, NodeOrigins],
 })
 export class NodesModule {}

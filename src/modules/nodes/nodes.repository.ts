@@ -58,6 +58,12 @@ export class NodesRepository {
     return this.nodes.findAndCount({ order: { id: 'ASC' }, skip, take });
   }
 
+  /** Every node's daemon address (`scheme://fqdn:port`), for the browser's content-security policy. */
+  async findNodeBaseUrls(): Promise<string[]> {
+    const rows = await this.nodes.createQueryBuilder('node').select('DISTINCT node.base_url', 'baseUrl').getRawMany<{ baseUrl: string }>();
+    return rows.map((r) => r.baseUrl);
+  }
+
   /** At most two nodes: enough to tell "none", "exactly one" and "several" apart. */
   findUpToTwoNodes(): Promise<NodeEntity[]> {
     return this.nodes.find({ order: { id: 'ASC' }, take: 2 });

@@ -16,6 +16,7 @@ import { buildDaemonConfiguration, DaemonConfiguration, toDaemonYaml } from 'src
 import { CreateNodeDto, NodeResponseDto, toNodeResponse, UpdateNodeDto } from 'src/modules/nodes/dto/node.dto';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
+import { NodeOrigins } from 'src/modules/nodes/node-origins';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
 
 const NODE_FIELDS = [
@@ -65,6 +66,7 @@ export class NodesService {
     private readonly secrets: SecretBox,
     private readonly daemon: DaemonGateway,
     private readonly config: AppConfigService,
+    private readonly origins: NodeOrigins,
   ) {}
 
   async list(page: Page): Promise<Paginated<NodeResponseDto>> {
@@ -95,8 +97,8 @@ export class NodesService {
     return node;
   }
 
-  create(dto: CreateNodeDto, actor: Actor): Promise<NodeEntity> {
-    return this.repo.transaction(async (manager) => {
+  async create(dto: CreateNodeDto, actor: Actor): Promise<NodeEntity> {
+    const created = await this.repo.transaction(async (manager) => {
       if (dto.locationId && !(await this.repo.findLocation(dto.locationId, manager))) {
         throw new AppException(NodeError.LOCATION_NOT_FOUND);
       }
@@ -123,6 +125,9 @@ export class NodesService {
       });
       return node;
     });
+    // The browser may talk to the new node at once (the CSP's connect-src).
+    await this.origins.reload();
+    return created;
   }
 
   async update(id: string, dto: UpdateNodeDto, actor: Actor): Promise<{ node: NodeEntity } & PushOutcome> {
@@ -142,6 +147,9 @@ export class NodesService {
       }
       return { before: current, after: saved };
     });
+    if (before.baseUrl !== after.baseUrl) {
+      await this.origins.reload();
+    }
     if (!DAEMON_FIELDS.some((f) => before[f] !== after[f])) {
       return { node: after, configurationPushed: false };
     }
@@ -176,8 +184,8 @@ export class NodesService {
     return { node: after, ...outcome };
   }
 
-  delete(id: string, actor: Actor): Promise<void> {
-    return this.repo.transaction(async (manager) => {
+  async delete(id: string, actor: Actor): Promise<void> {
+    await this.repo.transaction(async (manager) => {
       const node = await this.repo.findNode(id, manager);
       if (!node) {
         throw new AppException(NodeError.NOT_FOUND);
@@ -191,6 +199,7 @@ export class NodesService {
         changes: { before: pick(node, NODE_FIELDS) },
       });
     });
+    await this.origins.reload();
   }
 
   /** The config.yml the node's Wings should run with (docs/wings.md#configuration); holds the daemon token. */
