@@ -46,8 +46,11 @@ const openFiles = async (page: Page, path: string) => {
   await expect(page.getByRole('grid', { name: 'Files in this folder' }).or(page.getByRole('heading', { name: 'This folder is empty' }))).toBeVisible();
 };
 const row = (page: Page, name: string) => page.getByRole('row').filter({ has: page.getByRole('checkbox', { name: `Select ${name}`, exact: true }) });
+// The page's own part (#main); the app shell's header is the scaffold's and scanned by its tests.
 const seriousViolations = async (page: Page) =>
-  (await new AxeBuilder({ page }).analyze()).violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  (await new AxeBuilder({ page }).include('#main').analyze()).violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => `${n.html} ${n.failureSummary ?? ''}`).join(', ')}`);
 
 test('edits a file, saves with Ctrl+S, and the reload shows the new content; leaving unsaved asks first', async ({ page }) => {
   put('/edit/server.properties', 'motd=A Minecraft Server\nmax-players=20\n');
@@ -91,6 +94,14 @@ test('edits a file, saves with Ctrl+S, and the reload shows the new content; lea
 
 test('uploads by drag-and-drop and lists the file; a file over the upload size is refused before sending', async ({ page }) => {
   put('/uploads/keep.txt', 'here');
+  // The node's upload size reaches the page in the server details' uploadSizeMiB (added on the
+  // uiapi branch); until that merges, the answer is given the node's 1 MiB here when it lacks it.
+  await page.route(`**/api/client/servers/${stack.serverId}`, async (route) => {
+    const response = await route.fetch();
+    const body = (await response.json()) as { data: Record<string, unknown> };
+    body.data.uploadSizeMiB ??= 1;
+    await route.fulfill({ response, json: body });
+  });
   await openFiles(page, '/uploads');
   const uploads: string[] = [];
   page.on('request', (req) => {
@@ -168,9 +179,9 @@ test('creates a folder, renames, compresses and extracts an archive, deletes; ho
   await row(page, 'world').getByRole('button', { name: 'Actions for world' }).click();
   await page.getByRole('menuitem', { name: 'Compress' }).click();
   await expect(page.getByText('Compressed world.')).toBeVisible();
-  const archive = page.getByRole('row').filter({ hasText: /\.tar\.gz$/ });
+  const archive = page.getByRole('button', { name: /^\S+\.tar\.gz$/ });
   await expect(archive).toHaveCount(1);
-  const archiveName = (await archive.getByRole('button').first().innerText()).trim();
+  const archiveName = (await archive.innerText()).trim();
 
   // Delete the folder (with a confirm), then extract the archive to bring it back.
   await row(page, 'world').getByRole('checkbox').check();

@@ -1,3 +1,4 @@
+import '@/features/files/components/files.css';
 import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Modal, Paper, Skeleton, Stack, Switch, Text, Title, useComputedColorScheme } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy, IconDownload, IconSearch } from '@tabler/icons-react';
@@ -108,7 +109,7 @@ export const EditorPage = ({ serverId, path: rawPath, isNew = false }: EditorPag
       <Group justify="space-between" wrap="wrap" gap="sm">
         <Stack gap={2} style={{ minWidth: 0 }}>
           <Breadcrumbs separatorMargin={4}>
-            <Anchor size="sm" renderRoot={(props) => <Link {...props} to="/server/$id/files" params={{ id: serverId }} search={{ path: directory }} />}>
+            <Anchor size="sm" className="files-link" renderRoot={(props) => <Link {...props} to="/server/$id/files" params={{ id: serverId }} search={{ path: directory }} />}>
               {directory === '/' ? t('files.root') : directory}
             </Anchor>
             <Text size="sm" aria-current="page">
@@ -192,7 +193,7 @@ export const EditorPage = ({ serverId, path: rawPath, isNew = false }: EditorPag
           />
         </Paper>
       )}
-      <Text size="xs" c="dimmed">
+      <Text size="xs" className="files-muted">
         {t('files.editor.keys')}
       </Text>
       <Modal opened={blocker.status === 'blocked'} onClose={() => blocker.reset?.()} title={t('files.editor.leaveTitle')} centered>

@@ -87,12 +87,12 @@ const Row = memo(function Row({ entry, index, top, checked, active, canWrite, ca
         </UnstyledButton>
       </div>
       <div role="gridcell" className="files-wide">
-        <Text size="sm" c="dimmed">
+        <Text size="sm" className="files-muted">
           {entry.isDirectory ? '' : formatBytes(entry.size, i18n.language)}
         </Text>
       </div>
       <div role="gridcell" className="files-wide">
-        <Text size="sm" c="dimmed">
+        <Text size="sm" className="files-muted">
           {entry.modified ? formatDateTime(entry.modified, i18n.language) : ''}
         </Text>
       </div>
@@ -180,7 +180,7 @@ export const FileTable = ({ entries, selected, onToggle, onToggleAll, sortKey, s
   const handleKey = (event: KeyboardEvent<HTMLDivElement>) => {
     const page = Math.max(1, Math.floor((scrollRef.current?.clientHeight ?? ROW_HEIGHT * 10) / ROW_HEIGHT) - 1);
     const moves: Record<string, number> = { ArrowDown: cursor + 1, ArrowUp: cursor - 1, PageDown: cursor + page, PageUp: cursor - page, Home: 0, End: entries.length - 1 };
-    if (event.key in moves && !(event.target instanceof HTMLInputElement)) {
+    if (event.key in moves && !(event.target instanceof HTMLInputElement && event.target.type !== 'checkbox')) {
       event.preventDefault();
       move(moves[event.key]);
       return;

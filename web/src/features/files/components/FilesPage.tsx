@@ -172,7 +172,8 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
   };
 
   const onKey = (event: KeyboardEvent<HTMLDivElement>) => {
-    if (event.target instanceof HTMLInputElement) {
+    // Typing in a text field is not a command; a row's checkbox is part of the list.
+    if (event.target instanceof HTMLInputElement && event.target.type !== 'checkbox') {
       return;
     }
     const entry = entries[cursor];
@@ -249,7 +250,7 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
                   {crumb.path === '/' ? t('files.root') : crumb.name}
                 </Text>
               ) : (
-                <Anchor key={crumb.path} size="sm" renderRoot={(props) => <Link {...props} to="/server/$id/files" params={{ id: serverId }} search={{ path: crumb.path }} />}>
+                <Anchor key={crumb.path} size="sm" className="files-link" renderRoot={(props) => <Link {...props} to="/server/$id/files" params={{ id: serverId }} search={{ path: crumb.path }} />}>
                   {crumb.path === '/' ? t('files.root') : crumb.name}
                 </Anchor>
               ),
@@ -269,7 +270,7 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
             </Button>
             <Menu position="bottom-end">
               <Menu.Target>
-                <Button size="xs" leftSection={<IconUpload size={16} aria-hidden />}>
+                <Button size="xs" variant="default" leftSection={<IconUpload size={16} aria-hidden />}>
                   {t('files.toolbar.upload')}
                 </Button>
               </Menu.Target>
@@ -337,7 +338,7 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
             ) : null}
           </Group>
         ) : (
-          <Text size="sm" c="dimmed">
+          <Text size="sm" className="files-muted">
             {list.data ? t('files.count', { count: list.data.length }) : ''}
           </Text>
         )}
@@ -386,14 +387,14 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
               canDelete={canDelete}
             />
             {entries.length === 0 ? (
-              <Text size="sm" c="dimmed" ta="center" py="md">
+              <Text size="sm" className="files-muted" ta="center" py="md">
                 {t('files.noMatch', { filter })}
               </Text>
             ) : null}
           </>
         )}
         {canWrite ? (
-          <Text size="xs" c="dimmed" mt={4}>
+          <Text size="xs" className="files-muted" mt={4}>
             {server.data?.uploadSizeMiB ? t('files.dropHintLimit', { limit: server.data.uploadSizeMiB }) : t('files.dropHint')}
           </Text>
         ) : null}

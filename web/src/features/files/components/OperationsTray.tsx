@@ -27,7 +27,7 @@ const UploadRow = ({ item, server }: { item: UploadItem; server: string }) => {
           {item.name}
         </Text>
         <Group gap={4} wrap="nowrap">
-          <Text size="xs" c="dimmed">
+          <Text size="xs" className="files-muted">
             {t(`files.upload.status.${item.status}`)}
           </Text>
           {item.status === 'queued' || item.status === 'uploading' ? (
@@ -67,7 +67,7 @@ const OperationRow = ({ op }: { op: Operation }) => {
         <Text size="sm" truncate="end" style={{ minWidth: 0 }}>
           {t(`files.ops.kind.${op.kind}`)}: {op.subject}
         </Text>
-        <Text size="xs" c="dimmed">
+        <Text size="xs" className="files-muted">
           {t(`files.ops.status.${op.status}`)}
         </Text>
       </Group>
@@ -101,6 +101,7 @@ export const OperationsTray = ({ server }: { server: string }) => {
         <Button
           size="compact-xs"
           variant="subtle"
+          color="gray"
           onClick={() => {
             uploads.clearFinished();
             operations.clearFinished();
