@@ -13,8 +13,11 @@ import { Route as AppRouteImport } from './routes/_app'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
 import { Route as AppSplatRouteImport } from './routes/_app/$'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
+import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
+import { Route as AppServerIdFilesIndexRouteImport } from './routes/_app/server/$id/files/index'
+import { Route as AppServerIdFilesEditRouteImport } from './routes/_app/server/$id/files/edit'
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
@@ -35,6 +38,11 @@ const AuthLoginRoute = AuthLoginRouteImport.update({
   path: '/auth/login',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AppServerIdRoute = AppServerIdRouteImport.update({
+  id: '/server/$id',
+  path: '/server/$id',
+  getParentRoute: () => AppRoute,
+} as any)
 const AuthPasswordIndexRoute = AuthPasswordIndexRouteImport.update({
   id: '/auth/password/',
   path: '/auth/password/',
@@ -45,20 +53,36 @@ const AuthPasswordResetRoute = AuthPasswordResetRouteImport.update({
   path: '/auth/password/reset',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AppServerIdFilesIndexRoute = AppServerIdFilesIndexRouteImport.update({
+  id: '/files/',
+  path: '/files/',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
+const AppServerIdFilesEditRoute = AppServerIdFilesEditRouteImport.update({
+  id: '/files/edit',
+  path: '/files/edit',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
   '/$': typeof AppSplatRoute
   '/auth/login': typeof AuthLoginRoute
+  '/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
+  '/server/$id/files/': typeof AppServerIdFilesIndexRoute
 }
 export interface FileRoutesByTo {
   '/$': typeof AppSplatRoute
   '/auth/login': typeof AuthLoginRoute
   '/': typeof AppIndexRoute
+  '/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/auth/password': typeof AuthPasswordIndexRoute
+  '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
+  '/server/$id/files': typeof AppServerIdFilesIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -66,23 +90,44 @@ export interface FileRoutesById {
   '/_app/$': typeof AppSplatRoute
   '/auth/login': typeof AuthLoginRoute
   '/_app/': typeof AppIndexRoute
+  '/_app/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/_app/server/$id/files/edit': typeof AppServerIdFilesEditRoute
+  '/_app/server/$id/files/': typeof AppServerIdFilesIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
-    '/' | '/$' | '/auth/login' | '/auth/password/reset' | '/auth/password/'
+    | '/'
+    | '/$'
+    | '/auth/login'
+    | '/server/$id'
+    | '/auth/password/reset'
+    | '/auth/password/'
+    | '/server/$id/files/edit'
+    | '/server/$id/files/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/$' | '/auth/login' | '/' | '/auth/password/reset' | '/auth/password'
+  to:
+    | '/$'
+    | '/auth/login'
+    | '/'
+    | '/server/$id'
+    | '/auth/password/reset'
+    | '/auth/password'
+    | '/server/$id/files/edit'
+    | '/server/$id/files'
   id:
     | '__root__'
     | '/_app'
     | '/_app/$'
     | '/auth/login'
     | '/_app/'
+    | '/_app/server/$id'
     | '/auth/password/reset'
     | '/auth/password/'
+    | '/_app/server/$id/files/edit'
+    | '/_app/server/$id/files/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -122,6 +167,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthLoginRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_app/server/$id': {
+      id: '/_app/server/$id'
+      path: '/server/$id'
+      fullPath: '/server/$id'
+      preLoaderRoute: typeof AppServerIdRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/auth/password/': {
       id: '/auth/password/'
       path: '/auth/password'
@@ -136,17 +188,47 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthPasswordResetRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_app/server/$id/files/': {
+      id: '/_app/server/$id/files/'
+      path: '/files'
+      fullPath: '/server/$id/files/'
+      preLoaderRoute: typeof AppServerIdFilesIndexRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
+    '/_app/server/$id/files/edit': {
+      id: '/_app/server/$id/files/edit'
+      path: '/files/edit'
+      fullPath: '/server/$id/files/edit'
+      preLoaderRoute: typeof AppServerIdFilesEditRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
   }
 }
+
+interface AppServerIdRouteChildren {
+  AppServerIdFilesEditRoute: typeof AppServerIdFilesEditRoute
+  AppServerIdFilesIndexRoute: typeof AppServerIdFilesIndexRoute
+}
+
+const AppServerIdRouteChildren: AppServerIdRouteChildren = {
+  AppServerIdFilesEditRoute: AppServerIdFilesEditRoute,
+  AppServerIdFilesIndexRoute: AppServerIdFilesIndexRoute,
+}
+
+const AppServerIdRouteWithChildren = AppServerIdRoute._addFileChildren(
+  AppServerIdRouteChildren,
+)
 
 interface AppRouteChildren {
   AppSplatRoute: typeof AppSplatRoute
   AppIndexRoute: typeof AppIndexRoute
+  AppServerIdRoute: typeof AppServerIdRouteWithChildren
 }
 
 const AppRouteChildren: AppRouteChildren = {
   AppSplatRoute: AppSplatRoute,
   AppIndexRoute: AppIndexRoute,
+  AppServerIdRoute: AppServerIdRouteWithChildren,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)
