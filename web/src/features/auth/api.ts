@@ -2,22 +2,10 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import { api } from '@/lib/api/client';
 import { normalizeCode, signInTarget } from '@/features/auth/sign-in-flow';
 
-// Response shapes of the auth routes, as docs/api.md describes them; the generated schema does not
-// type these responses yet (their controllers declare no response DTO), so they are written here.
-export interface SessionUser {
-  id: string;
-  uuid: string;
-  username: string;
-  email: string;
-  name: string;
-  admin: boolean;
-  twoFactorEnabled: boolean;
-}
+import type { components } from '@/api/schema';
 
-interface CurrentSession {
-  user: SessionUser;
-  session: { id: string; fresh: boolean; expiresAt?: string };
-}
+export type SessionUser = components['schemas']['UserResponseDto'];
+type CurrentSession = components['schemas']['SessionStateDto'];
 
 const authKeys = {
   session: ['auth', 'session'] as const,
@@ -28,7 +16,7 @@ export const sessionQuery = queryOptions({
   queryKey: authKeys.session,
   queryFn: async (): Promise<CurrentSession> => {
     const { data } = await api.GET('/api/auth/session');
-    return (data as unknown as { data: CurrentSession }).data;
+    return data!.data;
   },
   staleTime: 5 * 60_000,
   retry: false,
@@ -68,8 +56,7 @@ export const useTwoFactorChallenge = () => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async ({ challenge, code, recovery }: { challenge: string; code: string; recovery: boolean }): Promise<void> => {
-      // Typed once the route is in the generated schema (npm run gen:api).
-      await api.POST('/api/auth/two-factor' as never, { body: { challenge, code: normalizeCode(code, recovery) } } as never);
+      await api.POST('/api/auth/two-factor', { body: { challenge, code: normalizeCode(code, recovery) } });
     },
     onSuccess: () => queryClient.removeQueries({ queryKey: authKeys.session }),
   });
