@@ -50,9 +50,10 @@ describe.each(dbKinds(['postgres']))('the OpenAPI document (%s)', (db) => {
     const missing: string[] = [];
     for (const [path, methods] of Object.entries(doc.paths)) {
       for (const [method, op] of Object.entries(methods)) {
-        const ok = Object.entries(op.responses ?? {}).filter(([status]) => /^2\d\d$/.test(status));
-        // 204 and 202 may answer no body at all; any other 2xx says what its body is.
-        const declared = ok.some(([status, r]) => (r.content === undefined ? ['202', '204'].includes(status) : Object.values(r.content).some((c) => meaningful(c.schema))));
+        // A WebSocket upgrade succeeds with 101 and no body (GET /api/ws).
+        const ok = Object.entries(op.responses ?? {}).filter(([status]) => /^(2\d\d|101)$/.test(status));
+        // 204, 202 and 101 may answer no body at all; any other 2xx says what its body is.
+        const declared = ok.some(([status, r]) => (r.content === undefined ? ['101', '202', '204'].includes(status) : Object.values(r.content).some((c) => meaningful(c.schema))));
         if (!declared) {missing.push(`${method.toUpperCase()} ${path}`);}
       }
     }

@@ -1,5 +1,5 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { AuthError } from 'src/common/auth/auth.errors';
 import { requestOrigin } from 'src/common/auth/trusted-origin';
@@ -31,6 +31,7 @@ export class LiveStatusController {
   @Get()
   @Authenticated()
   @ApiOperation({ summary: 'Live status and resource use of the servers the caller watches, over a WebSocket (docs/api.md#live-status)' })
+  @ApiResponse({ status: 101, description: 'Switched to the WebSocket protocol; the frames are in docs/api.md#live-status' })
   upgrade(@Req() req: HttpRequest, @Res() reply: HttpReply, @CurrentAuth() auth: AuthContext): void {
     if (!isUpgrade(req) || headerOf(req, 'upgrade')?.toLowerCase() !== 'websocket') {
       throw new AppException(LiveStatusError.UPGRADE_REQUIRED, { status: 426 });
