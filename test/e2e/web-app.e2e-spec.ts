@@ -127,11 +127,9 @@ describe.each(dbKinds(['postgres']))('web UI served by the panel (%s)', (db) => 
     await asAdmin('delete', `/api/admin/nodes/${made.body.data.id}`).expect(204);
     expect(await connect()).not.toContain('http://127.0.0.1:1');
 
-    // A node another panel process added is picked up once the list is 30 s old.
+    // A node written outside NodesService (raw rows, as another panel process's would arrive through
+    // the change feed) is picked up from the row change, with no request reading the node table.
     await createNodeRow(t.app, { fqdn: 'elsewhere.example.test', scheme: 'http', daemonListen: 8080 });
-    expect(await connect()).not.toContain('ws://elsewhere.example.test:8080');
-    t.clock.advance(31_000);
-    await t.http().get('/api/health'); // starts the reload; the answers after it carry the new list
     let seen: string[] | undefined = [];
     for (let i = 0; i < 50 && !seen?.includes('ws://elsewhere.example.test:8080'); i++) {
       seen = await connect();

@@ -32,6 +32,7 @@ export class HotCaches {
   readonly grants: TaggedCache<Entry<'grants'>>;
   private readonly byKind: Record<CacheKind, Pick<TaggedCache<unknown>, 'clear' | 'invalidateTag'>>;
   private live: boolean;
+  private readonly listeners: { table: RowChange['table']; reload: () => void }[] = [];
 
   constructor(config: AppConfigService) {
     const { ttlMs, maxEntries } = config.hotCache;
@@ -58,8 +59,22 @@ export class HotCaches {
     }
   }
 
+  /**
+   * For a value derived from a whole table and kept outside these caches (the nodes' CSP origins):
+   * `reload` runs after every change to `table`, and whenever the caches are reset (the change feed
+   * went down or came back, so changes may have gone unheard).
+   */
+  onChange(table: RowChange['table'], reload: () => void): void {
+    this.listeners.push({ table, reload });
+  }
+
   /** Drops what `change` makes wrong, in every cache. */
   apply(change: RowChange): void {
+    for (const listener of this.listeners) {
+      if (listener.table === change.table) {
+        listener.reload();
+      }
+    }
     const { tags, clear } = invalidationFor(change);
     for (const kind of clear) {
       this.byKind[kind].clear();
@@ -79,6 +94,9 @@ export class HotCaches {
   clear(): void {
     for (const cache of Object.values(this.byKind)) {
       cache.clear();
+    }
+    for (const listener of this.listeners) {
+      listener.reload();
     }
   }
 }

@@ -1,54 +1,59 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { Clock } from 'src/common/clock';
+import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
-
-/** How long another panel process's node change may take to reach this process's CSP. */
-const REFRESH_MS = 30_000;
 
 /**
  * The origins the web UI's browser code talks to besides the panel: every node's daemon, by HTTP
  * (signed upload/download URLs) and by WebSocket (the console), for the content-security policy's
  * connect-src (src/common/http/security-headers.ts). The CSP is written on every response, so the
- * list is kept in memory: loaded at boot, reloaded at once when this process changes a node
- * (NodesService) and in the background when older than 30 s (changes made by other processes).
+ * list is kept in memory: loaded at boot, and reloaded in the background on every node change this
+ * process or another makes (HotCaches.onChange: the TypeORM subscriber here, the change feed from
+ * the others), never from a request's path.
  */
 @Injectable()
 export class NodeOrigins implements OnApplicationBootstrap {
   private readonly logger = new Logger(NodeOrigins.name);
   private origins: string[] = [];
-  private loadedAt = Number.NEGATIVE_INFINITY;
   private loading: Promise<void> | null = null;
+  /** A change arrived while a load was running: that load may have read the table before it. */
+  private stale = false;
 
   constructor(
     private readonly repo: NodesRepository,
-    private readonly clock: Clock,
-  ) {}
+    caches: HotCaches,
+  ) {
+    caches.onChange('node', () => void this.reload());
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.reload();
   }
 
-  /** The current list, for a synchronous header writer; starts a refresh when it is old. */
+  /** The current list, for a synchronous header writer. */
   connectSources(): string[] {
-    if (this.clock.now().getTime() - this.loadedAt > REFRESH_MS) {
-      void this.reload();
-    }
     return this.origins;
   }
 
   /** Loads the list again (one load at a time); a failed load keeps the last list and is logged. */
   reload(): Promise<void> {
-    this.loading ??= this.repo
+    if (this.loading) {
+      this.stale = true;
+      return this.loading;
+    }
+    this.stale = false;
+    this.loading = this.repo
       .findNodeBaseUrls()
       .then((urls) => {
         this.origins = originsOf(urls);
-        this.loadedAt = this.clock.now().getTime();
       })
       .catch((err: unknown) => {
         this.logger.warn(`node origins not reloaded: ${err instanceof Error ? err.message : String(err)}`);
       })
       .finally(() => {
         this.loading = null;
+        if (this.stale) {
+          void this.reload();
+        }
       });
     return this.loading;
   }
