@@ -1,0 +1,10 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { ServerLayout } from '@/features/server/components/ServerLayout';
+
+// /server/$id/...: the server's name and tabs around each tab's route (index = console, files...).
+export const Route = createFileRoute('/_app/server/$id')({
+  component: function ServerRoute() {
+    const { id } = Route.useParams();
+    return <ServerLayout serverId={id} />;
+  },
+});
