@@ -26,13 +26,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', ignoreRestSiblings: true }],
       '@typescript-eslint/no-extraneous-class': 'off',
       'no-restricted-properties': ['error', { object: 'process', property: 'env', message: 'Read configuration through AppConfigService.' }],
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'CallExpression[callee.property.name=/^set(UTC)?(Time|Milliseconds|Seconds|Minutes|Hours|Date|Month|FullYear|Year)$/]',
-          message: 'Cached rows share their dates (src/common/hot-cache/copy-row.ts): make a new Date instead of changing one.',
-        },
-      ],
     },
   },
   // Module boundaries: a module reaches another through its exported services, never its repository,
@@ -75,7 +68,6 @@ export default tseslint.config(
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-restricted-properties': 'off',
       'no-restricted-imports': 'off',
-      'no-restricted-syntax': 'off',
       '@typescript-eslint/no-require-imports': 'off',
     },
   },

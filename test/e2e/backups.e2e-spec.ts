@@ -3,8 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BackupsService } from 'src/modules/backups/backups.service';
-import type { LoadedServer } from 'src/modules/servers/server.entity';
-import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServerContextResolver, ServerSnapshot } from 'src/modules/servers/server-context';
 import { createNodeRow } from 'test/factories/node.factory';
 import { PanelRequestError } from 'test/wings-sim/panel-client';
 import { eggFixtureFiles } from 'test/utils/fixtures';
@@ -50,7 +49,8 @@ const SHA1 = /^sha1:[0-9a-f]{40}$/;
   const activity = async (s: TestServer, event: string): Promise<Json[]> =>
     (await p.asOwner('get', `/api/client/servers/${s.uuid}/activity?perPage=100`).expect(200)).body.data.filter((a: Json) => a.event === event);
   const serverStatus = async (s: TestServer): Promise<string | null> => (await p.admin('get', `/api/admin/servers/${s.id}`).expect(200)).body.data.installStatus;
-  const loaded = async (s: TestServer): Promise<LoadedServer> => (await p.t.app.get(ServersRepository).findById(s.id))!;
+  // The server as the schedule runner gets it.
+  const loaded = async (s: TestServer): Promise<ServerSnapshot> => (await p.t.app.get(ServerContextResolver).forRunner(s.id))!;
 
   beforeAll(async () => {
     p = await startSimPanel(db);

@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { OutboundPolicy } from 'src/common/http/outbound-url';
-import { READ_PERMISSIONS } from 'src/modules/servers/server-access';
+import { READ_PERMISSIONS } from 'src/modules/servers/server-context';
 import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
 import { Ctx, prepareClientRoutes, ROWS, serverRoutes } from 'test/utils/client-route-rows';
 import { eggFixtureFiles } from 'test/utils/fixtures';

@@ -1,5 +1,4 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { copyRow, freezeRow, shareRow, storeRow } from 'src/common/hot-cache/copy-row';
 import { CacheKind, invalidationFor, RowChange } from 'src/common/hot-cache/row-changes';
 import { TaggedCache } from 'src/common/hot-cache/tagged-cache';
 import { AppConfigService } from 'src/config/app-config.service';
@@ -15,8 +14,10 @@ export interface HotCacheEntries {}
 type Entry<K extends CacheKind> = K extends keyof HotCacheEntries ? HotCacheEntries[K] : never;
 
 /**
- * The in-process caches of what every request reads: credentials by hash, servers by
- * reference, a server's allocations and subuser grants. Entries are dropped by `apply` for each
+ * The in-process caches of what every request reads, as small plain values (never entities):
+ * credential snapshots by hash, server snapshots by reference, a server's allocations and subuser
+ * grants. Readers share what is stored; every stored type is read-only, and the owning module builds
+ * a fresh object from it when a caller needs one it may change. Entries are dropped by `apply` for each
  * row change (ChangeSubscriber in this process, ChangeFeed from the others), and nothing is served
  * or stored while `live` is false: on PostgreSQL that is whenever the change feed is not listening,
  * so a missed notification can never be served.
@@ -37,15 +38,12 @@ export class HotCaches {
     // The embedded database is one process's (EmbeddedDatabaseLock): this process sees every write.
     this.live = config.db.kind === 'pglite';
     const enabled = () => ttlMs > 0 && this.live;
-    // Credentials are changed by their callers (last used/seen marks): each gets a copy.
-    const copied = <V>(): TaggedCache<V> => new TaggedCache<V>({ max: maxEntries, ttlMs, copy: copyRow, store: storeRow, enabled });
-    // What server routes read is only read: stored frozen and shared (see freezeRow).
-    const frozen = <V>(): TaggedCache<V> => new TaggedCache<V>({ max: maxEntries, ttlMs, copy: shareRow, store: freezeRow, enabled });
-    this.apiKeys = copied();
-    this.sessions = copied();
-    this.servers = frozen();
-    this.allocations = frozen();
-    this.grants = frozen();
+    const cache = <V>(): TaggedCache<V> => new TaggedCache<V>({ max: maxEntries, ttlMs, enabled });
+    this.apiKeys = cache();
+    this.sessions = cache();
+    this.servers = cache();
+    this.allocations = cache();
+    this.grants = cache();
     this.byKind = { apiKeys: this.apiKeys, sessions: this.sessions, servers: this.servers, allocations: this.allocations, grants: this.grants };
   }
 

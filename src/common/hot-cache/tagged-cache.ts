@@ -1,24 +1,25 @@
 import { performance } from 'node:perf_hooks';
+import { LRUCache } from 'lru-cache';
 
-export interface TaggedCacheOptions<V> {
+export interface TaggedCacheOptions {
   /** The most entries kept; the least recently used goes first. */
   max: number;
   /** How long an entry may be served at most (a backstop: invalidation is what keeps entries right). */
   ttlMs: number;
-  /** Values come out through `copy` and go in through `store`, so no caller ever holds the stored object. */
-  copy: (value: V) => V;
-  /** Defaults to `copy`. */
-  store?: (value: V) => V;
   /** Whether the cache may serve and store now (off: every read goes to the database). */
   enabled: () => boolean;
   /** Monotonic milliseconds; a test may pass its own. */
   now?: () => number;
 }
 
+/**
+ * What a cache may hold: small plain values (snapshots built field by field, strings, numbers,
+ * arrays of them), never entities. Stored values are handed to every reader as they are, so they are
+ * typed read-only all the way down and nothing in the code changes one.
+ */
 interface Entry<V> {
   value: V;
   tags: readonly string[];
-  expiresAt: number;
 }
 
 /** A null result is stored only with `cacheNull`, under its own tags (a cached "none"). */
@@ -31,8 +32,8 @@ type FillTicket = number;
 const keyTag = (key: string): string => `\u0000${key}`;
 
 /**
- * An LRU map with a TTL whose entries carry tags (`user:5`, `server:12`), so that a change to a row
- * drops every entry built from it.
+ * An LRU with a TTL (lru-cache) whose entries carry tags (`user:5`, `server:12`), so that a change to
+ * a row drops every entry built from it.
  *
  * Fills are generation-checked. A reader takes a ticket (the current generation) before it reads the
  * database and stores with it; every invalidation bumps the generation and remembers it per tag. A
@@ -40,18 +41,26 @@ const keyTag = (key: string): string => `\u0000${key}`;
  * seen the row before the change, and storing it would bring the old row back after the invalidation.
  */
 export class TaggedCache<V> {
-  private readonly entries = new Map<string, Entry<V>>();
+  private readonly entries: LRUCache<string, Entry<V>>;
   private readonly keysByTag = new Map<string, Set<string>>();
-  /** The generation of each tag's latest invalidation, oldest first (bounded; see `remember`). */
+  /** The generation of each tag's latest invalidation, oldest first (bounded; see `invalidate`). */
   private readonly invalidatedAt = new Map<string, number>();
   private generation = 0;
   /** Tickets older than this are refused whatever their tags (after a clear, or a forgotten tag). */
   private floor = 0;
-  private readonly now: () => number;
   private readonly maxRemembered: number;
 
-  constructor(private readonly options: TaggedCacheOptions<V>) {
-    this.now = options.now ?? (() => performance.now());
+  constructor(private readonly options: TaggedCacheOptions) {
+    const now = options.now ?? (() => performance.now());
+    this.entries = new LRUCache<string, Entry<V>>({
+      max: Math.max(1, options.max),
+      ttl: Math.max(1, options.ttlMs),
+      perf: { now },
+      // Read the clock on every check (the default reuses one reading for a millisecond).
+      ttlResolution: 0,
+      // Whatever leaves the map (evicted, expired, replaced, deleted) leaves its tags' key sets too.
+      dispose: (entry, key) => this.untag(key, entry),
+    });
     this.maxRemembered = Math.max(1_000, options.max * 2);
   }
 
@@ -59,23 +68,18 @@ export class TaggedCache<V> {
     return this.entries.size;
   }
 
-  /** A copy of the cached value, or undefined on a miss (or while disabled). */
+  /** The cached value, or undefined on a miss (or while disabled). */
   get(key: string): V | undefined {
     if (!this.options.enabled()) {
       return undefined;
     }
     const entry = this.entries.get(key);
-    if (!entry) {
+    // lru-cache serves an entry up to and including its last millisecond; here that millisecond is past.
+    if (entry && this.entries.getRemainingTTL(key) <= 0) {
+      this.entries.delete(key);
       return undefined;
     }
-    if (entry.expiresAt <= this.now()) {
-      this.remove(key, entry);
-      return undefined;
-    }
-    // Most recently used goes last.
-    this.entries.delete(key);
-    this.entries.set(key, entry);
-    return this.options.copy(entry.value);
+    return entry?.value;
   }
 
   /** Take one before reading what will be stored. */
@@ -84,8 +88,8 @@ export class TaggedCache<V> {
   }
 
   /**
-   * Stores a copy of `value` under `key` unless the key or one of `tags` was invalidated since `ticket`
-   * (or the cache is disabled). Returns whether it was stored.
+   * Stores `value` under `key` unless the key or one of `tags` was invalidated since `ticket` (or the
+   * cache is disabled). Returns whether it was stored.
    */
   set(key: string, value: V, tags: readonly string[], ticket: FillTicket): boolean {
     if (!this.options.enabled() || this.options.ttlMs <= 0 || ticket < this.floor) {
@@ -94,29 +98,15 @@ export class TaggedCache<V> {
     if ((this.invalidatedAt.get(keyTag(key)) ?? 0) > ticket || tags.some((t) => (this.invalidatedAt.get(t) ?? 0) > ticket)) {
       return false;
     }
-    const previous = this.entries.get(key);
-    if (previous) {
-      this.remove(key, previous);
-    }
-    this.entries.set(key, { value: (this.options.store ?? this.options.copy)(value), tags, expiresAt: this.now() + this.options.ttlMs });
-    for (const tag of tags) {
-      let keys = this.keysByTag.get(tag);
-      if (!keys) {
-        keys = new Set();
-        this.keysByTag.set(tag, keys);
-      }
-      keys.add(key);
-    }
-    while (this.entries.size > this.options.max) {
-      const [oldest, entry] = this.entries.entries().next().value as [string, Entry<V>];
-      this.remove(oldest, entry);
-    }
+    this.entries.delete(key);
+    this.entries.set(key, { value, tags });
+    this.tag(key, tags);
     return true;
   }
 
   /**
-   * Reads through the cache: a copy of the cached value, else `load()` stored under `key` with the
-   * tags `tagsOf` gives (a null result is stored only with `cacheNull`).
+   * Reads through the cache: the cached value, else `load()` stored under `key` with the tags
+   * `tagsOf` gives (a null result is stored only with `cacheNull`).
    */
   async getOrLoad<T extends V>(
     key: string,
@@ -145,30 +135,30 @@ export class TaggedCache<V> {
     } else if (options.cacheNull) {
       this.set(key, null as V, options.nullTags, ticket);
     } else {
-      // The row is gone: whatever is still stored under the key (a copy that looked expired) goes too.
-      const stale = this.entries.get(key);
-      if (stale) {
-        this.remove(key, stale);
-      }
+      // The row is gone: whatever is still stored under the key (a value that looked expired) goes too.
+      this.entries.delete(key);
     }
     return value;
   }
 
-  /** Changes the stored value in place (bookkeeping the caller has just written itself); no-op on a miss. */
-  patch(key: string, change: (stored: V) => void): void {
-    const entry = this.entries.get(key);
+  /**
+   * Replaces the stored value with `change(stored)` (bookkeeping the caller has just written itself),
+   * keeping its tags and age; no-op on a miss.
+   */
+  patch(key: string, change: (stored: V) => V): void {
+    const entry = this.entries.get(key, { updateAgeOnGet: false });
     if (entry) {
-      change(entry.value);
+      const ttl = this.entries.getRemainingTTL(key);
+      // The replaced entry's dispose untags the key: tag it again.
+      this.entries.set(key, { value: change(entry.value), tags: entry.tags }, { ttl: Math.max(1, ttl) });
+      this.tag(key, entry.tags);
     }
   }
 
   /** Drops the entry under `key`, and refuses fills of it begun before now. */
   delete(key: string): void {
     this.invalidate(keyTag(key));
-    const entry = this.entries.get(key);
-    if (entry) {
-      this.remove(key, entry);
-    }
+    this.entries.delete(key);
   }
 
   /** Drops every entry tagged `tag`, and refuses fills depending on it begun before now. */
@@ -179,10 +169,7 @@ export class TaggedCache<V> {
       return;
     }
     for (const key of [...keys]) {
-      const entry = this.entries.get(key);
-      if (entry) {
-        this.remove(key, entry);
-      }
+      this.entries.delete(key);
     }
     this.keysByTag.delete(tag);
   }
@@ -209,8 +196,18 @@ export class TaggedCache<V> {
     }
   }
 
-  private remove(key: string, entry: Entry<V>): void {
-    this.entries.delete(key);
+  private tag(key: string, tags: readonly string[]): void {
+    for (const tag of tags) {
+      let keys = this.keysByTag.get(tag);
+      if (!keys) {
+        keys = new Set();
+        this.keysByTag.set(tag, keys);
+      }
+      keys.add(key);
+    }
+  }
+
+  private untag(key: string, entry: Entry<V>): void {
     for (const tag of entry.tags) {
       const keys = this.keysByTag.get(tag);
       keys?.delete(key);

@@ -9,14 +9,53 @@ import { ApiKeyError } from 'src/modules/api-keys/api-keys.errors';
 import { ApiKeysRepository } from 'src/modules/api-keys/api-keys.repository';
 import { CreateApiKeyDto } from 'src/modules/api-keys/dto/create-api-key.dto';
 import { UserEntity } from 'src/modules/users/user.entity';
+import { userFromSnapshot, UserSnapshot, userSnapshot } from 'src/modules/users/user-snapshot';
 
-type CachedApiKey = ApiKeyEntity & { user: UserEntity };
+/** What the cache keeps of a key and its owner: plain values, dates as epoch milliseconds. */
+interface ApiKeySnapshot {
+  readonly id: string;
+  readonly identifier: string;
+  readonly userId: string;
+  readonly name: string;
+  readonly keyHash: string;
+  readonly start: string;
+  readonly permissions: readonly string[];
+  readonly expiresAt: number;
+  readonly lastUsedAt: number | null;
+  readonly createdAt: number;
+  readonly user: UserSnapshot;
+}
 
 declare module 'src/common/hot-cache/hot-caches' {
   interface HotCacheEntries {
-    apiKeys: CachedApiKey;
+    apiKeys: ApiKeySnapshot;
   }
 }
+
+const snapshotOf = (key: ApiKeyEntity & { user: UserEntity }): ApiKeySnapshot => ({
+  id: key.id,
+  identifier: key.identifier,
+  userId: key.userId,
+  name: key.name,
+  keyHash: key.keyHash,
+  start: key.start,
+  permissions: [...key.permissions],
+  expiresAt: key.expiresAt.getTime(),
+  lastUsedAt: key.lastUsedAt?.getTime() ?? null,
+  createdAt: key.createdAt.getTime(),
+  user: userSnapshot(key.user),
+});
+
+/** The request's own key row (with its owner), built from the snapshot. */
+const keyFromSnapshot = (key: ApiKeySnapshot): ApiKeyEntity & { user: UserEntity } =>
+  Object.assign(new ApiKeyEntity(), {
+    ...key,
+    permissions: [...key.permissions],
+    expiresAt: new Date(key.expiresAt),
+    lastUsedAt: key.lastUsedAt === null ? null : new Date(key.lastUsedAt),
+    createdAt: new Date(key.createdAt),
+    user: userFromSnapshot(key.user),
+  });
 
 const DAY = 86_400_000;
 
@@ -30,9 +69,9 @@ export const API_KEY_POLICY = {
   lastUsedResolutionMs: 60_000,
 } as const;
 
-const isExpired = (key: ApiKeyEntity, now: Date): boolean => key.expiresAt.getTime() <= now.getTime();
+const isExpired = (key: ApiKeySnapshot, now: Date): boolean => key.expiresAt <= now.getTime();
 
-const keyTags = (key: CachedApiKey): string[] => [`api_key:${key.id}`, `user:${key.userId}`];
+const keyTags = (key: ApiKeySnapshot): string[] => [`api_key:${key.id}`, `user:${key.userId}`];
 
 /** The admin scopes a user holds: all of them for an admin, none otherwise. */
 export const scopesOf = (user: UserEntity): readonly AdminScope[] => (user.admin ? ALL_ADMIN_SCOPES : []);
@@ -92,24 +131,25 @@ export class ApiKeysService {
     const keyHash = sha256Hex(secret);
     const now = this.clock.now();
     const cached = this.caches.apiKeys.get(keyHash);
-    const key = cached && !isExpired(cached, now) ? cached : await this.caches.apiKeys.load(keyHash, () => this.findWithUser(keyHash), keyTags);
-    if (!key || isExpired(key, now)) {
+    const snapshot = cached && !isExpired(cached, now) ? cached : await this.caches.apiKeys.load(keyHash, () => this.findWithUser(keyHash), keyTags);
+    if (!snapshot || isExpired(snapshot, now)) {
       return null;
     }
-    if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() >= API_KEY_POLICY.lastUsedResolutionMs) {
+    const key = keyFromSnapshot(snapshot);
+    if (snapshot.lastUsedAt === null || now.getTime() - snapshot.lastUsedAt >= API_KEY_POLICY.lastUsedResolutionMs) {
       await this.keys.touch(key.id, now);
       key.lastUsedAt = now;
-      // Bookkeeping: the cached copy follows, instead of being dropped (the subscriber ignores this write).
-      this.caches.apiKeys.patch(keyHash, (stored) => (stored.lastUsedAt = now));
+      // Bookkeeping: the cached snapshot follows, instead of being dropped (the subscriber ignores this write).
+      this.caches.apiKeys.patch(keyHash, (stored) => ({ ...stored, lastUsedAt: now.getTime() }));
     }
     const held = scopesOf(key.user);
     const scopes = new Set(held.filter((s) => key.permissions.includes(s)));
     return { key, scopes };
   }
 
-  private async findWithUser(keyHash: string): Promise<CachedApiKey | null> {
+  private async findWithUser(keyHash: string): Promise<ApiKeySnapshot | null> {
     const key = await this.keys.findByKeyHash(keyHash);
-    return key?.user ? (key as CachedApiKey) : null;
+    return key?.user ? snapshotOf({ ...key, user: key.user }) : null;
   }
 
   list(userId: string): Promise<ApiKeyEntity[]> {

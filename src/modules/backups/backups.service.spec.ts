@@ -8,21 +8,21 @@ import type { AppConfigService } from 'src/config/app-config.service';
 import type { BackupEntity } from 'src/modules/backups/backup.entity';
 import type { BackupsRepository } from 'src/modules/backups/backups.repository';
 import { BackupsService, parseIgnored } from 'src/modules/backups/backups.service';
-import type { DaemonUrlSigner } from 'src/modules/daemon-gateway/daemon-url-signer';
+import type { DaemonTokenSigner } from 'src/modules/daemon-gateway/daemon-token-signer';
 import type { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
 import type { ServerActivityLog } from 'src/modules/servers/server-activity';
-import type { LoadedServer } from 'src/modules/servers/server.entity';
+import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import { strictMock } from 'test/utils/strict-mock';
 
 const manager = {} as EntityManager;
 const now = new Date('2026-03-04T05:06:07.891Z');
 const actor: Actor = { userId: '9', username: 'owner', email: 'o@example.test', via: 'session', ip: '127.0.0.1' };
 const node = { id: '3' };
-const serverWith = (changes: Partial<LoadedServer> = {}): LoadedServer =>
-  ({ id: '12', uuid: 'aaaaaaaa-0000-4000-8000-000000000001', nodeId: '3', node, status: null, suspended: false, backupLimit: 2, ...changes }) as LoadedServer;
-const accessTo = (server: LoadedServer, permissions = ALL_SERVER_PERMISSIONS): ServerAccess => ({ server, role: 'owner', permissions });
+const serverWith = (changes: Partial<ServerSnapshot> = {}): ServerSnapshot =>
+  ({ id: '12', uuid: 'aaaaaaaa-0000-4000-8000-000000000001', nodeId: '3', node, status: null, suspended: false, backupLimit: 2, ...changes }) as ServerSnapshot;
+const accessTo = (server: ServerSnapshot, permissions = ALL_SERVER_PERMISSIONS): ServerAccess => ({ server, role: 'owner', permissions });
 
 const backupRow = (changes: Partial<BackupEntity> = {}): BackupEntity =>
   ({
@@ -54,7 +54,7 @@ const build = (
     strictMock<BackupsRepository>('repo', { transaction: jest.fn((fn: (m: EntityManager) => Promise<unknown>) => fn(manager)), ...repo }),
     strictMock<ServerActivityLog>('activityLog', options.activityLog ?? { byUser: jest.fn().mockResolvedValue(undefined), bySystem: jest.fn().mockResolvedValue(undefined) }),
     strictMock<DaemonGateway>('daemon', daemon),
-    strictMock<DaemonUrlSigner>('signer', {}),
+    strictMock<DaemonTokenSigner>('signer', {}),
     strictMock<AppConfigService>('config', { backups: { zeroLimitUnlimited: options.zeroLimitUnlimited ?? false } }),
     strictMock<Clock>('clock', { now: () => now }),
   );

@@ -11,12 +11,12 @@ import { BackupEntity, backupStatus } from 'src/modules/backups/backup.entity';
 import { BackupError } from 'src/modules/backups/backups.errors';
 import { BackupsRepository } from 'src/modules/backups/backups.repository';
 import { BackupDownloadDto, BackupResponseDto, CreateBackupDto, toBackupResponse } from 'src/modules/backups/dto/backup.dto';
-import { DaemonUrlSigner } from 'src/modules/daemon-gateway/daemon-url-signer';
+import { DaemonTokenSigner } from 'src/modules/daemon-gateway/daemon-token-signer';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ActivityOptions, ServerActivityLog } from 'src/modules/servers/server-activity';
 import { ServerError } from 'src/modules/servers/servers.errors';
-import type { LoadedServer } from 'src/modules/servers/server.entity';
+import type { ServerSnapshot } from 'src/modules/servers/server-context';
 
 export type BackupList = Omit<Paginated<BackupResponseDto>, 'meta'> & {
   meta: Paginated<BackupResponseDto>['meta'] & {
@@ -59,7 +59,7 @@ export class BackupsService {
     private readonly repo: BackupsRepository,
     private readonly activityLog: ServerActivityLog,
     private readonly daemon: DaemonGateway,
-    private readonly signer: DaemonUrlSigner,
+    private readonly signer: DaemonTokenSigner,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
   ) {}
@@ -89,7 +89,7 @@ export class BackupsService {
    * deleted (daemon and row) to make room, as Pterodactyl does for scheduled backups; when none can
    * go, or backups are disabled, it fails like a user's request.
    */
-  async createFromSchedule(server: LoadedServer, name?: string | null, ignored?: string | null): Promise<BackupResponseDto> {
+  async createFromSchedule(server: ServerSnapshot, name?: string | null, ignored?: string | null): Promise<BackupResponseDto> {
     const backup = await this.start(server, this.describe(name ?? undefined, ignored ?? undefined, false), true, 'schedule');
     return toBackupResponse(backup);
   }
@@ -98,7 +98,7 @@ export class BackupsService {
   async downloadUrl(access: ServerAccess, auth: AuthContext, actor: Actor, id: string): Promise<BackupDownloadDto> {
     const backup = await this.require(access, id);
     this.assertSuccessful(backup, 'downloaded');
-    const url = this.signer.sign(access.server, auth.user, '/download/backup', { backup_uuid: backup.uuid });
+    const url = this.signer.signedUrl(access.server.node, access.server.uuid, auth.user, '/download/backup', { backup_uuid: backup.uuid });
     await this.activity(access.server, actor, 'server.backup.download', this.subject(backup));
     return { url };
   }
@@ -155,7 +155,7 @@ export class BackupsService {
     await this.remove(server, backup, actor, {});
   }
 
-  private async start(server: LoadedServer, spec: NewBackup, rotate: boolean, by: Initiator): Promise<BackupEntity> {
+  private async start(server: ServerSnapshot, spec: NewBackup, rotate: boolean, by: Initiator): Promise<BackupEntity> {
     this.assertServerUsable(server);
     const limit = this.limitOf(server);
     if (limit === 0) {
@@ -184,7 +184,7 @@ export class BackupsService {
   }
 
   /** Deletes the oldest unlocked successful backups until at most `keep` count toward the limit. */
-  private async rotate(server: LoadedServer, keep: number): Promise<void> {
+  private async rotate(server: ServerSnapshot, keep: number): Promise<void> {
     for (let count = await this.repo.countNonFailed(server.id); count > keep; count -= 1) {
       const oldest = await this.repo.oldestRotatable(server.id);
       if (!oldest) {
@@ -194,7 +194,7 @@ export class BackupsService {
     }
   }
 
-  private async remove(server: LoadedServer, backup: BackupEntity, by: Initiator, extra: Record<string, unknown>): Promise<void> {
+  private async remove(server: ServerSnapshot, backup: BackupEntity, by: Initiator, extra: Record<string, unknown>): Promise<void> {
     if (backup.isSuccessful) {
       try {
         await this.daemon.deleteBackup(server.node, server.uuid, backup.uuid);
@@ -213,7 +213,7 @@ export class BackupsService {
   }
 
   /** The server's limit: a number, or null for none (a limit of 0 with BACKUP_LIMIT_ZERO_UNLIMITED). */
-  private limitOf(server: LoadedServer): number | null {
+  private limitOf(server: ServerSnapshot): number | null {
     if (server.backupLimit > 0) {
       return server.backupLimit;
     }
@@ -226,7 +226,7 @@ export class BackupsService {
   }
 
   /** Backups are made and restored only on an installed server that is not suspended or busy. */
-  private assertServerUsable(server: LoadedServer): void {
+  private assertServerUsable(server: ServerSnapshot): void {
     if (server.suspended) {
       throw new AppException(ServerError.SUSPENDED);
     }
@@ -264,7 +264,7 @@ export class BackupsService {
   }
 
   private activity(
-    server: LoadedServer,
+    server: ServerSnapshot,
     by: Initiator,
     event: string,
     metadata: Record<string, unknown>,

@@ -3,7 +3,7 @@ import { Clock } from 'src/common/clock';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { DaemonClient, DaemonRequest, DaemonTarget } from 'src/modules/daemon-gateway/daemon.client';
 import type { DaemonConfiguration } from 'src/modules/nodes/daemon-configuration';
-import type { NodeEntity } from 'src/modules/nodes/node.entity';
+import type { NodeEntity, NodeScheme } from 'src/modules/nodes/node.entity';
 
 /** Wings' `GET /api/system`. */
 export interface DaemonSystemInfo {
@@ -60,6 +60,33 @@ export const LIVE_STATE_MS = 1_000;
 const LIVE_STATE_MAX_ENTRIES = 10_000;
 const OPENED_TOKENS_MAX = 1_000;
 
+/**
+ * How to reach a node's daemon, as plain values: what ServerContext carries (and the cache keeps), so
+ * that a server route reaches its node without the node row. Built by DaemonGateway.reach.
+ */
+export interface DaemonNode {
+  readonly id: string;
+  readonly name: string;
+  /** `scheme://fqdn:daemonListen`: where the panel calls the daemon. */
+  readonly baseUrl: string;
+  /** Where browsers reach the daemon (console WebSocket, signed URLs). */
+  readonly scheme: NodeScheme;
+  readonly fqdn: string;
+  readonly daemonListen: number;
+  readonly allowInsecure: boolean;
+  /** MiB a file upload may have. */
+  readonly uploadSize: number;
+  /** The Authorization header of daemon calls (docs/wings.md#authentication). */
+  readonly authorization: string;
+  /** The node's daemon token, the HS256 key of console tokens and signed URLs (DaemonTokenSigner). */
+  readonly signingKey: string;
+}
+
+/** A node as callers hold it: its row (admin paths, daemon callbacks) or a DaemonNode (server routes). */
+export type NodeRef = NodeEntity | DaemonNode;
+
+const isReached = (node: NodeRef): node is DaemonNode => 'authorization' in node;
+
 /** The sealing context of a node's daemon token. */
 export const nodeTokenContext = (node: Pick<NodeEntity, 'uuid'>): string => `node:${node.uuid}:token`;
 
@@ -94,15 +121,30 @@ export class DaemonGateway {
     return token;
   }
 
-  target(node: NodeEntity): DaemonTarget {
+  /** The node as plain values: its address, daemon settings, auth header and signing key. */
+  reach(node: NodeRef): DaemonNode {
+    if (isReached(node)) {
+      return node;
+    }
     const token = this.tokenOf(node);
     return {
-      nodeId: node.id,
+      id: node.id,
+      name: node.name,
       baseUrl: node.baseUrl,
+      scheme: node.scheme,
+      fqdn: node.fqdn,
+      daemonListen: node.daemonListen,
       allowInsecure: node.allowInsecure,
+      uploadSize: node.uploadSize,
       // Wings wants the token alone (docs/wings.md#authentication); `combined` is for daemons that want id.token.
       authorization: node.daemonAuth === 'combined' ? `Bearer ${node.tokenIdentifier}.${token}` : `Bearer ${token}`,
+      signingKey: token,
     };
+  }
+
+  private target(node: NodeRef): DaemonTarget {
+    const { id, baseUrl, allowInsecure, authorization } = this.reach(node);
+    return { nodeId: id, baseUrl, allowInsecure, authorization };
   }
 
   systemInformation(node: NodeEntity): Promise<DaemonSystemInfo> {
@@ -115,7 +157,7 @@ export class DaemonGateway {
   }
 
   /** Wings answers 202 only after it fetched the server's configuration from us. */
-  async createServer(node: NodeEntity, uuid: string, startOnCompletion: boolean): Promise<void> {
+  async createServer(node: NodeRef, uuid: string, startOnCompletion: boolean): Promise<void> {
     await this.client.send(this.target(node), {
       method: 'POST',
       path: '/api/servers',
@@ -124,11 +166,11 @@ export class DaemonGateway {
     });
   }
 
-  async deleteServer(node: NodeEntity, uuid: string): Promise<void> {
+  async deleteServer(node: NodeRef, uuid: string): Promise<void> {
     await this.sendChanging(node, uuid, { method: 'DELETE', path: `/api/servers/${uuid}`, timeoutMs: 60_000 });
   }
 
-  serverDetails(node: NodeEntity, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
+  serverDetails(node: NodeRef, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
     return this.client.json<DaemonServerDetails>(this.target(node), { method: 'GET', path: `/api/servers/${uuid}`, timeoutMs });
   }
 
@@ -138,7 +180,7 @@ export class DaemonGateway {
    * Failures are not kept. Power actions, syncs, reinstalls and deletions through this gateway
    * forget the server's entry once the daemon answered, so the panel's own changes show at once.
    */
-  liveServerDetails(node: NodeEntity, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
+  liveServerDetails(node: NodeRef, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
     const key = `${node.id}:${uuid}`;
     const now = this.clock.now().getTime();
     const known = this.live.get(key);
@@ -169,13 +211,13 @@ export class DaemonGateway {
    * answer the daemon may since have taken back (a console token for a server it no longer has).
    * The new answer, or its failure, replaces the shared one.
    */
-  currentServerDetails(node: NodeEntity, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
+  currentServerDetails(node: NodeRef, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
     this.live.delete(`${node.id}:${uuid}`);
     return this.liveServerDetails(node, uuid, timeoutMs);
   }
 
   /** A call that changes the server's state: its shared live state is forgotten once the daemon answered. */
-  private async sendChanging(node: NodeEntity, uuid: string, req: DaemonRequest): Promise<void> {
+  private async sendChanging(node: NodeRef, uuid: string, req: DaemonRequest): Promise<void> {
     try {
       await this.client.send(this.target(node), req);
     } finally {
@@ -194,60 +236,60 @@ export class DaemonGateway {
     }
   }
 
-  async power(node: NodeEntity, uuid: string, action: PowerAction): Promise<void> {
+  async power(node: NodeRef, uuid: string, action: PowerAction): Promise<void> {
     await this.sendChanging(node, uuid, { method: 'POST', path: `/api/servers/${uuid}/power`, body: { action } });
   }
 
-  async commands(node: NodeEntity, uuid: string, commands: string[]): Promise<void> {
+  async commands(node: NodeRef, uuid: string, commands: string[]): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: `/api/servers/${uuid}/commands`, body: { commands } });
   }
 
   /** Wings re-reads the server's configuration from us (limits, image, suspension). */
-  async sync(node: NodeEntity, uuid: string): Promise<void> {
+  async sync(node: NodeRef, uuid: string): Promise<void> {
     await this.sendChanging(node, uuid, { method: 'POST', path: `/api/servers/${uuid}/sync` });
   }
 
   /** Console tokens with these jtis issued before now stop working. */
-  async denyTokens(node: NodeEntity, uuid: string, jtis: string[]): Promise<void> {
+  async denyTokens(node: NodeRef, uuid: string, jtis: string[]): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: `/api/servers/${uuid}/ws/deny`, body: { jtis }, timeoutMs: 10_000 });
   }
 
-  async reinstall(node: NodeEntity, uuid: string): Promise<void> {
+  async reinstall(node: NodeRef, uuid: string): Promise<void> {
     await this.sendChanging(node, uuid, { method: 'POST', path: `/api/servers/${uuid}/reinstall` });
   }
 
   // --- files; every path is relative to the server root and already checked by the caller ---
 
-  listDirectory(node: NodeEntity, uuid: string, directory: string): Promise<DaemonFileStat[] | null> {
+  listDirectory(node: NodeRef, uuid: string, directory: string): Promise<DaemonFileStat[] | null> {
     return this.client.json<DaemonFileStat[] | null>(this.target(node), { method: 'GET', path: this.files(uuid, 'list-directory'), query: { directory } });
   }
 
-  async fileContents(node: NodeEntity, uuid: string, file: string, maxBytes: number): Promise<string> {
+  async fileContents(node: NodeRef, uuid: string, file: string, maxBytes: number): Promise<string> {
     return (await this.client.send(this.target(node), { method: 'GET', path: this.files(uuid, 'contents'), query: { file }, maxBodyBytes: maxBytes })).text;
   }
 
   /** The file itself is the body; Wings needs its Content-Length, which a string body has. */
-  async writeFile(node: NodeEntity, uuid: string, file: string, content: string): Promise<void> {
+  async writeFile(node: NodeRef, uuid: string, file: string, content: string): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'write'), query: { file }, rawBody: content });
   }
 
-  async copyFile(node: NodeEntity, uuid: string, location: string): Promise<void> {
+  async copyFile(node: NodeRef, uuid: string, location: string): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'copy'), body: { location } });
   }
 
-  async renameFiles(node: NodeEntity, uuid: string, root: string, files: { from: string; to: string }[]): Promise<void> {
+  async renameFiles(node: NodeRef, uuid: string, root: string, files: { from: string; to: string }[]): Promise<void> {
     await this.client.send(this.target(node), { method: 'PUT', path: this.files(uuid, 'rename'), body: { root, files } });
   }
 
-  async deleteFiles(node: NodeEntity, uuid: string, root: string, files: string[]): Promise<void> {
+  async deleteFiles(node: NodeRef, uuid: string, root: string, files: string[]): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'delete'), body: { root, files } });
   }
 
-  async createDirectory(node: NodeEntity, uuid: string, path: string, name: string): Promise<void> {
+  async createDirectory(node: NodeRef, uuid: string, path: string, name: string): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'create-directory'), body: { name, path } });
   }
 
-  compressFiles(node: NodeEntity, uuid: string, root: string, files: string[]): Promise<DaemonFileStat> {
+  compressFiles(node: NodeRef, uuid: string, root: string, files: string[]): Promise<DaemonFileStat> {
     return this.client.json<DaemonFileStat>(this.target(node), {
       method: 'POST',
       path: this.files(uuid, 'compress'),
@@ -256,7 +298,7 @@ export class DaemonGateway {
     });
   }
 
-  async decompressFile(node: NodeEntity, uuid: string, root: string, file: string): Promise<void> {
+  async decompressFile(node: NodeRef, uuid: string, root: string, file: string): Promise<void> {
     await this.client.send(this.target(node), {
       method: 'POST',
       path: this.files(uuid, 'decompress'),
@@ -265,17 +307,17 @@ export class DaemonGateway {
     });
   }
 
-  async chmodFiles(node: NodeEntity, uuid: string, root: string, files: { file: string; mode: string }[]): Promise<void> {
+  async chmodFiles(node: NodeRef, uuid: string, root: string, files: { file: string; mode: string }[]): Promise<void> {
     await this.client.send(this.target(node), { method: 'POST', path: this.files(uuid, 'chmod'), body: { root, files } });
   }
 
   /** Background pull: Wings answers 202 with the download's identifier. */
-  pullFile(node: NodeEntity, uuid: string, url: string, root: string): Promise<{ identifier: string }> {
+  pullFile(node: NodeRef, uuid: string, url: string, root: string): Promise<{ identifier: string }> {
     return this.client.json<{ identifier: string }>(this.target(node), { method: 'POST', path: this.files(uuid, 'pull'), body: { url, root } });
   }
 
   /** Streams a multipart upload to a signed `/upload/file` URL of the node. */
-  async streamUpload(node: NodeEntity, signedUrl: string, body: NodeJS.ReadableStream, contentType: string): Promise<void> {
+  async streamUpload(node: NodeRef, signedUrl: string, body: NodeJS.ReadableStream, contentType: string): Promise<void> {
     const { authorization: _none, ...target } = this.target(node);
     await this.client.stream(target, signedUrl, body, { 'content-type': contentType });
   }
@@ -283,7 +325,7 @@ export class DaemonGateway {
   // --- backups, local "wings" adapter; Wings answers 202 and reports back through /api/remote/backups ---
 
   /** `ignore` is the backup's ignored patterns joined by newlines; empty lets Wings use the server's .pteroignore. */
-  async createBackup(node: NodeEntity, uuid: string, backupUuid: string, ignore: string): Promise<void> {
+  async createBackup(node: NodeRef, uuid: string, backupUuid: string, ignore: string): Promise<void> {
     await this.client.send(this.target(node), {
       method: 'POST',
       path: `/api/servers/${uuid}/backup`,
@@ -292,7 +334,7 @@ export class DaemonGateway {
   }
 
   /** With `truncate`, Wings deletes every server file before it extracts the archive. */
-  async restoreBackup(node: NodeEntity, uuid: string, backupUuid: string, truncate: boolean): Promise<void> {
+  async restoreBackup(node: NodeRef, uuid: string, backupUuid: string, truncate: boolean): Promise<void> {
     await this.client.send(this.target(node), {
       method: 'POST',
       path: `/api/servers/${uuid}/backup/${backupUuid}/restore`,
@@ -301,7 +343,7 @@ export class DaemonGateway {
   }
 
   /** A missing archive is a daemon 404 ("The requested backup was not found on this server."). */
-  async deleteBackup(node: NodeEntity, uuid: string, backupUuid: string): Promise<void> {
+  async deleteBackup(node: NodeRef, uuid: string, backupUuid: string): Promise<void> {
     await this.client.send(this.target(node), { method: 'DELETE', path: `/api/servers/${uuid}/backup/${backupUuid}` });
   }
 

@@ -9,13 +9,13 @@ import { ServerDatabasesService } from 'src/modules/databases/server-databases.s
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import type { ServerActivityLog } from 'src/modules/servers/server-activity';
-import type { LoadedServer } from 'src/modules/servers/server.entity';
+import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import type { EntityManager } from 'typeorm';
 import { strictMock } from 'test/utils/strict-mock';
 
 const manager = {} as EntityManager;
 const actor: Actor = { userId: '9', username: 'owner', email: 'o@example.test', via: 'session', ip: '127.0.0.1' };
-const server = { id: '12', nodeId: '3', databaseLimit: 0 } as LoadedServer;
+const server = { id: '12', nodeId: '3', databaseLimit: 0 } as ServerSnapshot;
 const access: ServerAccess = { server, role: 'owner', permissions: [] };
 const host = { id: '5', nodeId: null, maxDatabases: null, maxUserConnections: null, host: 'db.test', port: 3306 } as DatabaseHostEntity;
 const record = {

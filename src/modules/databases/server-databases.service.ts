@@ -20,7 +20,10 @@ import { hasRoom, rankHosts } from 'src/modules/databases/host-choice';
 import { DatabaseSpec, MySqlHostClient } from 'src/modules/databases/mysql-host.client';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
-import type { LoadedServer } from 'src/modules/servers/server.entity';
+import type { ServerSnapshot } from 'src/modules/servers/server-context';
+
+/** What these steps read of a server: a route's ServerContext or the row a deletion loaded both have it. */
+type ServerRow = Pick<ServerSnapshot, 'id' | 'nodeId' | 'databaseLimit'>;
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 /** A `revoking` mark older than this is left from a panel that stopped mid-delete; a new delete may take over. */
@@ -142,7 +145,7 @@ export class ServerDatabasesService implements OnModuleInit {
   }
 
   /** Server deletion's step: every database of the server goes from its host; `force` goes on past host failures. */
-  async deleteAllOf(server: LoadedServer, force: boolean): Promise<void> {
+  async deleteAllOf(server: ServerRow, force: boolean): Promise<void> {
     for (const record of await this.repo.allOfServer(server.id)) {
       await this.revoke(record, force);
     }
@@ -175,7 +178,7 @@ export class ServerDatabasesService implements OnModuleInit {
   }
 
   /** The best host with room, locked so that its limit holds against concurrent creations. */
-  private async takeHost(server: LoadedServer, manager: EntityManager): Promise<DatabaseHostEntity> {
+  private async takeHost(server: ServerRow, manager: EntityManager): Promise<DatabaseHostEntity> {
     const ranked = rankHosts(await this.repo.hostsFor(server.nodeId, manager), server.nodeId);
     for (const { host } of ranked) {
       const locked = await this.repo.lockHost(host.id, manager);
@@ -195,7 +198,7 @@ export class ServerDatabasesService implements OnModuleInit {
     return record;
   }
 
-  private async activity(server: LoadedServer, actor: Actor, event: string, metadata: Record<string, unknown>, manager: EntityManager): Promise<void> {
+  private async activity(server: ServerRow, actor: Actor, event: string, metadata: Record<string, unknown>, manager: EntityManager): Promise<void> {
     await this.activityLog.byUser(server.id, actor, event, metadata, { manager });
   }
 }

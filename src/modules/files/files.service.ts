@@ -7,7 +7,7 @@ import { CommonError } from 'src/common/errors/error-codes';
 import { headerOf, HttpRequest } from 'src/common/http/http';
 import { assertPublicUrl, OutboundPolicy } from 'src/common/http/outbound-url';
 import { AppConfigService } from 'src/config/app-config.service';
-import { DaemonUrlSigner } from 'src/modules/daemon-gateway/daemon-url-signer';
+import { DaemonTokenSigner } from 'src/modules/daemon-gateway/daemon-token-signer';
 import { DaemonFileStat, DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
 import { FileEntryDto, toFileEntry } from 'src/modules/files/dto/file-response.dto';
@@ -15,7 +15,7 @@ import type { ChmodItemDto, RenameItemDto } from 'src/modules/files/dto/files.dt
 import { FilesError } from 'src/modules/files/files.errors';
 import { baseName, childPath, normalizeServerPath, parentOf } from 'src/modules/files/server-path';
 import type { ServerAccess } from 'src/modules/servers/server-access';
-import type { LoadedServer } from 'src/modules/servers/server.entity';
+import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 const COPY_LIMIT = 1000;
@@ -55,7 +55,7 @@ export class FilesService {
   constructor(
     private readonly activityLog: ServerActivityLog,
     private readonly daemon: DaemonGateway,
-    private readonly signer: DaemonUrlSigner,
+    private readonly signer: DaemonTokenSigner,
     private readonly config: AppConfigService,
     @Inject(OutboundPolicy) private readonly outbound: OutboundPolicy,
   ) {}
@@ -189,7 +189,7 @@ export class FilesService {
   /** A one-time `/download/file` URL on the node. */
   downloadUrl(access: ServerAccess, auth: AuthContext, rawFile: string): { url: string } {
     const file = this.filePath(rawFile);
-    return { url: this.signer.sign(access.server, auth.user, '/download/file', { file_path: file }) };
+    return { url: this.signer.signedUrl(access.server.node, access.server.uuid, auth.user, '/download/file', { file_path: file }) };
   }
 
   /**
@@ -224,7 +224,7 @@ export class FilesService {
       },
     });
     req.raw.pipe(capped);
-    const url = new URL(this.signer.sign(access.server, auth.user, '/upload/file', {}));
+    const url = new URL(this.signer.signedUrl(access.server.node, access.server.uuid, auth.user, '/upload/file', {}));
     url.searchParams.set('directory', directory);
     try {
       await this.daemon.streamUpload(access.server.node, url.href, capped, contentType);
@@ -239,7 +239,7 @@ export class FilesService {
     await this.activity(access.server, actor, 'server.file.upload', { directory });
   }
 
-  private tooLarge(server: LoadedServer): AppException {
+  private tooLarge(server: ServerSnapshot): AppException {
     return new AppException(FilesError.TOO_LARGE, {
       message: `Uploads to this server are limited to ${server.node.uploadSize} MiB`,
       details: { limitMiB: server.node.uploadSize },
@@ -248,7 +248,7 @@ export class FilesService {
 
   /** A one-time `/upload/file` URL on the node; the browser adds `&directory=`. */
   uploadUrl(access: ServerAccess, auth: AuthContext): { url: string } {
-    return { url: this.signer.sign(access.server, auth.user, '/upload/file', {}) };
+    return { url: this.signer.signedUrl(access.server.node, access.server.uuid, auth.user, '/upload/file', {}) };
   }
 
   /** A path naming a file (not the root itself). */
@@ -265,7 +265,7 @@ export class FilesService {
   }
 
   /** Wings answers 500 for a missing file or directory: when `path` is indeed missing, that is our 404. */
-  private async mapMissing<T>(server: LoadedServer, path: string, op: () => Promise<T>): Promise<T> {
+  private async mapMissing<T>(server: ServerSnapshot, path: string, op: () => Promise<T>): Promise<T> {
     try {
       return await op();
     } catch (e) {
@@ -276,7 +276,7 @@ export class FilesService {
     }
   }
 
-  private async exists(server: LoadedServer, path: string): Promise<boolean> {
+  private async exists(server: ServerSnapshot, path: string): Promise<boolean> {
     if (path === '/') {
       return true;
     }
@@ -289,7 +289,7 @@ export class FilesService {
     }
   }
 
-  private async activity(server: LoadedServer, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
+  private async activity(server: ServerSnapshot, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
     await this.activityLog.byUser(server.id, actor, event, metadata);
   }
 }

@@ -8,7 +8,7 @@ import type { ScheduleTaskEntity } from 'src/modules/schedules/schedule-task.ent
 import type { ScheduleTaskExecutor } from 'src/modules/schedules/schedule-task.executor';
 import type { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
 import type { SchedulesRepository } from 'src/modules/schedules/schedules.repository';
-import type { ServerAccessService } from 'src/modules/servers/server-access';
+import type { ServerContextResolver } from 'src/modules/servers/server-context';
 import { strictMock } from 'test/utils/strict-mock';
 
 const NOW = new Date('2025-01-15T10:05:00.000Z');
@@ -94,7 +94,7 @@ describe(ScheduleRunner.name, () => {
     const server = { id: '3', uuid: 'uuid-3', suspended: false, status: null, node: {} };
     return new ScheduleRunner(
       strictMock<SchedulesRepository>('schedules', repo),
-      strictMock<ServerAccessService>('servers', { forRunner: () => Promise.resolve(server) }),
+      strictMock<ServerContextResolver>('servers', { forRunner: () => Promise.resolve(server) }),
       strictMock<ScheduleTaskExecutor>('executor', {
         execute: (_server: unknown, t: ScheduleTaskEntity) => {
           executed.push(t.payload);

@@ -12,8 +12,8 @@ import { ScheduleTaskExecutor } from 'src/modules/schedules/schedule-task.execut
 import type { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
 import { ScheduleError } from 'src/modules/schedules/schedules.errors';
 import { SchedulesRepository } from 'src/modules/schedules/schedules.repository';
-import type { LoadedServer } from 'src/modules/servers/server.entity';
-import { ServerAccessService } from 'src/modules/servers/server-access';
+import type { ServerSnapshot } from 'src/modules/servers/server-context';
+import { ServerContextResolver } from 'src/modules/servers/server-context';
 
 type RunTrigger = 'cron' | 'manual';
 
@@ -57,7 +57,7 @@ export class ScheduleRunner implements OnModuleDestroy {
 
   constructor(
     private readonly schedules: SchedulesRepository,
-    private readonly servers: ServerAccessService,
+    private readonly servers: ServerContextResolver,
     private readonly executor: ScheduleTaskExecutor,
     private readonly daemon: DaemonGateway,
     private readonly activity: ScheduleActivityLog,
@@ -203,7 +203,7 @@ export class ScheduleRunner implements OnModuleDestroy {
   }
 
   /** Why this run should not go ahead, or null: a server that cannot run, or (only_when_online) one that is not running. */
-  private async skipReason(server: LoadedServer, schedule: ScheduleEntity): Promise<Record<string, unknown> | null> {
+  private async skipReason(server: ServerSnapshot, schedule: ScheduleEntity): Promise<Record<string, unknown> | null> {
     if (server.suspended) {
       return { reason: 'server_suspended' };
     }
@@ -223,7 +223,7 @@ export class ScheduleRunner implements OnModuleDestroy {
   }
 
   /** Ascending sequence_id, each after its time_offset; a failure stops the rest unless the task says continue. */
-  private async runTasks(server: LoadedServer, schedule: ScheduleEntity, tasks: ScheduleTaskEntity[], token: string): Promise<RunOutcome> {
+  private async runTasks(server: ServerSnapshot, schedule: ScheduleEntity, tasks: ScheduleTaskEntity[], token: string): Promise<RunOutcome> {
     let succeeded = 0;
     let failed = 0;
     for (const [index, planned] of tasks.entries()) {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { DaemonGateway, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';
 import { ScheduledBackups } from 'src/modules/schedules/scheduled-backups';
 import type { ScheduleTaskEntity } from 'src/modules/schedules/schedule-task.entity';
-import type { LoadedServer } from 'src/modules/servers/server.entity';
+import type { ServerSnapshot } from 'src/modules/servers/server-context';
 
 /** Carries out one task; any throw is the task's failure. */
 @Injectable()
@@ -12,7 +12,7 @@ export class ScheduleTaskExecutor {
     private readonly backups: ScheduledBackups,
   ) {}
 
-  async execute(server: LoadedServer, task: Pick<ScheduleTaskEntity, 'action' | 'payload'>): Promise<void> {
+  async execute(server: ServerSnapshot, task: Pick<ScheduleTaskEntity, 'action' | 'payload'>): Promise<void> {
     switch (task.action) {
       case 'command':
         await this.daemon.commands(server.node, server.uuid, [task.payload]);

@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { BackupsService } from 'src/modules/backups/backups.service';
-import type { LoadedServer } from 'src/modules/servers/server.entity';
+import type { ServerSnapshot } from 'src/modules/servers/server-context';
 
 /** Where a `backup` task makes its backup: the one place the backups feature plugs into schedules. */
 export abstract class ScheduledBackups {
   /** Starts a backup of the server named `name` ('' = a generated name); throws when it cannot. */
-  abstract create(server: LoadedServer, name: string): Promise<void>;
+  abstract create(server: ServerSnapshot, name: string): Promise<void>;
 }
 
 /**
@@ -18,7 +18,7 @@ export class ScheduledServerBackups extends ScheduledBackups {
     super();
   }
 
-  async create(server: LoadedServer, name: string): Promise<void> {
+  async create(server: ServerSnapshot, name: string): Promise<void> {
     await this.backups.createFromSchedule(server, name === '' ? null : name);
   }
 }

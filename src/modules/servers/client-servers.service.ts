@@ -1,30 +1,22 @@
-import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import jwt from 'jsonwebtoken';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { AuthContext, holdsAdminScope } from 'src/modules/auth/auth-context';
-import { Clock } from 'src/common/clock';
-import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
-import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonGateway, POWER_ACTIONS, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';
+import { DaemonTokenSigner } from 'src/modules/daemon-gateway/daemon-token-signer';
 import { ServerDetailsDto, toServerDetails } from 'src/modules/servers/dto/server-response.dto';
 import type { ServerAccess } from 'src/modules/servers/server-access';
-import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, toWingsPermissions, WINGS_ADMIN_EXTRAS, WINGS_ALL } from 'src/modules/servers/server-permissions';
+import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, WINGS_ADMIN_EXTRAS } from 'src/modules/servers/server-permissions';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerEntity } from 'src/modules/servers/server.entity';
-import type { ListedServer, LoadedServer } from 'src/modules/servers/server.entity';
+import type { ListedServer } from 'src/modules/servers/server.entity';
+import { listedView, ServerSnapshot, wingsPermissionsOf } from 'src/modules/servers/server-context';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
-/** The jti of a user's console tokens on a server, as Pterodactyl forms it, so `/ws/deny` can revoke them. */
-export const consoleTokenId = (userId: string, serverUuid: string): string => createHash('md5').update(`${userId}${serverUuid}`).digest('hex');
-
-/** Console tokens live 15 minutes. */
-const WEBSOCKET_TOKEN_SECONDS = 900;
 const STATUS_TIMEOUT_MS = 5_000;
 
 export type WebsocketCredentials =
@@ -41,8 +33,7 @@ export class ClientServersService {
     private readonly servers: ServersRepository,
     private readonly subusers: SubusersRepository,
     private readonly daemon: DaemonGateway,
-    private readonly config: AppConfigService,
-    private readonly clock: Clock,
+    private readonly tokens: DaemonTokenSigner,
     private readonly activityLog: ServerActivityLog,
   ) {}
 
@@ -94,7 +85,7 @@ export class ClientServersService {
   async details(access: ServerAccess): Promise<ServerDetailsDto> {
     const { server } = access;
     const [allocations, status] = await Promise.all([this.servers.allocationsOf(server.id), this.liveStatus(server)]);
-    return toServerDetails(server, allocations, status, access.permissions);
+    return toServerDetails(listedView(server), allocations, status, access.permissions);
   }
 
   async power(access: ServerAccess, action: string, actor: Actor): Promise<{ success: boolean; message: string }> {
@@ -136,9 +127,8 @@ export class ClientServersService {
   }
 
   /**
-   * A console JWT for the node's daemon (docs/wings.md#console-tokens): HS256 with the node token,
-   * whole-second claims, 15 minutes. Owners and admins get `*` (admins also the admin.* extras); anyone else
-   * only the Wings permissions their panel permissions map to.
+   * A console JWT for the node's daemon (DaemonTokenSigner). Owners and admins get `*` (admins also
+   * the admin.* extras); anyone else only the Wings permissions their panel permissions map to.
    */
   async websocket(access: ServerAccess, auth: AuthContext): Promise<WebsocketCredentials> {
     const { server } = access;
@@ -163,31 +153,8 @@ export class ClientServersService {
       }
       throw new AppException(ServerError.WEBSOCKET_PREPARE_FAILED, { details: { nodeId: server.nodeId } });
     }
-    const now = Math.floor(this.clock.now().getTime() / 1000);
-    // An admin key limited to reads gets a console it can watch but not drive.
-    const everything = access.role !== 'subuser' && access.permissions.length === ALL_SERVER_PERMISSIONS.length;
-    const permissions =
-      access.role === 'subuser'
-        ? toWingsPermissions(access.permissions)
-        : [...(everything ? WINGS_ALL : toWingsPermissions(access.permissions)), ...(auth.user.admin ? WINGS_ADMIN_EXTRAS : [])];
-    const token = jwt.sign(
-      {
-        iss: this.config.http.appUrl.replace(/\/+$/, ''),
-        aud: [server.node.baseUrl],
-        jti: consoleTokenId(auth.user.id, server.uuid),
-        iat: now,
-        nbf: now - 300,
-        exp: now + WEBSOCKET_TOKEN_SECONDS,
-        server_uuid: server.uuid,
-        permissions,
-        user_uuid: auth.user.uuid,
-        user_id: Number(auth.user.id),
-        unique_id: randomString(16, ALPHANUMERIC),
-      },
-      this.daemon.tokenOf(server.node),
-      // jsonwebtoken keeps the given iat (from our clock) as long as noTimestamp is not set.
-      { algorithm: 'HS256' },
-    );
+    const permissions = [...wingsPermissionsOf(access), ...(access.role !== 'subuser' && auth.user.admin ? WINGS_ADMIN_EXTRAS : [])];
+    const token = this.tokens.consoleToken(server.node, server.uuid, auth.user, permissions);
     const scheme = server.node.scheme === 'https' ? 'wss' : 'ws';
     return { token, socket: `${scheme}://${server.node.fqdn}:${server.node.daemonListen}/api/servers/${server.uuid}/ws` };
   }
@@ -211,11 +178,11 @@ export class ClientServersService {
     );
   }
 
-  private async activity(server: LoadedServer, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
+  private async activity(server: ServerSnapshot, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {
     await this.activityLog.byUser(server.id, actor, event, metadata);
   }
 
-  private ensureUsable(server: LoadedServer): void {
+  private ensureUsable(server: ServerSnapshot): void {
     if (server.suspended) {
       throw new AppException(ServerError.SUSPENDED);
     }
@@ -226,7 +193,7 @@ export class ClientServersService {
   }
 
   /** The panel's own state when it has one (installing, suspended...), else the daemon's. */
-  private async liveStatus(server: LoadedServer): Promise<string> {
+  private async liveStatus(server: ServerSnapshot): Promise<string> {
     const own = this.panelStatus(server);
     if (own) {
       return own;

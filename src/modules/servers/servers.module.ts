@@ -13,7 +13,8 @@ import { ClientServersService } from 'src/modules/servers/client-servers.service
 import { RemoteController } from 'src/modules/servers/remote/remote.controller';
 import { RemoteService } from 'src/modules/servers/remote/remote.service';
 import { DaemonTokenGuard } from 'src/modules/servers/remote/daemon-token.guard';
-import { ServerAccessGuard, ServerAccessService } from 'src/modules/servers/server-access';
+import { ServerAccessGuard } from 'src/modules/servers/server-access';
+import { ServerContextResolver } from 'src/modules/servers/server-context';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
 import { ServerConfigService } from 'src/modules/servers/server-config.service';
@@ -37,7 +38,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     ServersRepository,
     SubusersRepository,
     SubusersService,
-    ServerAccessService,
+    ServerContextResolver,
     ServerAccessGuard,
     ServerActivityLog,
     ServerConfigService,
@@ -50,6 +51,6 @@ import { UsersModule } from 'src/modules/users/users.module';
     SftpAuthService,
     DaemonTokenGuard,
   ],
-  exports: [ServerAccessService, ServerActivityLog, ServerConfigService, ServerDeletionSteps],
+  exports: [ServerContextResolver, ServerActivityLog, ServerConfigService, ServerDeletionSteps],
 })
 export class ServersModule {}

@@ -8,18 +8,30 @@ import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity
 import { ListedServer, LoadedServer, ServerEntity } from 'src/modules/servers/server.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 
+/** An allocation as the cache keeps it: plain values, its date as epoch milliseconds. */
+type AllocationSnapshot = Readonly<Omit<AllocationEntity, 'createdAt' | 'node' | 'server'> & { createdAt: number }>;
+
 declare module 'src/common/hot-cache/hot-caches' {
   interface HotCacheEntries {
-    servers: LoadedServer;
-    allocations: AllocationEntity[];
+    allocations: readonly AllocationSnapshot[];
   }
 }
 
+const allocationSnapshot = (a: AllocationEntity): AllocationSnapshot => ({
+  id: a.id,
+  nodeId: a.nodeId,
+  ip: a.ip,
+  port: a.port,
+  alias: a.alias,
+  notes: a.notes,
+  serverId: a.serverId,
+  createdAt: a.createdAt.getTime(),
+});
 
-/** What a cached server was built from (see invalidationFor). */
-const serverTags = (s: LoadedServer): string[] => [`server:${s.id}`, `user:${s.ownerId}`, `node:${s.nodeId}`, `egg:${s.eggId}`];
+/** The caller's own row, built from the snapshot. */
+const allocationFrom = (a: AllocationSnapshot): AllocationEntity => Object.assign(new AllocationEntity(), { ...a, createdAt: new Date(a.createdAt) });
 
-const allocationTags = (serverId: string, rows: AllocationEntity[]): string[] => [
+const allocationTags = (serverId: string, rows: readonly AllocationSnapshot[]): string[] => [
   `server:${serverId}`,
   `allocations:${serverId}`,
   ...rows.map((a) => `allocation:${a.id}`),
@@ -51,15 +63,11 @@ export class ServersRepository {
       .leftJoinAndSelect('server.owner', 'owner');
   }
 
-  /**
-   * By full uuid or by the 8-character identifier. Without a manager (outside a transaction) it is
-   * served from HotCaches when warm; any change to the server, its node, egg or owner drops it.
-   */
-  findByRef(ref: string, manager?: EntityManager): Promise<LoadedServer | null> {
+  /** By full uuid or by the 8-character identifier (ServerContextResolver caches what it builds from it). */
+  findByRef(ref: string): Promise<LoadedServer | null> {
     const key = ref.toLowerCase();
     const where = UUID.test(key) ? { uuid: key } : { identifier: key };
-    const read = (m: EntityManager) => this.loaded(m).where(where).getOne() as Promise<LoadedServer | null>;
-    return manager ? read(manager) : this.caches.servers.getOrLoad(key, () => read(this.servers.manager), serverTags);
+    return this.loaded(this.servers.manager).where(where).getOne() as Promise<LoadedServer | null>;
   }
 
   findById(id: string, manager: EntityManager = this.servers.manager): Promise<LoadedServer | null> {
@@ -150,7 +158,12 @@ export class ServersRepository {
     if (manager) {
       return read(manager);
     }
-    return (await this.caches.allocations.getOrLoad(serverId, () => read(this.servers.manager), (rows) => allocationTags(serverId, rows))) ?? [];
+    const cached = await this.caches.allocations.getOrLoad(
+      serverId,
+      async () => (await read(this.servers.manager)).map(allocationSnapshot),
+      (rows) => allocationTags(serverId, rows),
+    );
+    return (cached ?? []).map(allocationFrom);
   }
 
   /** The allocations of several servers in one query (list pages), by server id. */

@@ -9,14 +9,53 @@ import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { SessionError } from 'src/modules/sessions/sessions.errors';
 import { SessionsRepository } from 'src/modules/sessions/sessions.repository';
 import { UserEntity } from 'src/modules/users/user.entity';
+import { userFromSnapshot, UserSnapshot, userSnapshot } from 'src/modules/users/user-snapshot';
 
-type CachedSession = SessionEntity & { user: UserEntity };
+/** What the cache keeps of a session and its user: plain values, dates as epoch milliseconds. */
+interface SessionSnapshot {
+  readonly id: string;
+  readonly userId: string;
+  readonly tokenHash: string;
+  readonly ip: string | null;
+  readonly userAgent: string | null;
+  readonly createdAt: number;
+  readonly refreshedAt: number;
+  readonly lastSeenAt: number;
+  readonly expiresAt: number;
+  readonly user: UserSnapshot;
+}
 
 declare module 'src/common/hot-cache/hot-caches' {
   interface HotCacheEntries {
-    sessions: CachedSession;
+    sessions: SessionSnapshot;
   }
 }
+
+type Marks = Pick<SessionSnapshot, 'refreshedAt' | 'lastSeenAt' | 'expiresAt'>;
+
+const snapshotOf = (session: SessionEntity & { user: UserEntity }): SessionSnapshot => ({
+  id: session.id,
+  userId: session.userId,
+  tokenHash: session.tokenHash,
+  ip: session.ip,
+  userAgent: session.userAgent,
+  createdAt: session.createdAt.getTime(),
+  refreshedAt: session.refreshedAt.getTime(),
+  lastSeenAt: session.lastSeenAt.getTime(),
+  expiresAt: session.expiresAt.getTime(),
+  user: userSnapshot(session.user),
+});
+
+/** The request's own session row (with its user), built from the snapshot. */
+const sessionFromSnapshot = (session: SessionSnapshot): SessionEntity & { user: UserEntity } =>
+  Object.assign(new SessionEntity(), {
+    ...session,
+    createdAt: new Date(session.createdAt),
+    refreshedAt: new Date(session.refreshedAt),
+    lastSeenAt: new Date(session.lastSeenAt),
+    expiresAt: new Date(session.expiresAt),
+    user: userFromSnapshot(session.user),
+  });
 
 const HOUR = 3_600_000;
 
@@ -30,9 +69,9 @@ const SESSION_POLICY = {
   lastSeenResolutionMs: 60_000,
 } as const;
 
-const isExpired = (session: SessionEntity, now: Date): boolean => session.expiresAt.getTime() <= now.getTime();
+const isExpired = (session: SessionSnapshot, now: Date): boolean => session.expiresAt <= now.getTime();
 
-const sessionTags = (session: CachedSession): string[] => [`session:${session.id}`, `user:${session.userId}`];
+const sessionTags = (session: SessionSnapshot): string[] => [`session:${session.id}`, `user:${session.userId}`];
 
 interface ResolvedSession {
   session: SessionEntity & { user: UserEntity };
@@ -78,37 +117,37 @@ export class SessionsService {
     const tokenHash = sha256Hex(token);
     const now = this.clock.now();
     const cached = this.caches.sessions.get(tokenHash);
-    const session =
+    const snapshot =
       cached && !isExpired(cached, now) ? cached : await this.caches.sessions.load(tokenHash, () => this.findWithUser(tokenHash), sessionTags);
-    if (!session) {
+    if (!snapshot) {
       return null;
     }
-    if (isExpired(session, now)) {
-      await this.sessions.delete(session.id);
+    if (isExpired(snapshot, now)) {
+      await this.sessions.delete(snapshot.id);
       return null;
     }
-    if (now.getTime() - session.refreshedAt.getTime() >= SESSION_POLICY.refreshAfterMs) {
-      const changes = { refreshedAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_POLICY.lifetimeMs) };
-      await this.sessions.update(session.id, changes);
-      this.remember(tokenHash, session, changes);
-      return { session, refreshed: true };
+    if (now.getTime() - snapshot.refreshedAt >= SESSION_POLICY.refreshAfterMs) {
+      const at = now.getTime();
+      const marks = { refreshedAt: at, lastSeenAt: at, expiresAt: at + SESSION_POLICY.lifetimeMs };
+      await this.sessions.update(snapshot.id, { refreshedAt: now, lastSeenAt: now, expiresAt: new Date(marks.expiresAt) });
+      return { session: this.remember(tokenHash, snapshot, marks), refreshed: true };
     }
-    if (now.getTime() - session.lastSeenAt.getTime() >= SESSION_POLICY.lastSeenResolutionMs) {
-      await this.sessions.update(session.id, { lastSeenAt: now });
-      this.remember(tokenHash, session, { lastSeenAt: now });
+    if (now.getTime() - snapshot.lastSeenAt >= SESSION_POLICY.lastSeenResolutionMs) {
+      await this.sessions.update(snapshot.id, { lastSeenAt: now });
+      return { session: this.remember(tokenHash, snapshot, { lastSeenAt: now.getTime() }), refreshed: false };
     }
-    return { session, refreshed: false };
+    return { session: sessionFromSnapshot(snapshot), refreshed: false };
   }
 
-  private async findWithUser(tokenHash: string): Promise<CachedSession | null> {
+  private async findWithUser(tokenHash: string): Promise<SessionSnapshot | null> {
     const session = await this.sessions.findByTokenHash(tokenHash);
-    return session?.user ? (session as CachedSession) : null;
+    return session?.user ? snapshotOf({ ...session, user: session.user }) : null;
   }
 
-  /** Bookkeeping this request wrote: the caller's copy and the cached one follow (the subscriber ignores such writes). */
-  private remember(tokenHash: string, session: CachedSession, changes: Partial<Pick<SessionEntity, 'refreshedAt' | 'lastSeenAt' | 'expiresAt'>>): void {
-    Object.assign(session, changes);
-    this.caches.sessions.patch(tokenHash, (stored) => Object.assign(stored, changes));
+  /** Bookkeeping this request wrote: the cached snapshot follows (the subscriber ignores such writes), and so does the caller's row. */
+  private remember(tokenHash: string, snapshot: SessionSnapshot, marks: Partial<Marks>): SessionEntity & { user: UserEntity } {
+    this.caches.sessions.patch(tokenHash, (stored) => ({ ...stored, ...marks }));
+    return sessionFromSnapshot({ ...snapshot, ...marks });
   }
 
   isFresh(session: SessionEntity): boolean {

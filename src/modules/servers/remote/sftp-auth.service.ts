@@ -8,13 +8,9 @@ import { RateLimitStorage } from 'src/common/rate-limit/rate-limit.storage';
 import { Clock } from 'src/common/clock';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import type { SftpAuthDto } from 'src/modules/servers/remote/remote.dto';
-import { isServerRef } from 'src/modules/servers/server-access';
-import { isServerPermission, toWingsPermissions, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import { SftpError } from 'src/modules/servers/remote/sftp-auth.errors';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
-import type { LoadedServer } from 'src/modules/servers/server.entity';
-import { ServersRepository } from 'src/modules/servers/servers.repository';
-import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
+import { ServerContextResolver, ServerSnapshot, wingsPermissionsOf } from 'src/modules/servers/server-context';
 import { parsePublicKey } from 'src/modules/ssh-keys/ssh-public-key';
 import { SshKeysService } from 'src/modules/ssh-keys/ssh-keys.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
@@ -51,8 +47,7 @@ export class SftpAuthService {
   private readonly attempts = new Map<string, Promise<unknown>>();
 
   constructor(
-    private readonly servers: ServersRepository,
-    private readonly subusers: SubusersRepository,
+    private readonly contexts: ServerContextResolver,
     private readonly users: UsersService,
     private readonly keys: SshKeysService,
     private readonly hasher: PasswordHasher,
@@ -90,7 +85,7 @@ export class SftpAuthService {
       }
     }
 
-    const fail = async (error: ErrorDef, reason: string, server?: LoadedServer, user?: UserEntity | null) => {
+    const fail = async (error: ErrorDef, reason: string, server?: ServerSnapshot, user?: UserEntity | null) => {
       const failures = await this.limits.increment(limitKey, SFTP_WINDOW_MS, SFTP_MAX_FAILURES, SFTP_WINDOW_MS, SFTP_RULE);
       setRateLimitHeaders(res, { limit: SFTP_MAX_FAILURES, ...failures }, this.clock.now().getTime(), false);
       this.logger.warn(`SFTP login refused for "${dto.username}" from ${clientIp} on node ${node.id}: ${reason}`);
@@ -109,7 +104,7 @@ export class SftpAuthService {
     // Credentials first, whatever the server: the answer takes as long for a server that does not exist.
     const user = name === '' ? null : await this.users.findByUsername(name);
     const matched = await this.credentialsMatch(user, dto);
-    const server = isServerRef(ref) ? await this.servers.findByRef(ref) : null;
+    const server = await this.contexts.byRef(ref);
     if (!server || server.nodeId !== node.id) {
       throw await fail(SftpError.SERVER_NOT_FOUND, server ? 'the server is on another node' : 'no such server');
     }
@@ -142,13 +137,12 @@ export class SftpAuthService {
   }
 
   /** `["*"]` for the owner and admins; a subuser's mapped permissions only with server.files.sftp. */
-  private async permissions(server: LoadedServer, user: UserEntity): Promise<string[] | null> {
-    if (server.ownerId === user.id || user.admin) {
-      return [...WINGS_ALL];
+  private async permissions(server: ServerSnapshot, user: UserEntity): Promise<string[] | null> {
+    const context = await this.contexts.forAccount(server, user);
+    if (!context) {
+      return null;
     }
-    const grant = await this.subusers.findGrant(server.id, user.id);
-    const granted = (grant?.permissions ?? []).filter(isServerPermission);
-    return granted.includes('server.files.sftp') ? toWingsPermissions(granted) : null;
+    return context.role !== 'subuser' || context.permissions.includes('server.files.sftp') ? wingsPermissionsOf(context) : null;
   }
 }
 

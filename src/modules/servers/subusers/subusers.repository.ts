@@ -7,7 +7,8 @@ import { isUniqueViolation } from 'src/database/pg-errors';
 
 declare module 'src/common/hot-cache/hot-caches' {
   interface HotCacheEntries {
-    grants: SubuserEntity | null;
+    /** The permissions granted to a user on a server, or null for no grant. */
+    grants: readonly string[] | null;
   }
 }
 
@@ -25,13 +26,15 @@ export class SubusersRepository {
   }
 
   /**
-   * The caller's entry on a server, if any (server access runs this on every client request). Served
-   * from HotCaches when warm, "none" included; any change to the server's subusers drops it.
+   * The permissions the user was granted on the server, or null when it is no subuser there
+   * (ServerContextResolver runs this on every client request). Served from HotCaches when warm,
+   * "none" included; any change to the server's subusers drops it.
    */
-  findGrant(serverId: string, userId: string): Promise<SubuserEntity | null> {
+  grantOf(serverId: string, userId: string): Promise<readonly string[] | null> {
     const pair = `${serverId}:${userId}`;
     const tags = [`grant:${pair}`, `server:${serverId}`, `user:${userId}`];
-    return this.caches.grants.getOrLoad(pair, () => this.repo.findOneBy({ serverId, userId }), () => tags, { cacheNull: true, nullTags: tags });
+    const read = async () => (await this.repo.findOneBy({ serverId, userId }))?.permissions ?? null;
+    return this.caches.grants.getOrLoad(pair, read, () => tags, { cacheNull: true, nullTags: tags });
   }
 
   listOf(serverId: string): Promise<LoadedSubuser[]> {

@@ -4,7 +4,7 @@ import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
-import { consoleTokenId } from 'src/modules/servers/client-servers.service';
+import { consoleTokenId } from 'src/modules/daemon-gateway/daemon-token-signer';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission } from 'src/modules/servers/server-permissions';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';

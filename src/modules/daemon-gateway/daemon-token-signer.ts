@@ -1,0 +1,71 @@
+import { createHash } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import jwt from 'jsonwebtoken';
+import { Clock } from 'src/common/clock';
+import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
+import { AppConfigService } from 'src/config/app-config.service';
+import { DaemonGateway, NodeRef } from 'src/modules/daemon-gateway/daemon.gateway';
+
+/** Console tokens and signed daemon URLs live 15 minutes, as Pterodactyl's do. */
+const TOKEN_SECONDS = 900;
+
+/** The signed-URL routes of Wings. */
+type SignedDaemonRoute = '/download/file' | '/download/backup' | '/upload/file';
+
+/** Who a token is for: Wings files what is done with it under this user. */
+interface TokenUser {
+  id: string;
+  uuid: string;
+}
+
+/** The jti of a user's console tokens on a server, as Pterodactyl forms it, so `/ws/deny` can revoke them. */
+export const consoleTokenId = (userId: string, serverUuid: string): string => createHash('md5').update(`${userId}${serverUuid}`).digest('hex');
+
+/**
+ * The one place Wings JWTs are made (docs/wings.md#console-tokens, docs/wings.md#signed-urls): HS256
+ * keyed with the node's daemon token, whole-second dates from the panel's clock, 15 minutes, the
+ * server and the user, and a fresh `unique_id`.
+ */
+@Injectable()
+export class DaemonTokenSigner {
+  constructor(
+    private readonly daemon: DaemonGateway,
+    private readonly config: AppConfigService,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A console WebSocket token carrying these Wings permissions; its jti lets `/ws/deny` revoke it. */
+  consoleToken(node: NodeRef, serverUuid: string, user: TokenUser, permissions: readonly string[]): string {
+    return this.sign(node, serverUuid, user, { jti: consoleTokenId(user.id, serverUuid), permissions: [...permissions] });
+  }
+
+  /** A one-time URL for one of the node's signed routes (the `unique_id` makes it serve one request). */
+  signedUrl(node: NodeRef, serverUuid: string, user: TokenUser, route: SignedDaemonRoute, claims: Record<string, unknown>): string {
+    const { scheme, fqdn, daemonListen } = this.daemon.reach(node);
+    const url = new URL(route, `${scheme}://${fqdn}:${daemonListen}`);
+    url.searchParams.set('token', this.sign(node, serverUuid, user, claims));
+    return url.href;
+  }
+
+  private sign(node: NodeRef, serverUuid: string, user: TokenUser, claims: Record<string, unknown>): string {
+    const { baseUrl, signingKey } = this.daemon.reach(node);
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    return jwt.sign(
+      {
+        iss: this.config.http.appUrl.replace(/\/+$/, ''),
+        aud: [baseUrl],
+        iat: now,
+        nbf: now - 300,
+        exp: now + TOKEN_SECONDS,
+        server_uuid: serverUuid,
+        user_uuid: user.uuid,
+        user_id: Number(user.id),
+        unique_id: randomString(16, ALPHANUMERIC),
+        ...claims,
+      },
+      signingKey,
+      // jsonwebtoken keeps the given iat (from our clock) as long as noTimestamp is not set.
+      { algorithm: 'HS256' },
+    );
+  }
+}

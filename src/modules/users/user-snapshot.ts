@@ -1,0 +1,35 @@
+import { UserEntity } from 'src/modules/users/user.entity';
+
+/**
+ * A user as the credential caches keep it (src/common/hot-cache/hot-caches.ts): plain values, dates
+ * as epoch milliseconds, shared by every reader and never changed.
+ */
+export interface UserSnapshot {
+  readonly id: string;
+  readonly uuid: string;
+  readonly username: string;
+  readonly email: string;
+  readonly name: string;
+  readonly passwordHash: string;
+  readonly admin: boolean;
+  readonly twoFactorEnabled: boolean;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export const userSnapshot = (user: UserEntity): UserSnapshot => ({
+  id: user.id,
+  uuid: user.uuid,
+  username: user.username,
+  email: user.email,
+  name: user.name,
+  passwordHash: user.passwordHash,
+  admin: user.admin,
+  twoFactorEnabled: user.twoFactorEnabled,
+  createdAt: user.createdAt.getTime(),
+  updatedAt: user.updatedAt.getTime(),
+});
+
+/** A request's own user row, built from the snapshot (the request may change it; the cache is not touched). */
+export const userFromSnapshot = (user: UserSnapshot): UserEntity =>
+  Object.assign(new UserEntity(), { ...user, createdAt: new Date(user.createdAt), updatedAt: new Date(user.updatedAt) });
