@@ -12,8 +12,10 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as AppSplatRouteImport } from './routes/_app/$'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
+import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
+import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
@@ -29,6 +31,11 @@ const AuthLoginRoute = AuthLoginRouteImport.update({
   path: '/auth/login',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AppServerIdRoute = AppServerIdRouteImport.update({
+  id: '/server/$id',
+  path: '/server/$id',
+  getParentRoute: () => AppRoute,
+} as any)
 const AuthPasswordIndexRoute = AuthPasswordIndexRouteImport.update({
   id: '/auth/password/',
   path: '/auth/password/',
@@ -39,13 +46,20 @@ const AuthPasswordResetRoute = AuthPasswordResetRouteImport.update({
   path: '/auth/password/reset',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AppServerIdIndexRoute = AppServerIdIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AppRouteWithChildren
   '/$': typeof AppSplatRoute
   '/auth/login': typeof AuthLoginRoute
+  '/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/server/$id/': typeof AppServerIdIndexRoute
 }
 export interface FileRoutesByTo {
   '/': typeof AppRouteWithChildren
@@ -53,28 +67,45 @@ export interface FileRoutesByTo {
   '/auth/login': typeof AuthLoginRoute
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/auth/password': typeof AuthPasswordIndexRoute
+  '/server/$id': typeof AppServerIdIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_app': typeof AppRouteWithChildren
   '/_app/$': typeof AppSplatRoute
   '/auth/login': typeof AuthLoginRoute
+  '/_app/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/_app/server/$id/': typeof AppServerIdIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
-    '/' | '/$' | '/auth/login' | '/auth/password/reset' | '/auth/password/'
+    | '/'
+    | '/$'
+    | '/auth/login'
+    | '/server/$id'
+    | '/auth/password/reset'
+    | '/auth/password/'
+    | '/server/$id/'
   fileRoutesByTo: FileRoutesByTo
-  to: '/' | '/$' | '/auth/login' | '/auth/password/reset' | '/auth/password'
+  to:
+    | '/'
+    | '/$'
+    | '/auth/login'
+    | '/auth/password/reset'
+    | '/auth/password'
+    | '/server/$id'
   id:
     | '__root__'
     | '/_app'
     | '/_app/$'
     | '/auth/login'
+    | '/_app/server/$id'
     | '/auth/password/reset'
     | '/auth/password/'
+    | '/_app/server/$id/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -107,6 +138,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthLoginRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_app/server/$id': {
+      id: '/_app/server/$id'
+      path: '/server/$id'
+      fullPath: '/server/$id'
+      preLoaderRoute: typeof AppServerIdRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/auth/password/': {
       id: '/auth/password/'
       path: '/auth/password'
@@ -121,15 +159,36 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthPasswordResetRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_app/server/$id/': {
+      id: '/_app/server/$id/'
+      path: '/'
+      fullPath: '/server/$id/'
+      preLoaderRoute: typeof AppServerIdIndexRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
   }
 }
 
+interface AppServerIdRouteChildren {
+  AppServerIdIndexRoute: typeof AppServerIdIndexRoute
+}
+
+const AppServerIdRouteChildren: AppServerIdRouteChildren = {
+  AppServerIdIndexRoute: AppServerIdIndexRoute,
+}
+
+const AppServerIdRouteWithChildren = AppServerIdRoute._addFileChildren(
+  AppServerIdRouteChildren,
+)
+
 interface AppRouteChildren {
   AppSplatRoute: typeof AppSplatRoute
+  AppServerIdRoute: typeof AppServerIdRouteWithChildren
 }
 
 const AppRouteChildren: AppRouteChildren = {
   AppSplatRoute: AppSplatRoute,
+  AppServerIdRoute: AppServerIdRouteWithChildren,
 }
 
 const AppRouteWithChildren = AppRoute._addFileChildren(AppRouteChildren)

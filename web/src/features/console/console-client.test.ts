@@ -96,7 +96,7 @@ const harness = (
     events,
     fetches: () => calls,
     states: () => events.flatMap((e) => (e.type === 'state' ? [e.state.phase] : [])),
-    last: () => sockets[sockets.length - 1]!,
+    last: () => sockets[sockets.length - 1],
   };
 };
 
@@ -131,8 +131,8 @@ describe('ConsoleClient: auth flow', () => {
     expect(s.sent).toEqual([]);
     s.open();
     expect(s.sent).toHaveLength(1);
-    expect(s.sent[0]!.event).toBe('auth');
-    expect(tokenTimes(s.sent[0]!.args![0]!)).not.toBeNull();
+    expect(s.sent[0].event).toBe('auth');
+    expect(tokenTimes(s.sent[0].args![0])).not.toBeNull();
     expect(h.client.state.phase).toBe('connecting');
     s.receive('auth success');
     expect(h.client.state.phase).toBe('connected');
@@ -224,7 +224,7 @@ describe('ConsoleClient: token renewal', () => {
     expect(h.sockets).toHaveLength(1);
     const auths = s.sent.filter((f) => f.event === 'auth');
     expect(auths).toHaveLength(2);
-    expect(auths[1]!.args![0]).not.toBe(auths[0]!.args![0]);
+    expect(auths[1].args![0]).not.toBe(auths[0].args![0]);
     s.receive('auth success');
     expect(h.events.at(-1)).toEqual({ type: 'token-refreshed' });
     expect(s.events().filter((e) => e === 'send logs')).toHaveLength(1);
@@ -361,7 +361,7 @@ describe('ConsoleClient: reconnects', () => {
     for (let i = 0; i < 4; i++) {
       h.last().drop();
       const state = h.client.state;
-      if (state.phase !== 'reconnecting') throw new Error(state.phase);
+      if (state.phase !== 'reconnecting') {throw new Error(state.phase);}
       delays.push(state.delayMs);
       await vi.advanceTimersByTimeAsync(state.delayMs);
     }
