@@ -13,7 +13,7 @@ export interface SocketLike {
   onerror: ((ev: unknown) => void) | null;
 }
 
-export type SocketFactory = (url: string) => SocketLike;
+type SocketFactory = (url: string) => SocketLike;
 
 /** `GET /api/client/servers/{id}/websocket`'s `data`. */
 export type ConsoleCredentials =
@@ -21,15 +21,15 @@ export type ConsoleCredentials =
   | { unavailable: true; message: string; diagnostics: Record<string, unknown> };
 
 /** Fetches fresh credentials; throws an error with `status` and `code` (the panel's error shape) on a non-2xx answer. */
-export type CredentialsFetcher = () => Promise<ConsoleCredentials>;
+type CredentialsFetcher = () => Promise<ConsoleCredentials>;
 
-export interface ConsoleTimers {
+interface ConsoleTimers {
   now(): number;
   setTimeout(fn: () => void, ms: number): unknown;
   clearTimeout(handle: unknown): void;
 }
 
-export interface ConsoleClientOptions {
+interface ConsoleClientOptions {
   fetchCredentials: CredentialsFetcher;
   createSocket: SocketFactory;
   timers?: ConsoleTimers;

@@ -1,7 +1,7 @@
 import type { ConsoleStats } from '@/features/console/console-client';
 
 /** Samples older than this fall off the graphs. */
-export const WINDOW_MS = 60_000;
+const WINDOW_MS = 60_000;
 
 /** One point of the graphs: CPU % (100 = one core), memory bytes, network bytes per second in and out. */
 export interface StatsPoint {

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { ConsoleClient, type ConsoleState, type ConsoleStats, type SocketLike } from '@/features/console/console-client';
 import { fetchConsoleCredentials } from '@/features/console/api';
 
-export interface ConsoleView {
+interface ConsoleView {
   client: ConsoleClient | null;
   state: ConsoleState;
   /** The server's state as the node reports it; null until the first `status`. */

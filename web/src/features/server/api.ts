@@ -3,13 +3,13 @@ import { api } from '@/lib/api/client';
 
 // The client server details (docs/api.md, ServerDetailsDto); the generated schema does not type
 // this response yet (its controller declares no response DTO), so the shape is written here.
-export interface ServerAllocation {
+interface ServerAllocation {
   ip: string;
   port: number;
   description: string;
 }
 
-export interface ServerDetails {
+interface ServerDetails {
   id: string;
   uuid: string;
   identifier: string;
@@ -27,7 +27,7 @@ export interface ServerDetails {
   permissions: string[];
 }
 
-export const serverKeys = {
+const serverKeys = {
   all: ['servers'] as const,
   detail: (id: string) => ['servers', id] as const,
 };

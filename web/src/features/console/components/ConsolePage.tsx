@@ -18,7 +18,7 @@ import { notifyError } from '@/lib/notify';
 const ConsoleGraphs = lazy(() => import('@/features/console/components/ConsoleGraphs'));
 
 /** What the console page needs of the server details (the route passes them in). */
-export interface ConsoleServer {
+interface ConsoleServer {
   /** The client API names servers by uuid (or identifier), not by the admin id. */
   uuid: string;
   status: string;
