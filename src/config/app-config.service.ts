@@ -36,6 +36,8 @@ export class AppConfigService {
   readonly backups: { zeroLimitUnlimited: boolean };
   /** `ttlMs` 0: no caching. */
   readonly hotCache: { ttlMs: number; maxEntries: number };
+  /** How long console WebSocket tokens live, in seconds. */
+  readonly console: { tokenTtlSeconds: number };
   readonly auth: {
     appKey: string;
     registrationEnabled: boolean;
@@ -76,6 +78,7 @@ export class AppConfigService {
     this.rateLimit = { enabled: schema.RATE_LIMIT_ENABLED, redisUrl: schema.REDIS_URL };
     this.backups = { zeroLimitUnlimited: schema.BACKUP_LIMIT_ZERO_UNLIMITED };
     this.hotCache = { ttlMs: schema.HOT_CACHE_TTL_SECONDS * 1000, maxEntries: schema.HOT_CACHE_MAX_ENTRIES };
+    this.console = { tokenTtlSeconds: schema.CONSOLE_TOKEN_TTL_SECONDS };
     this.auth = {
       appKey: schema.APP_KEY ?? resolveDevAppKey(schema.DATA_DIR),
       registrationEnabled: schema.REGISTRATION_ENABLED,

@@ -165,6 +165,14 @@ export class EnvSchema {
   @Max(86_400)
   HOT_CACHE_TTL_SECONDS = 60;
 
+  // How long a console WebSocket token lives (docs/wings.md#console-tokens); the browser renews it
+  // before it ends, so tests set a few seconds to see renewals happen.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(5)
+  @Max(86_400)
+  CONSOLE_TOKEN_TTL_SECONDS = 900;
+
   // Entries per cache (API keys, sessions, servers, allocation lists, subuser grants).
   @Transform(toNumber)
   @IsInt()

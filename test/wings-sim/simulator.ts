@@ -20,7 +20,7 @@ import { registerServerRoutes } from 'test/wings-sim/server-routes';
 import { registerSignedRoutes } from 'test/wings-sim/signed-routes';
 import { SimServer } from 'test/wings-sim/sim-server';
 import { PanelServerConfiguration, RecordedRequest, SimulatorTiming, WingsSimulatorOptions } from 'test/wings-sim/types';
-import { handleUpgrade } from 'test/wings-sim/websocket';
+import { consoleServerOf, handleUpgrade } from 'test/wings-sim/websocket';
 
 const DEFAULT_TIMING: SimulatorTiming = { lineDelayMs: 50, statsIntervalMs: 1000, tokenCheckIntervalMs: 30_000, installDurationMs: 200 };
 
@@ -221,6 +221,18 @@ export class WingsSimulator implements SimContext {
   /** Requests whose path starts with `prefix` (e.g. '/api/servers/<uuid>'). */
   requestsTo(prefix: string, method?: string): RecordedRequest[] {
     return this.requests.filter((r) => r.path.startsWith(prefix) && (method === undefined || r.method === method));
+  }
+
+  /** Test hook: the network drops this server's open console sockets (no close frame); other servers' stay. */
+  dropConsoles(uuid: string): number {
+    let dropped = 0;
+    for (const client of this.wss.clients) {
+      if (consoleServerOf.get(client) === uuid) {
+        client.terminate();
+        dropped++;
+      }
+    }
+    return dropped;
   }
 
   /** Test hook: the server's process dies (crash detection follows, as in Wings). */

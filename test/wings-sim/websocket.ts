@@ -203,6 +203,9 @@ class WsConnection {
   }
 }
 
+/** Which server each open console socket belongs to, so a test can cut one server's consoles. */
+export const consoleServerOf = new WeakMap<WebSocket, string>();
+
 /** The Origin must equal `remote` exactly or be listed in allowed_origins (or `*`); missing fails. */
 function originAllowed(origin: string | undefined, sim: SimContext): boolean {
   const o = origin ?? '';
@@ -247,6 +250,7 @@ export function handleUpgrade(sim: SimContext, wss: WebSocketServer, { req, sock
     return;
   }
   wss.handleUpgrade(req, socket, head, (ws) => {
+    consoleServerOf.set(ws, server.uuid);
     new WsConnection(ws, server, sim);
   });
 }

@@ -65,7 +65,7 @@ test.describe('sign-in', () => {
     // The code of the next period: the one of this period was spent on enabling.
     await page.getByRole('textbox', { name: 'Authentication code' }).fill(codeAt(setup.secret, Date.now() + 30_000));
     await page.getByRole('button', { name: 'Verify' }).click();
-    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Servers' })).toBeVisible(); // signed in: the dashboard at /
 
     // Signed out, the recovery code way.
     await page.context().clearCookies();
@@ -74,7 +74,7 @@ test.describe('sign-in', () => {
     await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
     await page.getByRole('textbox', { name: 'Recovery code' }).fill(enabled.recoveryCodes[0]);
     await page.getByRole('button', { name: 'Verify' }).click();
-    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Servers' })).toBeVisible(); // signed in: the dashboard at /
   });
 
   test('should fit a 390 px phone without sideways scrolling, with the navigation in a drawer', async ({ page, newUser }) => {
@@ -83,7 +83,7 @@ test.describe('sign-in', () => {
     await page.goto('/auth/login');
     await expectNoHorizontalScroll(page);
     await fillPassword(page, user.email, user.password);
-    await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Servers' })).toBeVisible(); // signed in: the dashboard at /
     await expectNoHorizontalScroll(page);
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
     // Closed, the drawer is off screen and out of the tab order.

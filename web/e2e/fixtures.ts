@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { createServer as createNetServer } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Browser, type Page } from '@playwright/test';
+import { WingsSimulator } from 'test/wings-sim/simulator';
 import { e2eEnv, PanelApi, type E2eEnv, type Session } from 'e2e/panel-api';
 
 interface NewUser {
@@ -21,7 +23,33 @@ interface Fixtures {
   newUser: (options?: { admin?: boolean; name?: string }) => Promise<NewUser>;
   /** A fresh Paper server of the owner on the simulator, made through the admin API. */
   createServer: (body?: Record<string, unknown>) => Promise<{ id: string; uuid: string; name: string }>;
+  /** Waits until the simulator has installed the server (its install status clears). */
+  installed: (server: { id: string }) => Promise<void>;
+  /** A subuser of the owner's server with these permissions (a fresh account, added by the owner). */
+  newSubuser: (serverUuid: string, permissions: string[]) => Promise<NewUser>;
+  /**
+   * A node with its own Wings simulator in this worker, stopped after the test: its faults and
+   * `dropConsoles` are the test's to use without disturbing the shared node of the other specs.
+   */
+  newNode: () => Promise<{ id: string; sim: WingsSimulator }>;
 }
+
+const freePort = (): Promise<number> =>
+  new Promise((done, fail) => {
+    const server = createNetServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+
+/** Signs the page's browser context in through the API (the session cookie lands in the context). */
+export const signIn = async (page: Page, account: { email: string; password: string }): Promise<void> => {
+  const { baseURL } = e2eEnv();
+  const res = await page.request.post(`${baseURL}/api/auth/sign-in/email`, { data: { email: account.email, password: account.password }, headers: { Origin: baseURL } });
+  expect(res.status(), `sign-in of ${account.email}`).toBe(200);
+};
 
 const pageFor = async (browser: Browser, storageState: string, baseURL: string, use: (page: Page) => Promise<void>) => {
   const context = await browser.newContext({ storageState, baseURL, locale: 'en-US', timezoneId: 'UTC' });
@@ -56,6 +84,47 @@ export const test = base.extend<Fixtures>({
       const made = await api.admin('POST', '/api/admin/users', { ...user, name: options.name ?? `User ${suffix}`, admin: options.admin ?? false });
       return { id: String(made.id), ...user };
     });
+  },
+  installed: async ({ api }, use) => {
+    await use(async (server) => {
+      await expect.poll(async () => (await api.admin('GET', `/api/admin/servers/${server.id}`)).installStatus, { timeout: 15_000 }).toBeNull();
+    });
+  },
+  newSubuser: async ({ api, panel, newUser }, use) => {
+    await use(async (serverUuid, permissions) => {
+      const user = await newUser();
+      const ownerSession = await api.raw.signIn(panel.owner.email, panel.owner.password);
+      await api.raw.request('POST', `/api/client/servers/${serverUuid}/users`, { session: ownerSession, body: { email: user.email, permissions } });
+      return user;
+    });
+  },
+  newNode: async ({ api, panel }, use) => {
+    const sims: WingsSimulator[] = [];
+    try {
+      await use(async () => {
+        const suffix = randomBytes(3).toString('hex');
+        const key = await api.admin('POST', '/api/account/api-keys', { name: `node ${suffix}`, permissions: ['nodes.read'] });
+        const location = ((await api.raw.request<{ id: string }[]>('GET', '/api/admin/locations', { session: api.adminSession })) ?? [])[0];
+        const port = await freePort();
+        const node = await api.admin('POST', '/api/admin/nodes', { name: `own ${suffix}`, fqdn: '127.0.0.1', scheme: 'http', daemonListen: port, memory: 16384, disk: 100000, locationId: location.id });
+        await api.admin('POST', `/api/admin/nodes/${String(node.id)}/allocations`, { ip: '0.0.0.0', ports: ['27100-27110'] });
+        const config = await api.raw.request<{ token_id: string; token: string }>('GET', `/api/admin/daemon/nodes/${String(node.id)}/configuration`, { apiKey: String(key.key) });
+        const sim = new WingsSimulator({
+          panelUrl: panel.baseURL,
+          tokenId: config.token_id,
+          token: config.token,
+          port,
+          allowedOrigins: [panel.baseURL],
+          remoteTimeoutMs: 5000,
+          timing: { lineDelayMs: 5, statsIntervalMs: 250, installDurationMs: 20, tokenCheckIntervalMs: 250 },
+        });
+        await sim.start();
+        sims.push(sim);
+        return { id: String(node.id), sim };
+      });
+    } finally {
+      await Promise.all(sims.map((sim) => sim.stop()));
+    }
   },
   createServer: async ({ api, panel }, use) => {
     await use(async (body = {}) => {

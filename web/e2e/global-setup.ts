@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { WingsSimulator } from 'test/wings-sim/simulator';
 import { isCi } from 'e2e/chromium';
-import { E2E_ENV, PanelApi, type E2eEnv } from 'e2e/panel-api';
+import { CONSOLE_TOKEN_TTL_SECONDS, E2E_ENV, PanelApi, type E2eEnv } from 'e2e/panel-api';
 
 const ROOT = resolve(__dirname, '..', '..');
 const EGGS = process.env.HATCHERY_EGG_FIXTURES ?? resolve(ROOT, '..', 'shared', 'fixtures', 'eggs', 'pterodactyl');
@@ -75,6 +75,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       ADMIN_USERNAME: 'admin',
+      // Short console tokens, so the console spec sees the page renew one within seconds.
+      CONSOLE_TOKEN_TTL_SECONDS: String(CONSOLE_TOKEN_TTL_SECONDS),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

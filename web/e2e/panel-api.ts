@@ -66,6 +66,9 @@ export interface E2eEnv {
 
 export const E2E_ENV = 'HATCHERY_E2E';
 
+/** How long the panel signs console tokens for in the browser tests: web/e2e/console.spec.ts waits for a renewal. */
+export const CONSOLE_TOKEN_TTL_SECONDS = 12;
+
 export const e2eEnv = (): E2eEnv => {
   const raw = process.env[E2E_ENV];
   if (!raw) {

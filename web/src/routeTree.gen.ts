@@ -16,6 +16,7 @@ import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
+import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
 import { Route as AppServerIdFilesIndexRouteImport } from './routes/_app/server/$id/files/index'
 import { Route as AppServerIdFilesEditRouteImport } from './routes/_app/server/$id/files/edit'
 
@@ -53,6 +54,11 @@ const AuthPasswordResetRoute = AuthPasswordResetRouteImport.update({
   path: '/auth/password/reset',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AppServerIdIndexRoute = AppServerIdIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
 const AppServerIdFilesIndexRoute = AppServerIdFilesIndexRouteImport.update({
   id: '/files/',
   path: '/files/',
@@ -71,6 +77,7 @@ export interface FileRoutesByFullPath {
   '/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/server/$id/': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/server/$id/files/': typeof AppServerIdFilesIndexRoute
 }
@@ -78,9 +85,9 @@ export interface FileRoutesByTo {
   '/$': typeof AppSplatRoute
   '/auth/login': typeof AuthLoginRoute
   '/': typeof AppIndexRoute
-  '/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/auth/password': typeof AuthPasswordIndexRoute
+  '/server/$id': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/server/$id/files': typeof AppServerIdFilesIndexRoute
 }
@@ -93,6 +100,7 @@ export interface FileRoutesById {
   '/_app/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/_app/server/$id/': typeof AppServerIdIndexRoute
   '/_app/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/_app/server/$id/files/': typeof AppServerIdFilesIndexRoute
 }
@@ -105,6 +113,7 @@ export interface FileRouteTypes {
     | '/server/$id'
     | '/auth/password/reset'
     | '/auth/password/'
+    | '/server/$id/'
     | '/server/$id/files/edit'
     | '/server/$id/files/'
   fileRoutesByTo: FileRoutesByTo
@@ -112,9 +121,9 @@ export interface FileRouteTypes {
     | '/$'
     | '/auth/login'
     | '/'
-    | '/server/$id'
     | '/auth/password/reset'
     | '/auth/password'
+    | '/server/$id'
     | '/server/$id/files/edit'
     | '/server/$id/files'
   id:
@@ -126,6 +135,7 @@ export interface FileRouteTypes {
     | '/_app/server/$id'
     | '/auth/password/reset'
     | '/auth/password/'
+    | '/_app/server/$id/'
     | '/_app/server/$id/files/edit'
     | '/_app/server/$id/files/'
   fileRoutesById: FileRoutesById
@@ -188,6 +198,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthPasswordResetRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_app/server/$id/': {
+      id: '/_app/server/$id/'
+      path: '/'
+      fullPath: '/server/$id/'
+      preLoaderRoute: typeof AppServerIdIndexRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
     '/_app/server/$id/files/': {
       id: '/_app/server/$id/files/'
       path: '/files'
@@ -206,11 +223,13 @@ declare module '@tanstack/react-router' {
 }
 
 interface AppServerIdRouteChildren {
+  AppServerIdIndexRoute: typeof AppServerIdIndexRoute
   AppServerIdFilesEditRoute: typeof AppServerIdFilesEditRoute
   AppServerIdFilesIndexRoute: typeof AppServerIdFilesIndexRoute
 }
 
 const AppServerIdRouteChildren: AppServerIdRouteChildren = {
+  AppServerIdIndexRoute: AppServerIdIndexRoute,
   AppServerIdFilesEditRoute: AppServerIdFilesEditRoute,
   AppServerIdFilesIndexRoute: AppServerIdFilesIndexRoute,
 }

@@ -6,8 +6,8 @@ import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
 import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonGateway, DaemonNode } from 'src/modules/daemon-gateway/daemon.gateway';
 
-/** Console tokens and signed daemon URLs live 15 minutes, as Pterodactyl's do. */
-const TOKEN_SECONDS = 900;
+/** Signed daemon URLs live 15 minutes, as Pterodactyl's do; console tokens as long as CONSOLE_TOKEN_TTL_SECONDS says (900 by default). */
+const SIGNED_URL_SECONDS = 900;
 
 /** The signed-URL routes of Wings. */
 type SignedDaemonRoute = '/download/file' | '/download/backup' | '/upload/file';
@@ -36,17 +36,17 @@ export class DaemonTokenSigner {
 
   /** A console WebSocket token carrying these Wings permissions; its jti lets `/ws/deny` revoke it. */
   consoleToken(node: DaemonNode, serverUuid: string, user: TokenUser, permissions: readonly string[]): string {
-    return this.sign(node, serverUuid, user, { jti: consoleTokenId(user.id, serverUuid), permissions: [...permissions] });
+    return this.sign(node, serverUuid, user, this.config.console.tokenTtlSeconds, { jti: consoleTokenId(user.id, serverUuid), permissions: [...permissions] });
   }
 
   /** A one-time URL for one of the node's signed routes (the `unique_id` makes it serve one request). */
   signedUrl(node: DaemonNode, serverUuid: string, user: TokenUser, route: SignedDaemonRoute, claims: Record<string, unknown>): string {
     const url = new URL(route, `${node.scheme}://${node.fqdn}:${node.daemonListen}`);
-    url.searchParams.set('token', this.sign(node, serverUuid, user, claims));
+    url.searchParams.set('token', this.sign(node, serverUuid, user, SIGNED_URL_SECONDS, claims));
     return url.href;
   }
 
-  private sign(node: DaemonNode, serverUuid: string, user: TokenUser, claims: Record<string, unknown>): string {
+  private sign(node: DaemonNode, serverUuid: string, user: TokenUser, lifetimeSeconds: number, claims: Record<string, unknown>): string {
     const now = Math.floor(this.clock.now().getTime() / 1000);
     return jwt.sign(
       {
@@ -54,7 +54,7 @@ export class DaemonTokenSigner {
         aud: [node.baseUrl],
         iat: now,
         nbf: now - 300,
-        exp: now + TOKEN_SECONDS,
+        exp: now + lifetimeSeconds,
         server_uuid: serverUuid,
         user_uuid: user.uuid,
         user_id: Number(user.id),

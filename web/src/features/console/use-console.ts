@@ -1,0 +1,37 @@
+import { useEffect, useState } from 'react';
+import { ConsoleClient, type ConsoleState, type ConsoleStats, type SocketLike } from '@/features/console/console-client';
+import { fetchConsoleCredentials } from '@/features/console/api';
+
+interface ConsoleView {
+  client: ConsoleClient | null;
+  state: ConsoleState;
+  /** The server's state as the node reports it; null until the first `status`. */
+  status: string | null;
+  stats: ConsoleStats | null;
+}
+
+/** One console connection for as long as the page shows this server; closed (for good) when it leaves. */
+export const useConsole = (serverId: string): ConsoleView => {
+  const [view, setView] = useState<ConsoleView>({ client: null, state: { phase: 'idle' }, status: null, stats: null });
+  useEffect(() => {
+    const client = new ConsoleClient({
+      fetchCredentials: () => fetchConsoleCredentials(serverId),
+      // The DOM's handler types name Event and MessageEvent; the client reads only what SocketLike declares.
+      createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
+      pageProtocol: window.location.protocol,
+      isOnline: () => navigator.onLine,
+    });
+    const off = client.on((event) => {
+      if (event.type === 'state' || event.type === 'status' || event.type === 'stats') {
+        setView({ client, state: client.state, status: client.status, stats: client.stats });
+      }
+    });
+    setView({ client, state: client.state, status: null, stats: null });
+    client.start();
+    return () => {
+      off();
+      client.close();
+    };
+  }, [serverId]);
+  return view;
+};
