@@ -8822,7 +8822,8 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            200: {
+            /** @description Switched to the WebSocket protocol; the frames are in docs/api.md#live-status */
+            101: {
                 headers: {
                     [name: string]: unknown;
                 };
