@@ -2,20 +2,11 @@ import { createUser } from 'test/factories/user.factory';
 import { signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { dbKinds } from 'test/utils/test-db';
+import { cspOf } from 'test/utils/csp';
 
 /** `Origin: null` is refused, security headers on every response, /api/docs can be turned off. */
 
 const UNTRUSTED = { statusCode: 403, code: 'UNTRUSTED_ORIGIN', message: 'Cookie-authenticated changes must come from a trusted origin' };
-
-/** The CSP header as a map of directive → sources. */
-const cspOf = (header: string | undefined): Map<string, string[]> =>
-  new Map(
-    (header ?? '')
-      .split(';')
-      .map((d) => d.trim().split(/\s+/))
-      .filter((parts) => parts[0])
-      .map(([name, ...sources]): [string, string[]] => [name, sources]),
-  );
 
 describe.each(dbKinds(['postgres']))('origin checks and security headers (%s)', (db) => {
   let t: TestApp;

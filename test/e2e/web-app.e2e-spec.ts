@@ -8,6 +8,7 @@ import { signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { denial } from 'test/utils/nodes';
 import { dbKinds } from 'test/utils/test-db';
+import { cspOf } from 'test/utils/csp';
 
 /** The panel serving the built web UI (src/common/http/web-app.ts): caching, SPA fallback, rate limits, CSP. */
 
@@ -26,15 +27,6 @@ const makeWebDir = (): string => {
   writeFileSync(join(dir, 'theme.js'), 'document.documentElement.dataset.x = "1";');
   return dir;
 };
-
-const cspOf = (header: string | undefined): Map<string, string[]> =>
-  new Map(
-    (header ?? '')
-      .split(';')
-      .map((d) => d.trim().split(/\s+/))
-      .filter((parts) => parts[0])
-      .map(([name, ...sources]): [string, string[]] => [name, sources]),
-  );
 
 describe.each(dbKinds(['postgres']))('web UI served by the panel (%s)', (db) => {
   let t: TestApp;
