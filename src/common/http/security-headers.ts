@@ -38,34 +38,52 @@ const CAPTCHA_SOURCES: Record<CaptchaProvider, Partial<Record<'script-src' | 'fr
 };
 
 interface CspSources {
-  /** Origins the browser may reach besides the panel (every node's daemon); read on each response. */
+  /** Origins the browser may reach besides the panel (every node's daemon): the same array until it changes. */
   connect: () => string[];
   /** The configured CAPTCHA provider, whose widget the sign-in pages load. */
   captcha?: CaptchaProvider | null;
 }
 
-/** The directives for a configuration, with connect-src extended per response from `sources.connect`. */
-const cspDirectives = (sources: CspSources): Record<string, (string | (() => string))[]> => {
-  const directives: Record<string, (string | (() => string))[]> = Object.fromEntries(Object.entries(CONTENT_SECURITY_POLICY).map(([k, v]) => [k, [...v]]));
-  for (const [name, values] of Object.entries(sources.captcha ? CAPTCHA_SOURCES[sources.captcha] : {})) {
+/** The directives for a CAPTCHA provider, before the nodes' origins join connect-src. */
+const cspDirectives = (captcha: CaptchaProvider | null | undefined): Record<string, string[]> => {
+  const directives = Object.fromEntries(Object.entries(CONTENT_SECURITY_POLICY).map(([k, v]) => [k, [...v]]));
+  for (const [name, values] of Object.entries(captcha ? CAPTCHA_SOURCES[captcha] : {})) {
     directives[name] = [...directives[name].filter((v) => v !== "'none'"), ...values];
   }
-  // helmet joins the values with spaces; an empty string adds nothing.
-  directives['connect-src'].push(() => sources.connect().join(' '));
   return directives;
 };
+
+/** The header value, written as helmet writes it (`name value value;name value`). */
+const serializeCsp = (directives: Record<string, string[]>): string =>
+  Object.entries(directives)
+    .map(([name, values]) => [name, ...values].join(' '))
+    .join(';');
 
 /**
  * Security headers (nosniff, CSP, frame and referrer policies...) on every response, errors and
  * rate-limit refusals included. Registered before any other onRequest hook that may answer early.
+ * The CSP is written by us, not helmet: its header is built once per list of node origins
+ * (`sources.connect` returns the same array until a node changes) instead of parsed per response.
  */
 export const registerSecurityHeaders = async (app: NestFastifyApplication, sources: CspSources): Promise<void> => {
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      // Not helmet's defaults: they add upgrade-insecure-requests, which breaks a panel reached over plain http on a LAN.
-      useDefaults: false,
-      directives: cspDirectives(sources),
-    },
-    frameguard: { action: 'deny' },
-  });
+  await app.register(fastifyHelmet, { contentSecurityPolicy: false, frameguard: { action: 'deny' } });
+  // Not helmet's defaults: they add upgrade-insecure-requests, which breaks a panel reached over plain http on a LAN.
+  const base = cspDirectives(sources.captcha);
+  let builtFor: string[] | undefined;
+  let header = '';
+  const currentHeader = (): string => {
+    const connect = sources.connect();
+    if (connect !== builtFor) {
+      builtFor = connect;
+      header = serializeCsp({ ...base, 'connect-src': [...base['connect-src'], ...connect] });
+    }
+    return header;
+  };
+  app
+    .getHttpAdapter()
+    .getInstance()
+    .addHook('onRequest', (_req, reply, done) => {
+      void reply.header('content-security-policy', currentHeader());
+      done();
+    });
 };

@@ -22,6 +22,35 @@ const REDACTED_PATHS = [...SECRET_FIELDS, ...SECRET_FIELDS.map((f) => `err.${f}`
 const SECRET_HEADERS = new Set(['authorization', 'cookie', 'x-api-key', 'x-captcha-response', 'set-cookie']);
 const CENSOR = '[Redacted]';
 
+/**
+ * Response headers that are the same on every answer (the security headers): not repeated in each
+ * log line, where they would only add bytes to write.
+ */
+const CONSTANT_RESPONSE_HEADERS = new Set([
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
+  'origin-agent-cluster',
+  'referrer-policy',
+  'strict-transport-security',
+  'x-content-type-options',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+]);
+
+const responseHeaders = (headers: Record<string, unknown> | undefined): Record<string, unknown> => {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(headers ?? {})) {
+    if (!CONSTANT_RESPONSE_HEADERS.has(name)) {
+      out[name] = SECRET_HEADERS.has(name) ? CENSOR : headers![name];
+    }
+  }
+  return out;
+};
+
 const censorHeaders = (headers: Record<string, unknown> | undefined): Record<string, unknown> => {
   const out: Record<string, unknown> = {};
   for (const name of Object.keys(headers ?? {})) {
@@ -76,7 +105,7 @@ class LogStreamModule {}
                 headers: censorHeaders(req.headers),
                 remoteAddress: req.remoteAddress,
               }),
-              res: (res: { statusCode: number; headers?: Record<string, unknown> }) => ({ statusCode: res.statusCode, headers: censorHeaders(res.headers) }),
+              res: (res: { statusCode: number; headers?: Record<string, unknown> }) => ({ statusCode: res.statusCode, headers: responseHeaders(res.headers) }),
             },
             customLogLevel: (_req: IncomingMessage, res: ServerResponse, err?: Error) =>
               err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createSecretKey } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import jwt from 'jsonwebtoken';
 import { Clock } from 'src/common/clock';
@@ -61,7 +61,9 @@ export class DaemonTokenSigner {
         unique_id: randomString(16, ALPHANUMERIC),
         ...claims,
       },
-      this.daemon.tokenOf(node),
+      // A KeyObject, not the string: given a string, jsonwebtoken first tries it as a PEM private key
+      // and builds a thrown error per token, most of a console token's CPU.
+      createSecretKey(Buffer.from(this.daemon.tokenOf(node), 'utf8')),
       // jsonwebtoken keeps the given iat (from our clock) as long as noTimestamp is not set.
       { algorithm: 'HS256' },
     );

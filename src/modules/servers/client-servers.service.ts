@@ -66,7 +66,7 @@ export class ClientServersService {
 
   async details(access: ServerAccess, auth: AuthContext): Promise<ClientServerDetailsDto> {
     const { server } = access;
-    const [allocations, status] = await Promise.all([this.servers.allocationsOf(server.id), this.liveStatus(server)]);
+    const [allocations, status] = await Promise.all([this.servers.allocationSnapshotsOf(server.id), this.liveStatus(server)]);
     return toClientServerDetails(server, allocations, status, access.permissions, auth.user.username);
   }
 

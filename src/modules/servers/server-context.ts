@@ -6,7 +6,7 @@ import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { DaemonGateway, DaemonNode } from 'src/modules/daemon-gateway/daemon.gateway';
 import { AuthContext, holdsAdminScope } from 'src/modules/auth/auth-context';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, toWingsPermissions, WINGS_ALL } from 'src/modules/servers/server-permissions';
-import type { ListedServer, LoadedServer, ServerStatus } from 'src/modules/servers/server.entity';
+import type { LoadedServer, ServerStatus } from 'src/modules/servers/server.entity';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
@@ -112,16 +112,6 @@ const serverSnapshot = (s: LoadedServer, node: DaemonNode): ServerSnapshot => ({
   node,
   owner: { id: s.owner.id, username: s.owner.username },
   egg: { id: s.egg.id, name: s.egg.name, dockerImages: s.egg.dockerImages.map((d) => ({ name: d.name, image: d.image })) },
-});
-
-/** The snapshot as the details serializer reads a server (its own object: dates made anew). */
-export const listedView = ({ node, owner, egg: _egg, installedAt, createdAt, updatedAt, ...columns }: ServerSnapshot): ListedServer => ({
-  ...columns,
-  installedAt: installedAt === null ? null : new Date(installedAt),
-  createdAt: new Date(createdAt),
-  updatedAt: new Date(updatedAt),
-  node: { id: node.id, name: node.name },
-  owner: { id: owner.id, username: owner.username },
 });
 
 /** What an admin's `servers.read` covers on a server reached through admin rights; every other permission needs `servers.write`. */

@@ -10,7 +10,7 @@ import { ListedServer, LoadedServer, ServerEntity } from 'src/modules/servers/se
 import { UserEntity } from 'src/modules/users/user.entity';
 
 /** An allocation as the cache keeps it: plain values, its date as epoch milliseconds. */
-type AllocationSnapshot = Readonly<Omit<AllocationEntity, 'createdAt' | 'node' | 'server'> & { createdAt: number }>;
+export type AllocationSnapshot = Readonly<Omit<AllocationEntity, 'createdAt' | 'node' | 'server'> & { createdAt: number }>;
 
 declare module 'src/common/hot-cache/hot-caches' {
   interface HotCacheEntries {
@@ -31,6 +31,9 @@ const allocationSnapshot = (a: AllocationEntity): AllocationSnapshot => ({
 
 /** The caller's own row, built from the snapshot. */
 const allocationFrom = (a: AllocationSnapshot): AllocationEntity => Object.assign(new AllocationEntity(), { ...a, createdAt: new Date(a.createdAt) });
+
+const readAllocations = (m: EntityManager, serverId: string): Promise<AllocationEntity[]> =>
+  m.getRepository(AllocationEntity).find({ where: { serverId }, order: { ip: 'ASC', port: 'ASC' } });
 
 const allocationTags = (serverId: string, rows: readonly AllocationSnapshot[]): string[] => [
   `server:${serverId}`,
@@ -269,16 +272,20 @@ export class ServersRepository {
 
   /** A server's allocations; without a manager (outside a transaction) served from HotCaches when warm. */
   async allocationsOf(serverId: string, manager?: EntityManager): Promise<AllocationEntity[]> {
-    const read = (m: EntityManager) => m.getRepository(AllocationEntity).find({ where: { serverId }, order: { ip: 'ASC', port: 'ASC' } });
     if (manager) {
-      return read(manager);
+      return readAllocations(manager, serverId);
     }
+    return (await this.allocationSnapshotsOf(serverId)).map(allocationFrom);
+  }
+
+  /** A server's allocations as the cache shares them (never to be changed): for answers built per request. */
+  async allocationSnapshotsOf(serverId: string): Promise<readonly AllocationSnapshot[]> {
     const cached = await this.caches.allocations.getOrLoad(
       serverId,
-      async () => (await read(this.servers.manager)).map(allocationSnapshot),
+      async () => (await readAllocations(this.servers.manager, serverId)).map(allocationSnapshot),
       (rows) => allocationTags(serverId, rows),
     );
-    return (cached ?? []).map(allocationFrom);
+    return cached ?? [];
   }
 
   /** The allocations of several servers in one query (list pages), by server id. */

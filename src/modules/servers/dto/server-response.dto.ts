@@ -1,8 +1,8 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import type { ListedServer } from 'src/modules/servers/server.entity';
-import { listedView, ServerSnapshot } from 'src/modules/servers/server-context';
-import type { ClientListRow } from 'src/modules/servers/servers.repository';
+import type { ServerSnapshot } from 'src/modules/servers/server-context';
+import type { AllocationSnapshot, ClientListRow } from 'src/modules/servers/servers.repository';
 
 export class AllocationViewDto {
   ip!: string;
@@ -126,21 +126,40 @@ const featureLimits = (server: Pick<ListedServer, 'databaseLimit' | 'allocationL
   backups: server.backupLimit,
 });
 
-/** `username` is the caller's: SFTP signs in the account that uses it, whoever owns the server. */
+/**
+ * `username` is the caller's: SFTP signs in the account that uses it, whoever owns the server.
+ * Built straight from the shared snapshot (the hottest answer of the panel): `permissions` is used as
+ * given, never changed.
+ */
 export const toClientServerDetails = (
   server: ServerSnapshot,
-  allocations: AllocationEntity[],
+  allocations: readonly AllocationSnapshot[],
   status: string,
   permissions: readonly string[],
   username: string,
-): ClientServerDetailsDto => ({
-  ...toServerDetails(listedView(server), allocations, status, permissions),
-  sftp: { host: server.node.fqdn, port: server.node.daemonSftp, username: `${username}.${server.identifier}` },
-  uploadSizeMiB: server.node.uploadSize,
-  featureLimits: featureLimits(server),
-  egg: { id: server.egg.id, name: server.egg.name },
-  image: server.image,
-});
+): ClientServerDetailsDto => {
+  const primary = allocations.find((a) => a.id === server.allocationId);
+  return {
+    id: server.id,
+    uuid: server.uuid,
+    identifier: server.identifier,
+    name: server.name,
+    description: server.description,
+    status,
+    suspended: server.suspended,
+    node: { id: server.node.id, name: server.node.name },
+    limits: { memory: server.memory, disk: server.disk, cpu: server.cpu, swap: server.swap, io: server.io },
+    createdAt: new Date(server.createdAt).toISOString(),
+    allocations: { primary: primary ? view(primary) : null, additional: allocations.filter((a) => a !== primary).map(view) },
+    owner: { id: server.owner.id, username: server.owner.username },
+    permissions: permissions as string[],
+    sftp: { host: server.node.fqdn, port: server.node.daemonSftp, username: `${username}.${server.identifier}` },
+    uploadSizeMiB: server.node.uploadSize,
+    featureLimits: featureLimits(server),
+    egg: { id: server.egg.id, name: server.egg.name },
+    image: server.image,
+  };
+};
 
 export const toAdminServer = (server: ListedServer, allocations: AllocationEntity[]): AdminServerDto => ({
   ...toServerDetails(server, allocations, server.status ?? (server.suspended ? 'suspended' : 'installed'), ['*']),
