@@ -145,6 +145,27 @@ export class EnvSchema {
   @Matches(/^rediss?:\/\/.+/, { message: 'REDIS_URL must be a redis:// or rediss:// URL' })
   REDIS_URL?: string;
 
+  // The cost of argon2id password hashes (RFC 9106's second recommendation by default: 64 MiB, 3
+  // passes, 4 lanes). Hashes keep their own parameters, so a change applies to passwords set after it.
+  // The test suite lowers them: its thousands of sign-ins test the flow, not the hash's strength.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1024)
+  @Max(4_194_304)
+  PASSWORD_HASH_MEMORY_KIB = 65_536;
+
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(32)
+  PASSWORD_HASH_TIME_COST = 3;
+
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(16)
+  PASSWORD_HASH_PARALLELISM = 4;
+
   // The largest file the file manager opens as text (GET /files/contents); larger ones are downloaded.
   @Transform(toNumber)
   @IsInt()

@@ -49,6 +49,10 @@ export const createTestApp = async (options: TestAppOptions = {}): Promise<TestA
     ...(db === 'pglite' ? { PGLITE_DIR: 'memory://' } : {}),
     // Tests sign in many times from one address; the rate-limit tests turn the limits back on.
     RATE_LIMIT_ENABLED: 'false',
+    // Cheap argon2id (the defaults cost ~100 ms of CPU per sign-in); password.hasher.spec checks the defaults.
+    PASSWORD_HASH_MEMORY_KIB: '1024',
+    PASSWORD_HASH_TIME_COST: '1',
+    PASSWORD_HASH_PARALLELISM: '1',
     ...options.env,
   };
   const clock = new FakeClock();

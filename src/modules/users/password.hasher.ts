@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import * as argon2 from 'argon2';
+import { AppConfigService } from 'src/config/app-config.service';
 
-/** argon2id with the library's defaults (64 MiB, t=3, p=4), which follow RFC 9106's second recommendation. */
+/** argon2id; by default 64 MiB, t=3, p=4 (RFC 9106's second recommendation), set by PASSWORD_HASH_*. */
 @Injectable()
 export class PasswordHasher {
+  constructor(private readonly config: AppConfigService) {}
+
   // Verified against when no user matches, so that unknown accounts cost the same time as wrong passwords.
   private dummyHash?: Promise<string>;
 
   hash(password: string): Promise<string> {
-    return argon2.hash(password, { type: argon2.argon2id });
+    return argon2.hash(password, { type: argon2.argon2id, ...this.config.passwordHash });
   }
 
   /** An account without a usable password (created by invitation): it verifies nothing, at the cost of a real check. */
