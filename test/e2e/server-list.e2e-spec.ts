@@ -139,6 +139,45 @@ describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (d
     expect(none.meta.pagination).toEqual({ total: 0, count: 0, perPage: 50, currentPage: 1, totalPages: 1 });
   });
 
+  it('should search by name, identifier, uuid, description, node, owner and address, ignoring case, within what the caller may see', async () => {
+    const idsFor = async (search: string, who: keyof typeof cookies = 'owner', type = '') =>
+      (await get(`/api/client/servers?search=${encodeURIComponent(search)}${type}`, who)).body.data.map((s) => s.id);
+    const ownedIds = owned.map((s) => s.id);
+    const [first] = owned;
+    expect(await idsFor(first.name.toUpperCase())).toEqual(owned.filter((s) => s.name.toUpperCase().includes(first.name.toUpperCase())).map((s) => s.id));
+    expect(await idsFor(first.identifier)).toEqual([first.id]);
+    expect(await idsFor(first.uuid.slice(9, 23))).toEqual([first.id]);
+    expect(await idsFor('MAIN ONE')).toEqual([first.id]);
+    // Every owned server is on the node and has the owner; the shared one is someone else's.
+    expect(await idsFor(node.name)).toEqual(ownedIds);
+    expect(await idsFor(owner.username)).toEqual(ownedIds);
+    // Addresses: the alias, an ip, and ip:port of an additional allocation.
+    expect(await idsFor('play.example')).toEqual(ownedIds.slice(0, 4));
+    expect(await idsFor('10.0.0.9')).toEqual(ownedIds.slice(0, 4));
+    const [extra] = await t.app.get(DataSource).query<{ ip: string; port: number }[]>('SELECT ip, port FROM allocation WHERE server_id = $1 AND ip = $2', [owned[2].id, '10.0.0.9']);
+    expect(await idsFor(`${extra.ip}:${extra.port}`)).toEqual([owned[2].id]);
+    // % and _ are letters here, not wildcards; nothing matches, and the count says so.
+    expect(await idsFor('%')).toEqual([]);
+    expect(await idsFor('_')).toEqual([]);
+    const none = (await get('/api/client/servers?search=no-such-server', 'owner')).body;
+    expect(none).toEqual({ data: [], meta: { pagination: { total: 0, count: 0, perPage: 50, currentPage: 1, totalPages: 1 } } });
+    // Blank is no search; a search stays within the type and the caller's servers.
+    expect(await idsFor('   ')).toEqual(ownedIds);
+    expect(await idsFor(node.name, 'friend')).toEqual([owned[1].id, shared.id].sort((a, b) => Number(a) - Number(b)));
+    expect(await idsFor(node.name, 'friend', '&type=subuser')).toEqual([owned[1].id, shared.id].sort((a, b) => Number(a) - Number(b)));
+    expect(await idsFor(first.identifier, 'friend')).toEqual([]);
+    expect(await idsFor(first.identifier, 'admin', '&type=admin-all')).toEqual([first.id]);
+    // Pages of a search are counted on the matches, in one query.
+    const page = await get(`/api/client/servers?search=${encodeURIComponent(owner.username)}&perPage=2&page=2`, 'owner');
+    expect(page.body.meta.pagination).toEqual({ total: 5, count: 2, perPage: 2, currentPage: 2, totalPages: 3 });
+    expect(page.queries).toHaveLength(1);
+  });
+
+  it('should refuse a search longer than 100 characters', async () => {
+    const res = await t.http().get(`/api/client/servers?search=${'x'.repeat(101)}`).set('Cookie', cookies.owner).expect(400);
+    expect(res.body.details).toEqual([{ field: 'search', message: 'search must be shorter than or equal to 100 characters' }]);
+  });
+
   it.each([
     ['/api/client/servers', 'owner'],
     ['/api/client/servers?type=owner', 'owner'],

@@ -29,7 +29,7 @@ export class ClientServersController {
   @Authenticated()
   @ApiPage(ServerDetailsDto)
   list(@CurrentAuth() auth: AuthContext, @Query() query: ClientServerListQueryDto): Promise<Paginated<ServerDetailsDto>> {
-    return this.service.list(auth, query.type, toPage(query));
+    return this.service.list(auth, query.type, toPage(query), query.search);
   }
 
   /** The server permission catalogue (docs/permissions.md). */

@@ -42,7 +42,7 @@ export class ClientServersService {
    * Live state comes from the daemon on the details page; the list shows the panel's state, so a dead node never slows it.
    * Without a type, the servers the caller owns and those shared with them, as one list.
    */
-  async list(auth: AuthContext, type: 'owner' | 'subuser' | 'admin-all' | undefined, page: Page): Promise<Paginated<ServerDetailsDto>> {
+  async list(auth: AuthContext, type: 'owner' | 'subuser' | 'admin-all' | undefined, page: Page, search?: string): Promise<Paginated<ServerDetailsDto>> {
     const userId = auth.user.id;
     const scope: ClientListScope =
       type === undefined
@@ -52,7 +52,7 @@ export class ClientServersService {
           : type === 'admin-all' && holdsAdminScope(auth, AdminScope.SERVERS_READ)
             ? { kind: 'all' }
             : { kind: 'owned', userId };
-    const { rows, total } = await this.servers.clientListPage(scope, page.skip, page.perPage);
+    const { rows, total } = await this.servers.clientListPage(scope, page.skip, page.perPage, search);
     // Owned servers carry every permission, shared ones the permissions granted there.
     const data = rows.map((s) =>
       toListedServerDetails(

@@ -101,6 +101,20 @@ const clientListSource = (scope: ClientListScope): { from: string; where: string
   }
 };
 
+/** An ILIKE pattern matching values that contain `text` as typed (its `%`, `_` and `\\` taken literally). */
+const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * Whether server `s` matches a search pattern: its own columns, its node's name, its owner's username,
+ * or one of its allocations (address, alias, `ip:port`).
+ */
+const searchCondition = (pattern: string): string => `(s.name ILIKE ${pattern} OR s.identifier ILIKE ${pattern} OR s.uuid::text ILIKE ${pattern}
+  OR s.description ILIKE ${pattern}
+  OR EXISTS (SELECT 1 FROM node sn WHERE sn.id = s.node_id AND sn.name ILIKE ${pattern})
+  OR EXISTS (SELECT 1 FROM "user" so WHERE so.id = s.owner_id AND so.username ILIKE ${pattern})
+  OR EXISTS (SELECT 1 FROM allocation sa WHERE sa.server_id = s.id
+    AND (sa.ip ILIKE ${pattern} OR sa.alias ILIKE ${pattern} OR (sa.ip || ':' || sa.port) ILIKE ${pattern})))`;
+
 /** A server of the page with one of its allocations (or none), as clientListPage reads them. */
 type ClientListJoinRow = Omit<ClientListRow, 'allocations'> & {
   a_id: string | null;
@@ -162,12 +176,16 @@ export class ServersRepository {
    * hydrating entities for 50 servers cost the panel more than the query cost the database. A page
    * past the end has no row to carry the total, so only then a second query counts.
    */
-  async clientListPage(scope: ClientListScope, skip: number, take: number): Promise<{ rows: ClientListRow[]; total: number }> {
-    const { from, where, grant, params } = clientListSource(scope);
+  async clientListPage(scope: ClientListScope, skip: number, take: number, search?: string): Promise<{ rows: ClientListRow[]; total: number }> {
+    const source = clientListSource(scope);
+    const { from, grant } = source;
+    const filtered = search !== undefined && search.trim() !== '';
+    const params = filtered ? [...source.params, containsPattern(search.trim())] : source.params;
+    const where = filtered ? `${source.where} AND ${searchCondition(`$${params.length}`)}` : source.where;
     const page = `SELECT ${CLIENT_LIST_SERVER_COLUMNS}, ${grant} AS "grant" FROM ${from} WHERE ${where} ORDER BY s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
     const joined = await queryPrepared<ClientListJoinRow>(
       this.servers.manager,
-      `client-list-${scope.kind}`,
+      `client-list-${scope.kind}${filtered ? '-search' : ''}`,
       `SELECT p.*, n.name AS node_name, o.username AS owner_username,
          a.id AS a_id, a.ip AS a_ip, a.alias AS a_alias, a.port AS a_port, a.notes AS a_notes,
          (SELECT count(*) FROM ${from} WHERE ${where}) AS total

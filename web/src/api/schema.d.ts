@@ -6190,6 +6190,11 @@ export interface operations {
             query?: {
                 page?: number;
                 perPage?: number;
+                /**
+                 * @description Keeps the servers whose name, identifier, uuid, description, node name, owner's username, or an
+                 *     allocation's address (`ip`, alias, `ip:port`) contains this text, ignoring case.
+                 */
+                search?: string;
                 /** @description None: the caller's own servers and those shared with them; `owner`: own only; `subuser`: shared only; `admin-all`: every server (admins). */
                 type?: "owner" | "subuser" | "admin-all";
             };

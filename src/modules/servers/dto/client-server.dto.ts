@@ -7,6 +7,15 @@ export class ClientServerListQueryDto extends PaginationQueryDto {
   @Optional()
   @IsIn(['owner', 'subuser', 'admin-all'])
   type?: 'owner' | 'subuser' | 'admin-all';
+
+  /**
+   * Keeps the servers whose name, identifier, uuid, description, node name, owner's username, or an
+   * allocation's address (`ip`, alias, `ip:port`) contains this text, ignoring case.
+   */
+  @Optional()
+  @IsString()
+  @MaxLength(100)
+  search?: string;
 }
 
 /** The action is checked by the service, so a bad one gets the message that lists the allowed actions. */

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { searchServers } from '@/features/dashboard/api';
 import { parseDashboardSearch } from '@/features/dashboard/search-params';
-import { addressOf, badgesOf, matchesSearch, statusChanges, statusOf, usageBars, type ListedServer } from '@/features/dashboard/server-view';
+import { addressOf, badgesOf, statusChanges, statusOf, usageBars, type ListedServer } from '@/features/dashboard/server-view';
 
 const server = (over: Partial<ListedServer> = {}): ListedServer => ({
   id: '1',
@@ -67,17 +66,11 @@ describe('usageBars', () => {
   });
 });
 
-describe('addressOf and matchesSearch', () => {
+describe('addressOf', () => {
   it('writes ip:port, brackets IPv6, and null without an allocation', () => {
     expect(addressOf(server())).toBe('10.0.0.5:25565');
     expect(addressOf(server({ allocations: { primary: { ip: '::1', port: 1 } } }))).toBe('[::1]:1');
     expect(addressOf(server({ allocations: { primary: null } }))).toBeNull();
-  });
-
-  it('matches name, identifier, address, node and owner, ignoring case and blanks', () => {
-    const s = server();
-    expect(['surv', '0F3A', '10.0.0.5:25', 'NODE-eu', 'alice', '  ', ''].map((q) => matchesSearch(s, q))).toEqual([true, true, true, true, true, true, true]);
-    expect(matchesSearch(s, 'creative')).toBe(false);
   });
 });
 
@@ -95,22 +88,6 @@ describe('statusChanges', () => {
       ['d', 'offline' as const],
     ]);
     expect(statusChanges(before, after)).toEqual([{ uuid: 'a', key: 'running' }]);
-  });
-});
-
-describe('searchServers', () => {
-  it('reads page after page until the last and keeps the matches', async () => {
-    const pages = [
-      [server({ id: '1', name: 'Alpha' }), server({ id: '2', name: 'Beta' })],
-      [server({ id: '3', name: 'alpine' })],
-    ];
-    const asked: number[] = [];
-    const found = await searchServers((page) => {
-      asked.push(page);
-      return Promise.resolve({ data: pages[page - 1], meta: { pagination: { total: 3, totalPages: 2 } } });
-    }, 'alp');
-    expect(asked).toEqual([1, 2]);
-    expect(found.map((s) => s.id)).toEqual(['1', '3']);
   });
 });
 

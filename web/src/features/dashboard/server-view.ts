@@ -97,14 +97,6 @@ export const addressOf = (server: Pick<ListedServer, 'allocations'>): string | n
   return primary.ip.includes(':') ? `[${primary.ip}]:${primary.port}` : `${primary.ip}:${primary.port}`;
 };
 
-/** Whether a server matches the search box: name, identifier, uuid, address, node or owner, ignoring case. */
-export const matchesSearch = (server: ListedServer, query: string): boolean => {
-  const q = query.trim().toLowerCase();
-  if (!q) {return true;}
-  const haystack = [server.name, server.identifier, server.uuid, addressOf(server) ?? '', server.node.name, server.owner.username, server.description ?? ''];
-  return haystack.some((text) => text.toLowerCase().includes(q));
-};
-
 /**
  * The status changes worth announcing: servers whose status key differs from the one seen before.
  * Servers seen for the first time, and first statuses after the wait for a frame, are not announced
