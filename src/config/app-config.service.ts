@@ -31,6 +31,8 @@ export class AppConfigService {
   readonly db: DatabaseConfig;
   readonly log: { level: EnvSchema['LOG_LEVEL'] };
   readonly files: { editMaxBytes: number };
+  /** Whether user-supplied URLs may lead to private addresses (OutboundPolicy); never in production. */
+  readonly outbound: { allowPrivate: boolean };
   readonly rateLimit: { enabled: boolean; redisUrl?: string };
   /** `zeroLimitUnlimited`: a server backup limit of 0 means no limit rather than no backups. */
   readonly backups: { zeroLimitUnlimited: boolean };
@@ -75,6 +77,7 @@ export class AppConfigService {
         };
     this.log = { level: schema.LOG_LEVEL };
     this.files = { editMaxBytes: schema.FILE_EDIT_MAX_MB * 1024 * 1024 };
+    this.outbound = { allowPrivate: schema.OUTBOUND_ALLOW_PRIVATE };
     this.rateLimit = { enabled: schema.RATE_LIMIT_ENABLED, redisUrl: schema.REDIS_URL };
     this.backups = { zeroLimitUnlimited: schema.BACKUP_LIMIT_ZERO_UNLIMITED };
     this.hotCache = { ttlMs: schema.HOT_CACHE_TTL_SECONDS * 1000, maxEntries: schema.HOT_CACHE_MAX_ENTRIES };
