@@ -472,7 +472,7 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
         validate={(v) => (/^https?:\/\/\S+$/i.test(v) ? undefined : t('files.dialog.badUrl'))}
         onSubmit={(url) => {
           // The node downloads in the background: the request answers once it has started.
-          void runOperation('pull', url, () => filesApi.pull(serverId, url, directory)).then((ended) => ended.status === 'done' && watchPull(directory, pulledName(url)));
+          void runOperation('pull', url, () => filesApi.pull(serverId, url, directory)).then((ended) => (ended.status === 'done' ? watchPull(directory, pulledName(url)) : undefined));
           return Promise.resolve();
         }}
         onClose={() => setDialog(undefined)}
