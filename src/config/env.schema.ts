@@ -173,6 +173,12 @@ export class EnvSchema {
   @Max(1024)
   FILE_EDIT_MAX_MB = 4;
 
+  // Lets user-supplied URLs (pull from URL, egg import from URL) reach private, loopback and
+  // link-local addresses. For development and tests with a local file host; refused in production.
+  @Transform(toBoolean)
+  @IsBoolean()
+  OUTBOUND_ALLOW_PRIVATE = false;
+
   // A server's backup limit of 0 disables backups there; with this set, 0 means no limit instead.
   @Transform(toBoolean)
   @IsBoolean()

@@ -27,6 +27,15 @@ describe(AppConfigService.name, () => {
     expect(problemsOf({ NODE_ENV: 'production', APP_KEY: 'x'.repeat(32) })).toEqual([]);
   });
 
+  it('should let outbound URLs reach private addresses only when asked, and never in production', () => {
+    expect(AppConfigService.fromEnv({ APP_KEY: 'k'.repeat(40) }).outbound).toEqual({ allowPrivate: false });
+    expect(AppConfigService.fromEnv({ APP_KEY: 'k'.repeat(40), OUTBOUND_ALLOW_PRIVATE: 'true' }).outbound).toEqual({ allowPrivate: true });
+    expect(problemsOf({ NODE_ENV: 'production', APP_KEY: 'x'.repeat(32), OUTBOUND_ALLOW_PRIVATE: 'true' })).toEqual([
+      'OUTBOUND_ALLOW_PRIVATE: OUTBOUND_ALLOW_PRIVATE must not be true in production (it lets users reach private networks)',
+    ]);
+    expect(problemsOf({ NODE_ENV: 'production', APP_KEY: 'x'.repeat(32), OUTBOUND_ALLOW_PRIVATE: 'false' })).toEqual([]);
+  });
+
   it('should list every bad variable at once when several are wrong', () => {
     const problems = problemsOf({
       NODE_ENV: 'staging',

@@ -46,6 +46,9 @@ export const validateEnv = (env: Record<string, string | undefined>): EnvSchema 
   }
   const parsed = plainToInstance(EnvSchema, relevant);
   const problems = flatten(validateSync(parsed, { skipMissingProperties: false, stopAtFirstError: true }));
+  if (parsed.NODE_ENV === 'production' && parsed.OUTBOUND_ALLOW_PRIVATE === true) {
+    problems.push('OUTBOUND_ALLOW_PRIVATE: OUTBOUND_ALLOW_PRIVATE must not be true in production (it lets users reach private networks)');
+  }
   if (problems.length > 0) {
     throw new ConfigValidationError(problems);
   }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import { WingsSimulator } from 'test/wings-sim/simulator';
@@ -31,7 +32,17 @@ interface Fixtures {
    * A node with its own Wings simulator in this worker, stopped after the test: its faults and
    * `dropConsoles` are the test's to use without disturbing the shared node of the other specs.
    */
-  newNode: () => Promise<{ id: string; sim: WingsSimulator }>;
+  newNode: (options?: { uploadSizeMiB?: number }) => Promise<{ id: string; sim: WingsSimulator }>;
+  /**
+   * Where a server's files are on its simulator's disk (the shared node's or a `newNode` one's), for a
+   * test to put files in and read what the page wrote.
+   */
+  volume: (server: { uuid: string }) => string;
+}
+
+interface TestScoped {
+  /** The simulators `newNode` started in this test. */
+  ownSims: WingsSimulator[];
 }
 
 const freePort = (): Promise<number> =>
@@ -58,7 +69,7 @@ const pageFor = async (browser: Browser, storageState: string, baseURL: string, 
   await context.close();
 };
 
-export const test = base.extend<Fixtures>({
+export const test = base.extend<Fixtures & TestScoped>({
   // eslint-disable-next-line no-empty-pattern -- Playwright reads which fixtures a fixture needs from this pattern
   panel: async ({}, use) => {
     await use(e2eEnv());
@@ -98,15 +109,34 @@ export const test = base.extend<Fixtures>({
       return user;
     });
   },
-  newNode: async ({ api, panel }, use) => {
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads which fixtures a fixture needs from this pattern
+  ownSims: async ({}, use) => {
     const sims: WingsSimulator[] = [];
     try {
-      await use(async () => {
+      await use(sims);
+    } finally {
+      await Promise.all(sims.map((sim) => sim.stop()));
+    }
+  },
+  volume: async ({ panel, ownSims }, use) => {
+    await use((server) => ownSims.map((sim) => sim.servers.get(server.uuid)?.fs.root).find(Boolean) ?? join(panel.simDataDir, 'volumes', server.uuid));
+  },
+  newNode: async ({ api, panel, ownSims: sims }, use) => {
+    await use(async (options = {}) => {
         const suffix = randomBytes(3).toString('hex');
         const key = await api.admin('POST', '/api/account/api-keys', { name: `node ${suffix}`, permissions: ['nodes.read'] });
         const location = ((await api.raw.request<{ id: string }[]>('GET', '/api/admin/locations', { session: api.adminSession })) ?? [])[0];
         const port = await freePort();
-        const node = await api.admin('POST', '/api/admin/nodes', { name: `own ${suffix}`, fqdn: '127.0.0.1', scheme: 'http', daemonListen: port, memory: 16384, disk: 100000, locationId: location.id });
+        const node = await api.admin('POST', '/api/admin/nodes', {
+          name: `own ${suffix}`,
+          fqdn: '127.0.0.1',
+          scheme: 'http',
+          daemonListen: port,
+          memory: 16384,
+          disk: 100000,
+          locationId: location.id,
+          ...(options.uploadSizeMiB === undefined ? {} : { uploadSize: options.uploadSizeMiB }),
+        });
         await api.admin('POST', `/api/admin/nodes/${String(node.id)}/allocations`, { ip: '0.0.0.0', ports: ['27100-27110'] });
         const config = await api.raw.request<{ token_id: string; token: string }>('GET', `/api/admin/daemon/nodes/${String(node.id)}/configuration`, { apiKey: String(key.key) });
         const sim = new WingsSimulator({
@@ -115,16 +145,15 @@ export const test = base.extend<Fixtures>({
           token: config.token,
           port,
           allowedOrigins: [panel.baseURL],
+          // The node's upload cap, as Wings gets it in its configuration (api.upload_limit).
+          uploadLimitMb: options.uploadSizeMiB,
           remoteTimeoutMs: 5000,
           timing: { lineDelayMs: 5, statsIntervalMs: 250, installDurationMs: 20, tokenCheckIntervalMs: 250 },
         });
         await sim.start();
         sims.push(sim);
         return { id: String(node.id), sim };
-      });
-    } finally {
-      await Promise.all(sims.map((sim) => sim.stop()));
-    }
+    });
   },
   createServer: async ({ api, panel }, use) => {
     await use(async (body = {}) => {

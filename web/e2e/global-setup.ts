@@ -77,6 +77,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       ADMIN_USERNAME: 'admin',
       // Short console tokens, so the console spec sees the page renew one within seconds.
       CONSOLE_TOKEN_TTL_SECONDS: String(CONSOLE_TOKEN_TTL_SECONDS),
+      // The files spec pulls from a file host on loopback, which the panel refuses by default.
+      OUTBOUND_ALLOW_PRIVATE: 'true',
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -102,6 +104,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
 
     const location = await api.request<{ id: string }>('POST', '/api/admin/locations', { session: adminSession, body: { short: 'lab', long: 'Browser lab' } });
     const simPort = await freePort();
+    const simDataDir = join(work, 'wings');
     const node = await api.request<{ id: string }>('POST', '/api/admin/nodes', {
       session: adminSession,
       body: { name: 'sim', fqdn: '127.0.0.1', scheme: 'http', daemonListen: simPort, memory: 16384, disk: 100000, locationId: location.id },
@@ -113,6 +116,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       tokenId: config.token_id,
       token: config.token,
       port: simPort,
+      // Server volumes where the workers can reach them (E2eEnv.simDataDir).
+      dataDir: simDataDir,
       allowedOrigins: [baseURL],
       remoteTimeoutMs: 5000,
       timing: { lineDelayMs: 5, statsIntervalMs: 100, installDurationMs: 20, tokenCheckIntervalMs: 100 },
@@ -149,6 +154,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       admin: { ...admin, cookie: adminSession.cookie },
       owner: { id: ownerUser.id, ...owner },
       nodeId: node.id,
+      simDataDir,
       eggId,
       screenshotsDir,
     };

@@ -59,6 +59,8 @@ export interface E2eEnv {
   admin: { email: string; password: string; cookie: string };
   owner: { id: string; email: string; password: string };
   nodeId: string;
+  /** The shared simulator's data directory: a server's files are in `volumes/<uuid>` below it. */
+  simDataDir: string;
   /** Unset when the egg fixtures are missing (outside CI); createServer then skips its test. */
   eggId?: string;
   screenshotsDir: string;

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { OutboundPolicy } from 'src/common/http/outbound-url';
+import { outboundPolicyProvider } from 'src/common/http/outbound-policy.provider';
 import { AuditModule } from 'src/modules/audit/audit.module';
 import { EggTransferService } from 'src/modules/eggs/egg-transfer.service';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
@@ -23,8 +23,8 @@ import { NestsService } from 'src/modules/eggs/nests.service';
     EggsService,
     EggVariablesService,
     EggTransferService,
-    // Outbound requests never reach private addresses; tests of import-url override this.
-    { provide: OutboundPolicy, useValue: new OutboundPolicy() },
+    // Outbound requests never reach private addresses unless OUTBOUND_ALLOW_PRIVATE (not in production).
+    outboundPolicyProvider,
   ],
   exports: [EggsService],
 })

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { OutboundPolicy } from 'src/common/http/outbound-url';
+import { outboundPolicyProvider } from 'src/common/http/outbound-policy.provider';
 import { FilesController } from 'src/modules/files/files.controller';
 import { FilesService } from 'src/modules/files/files.service';
 import { ServersModule } from 'src/modules/servers/servers.module';
@@ -7,6 +7,6 @@ import { ServersModule } from 'src/modules/servers/servers.module';
 @Module({
   imports: [ServersModule],
   controllers: [FilesController],
-  providers: [FilesService, { provide: OutboundPolicy, useValue: new OutboundPolicy() }],
+  providers: [FilesService, outboundPolicyProvider],
 })
 export class FilesModule {}

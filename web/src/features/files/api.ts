@@ -12,7 +12,7 @@ interface FilesServer {
   identifier?: string;
   name: string;
   permissions: string[];
-  /** The node's upload cap in MiB; undefined until the details carry it (read defensively). */
+  /** The node's upload cap in MiB (the details' uploadSizeMiB); undefined when it is missing or not positive. */
   uploadSizeMiB?: number;
 }
 
@@ -49,7 +49,7 @@ export const filesServerQuery = (server: string) =>
         identifier: typeof raw.identifier === 'string' ? raw.identifier : undefined,
         name: String(raw.name),
         permissions: Array.isArray(raw.permissions) ? raw.permissions.filter((p): p is string => typeof p === 'string') : [],
-        // Added to the details on another branch; until it is there, uploads go without a pre-check.
+        // Without it (an older panel), uploads go without a pre-check and the panel's own limit answers.
         uploadSizeMiB: typeof upload === 'number' && upload > 0 ? upload : undefined,
       };
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { arrangeEntries, type FileEntry } from '@/features/files/file-list';
-import { baseName, breadcrumbs, gridFromOctal, isArchive, joinPath, normalizePath, octalFromGrid, parentOf } from '@/features/files/paths';
+import { baseName, breadcrumbs, gridFromOctal, isArchive, joinPath, normalizePath, octalFromGrid, parentOf, pulledName } from '@/features/files/paths';
 
 const entry = (name: string, isDirectory: boolean, size = 0, modified?: string): FileEntry => ({
   name,
@@ -60,6 +60,12 @@ describe('paths', () => {
       { name: 'world', path: '/world' },
       { name: 'region', path: '/world/region' },
     ]);
+  });
+
+  it('should name a pulled URL by its last path segment, as the node does', () => {
+    expect(pulledName('https://example.com/plugins/Essentials%20X.jar?v=2')).toBe('Essentials X.jar');
+    expect(pulledName('https://example.com/')).toBeUndefined();
+    expect(pulledName('not a url')).toBeUndefined();
   });
 
   it('should know archives by their extension', () => {

@@ -29,6 +29,16 @@ export const breadcrumbs = (path: string): { name: string; path: string }[] => {
   return [{ name: '/', path: '/' }, ...parts.map((name, i) => ({ name, path: `/${parts.slice(0, i + 1).join('/')}` }))];
 };
 
+/** The name a pulled URL gets on the node (its last path segment, as Wings names it); undefined when it has none. */
+export const pulledName = (url: string): string | undefined => {
+  try {
+    const last = new URL(url).pathname.split('/').pop() ?? '';
+    return decodeURIComponent(last) || undefined;
+  } catch {
+    return undefined;
+  }
+};
+
 const ARCHIVE = /\.(zip|tar|tar\.gz|tgz|tar\.bz2|tbz2?|tar\.xz|txz|gz|bz2|xz|rar|7z)$/i;
 
 /** Names the daemon can unpack (Wings' decompress knows these formats). */

@@ -1,6 +1,5 @@
 import '@/features/files/components/files.css';
 import { Alert, Anchor, Badge, Breadcrumbs, Button, Group, Modal, Paper, Skeleton, Stack, Switch, Text, Title, useComputedColorScheme } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconDeviceFloppy, IconDownload, IconSearch } from '@tabler/icons-react';
 import { LanguageDescription, type LanguageSupport } from '@codemirror/language';
 import { languages } from '@codemirror/language-data';
@@ -15,7 +14,7 @@ import { ErrorState } from '@/components/ErrorState';
 import { can, downloadUrl, fileContentsQuery, filesServerQuery, useWriteFile } from '@/features/files/api';
 import { baseName, normalizePath, parentOf } from '@/features/files/paths';
 import { ApiError } from '@/lib/api/api-error';
-import { notifyError } from '@/lib/notify';
+import { notify, notifyError } from '@/lib/notify';
 
 // This module is only reached from the editor route, whose chunk the router loads on demand, so
 // CodeMirror stays out of the initial bundle; each language's grammar is a further lazy chunk.
@@ -76,7 +75,7 @@ export const EditorPage = ({ serverId, path: rawPath, isNew = false }: EditorPag
       {
         onSuccess: () => {
           setSaved(content);
-          notifications.show({ color: 'teal', message: t('files.editor.saved', { name: baseName(file) }) });
+          notify({ color: 'teal', message: t('files.editor.saved', { name: baseName(file) }) });
         },
         onError: notifyError,
       },

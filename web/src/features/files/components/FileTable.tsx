@@ -27,7 +27,7 @@ interface FileTableProps {
 }
 
 const ROW_HEIGHT = 44;
-const COLUMNS = 'minmax(36px, auto) minmax(0, 1fr) 110px 200px 44px';
+const COLUMNS = 'minmax(36px, auto) minmax(0, 1fr) 110px 200px 100px 44px';
 
 const SortHeader = ({ label, column, sortKey, sortDir, onSort }: { label: string; column: SortKey; sortKey: SortKey; sortDir: SortDir; onSort: (key: SortKey) => void }) => {
   const active = column === sortKey;
@@ -94,6 +94,11 @@ const Row = memo(function Row({ entry, index, top, checked, active, canWrite, ca
       <div role="gridcell" className="files-wide">
         <Text size="sm" className="files-muted">
           {entry.modified ? formatDateTime(entry.modified, i18n.language) : ''}
+        </Text>
+      </div>
+      <div role="gridcell" className="files-wide">
+        <Text size="sm" ff="monospace" className="files-muted">
+          {entry.mode}
         </Text>
       </div>
       <div role="gridcell">
@@ -205,6 +210,11 @@ export const FileTable = ({ entries, selected, onToggle, onToggleAll, sortKey, s
         <SortHeader label={t('files.list.name')} column="name" sortKey={sortKey} sortDir={sortDir} onSort={onSort} />
         <SortHeader label={t('files.list.size')} column="size" sortKey={sortKey} sortDir={sortDir} onSort={onSort} />
         <SortHeader label={t('files.list.modified')} column="modified" sortKey={sortKey} sortDir={sortDir} onSort={onSort} />
+        <div role="columnheader" className="files-wide">
+          <Text fw={600} fz="sm">
+            {t('files.list.mode')}
+          </Text>
+        </div>
         <div role="columnheader">
           <span className="files-sr-only">{t('files.list.actionsColumn')}</span>
         </div>

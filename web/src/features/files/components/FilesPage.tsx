@@ -1,6 +1,5 @@
 import '@/features/files/components/files.css';
 import { Anchor, Breadcrumbs, Button, Group, Menu, Stack, Text, TextInput, Title } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconCloudDownload, IconFilePlus, IconFolderPlus, IconFolderOpen, IconSearch, IconTrash, IconUpload, IconArchive } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
@@ -17,9 +16,9 @@ import { OperationsTray } from '@/features/files/components/OperationsTray';
 import { filesFromDataTransfer, filesFromInput } from '@/features/files/dropped-files';
 import { arrangeEntries, type FileEntry, type SortDir, type SortKey } from '@/features/files/file-list';
 import { serverWork, type Operation } from '@/features/files/operations';
-import { breadcrumbs, joinPath, normalizePath, parentOf } from '@/features/files/paths';
+import { breadcrumbs, joinPath, normalizePath, parentOf, pulledName } from '@/features/files/paths';
 import { planUpload, type PickedFile, type UploadItem } from '@/features/files/upload-queue';
-import { notifyError } from '@/lib/notify';
+import { notify, notifyError } from '@/lib/notify';
 
 type Dialog =
   | { kind: 'newFile' | 'newFolder' | 'pull' }
@@ -94,7 +93,7 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
     };
     const announceUpload = (item: UploadItem) => {
       if (item.status === 'refused') {
-        notifications.show({ color: 'red', title: t('files.upload.refusedTitle'), message: t('files.upload.refusedToast', { name: item.name, limit: server.data?.uploadSizeMiB ?? 0 }) });
+        notify({ color: 'red', title: t('files.upload.refusedTitle'), message: t('files.upload.refusedToast', { name: item.name, limit: server.data?.uploadSizeMiB ?? 0 }) });
       }
     };
     for (const item of work.uploads.items()) {
@@ -108,15 +107,29 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
   const go = (path: string) => void navigate({ to: '/server/$id/files', params: { id: serverId }, search: { path } });
   const edit = (path: string, isNew = false) => void navigate({ to: '/server/$id/files/edit', params: { id: serverId }, search: isNew ? { path, new: true } : { path } });
 
-  const runOperation = async (kind: Operation['kind'], subject: string, call: () => Promise<unknown>) => {
+  const runOperation = async (kind: Operation['kind'], subject: string, call: () => Promise<unknown>): Promise<Operation> => {
     const ended = await work.operations.run(kind, subject, call);
     await refresh();
     if (ended.status === 'done') {
-      notifications.show({ color: 'teal', message: t(`files.ops.done.${kind}`, { name: subject }) });
+      notify({ color: 'teal', message: t(`files.ops.done.${kind}`, { name: subject }) });
     } else if (ended.status === 'unsure') {
-      notifications.show({ color: 'yellow', message: t('files.ops.unsure', { name: subject }) });
+      notify({ color: 'yellow', message: t('files.ops.unsure', { name: subject }) });
     } else {
       notifyError(ended.error);
+    }
+    return ended;
+  };
+
+  // A pull goes on in the background after the node answers: while its folder is on screen, it is
+  // read again each second until the file shows (for a minute at most), so no reload is needed.
+  const watchPull = async (folder: string, name: string | undefined) => {
+    const queryKey = filesKeys.dir(serverId, folder);
+    for (let tries = 0; name && tries < 60; tries++) {
+      if (queryClient.getQueryData<FileEntry[]>(queryKey)?.some((e) => e.name === name) || !queryClient.getQueryCache().find({ queryKey })?.getObserversCount()) {
+        return;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      await queryClient.invalidateQueries({ queryKey, exact: true });
     }
   };
 
@@ -154,7 +167,10 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
         setDialog({ kind: 'rename', entry });
         return;
       case 'copy':
-        void filesApi.copy(serverId, joinPath(directory, entry.name)).then(() => refresh(), notifyError);
+        void filesApi.copy(serverId, joinPath(directory, entry.name)).then((made) => {
+          notify({ color: 'teal', message: t('files.copied', { name: entry.name, copy: made?.name ?? '' }) });
+          return refresh();
+        }, notifyError);
         return;
       case 'chmod':
         setDialog({ kind: 'chmod', entries: (list.data ?? []).filter((e) => names.includes(e.name)) });
@@ -223,7 +239,7 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
     try {
       await filesApi.delete(serverId, directory, names);
       setSelected(new Set());
-      notifications.show({ color: 'teal', message: t('files.deleted', { count: names.length }) });
+      notify({ color: 'teal', message: t('files.deleted', { count: names.length }) });
       setDialog(undefined);
     } catch (e) {
       notifyError(e);
@@ -456,7 +472,7 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
         validate={(v) => (/^https?:\/\/\S+$/i.test(v) ? undefined : t('files.dialog.badUrl'))}
         onSubmit={(url) => {
           // The node downloads in the background: the request answers once it has started.
-          void runOperation('pull', url, () => filesApi.pull(serverId, url, directory));
+          void runOperation('pull', url, () => filesApi.pull(serverId, url, directory)).then((ended) => (ended.status === 'done' ? watchPull(directory, pulledName(url)) : undefined));
           return Promise.resolve();
         }}
         onClose={() => setDialog(undefined)}
