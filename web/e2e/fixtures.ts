@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import { createServer as createNetServer } from 'node:net';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import { WingsSimulator } from 'test/wings-sim/simulator';
 import { e2eEnv, PanelApi, type E2eEnv, type Session } from 'e2e/panel-api';
+import { freePort } from 'e2e/panel-process';
 
 interface NewUser {
   id: string;
@@ -33,16 +33,6 @@ interface Fixtures {
    */
   newNode: () => Promise<{ id: string; sim: WingsSimulator }>;
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((done, fail) => {
-    const server = createNetServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 /** Signs the page's browser context in through the API (the session cookie lands in the context). */
 export const signIn = async (page: Page, account: { email: string; password: string }): Promise<void> => {
