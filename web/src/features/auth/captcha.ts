@@ -1,7 +1,7 @@
 import type { components } from '@/api/schema';
 
 export type CaptchaSettings = components['schemas']['PublicCaptchaDto'];
-export type CaptchaProvider = CaptchaSettings['provider'];
+type CaptchaProvider = CaptchaSettings['provider'];
 
 /** What the form protects; reCAPTCHA v3 and Turnstile report it with the token (letters and `_` only). */
 export type CaptchaAction = 'sign_in' | 'forget_password';
@@ -26,7 +26,7 @@ export interface WidgetApi {
 }
 
 /** `window.grecaptcha` loaded with `?render=<siteKey>` (reCAPTCHA v3: no widget, a token per action). */
-export interface RecaptchaApi {
+interface RecaptchaApi {
   ready: (callback: () => void) => void;
   execute: (siteKey: string, options: { action: string }) => PromiseLike<string>;
 }
@@ -45,7 +45,7 @@ const LOAD_TIMEOUT_MS = 20_000;
 /** The global function the provider's script calls once its API is ready (Turnstile's and hCaptcha's `onload`). */
 export const onloadCallbackName = (provider: 'turnstile' | 'hcaptcha'): string => `hatcheryCaptchaReady_${provider}`;
 
-export const captchaScriptUrl = (provider: CaptchaProvider, siteKey: string): string => {
+const captchaScriptUrl = (provider: CaptchaProvider, siteKey: string): string => {
   switch (provider) {
     case 'turnstile':
       return `https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit&onload=${onloadCallbackName('turnstile')}`;
