@@ -16,10 +16,13 @@ export const ForgotPasswordPage = () => {
   const [email, setEmail] = useState('');
   const captchaSettings = useQuery(publicSettingsQuery).data?.captcha;
   const captcha = useRef<CaptchaControl>(null);
+  // Asking reCAPTCHA v3 for a token takes a moment before the request starts: no second submit meanwhile.
+  const [preparing, setPreparing] = useState(false);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const token = await captcha.current?.token();
+    setPreparing(true);
+    const token = await captcha.current?.token().finally(() => setPreparing(false));
     // A refused token is spent: the widget asks again.
     forget.mutate({ email: email.trim(), captcha: token }, { onError: () => captcha.current?.reset() });
   };
@@ -44,7 +47,7 @@ export const ForgotPasswordPage = () => {
             />
             <CaptchaWidget settings={captchaSettings} action="forget_password" ref={captcha} />
             <FormError error={forget.error} />
-            <Button type="submit" loading={forget.isPending} disabled={!email.includes('@')} fullWidth>
+            <Button type="submit" loading={forget.isPending || preparing} disabled={!email.includes('@')} fullWidth>
               {t('auth.forgot.submit')}
             </Button>
           </Stack>

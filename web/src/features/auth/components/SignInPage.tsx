@@ -28,13 +28,23 @@ export const SignInPage = ({ next }: { next?: string }) => {
   const [error, setError] = useState<unknown>(null);
   const captchaSettings = useQuery(publicSettingsQuery).data?.captcha;
   const captcha = useRef<CaptchaControl>(null);
+  // Asking reCAPTCHA v3 for a token takes a moment before the request starts: no second submit meanwhile.
+  const [preparing, setPreparing] = useState(false);
+  const captchaToken = async (): Promise<string | undefined> => {
+    setPreparing(true);
+    try {
+      return await captcha.current?.token();
+    } finally {
+      setPreparing(false);
+    }
+  };
 
   const done = () => void navigate({ href: safeNext(next), replace: true });
 
   const submitPassword = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
-    const token = await captcha.current?.token();
+    const token = await captchaToken();
     signIn.mutate(
       { identifier, password, captcha: token },
       {
@@ -67,7 +77,7 @@ export const SignInPage = ({ next }: { next?: string }) => {
       challengeStep.mutate({ challenge: step.challenge, code, recovery }, { onSuccess: done, onError });
     } else {
       // Without a challenge the code goes with the password to the sign-in route, which asks for a new CAPTCHA.
-      const token = await captcha.current?.token();
+      const token = await captchaToken();
       signIn.mutate(
         { identifier, password, captcha: token, totp: code, recovery },
         {
@@ -82,7 +92,7 @@ export const SignInPage = ({ next }: { next?: string }) => {
   };
 
   if (step.kind === 'code') {
-    const pending = signIn.isPending || challengeStep.isPending;
+    const pending = signIn.isPending || challengeStep.isPending || preparing;
     return (
       <AuthCard title={t('auth.twoFactor.title')} subtitle={recovery ? t('auth.twoFactor.recoveryHelp') : t('auth.twoFactor.help')}>
         <form onSubmit={(e) => void submitCode(e)} noValidate>
@@ -171,7 +181,7 @@ export const SignInPage = ({ next }: { next?: string }) => {
           />
           <CaptchaWidget settings={captchaSettings} action="sign_in" ref={captcha} />
           <FormError error={error} />
-          <Button type="submit" loading={signIn.isPending} disabled={!identifier.trim() || !password} fullWidth>
+          <Button type="submit" loading={signIn.isPending || preparing} disabled={!identifier.trim() || !password} fullWidth>
             {t('auth.signIn.submit')}
           </Button>
           <Anchor component={Link} to="/auth/password" size="sm">
