@@ -1,26 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { WingsSimulator } from 'test/wings-sim/simulator';
-import AxeBuilder from '@axe-core/playwright';
-import { expect, expectNoHorizontalScroll, test } from 'e2e/fixtures';
+import { expect, expectAccessible, expectNoHorizontalScroll, test } from 'e2e/fixtures';
 
 // The dashboard `/` against the built panel, its live-status socket `/api/ws` and Wings simulators.
 // Every test names its servers with its own tag and searches for it, so tests running side by side
 // on the same owner do not see each other's servers.
 
 const tag = () => `t${randomBytes(3).toString('hex')}`;
-
-/**
- * No serious or critical axe violations in the page's main region (WCAG 2.x A/AA), as the fixtures'
- * expectAccessible checks, but without the app shell around it, which this page does not draw.
- */
-const expectAccessible = async (page: Page): Promise<void> => {
-  const results = await new AxeBuilder({ page }).include('#main').withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ rule: v.id, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
-  expect(serious, `axe violations on ${page.url()}`).toEqual([]);
-};
 
 const card = (page: Page, name: string) => page.getByRole('article', { name });
 
@@ -56,8 +43,9 @@ test.describe('dashboard', () => {
         await expectNoHorizontalScroll(page);
       }
       await page.screenshot({ path: `${panel.screenshotsDir}/dashboard-${variant}.png`, animations: 'disabled' });
+      // The whole page, app shell included, in both schemes and at 390 px.
+      await expectAccessible(page);
     }
-    await expectAccessible(page); // 390 px, light
     await page.evaluate(() => window.localStorage.removeItem('hatchery-color-scheme'));
   });
 

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { createServer as createNetServer } from 'node:net';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Browser, type Page } from '@playwright/test';
 import { WingsSimulator } from 'test/wings-sim/simulator';
 import { e2eEnv, PanelApi, type E2eEnv, type Session } from 'e2e/panel-api';
+import { freePort } from 'e2e/panel-process';
 
 interface NewUser {
   id: string;
@@ -44,16 +44,6 @@ interface TestScoped {
   /** The simulators `newNode` started in this test. */
   ownSims: WingsSimulator[];
 }
-
-const freePort = (): Promise<number> =>
-  new Promise((done, fail) => {
-    const server = createNetServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
 
 /** Signs the page's browser context in through the API (the session cookie lands in the context). */
 export const signIn = async (page: Page, account: { email: string; password: string }): Promise<void> => {
@@ -181,7 +171,7 @@ export const expectAccessible = async (page: Page): Promise<void> => {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
   const serious = results.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ rule: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')).slice(0, 5) }));
+    .map((v) => ({ rule: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} ${n.failureSummary ?? ''}`).slice(0, 5) }));
   expect(serious, `axe violations on ${page.url()}`).toEqual([]);
 };
 

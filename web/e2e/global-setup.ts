@@ -1,42 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { WingsSimulator } from 'test/wings-sim/simulator';
 import { isCi } from 'e2e/chromium';
 import { CONSOLE_TOKEN_TTL_SECONDS, E2E_ENV, PanelApi, type E2eEnv } from 'e2e/panel-api';
+import { freePort, startPanel, type PanelProcess } from 'e2e/panel-process';
 
 const ROOT = resolve(__dirname, '..', '..');
 const EGGS = process.env.HATCHERY_EGG_FIXTURES ?? resolve(ROOT, '..', 'shared', 'fixtures', 'eggs', 'pterodactyl');
-
-const freePort = (): Promise<number> =>
-  new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => done(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-
-const waitForHealth = async (url: string, panel: ChildProcess, logFile: string): Promise<void> => {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (panel.exitCode !== null) {
-      throw new Error(`the panel exited (${panel.exitCode}) while starting:\n${readFileSync(logFile, 'utf8')}`);
-    }
-    const ok = await fetch(`${url}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) {
-      return;
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`the panel did not answer /api/health within 90 s:\n${readFileSync(logFile, 'utf8')}`);
-};
 
 const storageState = (file: string, baseURL: string, cookie: string): string => {
   const [name, value] = [cookie.slice(0, cookie.indexOf('=')), cookie.slice(cookie.indexOf('=') + 1)];
@@ -56,22 +27,17 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
     throw new Error('no build in dist/: run `npm run build` first (npm test does)');
   }
   const work = mkdtempSync(join(tmpdir(), 'hatchery-browser-'));
-  const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
   const admin = { email: 'admin@hatchery.test', password: 'browser-admin-password' };
-  const logFile = join(work, 'panel.log');
-  const log = createWriteStream(logFile);
-  const panel = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      APP_URL: baseURL,
-      APP_KEY: 'browser-tests-app-key-0123456789abcdefghij',
-      DATA_DIR: join(work, 'data'),
-      RATE_LIMIT_ENABLED: 'false',
-      LOG_LEVEL: 'warn',
+  let panel: PanelProcess | undefined;
+  let sim: WingsSimulator | undefined;
+  const teardown = async () => {
+    await sim?.stop();
+    await panel?.stop();
+    rmSync(work, { recursive: true, force: true });
+  };
+
+  try {
+    panel = await startPanel(work, {
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
       ADMIN_USERNAME: 'admin',
@@ -79,25 +45,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       CONSOLE_TOKEN_TTL_SECONDS: String(CONSOLE_TOKEN_TTL_SECONDS),
       // The files spec pulls from a file host on loopback, which the panel refuses by default.
       OUTBOUND_ALLOW_PRIVATE: 'true',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  panel.stdout?.pipe(log);
-  panel.stderr?.pipe(log);
-  let sim: WingsSimulator | undefined;
-  const teardown = async () => {
-    await sim?.stop();
-    if (panel.exitCode === null) {
-      const exited = new Promise((r) => panel.once('exit', r));
-      panel.kill('SIGTERM');
-      await exited;
-    }
-    log.end();
-    rmSync(work, { recursive: true, force: true });
-  };
-
-  try {
-    await waitForHealth(baseURL, panel, logFile);
+    });
+    const { baseURL } = panel;
     const api = new PanelApi(baseURL);
     const adminSession = await api.signIn(admin.email, admin.password);
     const key = await api.request<{ key: string }>('POST', '/api/account/api-keys', { session: adminSession, body: { name: 'browser tests', permissions: ['nodes.read'] } });

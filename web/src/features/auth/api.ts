@@ -9,7 +9,18 @@ type CurrentSession = components['schemas']['SessionStateDto'];
 
 const authKeys = {
   session: ['auth', 'session'] as const,
+  settings: ['settings', 'public'] as const,
 };
+
+/** The panel's public settings; the signed-out forms read which CAPTCHA to draw from them. */
+export const publicSettingsQuery = queryOptions({
+  queryKey: authKeys.settings,
+  queryFn: async () => {
+    const { data } = await api.GET('/api/settings');
+    return data!.data;
+  },
+  staleTime: 5 * 60_000,
+});
 
 /** The signed-in user; a 401 (ApiError) means nobody is. Loaded once by the app layout's beforeLoad. */
 export const sessionQuery = queryOptions({

@@ -1,10 +1,12 @@
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
-import { useSignIn, useTwoFactorChallenge } from '@/features/auth/api';
+import { publicSettingsQuery, useSignIn, useTwoFactorChallenge } from '@/features/auth/api';
 import { AuthCard } from '@/features/auth/components/AuthCard';
+import { CaptchaWidget, type CaptchaControl } from '@/features/auth/components/CaptchaWidget';
 import { normalizeCode, safeNext, twoFactorStep } from '@/features/auth/sign-in-flow';
 
 type Step = { kind: 'password' } | { kind: 'code'; challenge?: string };
@@ -24,17 +26,32 @@ export const SignInPage = ({ next }: { next?: string }) => {
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState(false);
   const [error, setError] = useState<unknown>(null);
+  const captchaSettings = useQuery(publicSettingsQuery).data?.captcha;
+  const captcha = useRef<CaptchaControl>(null);
+  // Asking reCAPTCHA v3 for a token takes a moment before the request starts: no second submit meanwhile.
+  const [preparing, setPreparing] = useState(false);
+  const captchaToken = async (): Promise<string | undefined> => {
+    setPreparing(true);
+    try {
+      return await captcha.current?.token();
+    } finally {
+      setPreparing(false);
+    }
+  };
 
   const done = () => void navigate({ href: safeNext(next), replace: true });
 
-  const submitPassword = (event: FormEvent) => {
+  const submitPassword = async (event: FormEvent) => {
     event.preventDefault();
     setError(null);
+    const token = await captchaToken();
     signIn.mutate(
-      { identifier, password },
+      { identifier, password, captcha: token },
       {
         onSuccess: done,
         onError: (err) => {
+          // The token is spent whatever the answer was.
+          captcha.current?.reset();
           const second = twoFactorStep(err);
           if (second) {
             setStep({ kind: 'code', ...second });
@@ -46,7 +63,7 @@ export const SignInPage = ({ next }: { next?: string }) => {
     );
   };
 
-  const submitCode = (event: FormEvent) => {
+  const submitCode = async (event: FormEvent) => {
     event.preventDefault();
     if (step.kind !== 'code') {
       return;
@@ -59,15 +76,26 @@ export const SignInPage = ({ next }: { next?: string }) => {
     if (step.challenge) {
       challengeStep.mutate({ challenge: step.challenge, code, recovery }, { onSuccess: done, onError });
     } else {
-      signIn.mutate({ identifier, password, totp: code, recovery }, { onSuccess: done, onError });
+      // Without a challenge the code goes with the password to the sign-in route, which asks for a new CAPTCHA.
+      const token = await captchaToken();
+      signIn.mutate(
+        { identifier, password, captcha: token, totp: code, recovery },
+        {
+          onSuccess: done,
+          onError: (err) => {
+            captcha.current?.reset();
+            onError(err);
+          },
+        },
+      );
     }
   };
 
   if (step.kind === 'code') {
-    const pending = signIn.isPending || challengeStep.isPending;
+    const pending = signIn.isPending || challengeStep.isPending || preparing;
     return (
       <AuthCard title={t('auth.twoFactor.title')} subtitle={recovery ? t('auth.twoFactor.recoveryHelp') : t('auth.twoFactor.help')}>
-        <form onSubmit={submitCode} noValidate>
+        <form onSubmit={(e) => void submitCode(e)} noValidate>
           <Stack gap="md">
             {recovery ? (
               <TextInput
@@ -94,6 +122,7 @@ export const SignInPage = ({ next }: { next?: string }) => {
                 styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)', letterSpacing: '0.3em', fontSize: 'var(--mantine-font-size-lg)' } }}
               />
             )}
+            {step.challenge ? null : <CaptchaWidget settings={captchaSettings} action="sign_in" ref={captcha} />}
             <FormError error={error} />
             <Button type="submit" loading={pending} disabled={normalizeCode(code, recovery).length < 6} fullWidth>
               {t('auth.twoFactor.submit')}
@@ -131,7 +160,7 @@ export const SignInPage = ({ next }: { next?: string }) => {
 
   return (
     <AuthCard title={t('auth.signIn.title')} subtitle={t('auth.signIn.subtitle')}>
-      <form onSubmit={submitPassword} noValidate>
+      <form onSubmit={(e) => void submitPassword(e)} noValidate>
         <Stack gap="md">
           <TextInput
             label={t('auth.signIn.identifier')}
@@ -150,8 +179,9 @@ export const SignInPage = ({ next }: { next?: string }) => {
             autoComplete="current-password"
             required
           />
+          <CaptchaWidget settings={captchaSettings} action="sign_in" ref={captcha} />
           <FormError error={error} />
-          <Button type="submit" loading={signIn.isPending} disabled={!identifier.trim() || !password} fullWidth>
+          <Button type="submit" loading={signIn.isPending || preparing} disabled={!identifier.trim() || !password} fullWidth>
             {t('auth.signIn.submit')}
           </Button>
           <Anchor component={Link} to="/auth/password" size="sm">
