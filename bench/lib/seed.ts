@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { AppConfigService } from 'src/config/app-config.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { expectApi } from 'bench/lib/http';
 
@@ -152,7 +153,8 @@ export const seed = async (base: string, databaseUrl: string, simPort: number, l
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const hash = await new PasswordHasher().hash(PASSWORD);
+    // The production cost (the defaults), as the panel under test verifies these passwords.
+    const hash = await new PasswordHasher(AppConfigService.fromEnv({ APP_KEY: 'x'.repeat(32) })).hash(PASSWORD);
     const usernames = ['owner', ...Array.from({ length: SEED.users - 2 }, (_, i) => `player${String(i + 1).padStart(3, '0')}`)];
     const emails = usernames.map((u) => (u === 'owner' ? OWNER_EMAIL : `${u}@bench.test`));
     const users = (
