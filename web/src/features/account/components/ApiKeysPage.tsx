@@ -55,6 +55,7 @@ const CreateKeyDialog = ({ opened, admin, onClose, onCreated }: { opened: boolea
         }
       }}
       title={t('account.apiKeys.createTitle')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
       centered
     >
       <form onSubmit={submit} noValidate>
@@ -116,7 +117,7 @@ const CreateKeyDialog = ({ opened, admin, onClose, onCreated }: { opened: boolea
 const NewKey = ({ created, onDismiss }: { created: CreatedApiKey; onDismiss: () => void }) => {
   const { t } = useTranslation();
   return (
-    <Alert color="teal" variant="light" title={t('account.apiKeys.createdTitle', { name: created.name })} role="status">
+    <Alert color="teal" variant="light" title={t('account.apiKeys.createdTitle', { name: created.name })} styles={{ title: { color: 'var(--mantine-color-text)' } }} role="status">
       <Stack gap="xs">
         <Text size="sm">{t('account.apiKeys.createdText')}</Text>
         <Group gap={4} wrap="nowrap" align="flex-start">
@@ -147,7 +148,7 @@ const Scopes = ({ scopes }: { scopes: string[] }) => {
   ) : (
     <Group gap={4}>
       {scopes.map((scope) => (
-        <Badge key={scope} variant="light" size="sm" tt="none">
+        <Badge key={scope} variant="default" size="sm" tt="none">
           {scope}
         </Badge>
       ))}

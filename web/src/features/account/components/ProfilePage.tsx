@@ -28,7 +28,7 @@ const ProfileCard = ({ account }: { account: Account }) => {
         <Title order={2} size="h4" id="account-profile">
           {t('account.profile.title')}
         </Title>
-        {account.admin ? <Badge variant="light">{t('user.admin')}</Badge> : null}
+        {account.admin ? <Badge variant="default">{t('user.admin')}</Badge> : null}
       </Group>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" component="dl" m={0}>
         {rows.map(([label, value]) => (

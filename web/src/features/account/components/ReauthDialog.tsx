@@ -81,6 +81,7 @@ const ReauthDialog = ({ account, opened, onCancel, onDone }: ReauthDialogProps) 
         }
       }}
       title={t('account.reauth.title')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
       centered
     >
       <form onSubmit={submit} noValidate>

@@ -34,7 +34,7 @@ const SessionItem = ({ session, onRevoke }: { session: AccountSession; onRevoke:
           <Group gap="xs" wrap="wrap">
             <Text fw={600}>{deviceName(session.userAgent)}</Text>
             {session.current ? (
-              <Badge color="teal" variant="light">
+              <Badge color="teal.9" variant="filled">
                 {t('account.sessions.current')}
               </Badge>
             ) : null}

@@ -68,7 +68,7 @@ const AddKeyDialog = ({ opened, onClose }: { opened: boolean; onClose: () => voi
     );
   };
   return (
-    <Modal opened={opened} onClose={close} title={t('account.sshKeys.addTitle')} centered size="lg">
+    <Modal opened={opened} onClose={close} title={t('account.sshKeys.addTitle')} closeButtonProps={{ 'aria-label': t('common.close') }} centered size="lg">
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <Textarea

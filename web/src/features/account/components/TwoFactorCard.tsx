@@ -88,7 +88,7 @@ const RecoveryCodesStep = ({ account, codes, onSaved }: { account: Account; code
   const text = recoveryCodesFile(codes, account.email, t('account.twoFactor.fileHeading'));
   return (
     <Stack gap="sm">
-      <Alert color="yellow" variant="light" title={t('account.twoFactor.codesTitle')}>
+      <Alert color="yellow" variant="light" title={t('account.twoFactor.codesTitle')} styles={{ title: { color: 'var(--mantine-color-text)' } }}>
         {t('account.twoFactor.codesText')}
       </Alert>
       <SimpleGrid cols={{ base: 1, xs: 2 }} spacing={6} component="ul" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('account.twoFactor.codesList')}>
@@ -214,7 +214,7 @@ export const TwoFactorCard = ({ account, onChanged }: { account: Account; onChan
         <Title order={2} size="h4" id="account-two-factor">
           {t('account.twoFactor.title')}
         </Title>
-        <Badge color={on ? 'teal' : codes ? 'yellow' : 'gray'} variant="light">
+        <Badge color={on ? 'teal.9' : codes ? 'yellow' : 'gray'} variant={on || codes ? 'filled' : 'default'}>
           {on ? t('account.twoFactor.on') : codes ? t('account.twoFactor.pending') : t('account.twoFactor.off')}
         </Badge>
       </Group>
