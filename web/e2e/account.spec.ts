@@ -49,6 +49,7 @@ test.describe('account', () => {
     const secret = (await card.getByTestId('two-factor-secret').textContent() ?? '').trim();
     expect(secret).toMatch(/^[A-Z2-7]{16,}$/);
     await expectAccessible(page);
+    await card.evaluate((el) => el.scrollIntoView());
     await shot(page, 'account-two-factor-setup', ['light']);
 
     // A wrong code says why and keeps the step.
@@ -74,7 +75,8 @@ test.describe('account', () => {
       expect(file).toContain(code);
     }
     await expectAccessible(page);
-    await shot(page, 'account-recovery-codes', ['light']);
+    await card.evaluate((el) => el.scrollIntoView());
+    await shot(page, 'account-recovery-codes', ['light', 'mobile']);
     await card.getByRole('checkbox', { name: 'I have saved my recovery codes' }).check();
     await done.click();
     await expect(card.getByText('On', { exact: true })).toBeVisible();

@@ -1,4 +1,4 @@
-import { ScrollArea, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 
@@ -36,15 +36,14 @@ export const AccountLayout = () => {
         }}
         keepMounted={false}
       >
-        <ScrollArea type="never">
-          <Tabs.List style={{ flexWrap: 'nowrap' }} aria-label={t('account.tabs.label')}>
-            {TABS.map((tab) => (
-              <Tabs.Tab key={tab.value} value={tab.value}>
-                {t(tab.label)}
-              </Tabs.Tab>
-            ))}
-          </Tabs.List>
-        </ScrollArea>
+        {/* The four tabs wrap onto a second line on a phone rather than hide off screen. */}
+        <Tabs.List aria-label={t('account.tabs.label')}>
+          {TABS.map((tab) => (
+            <Tabs.Tab key={tab.value} value={tab.value}>
+              {t(tab.label)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
       </Tabs>
       <Outlet />
     </Stack>

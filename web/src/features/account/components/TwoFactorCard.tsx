@@ -1,5 +1,5 @@
-import { Alert, Badge, Box, Button, Card, Checkbox, Code, Group, List, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconDownload, IconShieldCheck } from '@tabler/icons-react';
+import { Alert, Badge, Box, Button, Card, Checkbox, Code, CopyButton as MantineCopyButton, Group, List, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { IconCheck, IconCopy, IconDownload, IconShieldCheck } from '@tabler/icons-react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -102,12 +102,13 @@ const RecoveryCodesStep = ({ account, codes, onSaved }: { account: Account; code
         <Button variant="light" leftSection={<IconDownload size={16} aria-hidden />} onClick={() => download(text, recoveryCodesFileName(account.username))}>
           {t('account.twoFactor.download')}
         </Button>
-        <Group gap={4}>
-          <CopyButton value={codes.join('\n')} label={t('account.twoFactor.copyCodes')} />
-          <Text size="sm" aria-hidden>
-            {t('account.twoFactor.copyCodes')}
-          </Text>
-        </Group>
+        <MantineCopyButton value={codes.join('\n')} timeout={1500}>
+          {({ copied, copy }) => (
+            <Button variant="default" leftSection={copied ? <IconCheck size={16} aria-hidden /> : <IconCopy size={16} aria-hidden />} onClick={copy}>
+              {copied ? t('common.copied') : t('account.twoFactor.copyCodes')}
+            </Button>
+          )}
+        </MantineCopyButton>
       </Group>
       <Checkbox label={t('account.twoFactor.saved')} checked={saved} onChange={(e) => setSaved(e.currentTarget.checked)} />
       <Group>
