@@ -1,5 +1,5 @@
 /** A user agent in plain words: the browser (or tool) and the system it runs on, each null when unknown. */
-export interface Device {
+interface Device {
   browser: string | null;
   os: string | null;
 }
