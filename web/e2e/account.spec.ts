@@ -189,6 +189,38 @@ test.describe('account', () => {
     await list.getByRole('button', { name: 'Delete the SSH key laptop' }).click();
     await page.getByRole('dialog', { name: 'Delete SSH key?' }).getByRole('button', { name: 'Delete' }).click();
     await expect(page.getByRole('heading', { name: 'No SSH keys yet' })).toBeVisible();
+
+    // From a .pub file: the key is read in, named after its comment.
+    const desk = sshPublicKey('me@desk');
+    await page.getByRole('button', { name: 'Add SSH key' }).click();
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'id_ed25519.pub', mimeType: 'text/plain', buffer: Buffer.from(`${desk.line}\n`) });
+    await expect(dialog.getByRole('textbox', { name: 'Public key' })).toHaveValue(desk.line);
+    await expect(dialog.getByRole('textbox', { name: 'Name' })).toHaveValue('me@desk');
+    await dialog.getByRole('button', { name: 'Add SSH key' }).click();
+    await expect(list).toContainText(desk.fingerprint);
+  });
+
+  test('a list that fails to load says why, with the request id, and loads on Retry', async ({ page, newUser }) => {
+    const user = await newUser();
+    await signIn(page, user);
+    // Down until the test says otherwise (a 5xx is retried twice before the page gives up).
+    let down = true;
+    await page.route('**/api/account/sessions', async (route) => {
+      if (!down) {
+        await route.continue();
+        return;
+      }
+      await route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, code: 'DATABASE_UNAVAILABLE', message: 'down', requestId: 'req-down-1' }) });
+    });
+    await page.goto('/account/sessions');
+    const alert = page.getByRole('alert');
+    await expect(alert).toContainText('Your sessions could not be loaded');
+    await expect(alert).toContainText('The panel cannot reach its database right now.');
+    await expect(alert).toContainText('req-down-1');
+    await expectAccessible(page);
+    down = false;
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await expect(page.getByRole('list', { name: 'Sessions' }).getByRole('listitem')).toHaveCount(1);
   });
 
   test('sessions: revoking another session ends it, and so does signing out all others', async ({ page, api, panel, newUser }) => {
