@@ -1,7 +1,7 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Secret, TOTP } from 'otpauth';
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 import { expect, expectAccessible, expectNoHorizontalScroll, shot, signIn, test } from 'e2e/fixtures';
 
 // The account pages (/account, /account/api-keys, /account/ssh-keys, /account/sessions) against the
@@ -27,6 +27,13 @@ const status = async (baseURL: string, path: string, auth: { apiKey?: string; co
     headers.cookie = auth.cookie;
   }
   return (await fetch(`${baseURL}${path}`, { headers })).status;
+};
+
+/** A dialog whose opening transition has finished (axe reads colours mid-fade as too faint). */
+const openDialog = async (page: Page, name: string): Promise<Locator> => {
+  const dialog = page.getByRole('dialog', { name });
+  await expect.poll(() => dialog.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+  return dialog;
 };
 
 const twoFactorCard = (page: Page) => page.getByRole('region', { name: 'Two-factor sign-in' });
@@ -110,7 +117,7 @@ test.describe('account', () => {
     await expectAccessible(page);
 
     await page.getByRole('button', { name: 'Create API key' }).click();
-    const dialog = page.getByRole('dialog', { name: 'New API key' });
+    const dialog = await openDialog(page, 'New API key');
     await dialog.getByRole('textbox', { name: 'Name' }).fill('backup script');
     await dialog.getByRole('textbox', { name: 'Valid for (days)' }).fill('30');
     // Admin permissions are for administrators only.
@@ -309,8 +316,7 @@ test.describe('account', () => {
     await email.getByRole('textbox', { name: 'New e-mail address' }).fill(changed);
     await email.getByLabel('Current password').fill(user.password);
     await email.getByRole('button', { name: 'Change e-mail address' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
-    await expect(dialog).toBeVisible();
+    const dialog = await openDialog(page, 'Confirm it is you');
     await expectAccessible(page);
     await dialog.getByLabel('Current password').fill(user.password);
     await dialog.getByRole('button', { name: 'Continue' }).click();
