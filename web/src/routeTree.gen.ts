@@ -12,7 +12,12 @@ import { Route as rootRouteImport } from './routes/__root'
 import { Route as AppRouteImport } from './routes/_app'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
 import { Route as AppSplatRouteImport } from './routes/_app/$'
+import { Route as AppAccountRouteImport } from './routes/_app/account'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
+import { Route as AppAccountIndexRouteImport } from './routes/_app/account/index'
+import { Route as AppAccountApiKeysRouteImport } from './routes/_app/account/api-keys'
+import { Route as AppAccountSessionsRouteImport } from './routes/_app/account/sessions'
+import { Route as AppAccountSshKeysRouteImport } from './routes/_app/account/ssh-keys'
 import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
@@ -34,10 +39,35 @@ const AppSplatRoute = AppSplatRouteImport.update({
   path: '/$',
   getParentRoute: () => AppRoute,
 } as any)
+const AppAccountRoute = AppAccountRouteImport.update({
+  id: '/account',
+  path: '/account',
+  getParentRoute: () => AppRoute,
+} as any)
 const AuthLoginRoute = AuthLoginRouteImport.update({
   id: '/auth/login',
   path: '/auth/login',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AppAccountIndexRoute = AppAccountIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppAccountRoute,
+} as any)
+const AppAccountApiKeysRoute = AppAccountApiKeysRouteImport.update({
+  id: '/api-keys',
+  path: '/api-keys',
+  getParentRoute: () => AppAccountRoute,
+} as any)
+const AppAccountSessionsRoute = AppAccountSessionsRouteImport.update({
+  id: '/sessions',
+  path: '/sessions',
+  getParentRoute: () => AppAccountRoute,
+} as any)
+const AppAccountSshKeysRoute = AppAccountSshKeysRouteImport.update({
+  id: '/ssh-keys',
+  path: '/ssh-keys',
+  getParentRoute: () => AppAccountRoute,
 } as any)
 const AppServerIdRoute = AppServerIdRouteImport.update({
   id: '/server/$id',
@@ -73,9 +103,14 @@ const AppServerIdFilesEditRoute = AppServerIdFilesEditRouteImport.update({
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
   '/$': typeof AppSplatRoute
+  '/account': typeof AppAccountRouteWithChildren
   '/auth/login': typeof AuthLoginRoute
+  '/account/api-keys': typeof AppAccountApiKeysRoute
+  '/account/sessions': typeof AppAccountSessionsRoute
+  '/account/ssh-keys': typeof AppAccountSshKeysRoute
   '/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
+  '/account/': typeof AppAccountIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/server/$id/': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
@@ -85,7 +120,11 @@ export interface FileRoutesByTo {
   '/$': typeof AppSplatRoute
   '/auth/login': typeof AuthLoginRoute
   '/': typeof AppIndexRoute
+  '/account/api-keys': typeof AppAccountApiKeysRoute
+  '/account/sessions': typeof AppAccountSessionsRoute
+  '/account/ssh-keys': typeof AppAccountSshKeysRoute
   '/auth/password/reset': typeof AuthPasswordResetRoute
+  '/account': typeof AppAccountIndexRoute
   '/auth/password': typeof AuthPasswordIndexRoute
   '/server/$id': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
@@ -95,10 +134,15 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/_app': typeof AppRouteWithChildren
   '/_app/$': typeof AppSplatRoute
+  '/_app/account': typeof AppAccountRouteWithChildren
   '/auth/login': typeof AuthLoginRoute
   '/_app/': typeof AppIndexRoute
+  '/_app/account/api-keys': typeof AppAccountApiKeysRoute
+  '/_app/account/sessions': typeof AppAccountSessionsRoute
+  '/_app/account/ssh-keys': typeof AppAccountSshKeysRoute
   '/_app/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
+  '/_app/account/': typeof AppAccountIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/_app/server/$id/': typeof AppServerIdIndexRoute
   '/_app/server/$id/files/edit': typeof AppServerIdFilesEditRoute
@@ -109,9 +153,14 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/$'
+    | '/account'
     | '/auth/login'
+    | '/account/api-keys'
+    | '/account/sessions'
+    | '/account/ssh-keys'
     | '/server/$id'
     | '/auth/password/reset'
+    | '/account/'
     | '/auth/password/'
     | '/server/$id/'
     | '/server/$id/files/edit'
@@ -121,7 +170,11 @@ export interface FileRouteTypes {
     | '/$'
     | '/auth/login'
     | '/'
+    | '/account/api-keys'
+    | '/account/sessions'
+    | '/account/ssh-keys'
     | '/auth/password/reset'
+    | '/account'
     | '/auth/password'
     | '/server/$id'
     | '/server/$id/files/edit'
@@ -130,10 +183,15 @@ export interface FileRouteTypes {
     | '__root__'
     | '/_app'
     | '/_app/$'
+    | '/_app/account'
     | '/auth/login'
     | '/_app/'
+    | '/_app/account/api-keys'
+    | '/_app/account/sessions'
+    | '/_app/account/ssh-keys'
     | '/_app/server/$id'
     | '/auth/password/reset'
+    | '/_app/account/'
     | '/auth/password/'
     | '/_app/server/$id/'
     | '/_app/server/$id/files/edit'
@@ -170,12 +228,47 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppSplatRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/account': {
+      id: '/_app/account'
+      path: '/account'
+      fullPath: '/account'
+      preLoaderRoute: typeof AppAccountRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/auth/login': {
       id: '/auth/login'
       path: '/auth/login'
       fullPath: '/auth/login'
       preLoaderRoute: typeof AuthLoginRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_app/account/': {
+      id: '/_app/account/'
+      path: '/'
+      fullPath: '/account/'
+      preLoaderRoute: typeof AppAccountIndexRouteImport
+      parentRoute: typeof AppAccountRoute
+    }
+    '/_app/account/api-keys': {
+      id: '/_app/account/api-keys'
+      path: '/api-keys'
+      fullPath: '/account/api-keys'
+      preLoaderRoute: typeof AppAccountApiKeysRouteImport
+      parentRoute: typeof AppAccountRoute
+    }
+    '/_app/account/sessions': {
+      id: '/_app/account/sessions'
+      path: '/sessions'
+      fullPath: '/account/sessions'
+      preLoaderRoute: typeof AppAccountSessionsRouteImport
+      parentRoute: typeof AppAccountRoute
+    }
+    '/_app/account/ssh-keys': {
+      id: '/_app/account/ssh-keys'
+      path: '/ssh-keys'
+      fullPath: '/account/ssh-keys'
+      preLoaderRoute: typeof AppAccountSshKeysRouteImport
+      parentRoute: typeof AppAccountRoute
     }
     '/_app/server/$id': {
       id: '/_app/server/$id'
@@ -222,6 +315,24 @@ declare module '@tanstack/react-router' {
   }
 }
 
+interface AppAccountRouteChildren {
+  AppAccountApiKeysRoute: typeof AppAccountApiKeysRoute
+  AppAccountSessionsRoute: typeof AppAccountSessionsRoute
+  AppAccountSshKeysRoute: typeof AppAccountSshKeysRoute
+  AppAccountIndexRoute: typeof AppAccountIndexRoute
+}
+
+const AppAccountRouteChildren: AppAccountRouteChildren = {
+  AppAccountApiKeysRoute: AppAccountApiKeysRoute,
+  AppAccountSessionsRoute: AppAccountSessionsRoute,
+  AppAccountSshKeysRoute: AppAccountSshKeysRoute,
+  AppAccountIndexRoute: AppAccountIndexRoute,
+}
+
+const AppAccountRouteWithChildren = AppAccountRoute._addFileChildren(
+  AppAccountRouteChildren,
+)
+
 interface AppServerIdRouteChildren {
   AppServerIdIndexRoute: typeof AppServerIdIndexRoute
   AppServerIdFilesEditRoute: typeof AppServerIdFilesEditRoute
@@ -240,12 +351,14 @@ const AppServerIdRouteWithChildren = AppServerIdRoute._addFileChildren(
 
 interface AppRouteChildren {
   AppSplatRoute: typeof AppSplatRoute
+  AppAccountRoute: typeof AppAccountRouteWithChildren
   AppIndexRoute: typeof AppIndexRoute
   AppServerIdRoute: typeof AppServerIdRouteWithChildren
 }
 
 const AppRouteChildren: AppRouteChildren = {
   AppSplatRoute: AppSplatRoute,
+  AppAccountRoute: AppAccountRouteWithChildren,
   AppIndexRoute: AppIndexRoute,
   AppServerIdRoute: AppServerIdRouteWithChildren,
 }

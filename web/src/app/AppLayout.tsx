@@ -1,6 +1,6 @@
 import { AppShell, Avatar, Burger, Group, Menu, NavLink, Text, UnstyledButton } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { IconLogout } from '@tabler/icons-react';
+import { IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { NAV_ITEMS } from '@/app/nav';
@@ -32,6 +32,9 @@ const SignedInMenu = ({ user }: { user: SessionUser }) => {
           {user.admin ? <Text size="xs">{t('user.admin')}</Text> : null}
         </Menu.Label>
         <Menu.Divider />
+        <Menu.Item component={Link} to="/account" leftSection={<IconUserCircle size={16} aria-hidden />}>
+          {t('user.account')}
+        </Menu.Item>
         <Menu.Item
           leftSection={<IconLogout size={16} aria-hidden />}
           onClick={() =>

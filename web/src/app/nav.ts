@@ -1,4 +1,4 @@
-import { IconServer } from '@tabler/icons-react';
+import { IconServer, IconUserCircle } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import type { ParseKeys } from 'i18next';
 
@@ -12,4 +12,7 @@ interface NavItem {
 }
 
 /** The main navigation of the app shell. A new top-level page adds its entry here (see web/README.md). */
-export const NAV_ITEMS: NavItem[] = [{ to: '/', label: 'nav.servers', icon: IconServer }];
+export const NAV_ITEMS: NavItem[] = [
+  { to: '/', label: 'nav.servers', icon: IconServer },
+  { to: '/account', label: 'nav.account', icon: IconUserCircle },
+];

@@ -19,7 +19,7 @@ interface ConfirmDialogProps {
 export const ConfirmDialog = ({ opened, title, message, confirmLabel, danger, loading, onConfirm, onClose }: ConfirmDialogProps) => {
   const { t } = useTranslation();
   return (
-    <Modal opened={opened} onClose={loading ? () => undefined : onClose} title={title} centered>
+    <Modal opened={opened} onClose={loading ? () => undefined : onClose} title={title} closeButtonProps={{ 'aria-label': t('common.close') }} centered>
       <Stack>
         {typeof message === 'string' ? <Text size="sm">{message}</Text> : message}
         <Group justify="flex-end">

@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
 import { useResetPassword } from '@/features/auth/api';
 import { AuthCard } from '@/features/auth/components/AuthCard';
-import { passwordProblem } from '@/features/auth/password-rules';
+import { passwordProblem } from '@/lib/password-rules';
 import { fieldErrors, ApiError } from '@/lib/api/api-error';
 
 /** The page the reset e-mail links to (`/auth/password/reset?token=`): a new password, twice. */

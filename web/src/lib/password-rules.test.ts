@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { passwordProblem } from '@/features/auth/password-rules';
+import { passwordProblem } from '@/lib/password-rules';
 
 describe('passwordProblem', () => {
   it('should refuse fewer than 8 characters', () => {

@@ -1,0 +1,208 @@
+import { Badge, Button, Card, Group, PasswordInput, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { useQuery } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ErrorState } from '@/components/ErrorState';
+import { FormError } from '@/components/FormError';
+import { meQuery, useChangeEmail, useChangePassword, type Account } from '@/features/account/api';
+import { shownError, useFreshSession } from '@/features/account/components/ReauthDialog';
+import { TwoFactorCard } from '@/features/account/components/TwoFactorCard';
+import { ApiError, fieldErrors } from '@/lib/api/api-error';
+import { formatDateTime } from '@/lib/format';
+import { passwordProblem } from '@/lib/password-rules';
+
+const serverFields = (error: unknown): Record<string, string> => (error instanceof ApiError ? fieldErrors(error) : {});
+
+const ProfileCard = ({ account }: { account: Account }) => {
+  const { t, i18n } = useTranslation();
+  const rows: [string, string][] = [
+    [t('account.profile.name'), account.name || '–'],
+    [t('account.profile.username'), account.username],
+    [t('account.profile.email'), account.email],
+    [t('account.profile.since'), formatDateTime(account.createdAt, i18n.language)],
+  ];
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="account-profile">
+      <Group justify="space-between" mb="sm" wrap="wrap" gap="xs">
+        <Title order={2} size="h4" id="account-profile">
+          {t('account.profile.title')}
+        </Title>
+        {account.admin ? <Badge variant="default">{t('user.admin')}</Badge> : null}
+      </Group>
+      <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm" component="dl" m={0}>
+        {rows.map(([label, value]) => (
+          <Stack key={label} gap={0}>
+            <Text component="dt" size="xs" c="dimmed">
+              {label}
+            </Text>
+            <Text component="dd" m={0} style={{ overflowWrap: 'anywhere' }}>
+              {value}
+            </Text>
+          </Stack>
+        ))}
+      </SimpleGrid>
+    </Card>
+  );
+};
+
+const EmailCard = ({ account, onChanged }: { account: Account; onChanged: () => void }) => {
+  const { t } = useTranslation();
+  const change = useChangeEmail();
+  const fresh = useFreshSession(account);
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const fields = serverFields(change.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void fresh.run(() => change.mutateAsync({ email: email.trim(), password })).then((ok) => {
+      if (ok) {
+        setEmail('');
+        setPassword('');
+        onChanged();
+        notifications.show({ color: 'teal', message: t('account.email.done') });
+      }
+    });
+  };
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="account-email">
+      <Title order={2} size="h4" id="account-email" mb="sm">
+        {t('account.email.title')}
+      </Title>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <TextInput
+            label={t('account.email.new')}
+            type="email"
+            value={email}
+            onChange={(e) => setEmail(e.currentTarget.value)}
+            autoComplete="email"
+            error={fields.email}
+            required
+          />
+          <PasswordInput
+            label={t('account.fields.currentPassword')}
+            value={password}
+            onChange={(e) => setPassword(e.currentTarget.value)}
+            autoComplete="current-password"
+            error={fields.password}
+            required
+          />
+          <FormError error={Object.keys(fields).length > 0 ? null : shownError(change.error)} />
+          <Group>
+            <Button type="submit" loading={change.isPending} disabled={!email.trim() || !password}>
+              {t('account.email.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      {fresh.dialog}
+    </Card>
+  );
+};
+
+const PasswordCard = ({ account }: { account: Account }) => {
+  const { t } = useTranslation();
+  const change = useChangePassword();
+  const fresh = useFreshSession(account);
+  const [current, setCurrent] = useState('');
+  const [next, setNext] = useState('');
+  const [repeat, setRepeat] = useState('');
+  const [touched, setTouched] = useState(false);
+  const problem = passwordProblem(next);
+  const mismatch = repeat !== next;
+  const fields = serverFields(change.error);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setTouched(true);
+    if (problem || mismatch || !current) {
+      return;
+    }
+    void fresh.run(() => change.mutateAsync({ currentPassword: current, newPassword: next })).then((ok) => {
+      if (ok) {
+        setCurrent('');
+        setNext('');
+        setRepeat('');
+        setTouched(false);
+        notifications.show({ color: 'teal', message: t('account.password.done') });
+      }
+    });
+  };
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="account-password">
+      <Title order={2} size="h4" id="account-password">
+        {t('account.password.title')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t('account.password.text')}
+      </Text>
+      <form onSubmit={submit} noValidate>
+        <Stack gap="sm">
+          <PasswordInput
+            label={t('account.fields.currentPassword')}
+            value={current}
+            onChange={(e) => setCurrent(e.currentTarget.value)}
+            autoComplete="current-password"
+            error={(touched && !current ? t('account.fields.required') : undefined) ?? fields.currentPassword}
+            required
+          />
+          <PasswordInput
+            label={t('account.password.new')}
+            description={t('auth.reset.rules')}
+            value={next}
+            onChange={(e) => setNext(e.currentTarget.value)}
+            autoComplete="new-password"
+            error={(touched && problem ? t(`auth.reset.problem.${problem}`) : undefined) ?? fields.newPassword}
+            required
+          />
+          <PasswordInput
+            label={t('account.password.repeat')}
+            value={repeat}
+            onChange={(e) => setRepeat(e.currentTarget.value)}
+            autoComplete="new-password"
+            error={touched && mismatch ? t('auth.reset.mismatch') : undefined}
+            required
+          />
+          <FormError error={Object.keys(fields).length > 0 ? null : shownError(change.error)} />
+          <Group>
+            <Button type="submit" loading={change.isPending}>
+              {t('account.password.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+      {fresh.dialog}
+    </Card>
+  );
+};
+
+const ProfileSkeleton = () => {
+  const { t } = useTranslation();
+  return (
+    <Stack gap="md" aria-busy="true" aria-label={t('common.loading')} role="status">
+      {[120, 200, 260].map((height) => (
+        <Skeleton key={height} height={height} radius="md" />
+      ))}
+    </Stack>
+  );
+};
+
+/** `/account`: who the user is, e-mail and password changes, and two-factor sign-in. */
+export const ProfilePage = ({ onAccountChanged }: { onAccountChanged: () => void }) => {
+  const { t } = useTranslation();
+  const me = useQuery(meQuery);
+  if (me.isError) {
+    return <ErrorState error={me.error} title={t('account.loadError')} onRetry={() => void me.refetch()} />;
+  }
+  if (!me.data) {
+    return <ProfileSkeleton />;
+  }
+  return (
+    <Stack gap="md">
+      <ProfileCard account={me.data} />
+      <TwoFactorCard account={me.data} onChanged={onAccountChanged} />
+      <EmailCard account={me.data} onChanged={onAccountChanged} />
+      <PasswordCard account={me.data} />
+    </Stack>
+  );
+};

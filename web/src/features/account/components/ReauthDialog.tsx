@@ -1,0 +1,124 @@
+import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { FormError } from '@/components/FormError';
+import { isNotFresh, useReauthenticate, type Account } from '@/features/account/api';
+
+type Action = () => Promise<unknown>;
+
+/**
+ * Runs a change that needs a recent sign-in. When the panel answers SESSION_NOT_FRESH, a dialog asks
+ * for the password (and the two-factor code when it is on), signs in again and retries the change.
+ * Any other failure is left to the form's own error (the mutation keeps it).
+ */
+export const useFreshSession = (account: Account): { run: (action: Action) => Promise<boolean>; dialog: ReactNode } => {
+  const [pending, setPending] = useState<{ action: Action; done: (ok: boolean) => void } | null>(null);
+  const run = (action: Action): Promise<boolean> =>
+    new Promise((done) => {
+      action().then(
+        () => done(true),
+        (error: unknown) => (isNotFresh(error) ? setPending({ action, done }) : done(false)),
+      );
+    });
+  const dialog = (
+    <ReauthDialog
+      account={account}
+      opened={pending !== null}
+      onCancel={() => {
+        pending?.done(false);
+        setPending(null);
+      }}
+      onDone={() => {
+        if (pending) {
+          setPending(null);
+          pending.action().then(
+            () => pending.done(true),
+            () => pending.done(false),
+          );
+        }
+      }}
+    />
+  );
+  return { run, dialog };
+};
+
+interface ReauthDialogProps {
+  account: Account;
+  opened: boolean;
+  onCancel: () => void;
+  onDone: () => void;
+}
+
+const ReauthDialog = ({ account, opened, onCancel, onDone }: ReauthDialogProps) => {
+  const { t } = useTranslation();
+  const reauth = useReauthenticate();
+  const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
+  const close = () => {
+    setPassword('');
+    setCode('');
+    reauth.reset();
+  };
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    reauth.mutate(
+      { email: account.email, password, totp: account.twoFactorEnabled ? code : undefined },
+      {
+        onSuccess: () => {
+          close();
+          onDone();
+        },
+      },
+    );
+  };
+  return (
+    <Modal
+      opened={opened}
+      onClose={() => {
+        if (!reauth.isPending) {
+          close();
+          onCancel();
+        }
+      }}
+      title={t('account.reauth.title')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+      centered
+    >
+      <form onSubmit={submit} noValidate>
+        <Stack>
+          <Text size="sm">{t('account.reauth.text')}</Text>
+          <PasswordInput label={t('account.fields.currentPassword')} value={password} onChange={(e) => setPassword(e.currentTarget.value)} autoComplete="current-password" required data-autofocus />
+          {account.twoFactorEnabled ? (
+            <TextInput
+              label={t('account.reauth.code')}
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value)}
+              inputMode="numeric"
+              autoComplete="one-time-code"
+              required
+            />
+          ) : null}
+          <FormError error={reauth.error} />
+          <Group justify="flex-end">
+            <Button
+              variant="default"
+              onClick={() => {
+                close();
+                onCancel();
+              }}
+              disabled={reauth.isPending}
+            >
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={reauth.isPending} disabled={!password || (account.twoFactorEnabled && !code)}>
+              {t('account.reauth.submit')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+};
+
+/** A form's error, except the "sign in again" one the dialog above takes care of. */
+export const shownError = (error: unknown): unknown => (isNotFresh(error) ? null : error);
