@@ -22,9 +22,12 @@ export const theme = createTheme({
   focusRing: 'auto',
 });
 
-/** Dimmed text dark enough to read on white (Mantine's gray.6 is 3.3:1; gray.7 is 8:1). */
+/**
+ * Dimmed text with AA contrast in both schemes: on white Mantine's gray.6 is 3.3:1 (gray.7 is 8:1),
+ * on the dark body its dark.2 is 4.0:1 (dark.1 is 8.6:1).
+ */
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
   light: { '--mantine-color-dimmed': t.colors.gray[7] },
-  dark: {},
+  dark: { '--mantine-color-dimmed': t.colors.dark[1] },
 });

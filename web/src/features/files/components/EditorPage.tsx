@@ -12,6 +12,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '@/components/ErrorState';
 import { can, downloadUrl, fileContentsQuery, filesServerQuery, useWriteFile } from '@/features/files/api';
+import { darkEditorTheme } from '@/features/files/editor-theme';
 import { baseName, normalizePath, parentOf } from '@/features/files/paths';
 import { ApiError } from '@/lib/api/api-error';
 import { notify, notifyError } from '@/lib/notify';
@@ -184,7 +185,7 @@ export const EditorPage = ({ serverId, path: rawPath, isNew = false }: EditorPag
             value={text}
             onChange={setText}
             height="max(320px, calc(100dvh - 260px))"
-            theme={scheme === 'dark' ? 'dark' : 'light'}
+            theme={scheme === 'dark' ? darkEditorTheme : 'light'}
             readOnly={readOnly}
             extensions={extensions}
             basicSetup={{ searchKeymap: true, foldGutter: true, highlightActiveLine: true }}
