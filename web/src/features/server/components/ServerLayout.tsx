@@ -6,11 +6,18 @@ import { ErrorState } from '@/components/ErrorState';
 import { PageSkeleton } from '@/components/Skeletons';
 import { serverQuery } from '@/features/server/api';
 
-/** The server's tabs: each is a child route of /server/$id (the console is its index). */
+/**
+ * The server's tabs: each is a child route of /server/$id (the console is its index), shown when the
+ * caller holds its permission (`permissions` of the server details; owners and admins hold them all).
+ * A page adds one line here, its `value` being the path segment after /server/$id.
+ */
 const TABS = [
-  { value: 'console', to: '/server/$id', label: 'server.tabs.console' },
-  { value: 'files', to: '/server/$id/files', label: 'server.tabs.files' },
+  { value: 'console', to: '/server/$id', label: 'server.tabs.console', permission: 'websocket.connect' },
+  { value: 'files', to: '/server/$id/files', label: 'server.tabs.files', permission: 'server.files.read' },
 ] as const;
+
+/** The tab of a path: its first segment after /server/<id>, or the console for the server's own page. */
+const tabOf = (pathname: string): string => pathname.split('/').filter(Boolean)[2] ?? 'console';
 
 /** The frame of every server page: name, node and the tab bar (a scrollable bar on narrow screens). */
 export const ServerLayout = ({ serverId }: { serverId: string }) => {
@@ -24,7 +31,9 @@ export const ServerLayout = ({ serverId }: { serverId: string }) => {
   if (server.isError) {
     return <ErrorState error={server.error} onRetry={() => void server.refetch()} />;
   }
-  const active = pathname.replace(/\/+$/, '').endsWith('/files') || pathname.includes('/files/') ? 'files' : 'console';
+  const active = tabOf(pathname);
+  const granted = new Set(server.data.permissions);
+  const tabs = TABS.filter((tab) => granted.has(tab.permission));
   return (
     <Stack gap="md">
       <Group justify="space-between" gap="xs" wrap="wrap">
@@ -41,7 +50,7 @@ export const ServerLayout = ({ serverId }: { serverId: string }) => {
       <Tabs
         value={active}
         onChange={(value) => {
-          const tab = TABS.find((x) => x.value === value);
+          const tab = tabs.find((x) => x.value === value);
           if (tab) {
             void navigate({ to: tab.to, params: { id: serverId } });
           }
@@ -50,7 +59,7 @@ export const ServerLayout = ({ serverId }: { serverId: string }) => {
       >
         <ScrollArea type="never">
           <Tabs.List style={{ flexWrap: 'nowrap' }} aria-label={t('server.tabs.label')}>
-            {TABS.map((tab) => (
+            {tabs.map((tab) => (
               <Tabs.Tab key={tab.value} value={tab.value}>
                 {t(tab.label)}
               </Tabs.Tab>
