@@ -22,6 +22,8 @@ import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
 import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
+import { Route as AppServerIdBackupsRouteImport } from './routes/_app/server/$id/backups'
+import { Route as AppServerIdUsersRouteImport } from './routes/_app/server/$id/users'
 import { Route as AppServerIdFilesIndexRouteImport } from './routes/_app/server/$id/files/index'
 import { Route as AppServerIdFilesEditRouteImport } from './routes/_app/server/$id/files/edit'
 
@@ -89,6 +91,16 @@ const AppServerIdIndexRoute = AppServerIdIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppServerIdRoute,
 } as any)
+const AppServerIdBackupsRoute = AppServerIdBackupsRouteImport.update({
+  id: '/backups',
+  path: '/backups',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
+const AppServerIdUsersRoute = AppServerIdUsersRouteImport.update({
+  id: '/users',
+  path: '/users',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
 const AppServerIdFilesIndexRoute = AppServerIdFilesIndexRouteImport.update({
   id: '/files/',
   path: '/files/',
@@ -112,6 +124,8 @@ export interface FileRoutesByFullPath {
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/account/': typeof AppAccountIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/server/$id/backups': typeof AppServerIdBackupsRoute
+  '/server/$id/users': typeof AppServerIdUsersRoute
   '/server/$id/': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/server/$id/files/': typeof AppServerIdFilesIndexRoute
@@ -126,6 +140,8 @@ export interface FileRoutesByTo {
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/account': typeof AppAccountIndexRoute
   '/auth/password': typeof AuthPasswordIndexRoute
+  '/server/$id/backups': typeof AppServerIdBackupsRoute
+  '/server/$id/users': typeof AppServerIdUsersRoute
   '/server/$id': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/server/$id/files': typeof AppServerIdFilesIndexRoute
@@ -144,6 +160,8 @@ export interface FileRoutesById {
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/_app/account/': typeof AppAccountIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/_app/server/$id/backups': typeof AppServerIdBackupsRoute
+  '/_app/server/$id/users': typeof AppServerIdUsersRoute
   '/_app/server/$id/': typeof AppServerIdIndexRoute
   '/_app/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/_app/server/$id/files/': typeof AppServerIdFilesIndexRoute
@@ -162,6 +180,8 @@ export interface FileRouteTypes {
     | '/auth/password/reset'
     | '/account/'
     | '/auth/password/'
+    | '/server/$id/backups'
+    | '/server/$id/users'
     | '/server/$id/'
     | '/server/$id/files/edit'
     | '/server/$id/files/'
@@ -176,6 +196,8 @@ export interface FileRouteTypes {
     | '/auth/password/reset'
     | '/account'
     | '/auth/password'
+    | '/server/$id/backups'
+    | '/server/$id/users'
     | '/server/$id'
     | '/server/$id/files/edit'
     | '/server/$id/files'
@@ -193,6 +215,8 @@ export interface FileRouteTypes {
     | '/auth/password/reset'
     | '/_app/account/'
     | '/auth/password/'
+    | '/_app/server/$id/backups'
+    | '/_app/server/$id/users'
     | '/_app/server/$id/'
     | '/_app/server/$id/files/edit'
     | '/_app/server/$id/files/'
@@ -298,6 +322,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppServerIdIndexRouteImport
       parentRoute: typeof AppServerIdRoute
     }
+    '/_app/server/$id/backups': {
+      id: '/_app/server/$id/backups'
+      path: '/backups'
+      fullPath: '/server/$id/backups'
+      preLoaderRoute: typeof AppServerIdBackupsRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
+    '/_app/server/$id/users': {
+      id: '/_app/server/$id/users'
+      path: '/users'
+      fullPath: '/server/$id/users'
+      preLoaderRoute: typeof AppServerIdUsersRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
     '/_app/server/$id/files/': {
       id: '/_app/server/$id/files/'
       path: '/files'
@@ -334,12 +372,16 @@ const AppAccountRouteWithChildren = AppAccountRoute._addFileChildren(
 )
 
 interface AppServerIdRouteChildren {
+  AppServerIdBackupsRoute: typeof AppServerIdBackupsRoute
+  AppServerIdUsersRoute: typeof AppServerIdUsersRoute
   AppServerIdIndexRoute: typeof AppServerIdIndexRoute
   AppServerIdFilesEditRoute: typeof AppServerIdFilesEditRoute
   AppServerIdFilesIndexRoute: typeof AppServerIdFilesIndexRoute
 }
 
 const AppServerIdRouteChildren: AppServerIdRouteChildren = {
+  AppServerIdBackupsRoute: AppServerIdBackupsRoute,
+  AppServerIdUsersRoute: AppServerIdUsersRoute,
   AppServerIdIndexRoute: AppServerIdIndexRoute,
   AppServerIdFilesEditRoute: AppServerIdFilesEditRoute,
   AppServerIdFilesIndexRoute: AppServerIdFilesIndexRoute,

@@ -14,6 +14,8 @@ import { serverQuery } from '@/features/server/api';
 const TABS = [
   { value: 'console', to: '/server/$id', label: 'server.tabs.console', permission: 'websocket.connect' },
   { value: 'files', to: '/server/$id/files', label: 'server.tabs.files', permission: 'server.files.read' },
+  { value: 'backups', to: '/server/$id/backups', label: 'server.tabs.backups', permission: 'server.backup.read' },
+  { value: 'users', to: '/server/$id/users', label: 'server.tabs.users', permission: 'server.subuser.read' },
 ] as const;
 
 /** The tab of a path: its first segment after /server/<id>, or the console for the server's own page. */

@@ -1,0 +1,148 @@
+import { ActionIcon, Badge, Button, Card, Group, Modal, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { IconTrash } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { EmptyState } from '@/components/EmptyState';
+import { ErrorState } from '@/components/ErrorState';
+import { FormError } from '@/components/FormError';
+import { ListSkeleton } from '@/components/Skeletons';
+import { serverQuery } from '@/features/server/api';
+import { subusersQuery, type Subuser, useRemoveSubuser, useSaveSubuser } from '@/features/subusers/api';
+import { PermissionMatrix } from '@/features/subusers/components/PermissionMatrix';
+import { notify, notifyError } from '@/lib/notify';
+
+/** Add (`subuser: null` with an e-mail field) or edit a subuser's permissions. */
+const SubuserDialog = ({ serverId, subuser, grantable, onClose }: { serverId: string; subuser: Subuser | null; grantable: ReadonlySet<string>; onClose: () => void }) => {
+  const { t } = useTranslation();
+  const save = useSaveSubuser(serverId);
+  const [email, setEmail] = useState('');
+  const [chosen, setChosen] = useState<Set<string>>(() => new Set(subuser?.permissions ?? []));
+  return (
+    <Modal opened onClose={onClose} size="xl" title={subuser ? t('subusers.editTitle', { name: subuser.username }) : t('subusers.addTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          save.mutate(
+            { userId: subuser?.id, email: subuser ? undefined : email.trim(), permissions: [...chosen] },
+            {
+              onSuccess: () => {
+                notify({ color: 'green', message: subuser ? t('subusers.saved') : t('subusers.added') });
+                onClose();
+              },
+            },
+          );
+        }}
+      >
+        <Stack>
+          {subuser ? null : <TextInput label={t('subusers.email')} type="email" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} data-autofocus />}
+          <Text size="sm" c="dimmed">
+            {t('subusers.matrixHelp')}
+          </Text>
+          <PermissionMatrix chosen={chosen} grantable={grantable} onChange={setChosen} />
+          {save.error ? <FormError error={save.error} /> : null}
+          <Group justify="flex-end">
+            <Button variant="default" onClick={onClose}>
+              {t('common.cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {subuser ? t('subusers.save') : t('subusers.add')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+};
+
+/** /server/$id/users: the server's subusers, what each may do, and adding, editing and removing them. */
+export const SubusersPage = ({ serverId }: { serverId: string }) => {
+  const { t } = useTranslation();
+  const server = useQuery(serverQuery(serverId));
+  const list = useQuery(subusersQuery(serverId));
+  const remove = useRemoveSubuser(serverId);
+  const [editing, setEditing] = useState<Subuser | 'new' | null>(null);
+  const [removing, setRemoving] = useState<Subuser | null>(null);
+  const granted = new Set(server.data?.permissions ?? []);
+  const addButton = granted.has('server.subuser.create') ? <Button onClick={() => setEditing('new')}>{t('subusers.add')}</Button> : null;
+
+  let body;
+  if (list.isPending || server.isPending) {
+    body = <ListSkeleton rows={3} />;
+  } else if (list.isError) {
+    body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
+  } else if (list.data.length === 0) {
+    body = <EmptyState title={t('subusers.emptyTitle')} description={t('subusers.emptyText')} action={addButton} />;
+  } else {
+    body = (
+      <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {list.data.map((s) => (
+          <Card key={s.id} withBorder component="li" padding="sm" aria-label={s.email}>
+            <Group justify="space-between" wrap="wrap" gap="xs">
+              <Stack gap={0} style={{ minWidth: 0 }}>
+                <Group gap="xs">
+                  <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                    {s.username}
+                  </Text>
+                  {s.twoFactorEnabled ? <Badge variant="light">{t('subusers.twoFactor')}</Badge> : null}
+                </Group>
+                <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  {s.email}
+                </Text>
+                <Text size="sm">{t('subusers.permissionCount', { count: s.permissions.length })}</Text>
+              </Stack>
+              <Group gap="xs">
+                {granted.has('server.subuser.update') ? (
+                  <Button variant="default" size="xs" onClick={() => setEditing(s)} aria-label={t('subusers.editOf', { email: s.email })}>
+                    {t('subusers.edit')}
+                  </Button>
+                ) : null}
+                {granted.has('server.subuser.delete') ? (
+                  <Tooltip label={t('subusers.remove')}>
+                    <ActionIcon variant="subtle" color="red" size="lg" onClick={() => setRemoving(s)} aria-label={t('subusers.removeOf', { email: s.email })}>
+                      <IconTrash size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                ) : null}
+              </Group>
+            </Group>
+          </Card>
+        ))}
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" wrap="wrap">
+        <Title order={2} size="h3">
+          {t('subusers.title')}
+        </Title>
+        {list.data && list.data.length > 0 ? addButton : null}
+      </Group>
+      {body}
+      {editing ? <SubuserDialog serverId={serverId} subuser={editing === 'new' ? null : editing} grantable={granted} onClose={() => setEditing(null)} /> : null}
+      <ConfirmDialog
+        opened={removing !== null}
+        title={t('subusers.removeTitle')}
+        message={t('subusers.removeText', { email: removing?.email ?? '' })}
+        confirmLabel={t('subusers.remove')}
+        danger
+        loading={remove.isPending}
+        onClose={() => setRemoving(null)}
+        onConfirm={() => {
+          if (removing) {
+            remove.mutate(removing.id, {
+              onSuccess: () => {
+                notify({ color: 'green', message: t('subusers.removed') });
+                setRemoving(null);
+              },
+              onError: notifyError,
+            });
+          }
+        }}
+      />
+    </Stack>
+  );
+};
