@@ -6,11 +6,16 @@ import { expect, expectAccessible, expectNoHorizontalScroll, shot, signIn, test 
 // Subusers (/server/$id/users) and backups (/server/$id/backups) in real Chromium against the built
 // panel and the Wings simulator. Each test makes its own server.
 
-const narrow = async (page: Page) => {
+/** The page at 390 px, loaded afresh at that width (the shell's navbar collapses on load), scrolls no sideways. */
+const narrow = async (page: Page, heading: string) => {
   const size = page.viewportSize() ?? { width: 1280, height: 720 };
   await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
   await expectNoHorizontalScroll(page);
   await page.setViewportSize(size);
+  await page.reload();
+  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
 };
 
 test.describe('subusers', () => {
@@ -43,7 +48,7 @@ test.describe('subusers', () => {
     const card = page.getByRole('listitem', { name: friend.email });
     await expect(card).toContainText('5 permissions');
     await expectAccessible(page);
-    await narrow(page);
+    await narrow(page, 'Subusers');
     await shot(page, 'subusers');
     await shot(page, 'subusers', ['mobile']);
 
@@ -157,7 +162,7 @@ test.describe('backups', () => {
     await expect(page.getByRole('menuitem', { name: 'Delete' })).toHaveCount(0);
     await page.getByRole('menuitem', { name: 'Unlock' }).click();
     await expect(item.getByRole('img', { name: 'Locked' })).toHaveCount(0);
-    await narrow(page);
+    await narrow(page, 'Backups');
     await shot(page, 'backups');
     await shot(page, 'backups', ['mobile']);
     await item.getByRole('button', { name: 'Actions for Before the update' }).click();

@@ -13,7 +13,12 @@ import { serverQuery } from '@/features/server/api';
 import { formatBytes, formatDateTime } from '@/lib/format';
 import { notify, notifyError } from '@/lib/notify';
 
-const STATUS_COLOR = { in_progress: 'blue', successful: 'green', failed: 'red' } as const;
+// Colours at AA contrast (light green and red badges are not: 3.8:1).
+const STATUS_BADGE = {
+  in_progress: { color: 'blue', variant: 'light' },
+  successful: { color: 'teal.9', variant: 'filled' },
+  failed: { color: 'red.9', variant: 'filled' },
+} as const;
 
 const CreateDialog = ({ serverId, onClose }: { serverId: string; onClose: () => void }) => {
   const { t } = useTranslation();
@@ -167,7 +172,7 @@ export const BackupsPage = ({ serverId }: { serverId: string }) => {
                     <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
                       {b.name}
                     </Text>
-                    <Badge color={STATUS_COLOR[b.status]} variant="light">
+                    <Badge {...STATUS_BADGE[b.status]}>
                       {t(`backups.status.${b.status}`)}
                     </Badge>
                   </Group>
@@ -185,7 +190,7 @@ export const BackupsPage = ({ serverId }: { serverId: string }) => {
                 {b.status === 'in_progress' ? null : (
                   <Menu position="bottom-end" withinPortal>
                     <Menu.Target>
-                      <Button variant="default" size="xs" rightSection={<IconDotsVertical size={14} aria-hidden />} aria-label={t('backups.actionsOf', { name: b.name })}>
+                      <Button variant="default" size="xs" style={{ flexShrink: 0 }} rightSection={<IconDotsVertical size={14} aria-hidden />} aria-label={t('backups.actionsOf', { name: b.name })}>
                         {t('backups.actions')}
                       </Button>
                     </Menu.Target>
