@@ -28,6 +28,11 @@ test.describe('subusers', () => {
     await page.goto(`/server/${id}/users`);
     await expect(page.getByRole('heading', { name: 'No subusers yet' })).toBeVisible();
     await expectAccessible(page);
+    // The dark scheme too: its filled orange buttons carry white text.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    await expectAccessible(page);
+    await page.emulateMedia({ colorScheme: null });
     await page.getByRole('button', { name: 'Add subuser' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a subuser' });
     await dialog.getByLabel('E-mail address').fill(friend.email);

@@ -21,7 +21,7 @@ export const EmptyState = ({ icon, title, description, action }: EmptyStateProps
       {title}
     </Title>
     {description ? (
-      <Text c="light-dark(var(--mantine-color-gray-7), var(--mantine-color-dark-1))" maw={480}>
+      <Text c="dimmed" maw={480}>
         {description}
       </Text>
     ) : null}

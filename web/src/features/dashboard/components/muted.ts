@@ -1,5 +1,2 @@
-/**
- * Secondary text with AA contrast in both schemes (Mantine's "dimmed" gray is about 3.3:1 on white,
- * which axe refuses for small text).
- */
-export const MUTED = 'light-dark(var(--mantine-color-gray-7), var(--mantine-color-dark-1))';
+/** Secondary text: the theme's dimmed colour, set to AA contrast in both schemes (web/src/lib/theme.ts). */
+export const MUTED = 'var(--mantine-color-dimmed)';
