@@ -70,7 +70,15 @@ export class AdminServerDto extends ServerDetailsDto {
   updatedAt!: string;
 }
 
-const view = (a: Pick<AllocationEntity, 'ip' | 'alias' | 'port' | 'notes'>): AllocationViewDto => ({ ip: a.alias ?? a.ip, port: a.port, description: a.notes ?? '' });
+type AllocationFields = Pick<AllocationEntity, 'id' | 'ip' | 'alias' | 'port' | 'notes'>;
+
+const view = (a: AllocationFields): AllocationViewDto => ({ ip: a.alias ?? a.ip, port: a.port, description: a.notes ?? '' });
+
+/** A server's allocations as its answers show them: the primary one, and the others in the given order. */
+const allocationViews = (allocations: readonly AllocationFields[], primaryId: string | null): ServerDetailsDto['allocations'] => {
+  const primary = allocations.find((a) => a.id === primaryId);
+  return { primary: primary ? view(primary) : null, additional: allocations.filter((a) => a !== primary).map(view) };
+};
 
 export const toServerDetails = (
   server: ListedServer,
@@ -78,7 +86,6 @@ export const toServerDetails = (
   status: string,
   permissions: readonly string[],
 ): ServerDetailsDto => {
-  const primary = allocations.find((a) => a.id === server.allocationId) ?? null;
   return {
     id: server.id,
     uuid: server.uuid,
@@ -90,7 +97,7 @@ export const toServerDetails = (
     node: { id: server.node.id, name: server.node.name },
     limits: { memory: server.memory, disk: server.disk, cpu: server.cpu, swap: server.swap, io: server.io },
     createdAt: server.createdAt.toISOString(),
-    allocations: { primary: primary ? view(primary) : null, additional: allocations.filter((a) => a !== primary).map(view) },
+    allocations: allocationViews(allocations, server.allocationId),
     owner: { id: server.owner.id, username: server.owner.username },
     permissions: [...permissions],
   };
@@ -102,7 +109,6 @@ export const toServerDetails = (
  * at once.
  */
 export const toListedServerDetails = (row: ClientListRow, status: string, permissions: string[]): ServerDetailsDto => {
-  const primary = row.allocations.find((a) => a.id === row.allocation_id);
   return {
     id: row.id,
     uuid: row.uuid,
@@ -114,7 +120,7 @@ export const toListedServerDetails = (row: ClientListRow, status: string, permis
     node: { id: row.node_id, name: row.node_name },
     limits: { memory: row.memory, disk: row.disk, cpu: row.cpu, swap: row.swap, io: row.io },
     createdAt: row.created_at,
-    allocations: { primary: primary ? view(primary) : null, additional: row.allocations.filter((a) => a !== primary).map(view) },
+    allocations: allocationViews(row.allocations, row.allocation_id),
     owner: { id: row.owner_id, username: row.owner_username },
     permissions,
   };
@@ -138,7 +144,6 @@ export const toClientServerDetails = (
   permissions: readonly string[],
   username: string,
 ): ClientServerDetailsDto => {
-  const primary = allocations.find((a) => a.id === server.allocationId);
   return {
     id: server.id,
     uuid: server.uuid,
@@ -150,7 +155,7 @@ export const toClientServerDetails = (
     node: { id: server.node.id, name: server.node.name },
     limits: { memory: server.memory, disk: server.disk, cpu: server.cpu, swap: server.swap, io: server.io },
     createdAt: new Date(server.createdAt).toISOString(),
-    allocations: { primary: primary ? view(primary) : null, additional: allocations.filter((a) => a !== primary).map(view) },
+    allocations: allocationViews(allocations, server.allocationId),
     owner: { id: server.owner.id, username: server.owner.username },
     permissions: permissions as string[],
     sftp: { host: server.node.fqdn, port: server.node.daemonSftp, username: `${username}.${server.identifier}` },
