@@ -13,11 +13,13 @@ import { Route as AppRouteImport } from './routes/_app'
 import { Route as AppIndexRouteImport } from './routes/_app/index'
 import { Route as AppSplatRouteImport } from './routes/_app/$'
 import { Route as AppAccountRouteImport } from './routes/_app/account'
+import { Route as AppAdminRouteImport } from './routes/_app/admin'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AppAccountIndexRouteImport } from './routes/_app/account/index'
 import { Route as AppAccountApiKeysRouteImport } from './routes/_app/account/api-keys'
 import { Route as AppAccountSessionsRouteImport } from './routes/_app/account/sessions'
 import { Route as AppAccountSshKeysRouteImport } from './routes/_app/account/ssh-keys'
+import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
 import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
@@ -46,6 +48,11 @@ const AppAccountRoute = AppAccountRouteImport.update({
   path: '/account',
   getParentRoute: () => AppRoute,
 } as any)
+const AppAdminRoute = AppAdminRouteImport.update({
+  id: '/admin',
+  path: '/admin',
+  getParentRoute: () => AppRoute,
+} as any)
 const AuthLoginRoute = AuthLoginRouteImport.update({
   id: '/auth/login',
   path: '/auth/login',
@@ -70,6 +77,11 @@ const AppAccountSshKeysRoute = AppAccountSshKeysRouteImport.update({
   id: '/ssh-keys',
   path: '/ssh-keys',
   getParentRoute: () => AppAccountRoute,
+} as any)
+const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppAdminRoute,
 } as any)
 const AppServerIdRoute = AppServerIdRouteImport.update({
   id: '/server/$id',
@@ -116,6 +128,7 @@ export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
   '/$': typeof AppSplatRoute
   '/account': typeof AppAccountRouteWithChildren
+  '/admin': typeof AppAdminRouteWithChildren
   '/auth/login': typeof AuthLoginRoute
   '/account/api-keys': typeof AppAccountApiKeysRoute
   '/account/sessions': typeof AppAccountSessionsRoute
@@ -123,6 +136,7 @@ export interface FileRoutesByFullPath {
   '/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/account/': typeof AppAccountIndexRoute
+  '/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
@@ -139,6 +153,7 @@ export interface FileRoutesByTo {
   '/account/ssh-keys': typeof AppAccountSshKeysRoute
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/account': typeof AppAccountIndexRoute
+  '/admin': typeof AppAdminIndexRoute
   '/auth/password': typeof AuthPasswordIndexRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
@@ -151,6 +166,7 @@ export interface FileRoutesById {
   '/_app': typeof AppRouteWithChildren
   '/_app/$': typeof AppSplatRoute
   '/_app/account': typeof AppAccountRouteWithChildren
+  '/_app/admin': typeof AppAdminRouteWithChildren
   '/auth/login': typeof AuthLoginRoute
   '/_app/': typeof AppIndexRoute
   '/_app/account/api-keys': typeof AppAccountApiKeysRoute
@@ -159,6 +175,7 @@ export interface FileRoutesById {
   '/_app/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/_app/account/': typeof AppAccountIndexRoute
+  '/_app/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/_app/server/$id/backups': typeof AppServerIdBackupsRoute
   '/_app/server/$id/users': typeof AppServerIdUsersRoute
@@ -172,6 +189,7 @@ export interface FileRouteTypes {
     | '/'
     | '/$'
     | '/account'
+    | '/admin'
     | '/auth/login'
     | '/account/api-keys'
     | '/account/sessions'
@@ -179,6 +197,7 @@ export interface FileRouteTypes {
     | '/server/$id'
     | '/auth/password/reset'
     | '/account/'
+    | '/admin/'
     | '/auth/password/'
     | '/server/$id/backups'
     | '/server/$id/users'
@@ -195,6 +214,7 @@ export interface FileRouteTypes {
     | '/account/ssh-keys'
     | '/auth/password/reset'
     | '/account'
+    | '/admin'
     | '/auth/password'
     | '/server/$id/backups'
     | '/server/$id/users'
@@ -206,6 +226,7 @@ export interface FileRouteTypes {
     | '/_app'
     | '/_app/$'
     | '/_app/account'
+    | '/_app/admin'
     | '/auth/login'
     | '/_app/'
     | '/_app/account/api-keys'
@@ -214,6 +235,7 @@ export interface FileRouteTypes {
     | '/_app/server/$id'
     | '/auth/password/reset'
     | '/_app/account/'
+    | '/_app/admin/'
     | '/auth/password/'
     | '/_app/server/$id/backups'
     | '/_app/server/$id/users'
@@ -259,6 +281,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAccountRouteImport
       parentRoute: typeof AppRoute
     }
+    '/_app/admin': {
+      id: '/_app/admin'
+      path: '/admin'
+      fullPath: '/admin'
+      preLoaderRoute: typeof AppAdminRouteImport
+      parentRoute: typeof AppRoute
+    }
     '/auth/login': {
       id: '/auth/login'
       path: '/auth/login'
@@ -293,6 +322,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/account/ssh-keys'
       preLoaderRoute: typeof AppAccountSshKeysRouteImport
       parentRoute: typeof AppAccountRoute
+    }
+    '/_app/admin/': {
+      id: '/_app/admin/'
+      path: '/'
+      fullPath: '/admin/'
+      preLoaderRoute: typeof AppAdminIndexRouteImport
+      parentRoute: typeof AppAdminRoute
     }
     '/_app/server/$id': {
       id: '/_app/server/$id'
@@ -371,6 +407,18 @@ const AppAccountRouteWithChildren = AppAccountRoute._addFileChildren(
   AppAccountRouteChildren,
 )
 
+interface AppAdminRouteChildren {
+  AppAdminIndexRoute: typeof AppAdminIndexRoute
+}
+
+const AppAdminRouteChildren: AppAdminRouteChildren = {
+  AppAdminIndexRoute: AppAdminIndexRoute,
+}
+
+const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(
+  AppAdminRouteChildren,
+)
+
 interface AppServerIdRouteChildren {
   AppServerIdBackupsRoute: typeof AppServerIdBackupsRoute
   AppServerIdUsersRoute: typeof AppServerIdUsersRoute
@@ -394,6 +442,7 @@ const AppServerIdRouteWithChildren = AppServerIdRoute._addFileChildren(
 interface AppRouteChildren {
   AppSplatRoute: typeof AppSplatRoute
   AppAccountRoute: typeof AppAccountRouteWithChildren
+  AppAdminRoute: typeof AppAdminRouteWithChildren
   AppIndexRoute: typeof AppIndexRoute
   AppServerIdRoute: typeof AppServerIdRouteWithChildren
 }
@@ -401,6 +450,7 @@ interface AppRouteChildren {
 const AppRouteChildren: AppRouteChildren = {
   AppSplatRoute: AppSplatRoute,
   AppAccountRoute: AppAccountRouteWithChildren,
+  AppAdminRoute: AppAdminRouteWithChildren,
   AppIndexRoute: AppIndexRoute,
   AppServerIdRoute: AppServerIdRouteWithChildren,
 }

@@ -1,4 +1,4 @@
-import { IconServer, IconUserCircle } from '@tabler/icons-react';
+import { IconServer, IconSettingsCog, IconUserCircle } from '@tabler/icons-react';
 import type { ComponentType } from 'react';
 import type { ParseKeys } from 'i18next';
 
@@ -15,4 +15,5 @@ interface NavItem {
 export const NAV_ITEMS: NavItem[] = [
   { to: '/', label: 'nav.servers', icon: IconServer },
   { to: '/account', label: 'nav.account', icon: IconUserCircle },
+  { to: '/admin', label: 'nav.admin', icon: IconSettingsCog, admin: true },
 ];
