@@ -180,6 +180,28 @@ const defaultTimers: ConsoleTimers = {
   clearTimeout: (handle) => globalThis.clearTimeout(handle as ReturnType<typeof setTimeout>),
 };
 
+/** A timer that runs its callback once; arming it again replaces the run still pending. */
+class OneShot {
+  private handle: unknown = null;
+
+  constructor(private readonly timers: ConsoleTimers) {}
+
+  arm(delayMs: number, fn: () => void): void {
+    this.cancel();
+    this.handle = this.timers.setTimeout(() => {
+      this.handle = null;
+      fn();
+    }, delayMs);
+  }
+
+  cancel(): void {
+    if (this.handle !== null) {
+      this.timers.clearTimeout(this.handle);
+      this.handle = null;
+    }
+  }
+}
+
 interface HeldToken {
   token: string;
   socket: string;
@@ -199,8 +221,8 @@ export class ConsoleClient {
   private held: HeldToken | null = null;
   /** Failed attempts in a row; 0 once a socket authenticates. */
   private attempt = 0;
-  private reconnectTimer: unknown = null;
-  private refreshTimer: unknown = null;
+  private readonly reconnectTimer: OneShot;
+  private readonly refreshTimer: OneShot;
   private refreshing: Promise<void> | null = null;
   private forcedRefreshes = 0;
   /** True once any socket of this client authenticated: later ones are reconnects. */
@@ -212,6 +234,8 @@ export class ConsoleClient {
 
   constructor(private readonly options: ConsoleClientOptions) {
     this.timers = options.timers ?? defaultTimers;
+    this.reconnectTimer = new OneShot(this.timers);
+    this.refreshTimer = new OneShot(this.timers);
     this.random = options.random ?? Math.random;
     this.maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   }
@@ -247,7 +271,7 @@ export class ConsoleClient {
     if (this.current.phase !== 'failed' && this.current.phase !== 'reconnecting') {
       return;
     }
-    this.clearReconnect();
+    this.reconnectTimer.cancel();
     this.attempt = 0;
     void this.connect();
   }
@@ -265,8 +289,8 @@ export class ConsoleClient {
   /** Leaves for good: no reconnect, no renewal. */
   close(): void {
     this.generation++;
-    this.clearReconnect();
-    this.clearRefreshTimer();
+    this.reconnectTimer.cancel();
+    this.refreshTimer.cancel();
     this.dropSocket(1000, 'closed by the page');
     if (this.current.phase !== 'deleted') {
       this.setState({ phase: 'closed' });
@@ -332,23 +356,13 @@ export class ConsoleClient {
   }
 
   private scheduleRefresh(): void {
-    this.clearRefreshTimer();
+    this.refreshTimer.cancel();
     if (!this.held) {
       return;
     }
     const lead = Math.min(REFRESH_LEAD_MS, this.held.lifetimeMs / 2);
     const delay = Math.max(0, this.tokenLeftMs() - lead);
-    this.refreshTimer = this.timers.setTimeout(() => {
-      this.refreshTimer = null;
-      void this.refresh();
-    }, delay);
-  }
-
-  private clearRefreshTimer(): void {
-    if (this.refreshTimer !== null) {
-      this.timers.clearTimeout(this.refreshTimer);
-      this.refreshTimer = null;
-    }
+    this.refreshTimer.arm(delay, () => void this.refresh());
   }
 
   /**
@@ -369,11 +383,7 @@ export class ConsoleClient {
         if (result.final) {
           this.fail(result.diagnosis);
         } else {
-          this.clearRefreshTimer();
-          this.refreshTimer = this.timers.setTimeout(() => {
-            this.refreshTimer = null;
-            void this.refresh();
-          }, REFRESH_RETRY_MS);
+          this.refreshTimer.arm(REFRESH_RETRY_MS, () => void this.refresh());
         }
         return;
       }
@@ -470,15 +480,12 @@ export class ConsoleClient {
   }
 
   private scheduleReconnect(diagnosis: ConsoleDiagnosis): void {
-    this.clearReconnect();
+    this.reconnectTimer.cancel();
     if (this.options.isOnline && !this.options.isOnline()) {
       // Offline: look again later without spending an attempt.
       const delayMs = backoffDelay(Math.max(1, this.attempt), this.random);
       this.setState({ phase: 'reconnecting', attempt: this.attempt + 1, delayMs, diagnosis });
-      this.reconnectTimer = this.timers.setTimeout(() => {
-        this.reconnectTimer = null;
-        this.scheduleReconnect(diagnosis);
-      }, delayMs);
+      this.reconnectTimer.arm(delayMs, () => this.scheduleReconnect(diagnosis));
       return;
     }
     this.attempt++;
@@ -488,31 +495,21 @@ export class ConsoleClient {
     }
     const delayMs = backoffDelay(this.attempt, this.random);
     this.setState({ phase: 'reconnecting', attempt: this.attempt, delayMs, diagnosis: diagnosis.kind === 'connection-lost' ? undefined : diagnosis });
-    this.reconnectTimer = this.timers.setTimeout(() => {
-      this.reconnectTimer = null;
-      void this.connect();
-    }, delayMs);
-  }
-
-  private clearReconnect(): void {
-    if (this.reconnectTimer !== null) {
-      this.timers.clearTimeout(this.reconnectTimer);
-      this.reconnectTimer = null;
-    }
+    this.reconnectTimer.arm(delayMs, () => void this.connect());
   }
 
   private fail(diagnosis: ConsoleDiagnosis): void {
     this.generation++;
-    this.clearReconnect();
-    this.clearRefreshTimer();
+    this.reconnectTimer.cancel();
+    this.refreshTimer.cancel();
     this.dropSocket(1000, 'giving up');
     this.setState({ phase: 'failed', diagnosis });
   }
 
   private toDeleted(): void {
     this.generation++;
-    this.clearReconnect();
-    this.clearRefreshTimer();
+    this.reconnectTimer.cancel();
+    this.refreshTimer.cancel();
     this.dropSocket(1000, 'server deleted');
     this.setState({ phase: 'deleted' });
   }
