@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
+import { NewPasswordFields, newPasswordReady } from '@/components/PasswordFields';
 import { CardsSkeleton, ListSkeleton, PageSkeleton } from '@/components/Skeletons';
 import { ApiError } from '@/lib/api/api-error';
 import { renderWithProviders } from '@/test-utils';
@@ -62,5 +63,32 @@ describe('ConfirmDialog', () => {
     expect(onConfirm).toHaveBeenCalledTimes(1);
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(onClose).toHaveBeenCalled();
+  });
+});
+
+describe('NewPasswordFields', () => {
+  const render = (value: string, repeat: string, touched: boolean, serverError?: string) =>
+    renderWithProviders(<NewPasswordFields value={value} repeat={repeat} onChange={vi.fn()} onRepeatChange={vi.fn()} touched={touched} serverError={serverError} />);
+
+  it('should name the broken rule and the mismatch only once the form was submitted', () => {
+    const { unmount } = render('short', 'other', false);
+    expect(screen.queryByText('Use at least 8 characters.')).toBeNull();
+    expect(screen.queryByText('The two passwords differ.')).toBeNull();
+    unmount();
+    render('short', 'other', true);
+    expect(screen.getByText('Use at least 8 characters.')).toBeInTheDocument();
+    expect(screen.getByText('The two passwords differ.')).toBeInTheDocument();
+  });
+
+  it("should show the server's message when the browser found nothing wrong", () => {
+    render('long enough password', 'long enough password', true, 'Too common.');
+    expect(screen.getByText('Too common.')).toBeInTheDocument();
+    expect(screen.queryByText('The two passwords differ.')).toBeNull();
+  });
+
+  it('should call a password ready only when it keeps the rules and both entries agree', () => {
+    expect(newPasswordReady('long enough', 'long enough')).toBe(true);
+    expect(newPasswordReady('long enough', 'long enougH')).toBe(false);
+    expect(newPasswordReady('short', 'short')).toBe(false);
   });
 });

@@ -1,16 +1,16 @@
-import { Badge, Button, Card, Group, PasswordInput, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
+import { CurrentPasswordInput, NewPasswordFields, newPasswordReady } from '@/components/PasswordFields';
 import { meQuery, useChangeEmail, useChangePassword, type Account } from '@/features/account/api';
 import { shownError, useFreshSession } from '@/features/account/components/ReauthDialog';
 import { TwoFactorCard } from '@/features/account/components/TwoFactorCard';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { formatDateTime } from '@/lib/format';
-import { passwordProblem } from '@/lib/password-rules';
 
 const serverFields = (error: unknown): Record<string, string> => (error instanceof ApiError ? fieldErrors(error) : {});
 
@@ -80,14 +80,7 @@ const EmailCard = ({ account, onChanged }: { account: Account; onChanged: () => 
             error={fields.email}
             required
           />
-          <PasswordInput
-            label={t('account.fields.currentPassword')}
-            value={password}
-            onChange={(e) => setPassword(e.currentTarget.value)}
-            autoComplete="current-password"
-            error={fields.password}
-            required
-          />
+          <CurrentPasswordInput value={password} onChange={setPassword} error={fields.password} />
           <FormError error={Object.keys(fields).length > 0 ? null : shownError(change.error)} />
           <Group>
             <Button type="submit" loading={change.isPending} disabled={!email.trim() || !password}>
@@ -109,13 +102,11 @@ const PasswordCard = ({ account }: { account: Account }) => {
   const [next, setNext] = useState('');
   const [repeat, setRepeat] = useState('');
   const [touched, setTouched] = useState(false);
-  const problem = passwordProblem(next);
-  const mismatch = repeat !== next;
   const fields = serverFields(change.error);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (problem || mismatch || !current) {
+    if (!newPasswordReady(next, repeat) || !current) {
       return;
     }
     void fresh.run(() => change.mutateAsync({ currentPassword: current, newPassword: next })).then((ok) => {
@@ -138,31 +129,12 @@ const PasswordCard = ({ account }: { account: Account }) => {
       </Text>
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <PasswordInput
-            label={t('account.fields.currentPassword')}
+          <CurrentPasswordInput
             value={current}
-            onChange={(e) => setCurrent(e.currentTarget.value)}
-            autoComplete="current-password"
-            error={(touched && !current ? t('account.fields.required') : undefined) ?? fields.currentPassword}
-            required
+            onChange={setCurrent}
+            error={(touched && !current ? t('password.required') : undefined) ?? fields.currentPassword}
           />
-          <PasswordInput
-            label={t('account.password.new')}
-            description={t('auth.reset.rules')}
-            value={next}
-            onChange={(e) => setNext(e.currentTarget.value)}
-            autoComplete="new-password"
-            error={(touched && problem ? t(`auth.reset.problem.${problem}`) : undefined) ?? fields.newPassword}
-            required
-          />
-          <PasswordInput
-            label={t('account.password.repeat')}
-            value={repeat}
-            onChange={(e) => setRepeat(e.currentTarget.value)}
-            autoComplete="new-password"
-            error={touched && mismatch ? t('auth.reset.mismatch') : undefined}
-            required
-          />
+          <NewPasswordFields value={next} repeat={repeat} onChange={setNext} onRepeatChange={setRepeat} touched={touched} serverError={fields.newPassword} />
           <FormError error={Object.keys(fields).length > 0 ? null : shownError(change.error)} />
           <Group>
             <Button type="submit" loading={change.isPending}>

@@ -1,7 +1,8 @@
-import { Button, Group, Modal, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
+import { CurrentPasswordInput } from '@/components/PasswordFields';
 import { isNotFresh, useReauthenticate, type Account } from '@/features/account/api';
 
 type Action = () => Promise<unknown>;
@@ -87,7 +88,7 @@ const ReauthDialog = ({ account, opened, onCancel, onDone }: ReauthDialogProps) 
       <form onSubmit={submit} noValidate>
         <Stack>
           <Text size="sm">{t('account.reauth.text')}</Text>
-          <PasswordInput label={t('account.fields.currentPassword')} value={password} onChange={(e) => setPassword(e.currentTarget.value)} autoComplete="current-password" required data-autofocus />
+          <CurrentPasswordInput value={password} onChange={setPassword} data-autofocus />
           {account.twoFactorEnabled ? (
             <TextInput
               label={t('account.reauth.code')}

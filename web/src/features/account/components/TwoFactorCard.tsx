@@ -1,10 +1,11 @@
-import { Alert, Badge, Box, Button, Card, Checkbox, Code, CopyButton as MantineCopyButton, Group, List, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Box, Button, Card, Checkbox, Code, CopyButton as MantineCopyButton, Group, List, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconCheck, IconCopy, IconDownload, IconShieldCheck } from '@tabler/icons-react';
 import { QRCodeSVG } from 'qrcode.react';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '@/components/CopyButton';
 import { FormError } from '@/components/FormError';
+import { CurrentPasswordInput } from '@/components/PasswordFields';
 import { useRefreshAccount, useTwoFactorDisable, useTwoFactorEnable, useTwoFactorSetup, type Account, type TwoFactorSetup } from '@/features/account/api';
 import { shownError, useFreshSession } from '@/features/account/components/ReauthDialog';
 import { recoveryCodesFile, recoveryCodesFileName } from '@/features/account/recovery-codes';
@@ -142,15 +143,7 @@ const DisableForm = () => {
     <form onSubmit={submit} noValidate>
       <Stack gap="sm">
         <Text size="sm">{t('account.twoFactor.disableText')}</Text>
-        <PasswordInput
-          label={t('account.fields.currentPassword')}
-          value={password}
-          onChange={(e) => setPassword(e.currentTarget.value)}
-          autoComplete="current-password"
-          w={{ base: '100%', xs: 320 }}
-          required
-          autoFocus
-        />
+        <CurrentPasswordInput value={password} onChange={setPassword} w={{ base: '100%', xs: 320 }} autoFocus />
         <FormError error={disable.error} />
         <Group>
           <Button type="submit" color="red" loading={disable.isPending} disabled={!password}>

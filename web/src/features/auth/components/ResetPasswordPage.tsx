@@ -1,12 +1,12 @@
-import { Alert, Anchor, Button, PasswordInput, Stack } from '@mantine/core';
+import { Alert, Anchor, Button, Stack } from '@mantine/core';
 import { IconCircleCheck } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
+import { NewPasswordFields, newPasswordReady } from '@/components/PasswordFields';
 import { useResetPassword } from '@/features/auth/api';
 import { AuthCard } from '@/features/auth/components/AuthCard';
-import { passwordProblem } from '@/lib/password-rules';
 import { fieldErrors, ApiError } from '@/lib/api/api-error';
 
 /** The page the reset e-mail links to (`/auth/password/reset?token=`): a new password, twice. */
@@ -17,14 +17,12 @@ export const ResetPasswordPage = ({ token }: { token?: string }) => {
   const [repeat, setRepeat] = useState('');
   const [touched, setTouched] = useState(false);
 
-  const problem = passwordProblem(password);
-  const mismatch = repeat.length > 0 && repeat !== password;
   const serverField = reset.error instanceof ApiError ? fieldErrors(reset.error).newPassword : undefined;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setTouched(true);
-    if (token && !problem && !mismatch && repeat === password) {
+    if (token && newPasswordReady(password, repeat)) {
       reset.mutate({ token, newPassword: password });
     }
   };
@@ -56,23 +54,14 @@ export const ResetPasswordPage = ({ token }: { token?: string }) => {
       ) : (
         <form onSubmit={submit} noValidate>
           <Stack gap="md">
-            <PasswordInput
-              label={t('auth.reset.newPassword')}
-              description={t('auth.reset.rules')}
+            <NewPasswordFields
               value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              error={(touched && problem ? t(`auth.reset.problem.${problem}`) : undefined) ?? serverField}
-              autoComplete="new-password"
-              required
+              repeat={repeat}
+              onChange={setPassword}
+              onRepeatChange={setRepeat}
+              touched={touched}
+              serverError={serverField}
               autoFocus
-            />
-            <PasswordInput
-              label={t('auth.reset.repeat')}
-              value={repeat}
-              onChange={(e) => setRepeat(e.currentTarget.value)}
-              error={touched && (mismatch || repeat !== password) ? t('auth.reset.mismatch') : undefined}
-              autoComplete="new-password"
-              required
             />
             <FormError error={serverField ? null : reset.error} />
             <Button type="submit" loading={reset.isPending} fullWidth>
