@@ -45,6 +45,8 @@ export const CodeEditor = ({ label, description, value, onChange, language, erro
       EditorView.lineWrapping,
       ...(support ? [support] : []),
       EditorView.contentAttributes.of({
+        // Focusable already (contenteditable); said so for checkers of scrolling regions, which look for a tabindex.
+        tabindex: '0',
         'aria-labelledby': `${id}-label`,
         ...(description || error ? { 'aria-describedby': [description ? `${id}-description` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') } : {}),
         ...(error ? { 'aria-invalid': 'true' } : {}),

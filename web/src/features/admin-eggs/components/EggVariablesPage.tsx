@@ -153,10 +153,10 @@ const VariableCard = ({ variable, onEdit, onDelete }: { variable: EggVariable; o
             )}
           </Text>
           <Group gap={6}>
-            <Badge variant="outline" color={variable.userViewable ? 'teal.9' : 'gray.8'}>
+            <Badge variant="default">
               {variable.userViewable ? t('adminEggs.variables.viewableBadge') : t('adminEggs.variables.hiddenBadge')}
             </Badge>
-            <Badge variant="outline" color={variable.userEditable ? 'teal.9' : 'gray.8'}>
+            <Badge variant="default">
               {variable.userEditable ? t('adminEggs.variables.editableBadge') : t('adminEggs.variables.readOnlyBadge')}
             </Badge>
           </Group>
