@@ -68,7 +68,7 @@ interface PageOf<T> {
 }
 
 /** One page of a list: a hundred rows, the most the API gives at once. */
-export const PER_PAGE = 100;
+const PER_PAGE = 100;
 
 const keys = {
   nests: ['admin-eggs', 'nests'] as const,
@@ -126,7 +126,7 @@ export const eggQuery = (id: string) =>
     },
   });
 
-export interface NestInput {
+interface NestInput {
   name: string;
   description: string | null;
   author?: string;
@@ -192,7 +192,7 @@ export const useImportEggUrl = () => {
 };
 
 /** The fields of UpdateEggDto the pages edit. */
-export interface EggPatch {
+interface EggPatch {
   name?: string;
   description?: string | null;
   dockerImage?: string;
@@ -237,7 +237,7 @@ export const exportEgg = async (id: string): Promise<{ text: string; fileName: s
   return { text: String(data), fileName };
 };
 
-export type VariableInput = Omit<EggVariable, 'id' | 'eggId'>;
+type VariableInput = Omit<EggVariable, 'id' | 'eggId'>;
 
 export const useSaveVariable = (eggId: string) => {
   const qc = useQueryClient();

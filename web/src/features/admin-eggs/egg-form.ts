@@ -44,7 +44,7 @@ export const imageRows = (dockerImage: string, images: DockerImage[]): ImageRow[
   });
 };
 
-export type ImagesProblem = 'imagesEmpty' | 'imageBlank' | 'imageNameTaken' | 'imageNoDefault';
+type ImagesProblem = 'imagesEmpty' | 'imageBlank' | 'imageNameTaken' | 'imageNoDefault';
 
 /** The rows as the PATCH body wants them, or the first thing wrong with them. */
 export const imagesBody = (rows: ImageRow[]): { dockerImage: string; dockerImages: DockerImage[] } | { problem: ImagesProblem; row?: number } => {
@@ -76,7 +76,7 @@ export const configText = (value: unknown): string => {
   return JSON.stringify(value ?? {}, null, 4);
 };
 
-export type JsonProblem = 'jsonInvalid' | 'jsonNotObject';
+type JsonProblem = 'jsonInvalid' | 'jsonNotObject';
 
 /** Why the panel would refuse this JSON text (configFiles must be an object; startup and logs any JSON). */
 export const jsonProblem = (text: string, objectOnly: boolean): JsonProblem | undefined => {
