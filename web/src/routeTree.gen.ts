@@ -23,9 +23,15 @@ import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
 import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
+import { Route as AppAdminEggsEggIdRouteImport } from './routes/_app/admin/eggs/$eggId'
+import { Route as AppAdminNestsIndexRouteImport } from './routes/_app/admin/nests/index'
+import { Route as AppAdminNestsNestIdRouteImport } from './routes/_app/admin/nests/$nestId'
 import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
 import { Route as AppServerIdBackupsRouteImport } from './routes/_app/server/$id/backups'
 import { Route as AppServerIdUsersRouteImport } from './routes/_app/server/$id/users'
+import { Route as AppAdminEggsEggIdIndexRouteImport } from './routes/_app/admin/eggs/$eggId/index'
+import { Route as AppAdminEggsEggIdScriptRouteImport } from './routes/_app/admin/eggs/$eggId/script'
+import { Route as AppAdminEggsEggIdVariablesRouteImport } from './routes/_app/admin/eggs/$eggId/variables'
 import { Route as AppServerIdFilesIndexRouteImport } from './routes/_app/server/$id/files/index'
 import { Route as AppServerIdFilesEditRouteImport } from './routes/_app/server/$id/files/edit'
 
@@ -98,6 +104,21 @@ const AuthPasswordResetRoute = AuthPasswordResetRouteImport.update({
   path: '/auth/password/reset',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AppAdminEggsEggIdRoute = AppAdminEggsEggIdRouteImport.update({
+  id: '/eggs/$eggId',
+  path: '/eggs/$eggId',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminNestsIndexRoute = AppAdminNestsIndexRouteImport.update({
+  id: '/nests/',
+  path: '/nests/',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminNestsNestIdRoute = AppAdminNestsNestIdRouteImport.update({
+  id: '/nests/$nestId',
+  path: '/nests/$nestId',
+  getParentRoute: () => AppAdminRoute,
+} as any)
 const AppServerIdIndexRoute = AppServerIdIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -113,6 +134,22 @@ const AppServerIdUsersRoute = AppServerIdUsersRouteImport.update({
   path: '/users',
   getParentRoute: () => AppServerIdRoute,
 } as any)
+const AppAdminEggsEggIdIndexRoute = AppAdminEggsEggIdIndexRouteImport.update({
+  id: '/',
+  path: '/',
+  getParentRoute: () => AppAdminEggsEggIdRoute,
+} as any)
+const AppAdminEggsEggIdScriptRoute = AppAdminEggsEggIdScriptRouteImport.update({
+  id: '/script',
+  path: '/script',
+  getParentRoute: () => AppAdminEggsEggIdRoute,
+} as any)
+const AppAdminEggsEggIdVariablesRoute =
+  AppAdminEggsEggIdVariablesRouteImport.update({
+    id: '/variables',
+    path: '/variables',
+    getParentRoute: () => AppAdminEggsEggIdRoute,
+  } as any)
 const AppServerIdFilesIndexRoute = AppServerIdFilesIndexRouteImport.update({
   id: '/files/',
   path: '/files/',
@@ -138,10 +175,16 @@ export interface FileRoutesByFullPath {
   '/account/': typeof AppAccountIndexRoute
   '/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
+  '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
+  '/admin/nests/': typeof AppAdminNestsIndexRoute
   '/server/$id/': typeof AppServerIdIndexRoute
+  '/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
+  '/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
+  '/admin/eggs/$eggId/': typeof AppAdminEggsEggIdIndexRoute
   '/server/$id/files/': typeof AppServerIdFilesIndexRoute
 }
 export interface FileRoutesByTo {
@@ -155,10 +198,15 @@ export interface FileRoutesByTo {
   '/account': typeof AppAccountIndexRoute
   '/admin': typeof AppAdminIndexRoute
   '/auth/password': typeof AuthPasswordIndexRoute
+  '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
+  '/admin/nests': typeof AppAdminNestsIndexRoute
   '/server/$id': typeof AppServerIdIndexRoute
+  '/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
+  '/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
+  '/admin/eggs/$eggId': typeof AppAdminEggsEggIdIndexRoute
   '/server/$id/files': typeof AppServerIdFilesIndexRoute
 }
 export interface FileRoutesById {
@@ -177,10 +225,16 @@ export interface FileRoutesById {
   '/_app/account/': typeof AppAccountIndexRoute
   '/_app/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/_app/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
+  '/_app/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/_app/server/$id/backups': typeof AppServerIdBackupsRoute
   '/_app/server/$id/users': typeof AppServerIdUsersRoute
+  '/_app/admin/nests/': typeof AppAdminNestsIndexRoute
   '/_app/server/$id/': typeof AppServerIdIndexRoute
+  '/_app/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
+  '/_app/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
   '/_app/server/$id/files/edit': typeof AppServerIdFilesEditRoute
+  '/_app/admin/eggs/$eggId/': typeof AppAdminEggsEggIdIndexRoute
   '/_app/server/$id/files/': typeof AppServerIdFilesIndexRoute
 }
 export interface FileRouteTypes {
@@ -199,10 +253,16 @@ export interface FileRouteTypes {
     | '/account/'
     | '/admin/'
     | '/auth/password/'
+    | '/admin/eggs/$eggId'
+    | '/admin/nests/$nestId'
     | '/server/$id/backups'
     | '/server/$id/users'
+    | '/admin/nests/'
     | '/server/$id/'
+    | '/admin/eggs/$eggId/script'
+    | '/admin/eggs/$eggId/variables'
     | '/server/$id/files/edit'
+    | '/admin/eggs/$eggId/'
     | '/server/$id/files/'
   fileRoutesByTo: FileRoutesByTo
   to:
@@ -216,10 +276,15 @@ export interface FileRouteTypes {
     | '/account'
     | '/admin'
     | '/auth/password'
+    | '/admin/nests/$nestId'
     | '/server/$id/backups'
     | '/server/$id/users'
+    | '/admin/nests'
     | '/server/$id'
+    | '/admin/eggs/$eggId/script'
+    | '/admin/eggs/$eggId/variables'
     | '/server/$id/files/edit'
+    | '/admin/eggs/$eggId'
     | '/server/$id/files'
   id:
     | '__root__'
@@ -237,10 +302,16 @@ export interface FileRouteTypes {
     | '/_app/account/'
     | '/_app/admin/'
     | '/auth/password/'
+    | '/_app/admin/eggs/$eggId'
+    | '/_app/admin/nests/$nestId'
     | '/_app/server/$id/backups'
     | '/_app/server/$id/users'
+    | '/_app/admin/nests/'
     | '/_app/server/$id/'
+    | '/_app/admin/eggs/$eggId/script'
+    | '/_app/admin/eggs/$eggId/variables'
     | '/_app/server/$id/files/edit'
+    | '/_app/admin/eggs/$eggId/'
     | '/_app/server/$id/files/'
   fileRoutesById: FileRoutesById
 }
@@ -351,6 +422,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthPasswordResetRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_app/admin/eggs/$eggId': {
+      id: '/_app/admin/eggs/$eggId'
+      path: '/eggs/$eggId'
+      fullPath: '/admin/eggs/$eggId'
+      preLoaderRoute: typeof AppAdminEggsEggIdRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/nests/': {
+      id: '/_app/admin/nests/'
+      path: '/nests'
+      fullPath: '/admin/nests/'
+      preLoaderRoute: typeof AppAdminNestsIndexRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/nests/$nestId': {
+      id: '/_app/admin/nests/$nestId'
+      path: '/nests/$nestId'
+      fullPath: '/admin/nests/$nestId'
+      preLoaderRoute: typeof AppAdminNestsNestIdRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
     '/_app/server/$id/': {
       id: '/_app/server/$id/'
       path: '/'
@@ -371,6 +463,27 @@ declare module '@tanstack/react-router' {
       fullPath: '/server/$id/users'
       preLoaderRoute: typeof AppServerIdUsersRouteImport
       parentRoute: typeof AppServerIdRoute
+    }
+    '/_app/admin/eggs/$eggId/': {
+      id: '/_app/admin/eggs/$eggId/'
+      path: '/'
+      fullPath: '/admin/eggs/$eggId/'
+      preLoaderRoute: typeof AppAdminEggsEggIdIndexRouteImport
+      parentRoute: typeof AppAdminEggsEggIdRoute
+    }
+    '/_app/admin/eggs/$eggId/script': {
+      id: '/_app/admin/eggs/$eggId/script'
+      path: '/script'
+      fullPath: '/admin/eggs/$eggId/script'
+      preLoaderRoute: typeof AppAdminEggsEggIdScriptRouteImport
+      parentRoute: typeof AppAdminEggsEggIdRoute
+    }
+    '/_app/admin/eggs/$eggId/variables': {
+      id: '/_app/admin/eggs/$eggId/variables'
+      path: '/variables'
+      fullPath: '/admin/eggs/$eggId/variables'
+      preLoaderRoute: typeof AppAdminEggsEggIdVariablesRouteImport
+      parentRoute: typeof AppAdminEggsEggIdRoute
     }
     '/_app/server/$id/files/': {
       id: '/_app/server/$id/files/'
@@ -407,12 +520,33 @@ const AppAccountRouteWithChildren = AppAccountRoute._addFileChildren(
   AppAccountRouteChildren,
 )
 
+interface AppAdminEggsEggIdRouteChildren {
+  AppAdminEggsEggIdScriptRoute: typeof AppAdminEggsEggIdScriptRoute
+  AppAdminEggsEggIdVariablesRoute: typeof AppAdminEggsEggIdVariablesRoute
+  AppAdminEggsEggIdIndexRoute: typeof AppAdminEggsEggIdIndexRoute
+}
+
+const AppAdminEggsEggIdRouteChildren: AppAdminEggsEggIdRouteChildren = {
+  AppAdminEggsEggIdScriptRoute: AppAdminEggsEggIdScriptRoute,
+  AppAdminEggsEggIdVariablesRoute: AppAdminEggsEggIdVariablesRoute,
+  AppAdminEggsEggIdIndexRoute: AppAdminEggsEggIdIndexRoute,
+}
+
+const AppAdminEggsEggIdRouteWithChildren =
+  AppAdminEggsEggIdRoute._addFileChildren(AppAdminEggsEggIdRouteChildren)
+
 interface AppAdminRouteChildren {
   AppAdminIndexRoute: typeof AppAdminIndexRoute
+  AppAdminEggsEggIdRoute: typeof AppAdminEggsEggIdRouteWithChildren
+  AppAdminNestsNestIdRoute: typeof AppAdminNestsNestIdRoute
+  AppAdminNestsIndexRoute: typeof AppAdminNestsIndexRoute
 }
 
 const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminIndexRoute: AppAdminIndexRoute,
+  AppAdminEggsEggIdRoute: AppAdminEggsEggIdRouteWithChildren,
+  AppAdminNestsNestIdRoute: AppAdminNestsNestIdRoute,
+  AppAdminNestsIndexRoute: AppAdminNestsIndexRoute,
 }
 
 const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(

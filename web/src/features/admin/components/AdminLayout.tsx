@@ -6,10 +6,19 @@ import { useTranslation } from 'react-i18next';
  * The administration's tabs: each is a child route of /admin (the overview is its index). A page adds one
  * line here, its `value` being the path segment after /admin.
  */
-const TABS = [{ value: 'overview', to: '/admin', label: 'admin.tabs.overview' }] as const;
+const TABS = [
+  { value: 'overview', to: '/admin', label: 'admin.tabs.overview' },
+  { value: 'nests', to: '/admin/nests', label: 'admin.tabs.nests' },
+] as const;
+
+/** Pages under another tab's wing: an egg (/admin/eggs/$eggId) belongs to the nests tab. */
+const TAB_OF_SEGMENT: Record<string, string> = { eggs: 'nests' };
 
 /** The tab of a path: its first segment after /admin, or the overview for /admin itself. */
-const tabOf = (pathname: string): string => pathname.split('/').filter(Boolean)[1] ?? 'overview';
+const tabOf = (pathname: string): string => {
+  const segment = pathname.split('/').filter(Boolean)[1] ?? 'overview';
+  return TAB_OF_SEGMENT[segment] ?? segment;
+};
 
 /** The frame of every administration page: the title and the tab bar (scrollable on narrow screens). */
 export const AdminLayout = () => {

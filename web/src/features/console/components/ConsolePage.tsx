@@ -3,6 +3,7 @@ import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconRefresh, IconSku
 import { Link } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
 import { CopyButton } from '@/components/CopyButton';
 import { usePowerAction, type PowerAction } from '@/features/console/api';
 import { appendHistory, loadHistory, saveHistory, stepHistory, type HistoryCursor } from '@/features/console/command-history';
@@ -60,7 +61,7 @@ const DiagnosisText = ({ diagnosis }: { diagnosis: ConsoleDiagnosis }) => {
 };
 
 /** The connection's state in a few words, for the status line (announced politely). */
-const connectionText = (state: ConsoleState, t: ReturnType<typeof useTranslation>['t']): string => {
+const connectionText = (state: ConsoleState, t: TFunction): string => {
   switch (state.phase) {
     case 'idle':
     case 'connecting':

@@ -12,7 +12,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '@/components/ErrorState';
 import { can, downloadUrl, fileContentsQuery, filesServerQuery, useWriteFile } from '@/features/files/api';
-import { darkEditorTheme } from '@/features/files/editor-theme';
+import { darkEditorTheme } from '@/lib/editor-theme';
 import { baseName, normalizePath, parentOf } from '@/features/files/paths';
 import { ApiError } from '@/lib/api/api-error';
 import { notify, notifyError } from '@/lib/notify';

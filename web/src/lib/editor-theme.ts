@@ -1,6 +1,7 @@
 import { HighlightStyle, syntaxHighlighting } from '@codemirror/language';
 import { oneDarkTheme } from '@codemirror/theme-one-dark';
 import type { Extension } from '@codemirror/state';
+import { EditorView } from '@codemirror/view';
 import { tags as t } from '@lezer/highlight';
 
 /**
@@ -27,4 +28,7 @@ const darkHighlight = HighlightStyle.define([
   { tag: t.invalid, color: '#ffffff' },
 ]);
 
-export const darkEditorTheme: Extension = [oneDarkTheme, syntaxHighlighting(darkHighlight)];
+/** One Dark's line numbers (#7d8799, 3.9:1 on its background) a shade lighter too. */
+const darkGutters = EditorView.theme({ '.cm-gutters .cm-gutterElement': { color: '#9aa3b2' } }, { dark: true });
+
+export const darkEditorTheme: Extension = [oneDarkTheme, darkGutters, syntaxHighlighting(darkHighlight)];
