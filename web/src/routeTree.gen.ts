@@ -28,6 +28,8 @@ import { Route as AppAdminNestsIndexRouteImport } from './routes/_app/admin/nest
 import { Route as AppAdminNestsNestIdRouteImport } from './routes/_app/admin/nests/$nestId'
 import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
 import { Route as AppServerIdBackupsRouteImport } from './routes/_app/server/$id/backups'
+import { Route as AppServerIdSettingsRouteImport } from './routes/_app/server/$id/settings'
+import { Route as AppServerIdStartupRouteImport } from './routes/_app/server/$id/startup'
 import { Route as AppServerIdUsersRouteImport } from './routes/_app/server/$id/users'
 import { Route as AppAdminEggsEggIdIndexRouteImport } from './routes/_app/admin/eggs/$eggId/index'
 import { Route as AppAdminEggsEggIdScriptRouteImport } from './routes/_app/admin/eggs/$eggId/script'
@@ -129,6 +131,16 @@ const AppServerIdBackupsRoute = AppServerIdBackupsRouteImport.update({
   path: '/backups',
   getParentRoute: () => AppServerIdRoute,
 } as any)
+const AppServerIdSettingsRoute = AppServerIdSettingsRouteImport.update({
+  id: '/settings',
+  path: '/settings',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
+const AppServerIdStartupRoute = AppServerIdStartupRouteImport.update({
+  id: '/startup',
+  path: '/startup',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
 const AppServerIdUsersRoute = AppServerIdUsersRouteImport.update({
   id: '/users',
   path: '/users',
@@ -178,6 +190,8 @@ export interface FileRoutesByFullPath {
   '/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
+  '/server/$id/settings': typeof AppServerIdSettingsRoute
+  '/server/$id/startup': typeof AppServerIdStartupRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
   '/admin/nests/': typeof AppAdminNestsIndexRoute
   '/server/$id/': typeof AppServerIdIndexRoute
@@ -200,6 +214,8 @@ export interface FileRoutesByTo {
   '/auth/password': typeof AuthPasswordIndexRoute
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
+  '/server/$id/settings': typeof AppServerIdSettingsRoute
+  '/server/$id/startup': typeof AppServerIdStartupRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
   '/admin/nests': typeof AppAdminNestsIndexRoute
   '/server/$id': typeof AppServerIdIndexRoute
@@ -228,6 +244,8 @@ export interface FileRoutesById {
   '/_app/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
   '/_app/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/_app/server/$id/backups': typeof AppServerIdBackupsRoute
+  '/_app/server/$id/settings': typeof AppServerIdSettingsRoute
+  '/_app/server/$id/startup': typeof AppServerIdStartupRoute
   '/_app/server/$id/users': typeof AppServerIdUsersRoute
   '/_app/admin/nests/': typeof AppAdminNestsIndexRoute
   '/_app/server/$id/': typeof AppServerIdIndexRoute
@@ -256,6 +274,8 @@ export interface FileRouteTypes {
     | '/admin/eggs/$eggId'
     | '/admin/nests/$nestId'
     | '/server/$id/backups'
+    | '/server/$id/settings'
+    | '/server/$id/startup'
     | '/server/$id/users'
     | '/admin/nests/'
     | '/server/$id/'
@@ -278,6 +298,8 @@ export interface FileRouteTypes {
     | '/auth/password'
     | '/admin/nests/$nestId'
     | '/server/$id/backups'
+    | '/server/$id/settings'
+    | '/server/$id/startup'
     | '/server/$id/users'
     | '/admin/nests'
     | '/server/$id'
@@ -305,6 +327,8 @@ export interface FileRouteTypes {
     | '/_app/admin/eggs/$eggId'
     | '/_app/admin/nests/$nestId'
     | '/_app/server/$id/backups'
+    | '/_app/server/$id/settings'
+    | '/_app/server/$id/startup'
     | '/_app/server/$id/users'
     | '/_app/admin/nests/'
     | '/_app/server/$id/'
@@ -457,6 +481,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppServerIdBackupsRouteImport
       parentRoute: typeof AppServerIdRoute
     }
+    '/_app/server/$id/settings': {
+      id: '/_app/server/$id/settings'
+      path: '/settings'
+      fullPath: '/server/$id/settings'
+      preLoaderRoute: typeof AppServerIdSettingsRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
+    '/_app/server/$id/startup': {
+      id: '/_app/server/$id/startup'
+      path: '/startup'
+      fullPath: '/server/$id/startup'
+      preLoaderRoute: typeof AppServerIdStartupRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
     '/_app/server/$id/users': {
       id: '/_app/server/$id/users'
       path: '/users'
@@ -555,6 +593,8 @@ const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(
 
 interface AppServerIdRouteChildren {
   AppServerIdBackupsRoute: typeof AppServerIdBackupsRoute
+  AppServerIdSettingsRoute: typeof AppServerIdSettingsRoute
+  AppServerIdStartupRoute: typeof AppServerIdStartupRoute
   AppServerIdUsersRoute: typeof AppServerIdUsersRoute
   AppServerIdIndexRoute: typeof AppServerIdIndexRoute
   AppServerIdFilesEditRoute: typeof AppServerIdFilesEditRoute
@@ -563,6 +603,8 @@ interface AppServerIdRouteChildren {
 
 const AppServerIdRouteChildren: AppServerIdRouteChildren = {
   AppServerIdBackupsRoute: AppServerIdBackupsRoute,
+  AppServerIdSettingsRoute: AppServerIdSettingsRoute,
+  AppServerIdStartupRoute: AppServerIdStartupRoute,
   AppServerIdUsersRoute: AppServerIdUsersRoute,
   AppServerIdIndexRoute: AppServerIdIndexRoute,
   AppServerIdFilesEditRoute: AppServerIdFilesEditRoute,

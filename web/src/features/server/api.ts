@@ -9,7 +9,7 @@ interface ServerAllocation {
   description: string;
 }
 
-interface ServerDetails {
+export interface ServerDetails {
   id: string;
   uuid: string;
   identifier: string;
@@ -25,6 +25,8 @@ interface ServerDetails {
   owner: { id: string; username: string };
   /** The caller's panel permissions on this server (owners and admins: all of them). */
   permissions: string[];
+  /** Where the caller signs in over SFTP: the node's address and SFTP port, `<caller's username>.<identifier>`. */
+  sftp: { host: string; port: number; username: string };
 }
 
 const serverKeys = {

@@ -6,8 +6,7 @@
  */
 import { parseRules, RuleParseError, validateValue } from 'src/modules/eggs/rules/variable-rules';
 
-export type { ParsedRule } from 'src/modules/eggs/rules/variable-rules';
-export { parseRules, RuleParseError, validateValue };
+export { parseRules };
 
 /** Why the panel would refuse a rules string when an egg is saved (unknown rule, bad argument, bad pattern); null when it is accepted. */
 export const ruleStringProblem = (rules: string): string | null => {

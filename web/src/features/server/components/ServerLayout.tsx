@@ -9,13 +9,16 @@ import { serverQuery } from '@/features/server/api';
 /**
  * The server's tabs: each is a child route of /server/$id (the console is its index), shown when the
  * caller holds its permission (`permissions` of the server details; owners and admins hold them all).
- * A page adds one line here, its `value` being the path segment after /server/$id.
+ * A page adds one line here, its `value` being the path segment after /server/$id; a list of
+ * permissions shows the tab to whoever holds any of them.
  */
 const TABS = [
   { value: 'console', to: '/server/$id', label: 'server.tabs.console', permission: 'websocket.connect' },
   { value: 'files', to: '/server/$id/files', label: 'server.tabs.files', permission: 'server.files.read' },
   { value: 'backups', to: '/server/$id/backups', label: 'server.tabs.backups', permission: 'server.backup.read' },
   { value: 'users', to: '/server/$id/users', label: 'server.tabs.users', permission: 'server.subuser.read' },
+  { value: 'startup', to: '/server/$id/startup', label: 'server.tabs.startup', permission: 'server.startup.read' },
+  { value: 'settings', to: '/server/$id/settings', label: 'server.tabs.settings', permission: ['server.settings.rename', 'server.settings.reinstall', 'server.files.sftp'] },
 ] as const;
 
 /** The tab of a path: its first segment after /server/<id>, or the console for the server's own page. */
@@ -35,7 +38,7 @@ export const ServerLayout = ({ serverId }: { serverId: string }) => {
   }
   const active = tabOf(pathname);
   const granted = new Set(server.data.permissions);
-  const tabs = TABS.filter((tab) => granted.has(tab.permission));
+  const tabs = TABS.filter((tab) => ([] as string[]).concat(tab.permission).some((p) => granted.has(p)));
   return (
     <Stack gap="md">
       <Group justify="space-between" gap="xs" wrap="wrap">

@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { serverQuery } from '@/features/server/api';
+import { api } from '@/lib/api/client';
+
+/** `POST S/settings/rename`: the new name (and description) show in the server's header once the details are read again. */
+export const useRenameServer = (server: string) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: { name: string; description: string | null }): Promise<void> => {
+      await api.POST('/api/client/servers/{server}/settings/rename', { params: { path: { server } }, body } as never);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: serverQuery(server).queryKey }),
+  });
+};
+
+/** `POST S/settings/reinstall` (202): the panel marks the server installing and the node reinstalls it in the background. */
+export const useReinstallServer = (server: string) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (): Promise<void> => {
+      await api.POST('/api/client/servers/{server}/settings/reinstall', { params: { path: { server } } } as never);
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: serverQuery(server).queryKey }),
+  });
+};

@@ -1,0 +1,37 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
+import { api } from '@/lib/api/client';
+
+export type Startup = components['schemas']['StartupDto'];
+export type StartupVariable = components['schemas']['StartupVariableDto'];
+
+const keys = { startup: (server: string) => ['startup', server] as const };
+
+/** `GET S/startup`: the command, the image and the variables the egg lets users see. */
+export const startupQuery = (server: string) =>
+  queryOptions({
+    queryKey: keys.startup(server),
+    queryFn: async (): Promise<Startup> => {
+      // The route's {server} is not in the OpenAPI document's parameters (the server guard reads it), hence the casts.
+      const { data } = await api.GET('/api/client/servers/{server}/startup', { params: { path: { server } } } as never);
+      return (data as unknown as { data: Startup }).data;
+    },
+  });
+
+/** `PUT S/startup/variable`: the panel checks the value against the variable's rules again (422 VALIDATION_FAILED). */
+export const useSaveVariable = (server: string) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: { key: string; value: string }): Promise<StartupVariable> => {
+      const { data } = await api.PUT('/api/client/servers/{server}/startup/variable', { params: { path: { server } }, body } as never);
+      return (data as unknown as { data: StartupVariable }).data;
+    },
+    onSuccess: (saved) => {
+      queryClient.setQueryData(keys.startup(server), (old: Startup | undefined) =>
+        old ? { ...old, variables: old.variables.map((v) => (v.envVariable === saved.envVariable ? saved : v)) } : old,
+      );
+      // The panel's filled-in command changes with the value.
+      return queryClient.invalidateQueries({ queryKey: keys.startup(server) });
+    },
+  });
+};
