@@ -13,13 +13,15 @@ const accessibleInBothSchemes = async (page: Page) => {
   await page.emulateMedia({ colorScheme: null });
 };
 
-/** The page at 390 px, loaded afresh at that width (the shell's navbar collapses on load), scrolls no sideways. */
+/** The page at 390 px, loaded afresh at that width (the shell's navbar collapses on load), scrolls no sideways and shows its tab. */
 const narrow = async (page: Page, heading: string) => {
   const size = page.viewportSize() ?? { width: 1280, height: 720 };
   await page.setViewportSize({ width: 390, height: 844 });
   await page.reload();
   await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
   await expectNoHorizontalScroll(page);
+  // The tab bar scrolls sideways on a phone: the page's own tab is scrolled into view.
+  await expect(page.getByRole('tab', { name: heading, selected: true })).toBeInViewport({ ratio: 0.9 });
   await shot(page, `server-${heading.toLowerCase()}`, ['mobile']);
   await page.setViewportSize(size);
   await page.reload();

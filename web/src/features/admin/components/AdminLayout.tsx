@@ -1,6 +1,7 @@
-import { ScrollArea, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Stack, Tabs, Text, Title } from '@mantine/core';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { ScrollingTabList } from '@/components/ScrollingTabList';
 
 /**
  * The administration's tabs: each is a child route of /admin (the overview is its index). A page adds one
@@ -45,15 +46,13 @@ export const AdminLayout = () => {
         }}
         keepMounted={false}
       >
-        <ScrollArea type="never">
-          <Tabs.List style={{ flexWrap: 'nowrap' }} aria-label={t('admin.tabs.label')}>
-            {TABS.map((tab) => (
-              <Tabs.Tab key={tab.value} value={tab.value}>
-                {t(tab.label)}
-              </Tabs.Tab>
-            ))}
-          </Tabs.List>
-        </ScrollArea>
+        <ScrollingTabList label={t('admin.tabs.label')} active={tabOf(pathname)}>
+          {TABS.map((tab) => (
+            <Tabs.Tab key={tab.value} value={tab.value}>
+              {t(tab.label)}
+            </Tabs.Tab>
+          ))}
+        </ScrollingTabList>
       </Tabs>
       <Outlet />
     </Stack>

@@ -1,7 +1,8 @@
-import { Badge, Group, ScrollArea, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Badge, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
+import { ScrollingTabList } from '@/components/ScrollingTabList';
 import { ErrorState } from '@/components/ErrorState';
 import { PageSkeleton } from '@/components/Skeletons';
 import { serverQuery } from '@/features/server/api';
@@ -62,15 +63,13 @@ export const ServerLayout = ({ serverId }: { serverId: string }) => {
         }}
         keepMounted={false}
       >
-        <ScrollArea type="never">
-          <Tabs.List style={{ flexWrap: 'nowrap' }} aria-label={t('server.tabs.label')}>
-            {tabs.map((tab) => (
-              <Tabs.Tab key={tab.value} value={tab.value}>
-                {t(tab.label)}
-              </Tabs.Tab>
-            ))}
-          </Tabs.List>
-        </ScrollArea>
+        <ScrollingTabList label={t('server.tabs.label')} active={active}>
+          {tabs.map((tab) => (
+            <Tabs.Tab key={tab.value} value={tab.value}>
+              {t(tab.label)}
+            </Tabs.Tab>
+          ))}
+        </ScrollingTabList>
       </Tabs>
       <Outlet />
     </Stack>
