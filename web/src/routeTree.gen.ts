@@ -24,10 +24,13 @@ import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
 import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
+import { Route as AppServerIdActivityRouteImport } from './routes/_app/server/$id/activity'
 import { Route as AppServerIdBackupsRouteImport } from './routes/_app/server/$id/backups'
 import { Route as AppServerIdUsersRouteImport } from './routes/_app/server/$id/users'
 import { Route as AppServerIdFilesIndexRouteImport } from './routes/_app/server/$id/files/index'
 import { Route as AppServerIdFilesEditRouteImport } from './routes/_app/server/$id/files/edit'
+import { Route as AppServerIdSchedulesIndexRouteImport } from './routes/_app/server/$id/schedules/index'
+import { Route as AppServerIdSchedulesSidRouteImport } from './routes/_app/server/$id/schedules/$sid'
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
@@ -103,6 +106,11 @@ const AppServerIdIndexRoute = AppServerIdIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppServerIdRoute,
 } as any)
+const AppServerIdActivityRoute = AppServerIdActivityRouteImport.update({
+  id: '/activity',
+  path: '/activity',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
 const AppServerIdBackupsRoute = AppServerIdBackupsRouteImport.update({
   id: '/backups',
   path: '/backups',
@@ -123,6 +131,17 @@ const AppServerIdFilesEditRoute = AppServerIdFilesEditRouteImport.update({
   path: '/files/edit',
   getParentRoute: () => AppServerIdRoute,
 } as any)
+const AppServerIdSchedulesIndexRoute =
+  AppServerIdSchedulesIndexRouteImport.update({
+    id: '/schedules/',
+    path: '/schedules/',
+    getParentRoute: () => AppServerIdRoute,
+  } as any)
+const AppServerIdSchedulesSidRoute = AppServerIdSchedulesSidRouteImport.update({
+  id: '/schedules/$sid',
+  path: '/schedules/$sid',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
@@ -138,11 +157,14 @@ export interface FileRoutesByFullPath {
   '/account/': typeof AppAccountIndexRoute
   '/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/server/$id/activity': typeof AppServerIdActivityRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
   '/server/$id/': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
+  '/server/$id/schedules/$sid': typeof AppServerIdSchedulesSidRoute
   '/server/$id/files/': typeof AppServerIdFilesIndexRoute
+  '/server/$id/schedules/': typeof AppServerIdSchedulesIndexRoute
 }
 export interface FileRoutesByTo {
   '/$': typeof AppSplatRoute
@@ -155,11 +177,14 @@ export interface FileRoutesByTo {
   '/account': typeof AppAccountIndexRoute
   '/admin': typeof AppAdminIndexRoute
   '/auth/password': typeof AuthPasswordIndexRoute
+  '/server/$id/activity': typeof AppServerIdActivityRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
   '/server/$id': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
+  '/server/$id/schedules/$sid': typeof AppServerIdSchedulesSidRoute
   '/server/$id/files': typeof AppServerIdFilesIndexRoute
+  '/server/$id/schedules': typeof AppServerIdSchedulesIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -177,11 +202,14 @@ export interface FileRoutesById {
   '/_app/account/': typeof AppAccountIndexRoute
   '/_app/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/_app/server/$id/activity': typeof AppServerIdActivityRoute
   '/_app/server/$id/backups': typeof AppServerIdBackupsRoute
   '/_app/server/$id/users': typeof AppServerIdUsersRoute
   '/_app/server/$id/': typeof AppServerIdIndexRoute
   '/_app/server/$id/files/edit': typeof AppServerIdFilesEditRoute
+  '/_app/server/$id/schedules/$sid': typeof AppServerIdSchedulesSidRoute
   '/_app/server/$id/files/': typeof AppServerIdFilesIndexRoute
+  '/_app/server/$id/schedules/': typeof AppServerIdSchedulesIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -199,11 +227,14 @@ export interface FileRouteTypes {
     | '/account/'
     | '/admin/'
     | '/auth/password/'
+    | '/server/$id/activity'
     | '/server/$id/backups'
     | '/server/$id/users'
     | '/server/$id/'
     | '/server/$id/files/edit'
+    | '/server/$id/schedules/$sid'
     | '/server/$id/files/'
+    | '/server/$id/schedules/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/$'
@@ -216,11 +247,14 @@ export interface FileRouteTypes {
     | '/account'
     | '/admin'
     | '/auth/password'
+    | '/server/$id/activity'
     | '/server/$id/backups'
     | '/server/$id/users'
     | '/server/$id'
     | '/server/$id/files/edit'
+    | '/server/$id/schedules/$sid'
     | '/server/$id/files'
+    | '/server/$id/schedules'
   id:
     | '__root__'
     | '/_app'
@@ -237,11 +271,14 @@ export interface FileRouteTypes {
     | '/_app/account/'
     | '/_app/admin/'
     | '/auth/password/'
+    | '/_app/server/$id/activity'
     | '/_app/server/$id/backups'
     | '/_app/server/$id/users'
     | '/_app/server/$id/'
     | '/_app/server/$id/files/edit'
+    | '/_app/server/$id/schedules/$sid'
     | '/_app/server/$id/files/'
+    | '/_app/server/$id/schedules/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -358,6 +395,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppServerIdIndexRouteImport
       parentRoute: typeof AppServerIdRoute
     }
+    '/_app/server/$id/activity': {
+      id: '/_app/server/$id/activity'
+      path: '/activity'
+      fullPath: '/server/$id/activity'
+      preLoaderRoute: typeof AppServerIdActivityRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
     '/_app/server/$id/backups': {
       id: '/_app/server/$id/backups'
       path: '/backups'
@@ -384,6 +428,20 @@ declare module '@tanstack/react-router' {
       path: '/files/edit'
       fullPath: '/server/$id/files/edit'
       preLoaderRoute: typeof AppServerIdFilesEditRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
+    '/_app/server/$id/schedules/': {
+      id: '/_app/server/$id/schedules/'
+      path: '/schedules'
+      fullPath: '/server/$id/schedules/'
+      preLoaderRoute: typeof AppServerIdSchedulesIndexRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
+    '/_app/server/$id/schedules/$sid': {
+      id: '/_app/server/$id/schedules/$sid'
+      path: '/schedules/$sid'
+      fullPath: '/server/$id/schedules/$sid'
+      preLoaderRoute: typeof AppServerIdSchedulesSidRouteImport
       parentRoute: typeof AppServerIdRoute
     }
   }
@@ -420,19 +478,25 @@ const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(
 )
 
 interface AppServerIdRouteChildren {
+  AppServerIdActivityRoute: typeof AppServerIdActivityRoute
   AppServerIdBackupsRoute: typeof AppServerIdBackupsRoute
   AppServerIdUsersRoute: typeof AppServerIdUsersRoute
   AppServerIdIndexRoute: typeof AppServerIdIndexRoute
   AppServerIdFilesEditRoute: typeof AppServerIdFilesEditRoute
+  AppServerIdSchedulesSidRoute: typeof AppServerIdSchedulesSidRoute
   AppServerIdFilesIndexRoute: typeof AppServerIdFilesIndexRoute
+  AppServerIdSchedulesIndexRoute: typeof AppServerIdSchedulesIndexRoute
 }
 
 const AppServerIdRouteChildren: AppServerIdRouteChildren = {
+  AppServerIdActivityRoute: AppServerIdActivityRoute,
   AppServerIdBackupsRoute: AppServerIdBackupsRoute,
   AppServerIdUsersRoute: AppServerIdUsersRoute,
   AppServerIdIndexRoute: AppServerIdIndexRoute,
   AppServerIdFilesEditRoute: AppServerIdFilesEditRoute,
+  AppServerIdSchedulesSidRoute: AppServerIdSchedulesSidRoute,
   AppServerIdFilesIndexRoute: AppServerIdFilesIndexRoute,
+  AppServerIdSchedulesIndexRoute: AppServerIdSchedulesIndexRoute,
 }
 
 const AppServerIdRouteWithChildren = AppServerIdRoute._addFileChildren(

@@ -16,6 +16,8 @@ const TABS = [
   { value: 'files', to: '/server/$id/files', label: 'server.tabs.files', permission: 'server.files.read' },
   { value: 'backups', to: '/server/$id/backups', label: 'server.tabs.backups', permission: 'server.backup.read' },
   { value: 'users', to: '/server/$id/users', label: 'server.tabs.users', permission: 'server.subuser.read' },
+  { value: 'schedules', to: '/server/$id/schedules', label: 'server.tabs.schedules', permission: 'server.schedule.read' },
+  { value: 'activity', to: '/server/$id/activity', label: 'server.tabs.activity', permission: 'server.activity.read' },
 ] as const;
 
 /** The tab of a path: its first segment after /server/<id>, or the console for the server's own page. */
