@@ -12,12 +12,12 @@ export interface ActivityEntry {
   timestamp: string;
 }
 
-export interface ActivityPageData {
+interface ActivityPageData {
   data: ActivityEntry[];
   meta: { pagination: { total: number; count: number; perPage: number; currentPage: number; totalPages: number } };
 }
 
-export const ACTIVITY_PER_PAGE = 25;
+const ACTIVITY_PER_PAGE = 25;
 
 /** One page of the server's activity, newest first, optionally only an event or the events under a `.*` prefix. */
 export const activityQuery = (server: string, page: number, event?: string) =>

@@ -14,7 +14,7 @@ export const EVENT_GROUPS = [
   'server.startup.*',
   'server.sftp.*',
 ] as const;
-export type EventGroup = (typeof EVENT_GROUPS)[number];
+type EventGroup = (typeof EVENT_GROUPS)[number];
 
 export const isEventGroup = (value: string): value is EventGroup => (EVENT_GROUPS as readonly string[]).includes(value);
 

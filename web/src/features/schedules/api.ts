@@ -33,14 +33,14 @@ export interface Schedule {
   tasks: ScheduleTask[];
 }
 
-export interface ScheduleInput {
+interface ScheduleInput {
   name: string;
   cron: CronFields;
   is_active?: boolean;
   only_when_online?: boolean;
 }
 
-export interface TaskInput {
+interface TaskInput {
   action: TaskAction;
   payload?: string;
   time_offset: number;

@@ -26,7 +26,7 @@ const MAX_LENGTH = 191;
 const ALLOWED_CHARACTERS = /^[0-9*,/-]+$/;
 
 /** Why a field is refused: `required` (empty), `tooLong`, or `form` (not a number, list, range, step or `*` in range). */
-export type CronFieldProblem = 'required' | 'tooLong' | 'form';
+type CronFieldProblem = 'required' | 'tooLong' | 'form';
 
 const parse = (expression: string, after: Date) => CronExpressionParser.parse(expression, { currentDate: after, tz: PANEL_TIME_ZONE });
 
@@ -57,7 +57,7 @@ export const parseCronString = (cron: string): CronFields => {
   return Object.fromEntries(CRON_FIELDS.map((f, i) => [f, parts[i] ?? ''])) as CronFields;
 };
 
-export interface CronCheck {
+interface CronCheck {
   /** The problem of each field refused on its own. */
   fields: Partial<Record<CronField, CronFieldProblem>>;
   /** Every field is good but no date matches (30 February). */

@@ -32,7 +32,7 @@ interface PresetState {
 }
 
 /** The expression's meaning: words (times in the panel's zone) and the next five runs in the viewer's zone, or why there are none. */
-export const CronPreview = ({ fields }: { fields: CronFields }) => {
+const CronPreview = ({ fields }: { fields: CronFields }) => {
   const { t } = useTranslation();
   const check = checkCron(fields, new Date());
   const words = isCronValid(check) ? describeCron(fields) : null;
