@@ -136,8 +136,11 @@ test.describe('schedules and activity', () => {
     await expect(tasks.nth(1)).toContainText(/After 1 min 30 sec? · Continue on failure/);
     // No task edit in the contract: the second goes again.
     await page.getByRole('button', { name: 'Delete task 2' }).click();
-    await page.getByRole('dialog', { name: 'Delete this task?' }).getByRole('button', { name: 'Delete task' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Delete this task?' });
+    await confirm.getByRole('button', { name: 'Delete task' }).click();
     await expect(tasks).toHaveCount(1);
+    // Axe would read the dialog's fading text.
+    await expect(confirm).toBeHidden();
     await accessibleInBothSchemes(page);
 
     // Run now: the command reaches the node, and the run's end shows as the last run.
