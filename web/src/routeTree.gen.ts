@@ -27,6 +27,7 @@ import { Route as AppAdminEggsEggIdRouteImport } from './routes/_app/admin/eggs/
 import { Route as AppAdminNestsIndexRouteImport } from './routes/_app/admin/nests/index'
 import { Route as AppAdminNestsNestIdRouteImport } from './routes/_app/admin/nests/$nestId'
 import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
+import { Route as AppServerIdActivityRouteImport } from './routes/_app/server/$id/activity'
 import { Route as AppServerIdBackupsRouteImport } from './routes/_app/server/$id/backups'
 import { Route as AppServerIdSettingsRouteImport } from './routes/_app/server/$id/settings'
 import { Route as AppServerIdStartupRouteImport } from './routes/_app/server/$id/startup'
@@ -36,6 +37,8 @@ import { Route as AppAdminEggsEggIdScriptRouteImport } from './routes/_app/admin
 import { Route as AppAdminEggsEggIdVariablesRouteImport } from './routes/_app/admin/eggs/$eggId/variables'
 import { Route as AppServerIdFilesIndexRouteImport } from './routes/_app/server/$id/files/index'
 import { Route as AppServerIdFilesEditRouteImport } from './routes/_app/server/$id/files/edit'
+import { Route as AppServerIdSchedulesIndexRouteImport } from './routes/_app/server/$id/schedules/index'
+import { Route as AppServerIdSchedulesSidRouteImport } from './routes/_app/server/$id/schedules/$sid'
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
@@ -126,6 +129,11 @@ const AppServerIdIndexRoute = AppServerIdIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppServerIdRoute,
 } as any)
+const AppServerIdActivityRoute = AppServerIdActivityRouteImport.update({
+  id: '/activity',
+  path: '/activity',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
 const AppServerIdBackupsRoute = AppServerIdBackupsRouteImport.update({
   id: '/backups',
   path: '/backups',
@@ -172,6 +180,17 @@ const AppServerIdFilesEditRoute = AppServerIdFilesEditRouteImport.update({
   path: '/files/edit',
   getParentRoute: () => AppServerIdRoute,
 } as any)
+const AppServerIdSchedulesIndexRoute =
+  AppServerIdSchedulesIndexRouteImport.update({
+    id: '/schedules/',
+    path: '/schedules/',
+    getParentRoute: () => AppServerIdRoute,
+  } as any)
+const AppServerIdSchedulesSidRoute = AppServerIdSchedulesSidRouteImport.update({
+  id: '/schedules/$sid',
+  path: '/schedules/$sid',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
@@ -189,6 +208,7 @@ export interface FileRoutesByFullPath {
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
+  '/server/$id/activity': typeof AppServerIdActivityRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/settings': typeof AppServerIdSettingsRoute
   '/server/$id/startup': typeof AppServerIdStartupRoute
@@ -198,8 +218,10 @@ export interface FileRoutesByFullPath {
   '/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
   '/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
+  '/server/$id/schedules/$sid': typeof AppServerIdSchedulesSidRoute
   '/admin/eggs/$eggId/': typeof AppAdminEggsEggIdIndexRoute
   '/server/$id/files/': typeof AppServerIdFilesIndexRoute
+  '/server/$id/schedules/': typeof AppServerIdSchedulesIndexRoute
 }
 export interface FileRoutesByTo {
   '/$': typeof AppSplatRoute
@@ -213,6 +235,7 @@ export interface FileRoutesByTo {
   '/admin': typeof AppAdminIndexRoute
   '/auth/password': typeof AuthPasswordIndexRoute
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
+  '/server/$id/activity': typeof AppServerIdActivityRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/settings': typeof AppServerIdSettingsRoute
   '/server/$id/startup': typeof AppServerIdStartupRoute
@@ -222,8 +245,10 @@ export interface FileRoutesByTo {
   '/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
   '/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
+  '/server/$id/schedules/$sid': typeof AppServerIdSchedulesSidRoute
   '/admin/eggs/$eggId': typeof AppAdminEggsEggIdIndexRoute
   '/server/$id/files': typeof AppServerIdFilesIndexRoute
+  '/server/$id/schedules': typeof AppServerIdSchedulesIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -243,6 +268,7 @@ export interface FileRoutesById {
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/_app/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
   '/_app/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
+  '/_app/server/$id/activity': typeof AppServerIdActivityRoute
   '/_app/server/$id/backups': typeof AppServerIdBackupsRoute
   '/_app/server/$id/settings': typeof AppServerIdSettingsRoute
   '/_app/server/$id/startup': typeof AppServerIdStartupRoute
@@ -252,8 +278,10 @@ export interface FileRoutesById {
   '/_app/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
   '/_app/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
   '/_app/server/$id/files/edit': typeof AppServerIdFilesEditRoute
+  '/_app/server/$id/schedules/$sid': typeof AppServerIdSchedulesSidRoute
   '/_app/admin/eggs/$eggId/': typeof AppAdminEggsEggIdIndexRoute
   '/_app/server/$id/files/': typeof AppServerIdFilesIndexRoute
+  '/_app/server/$id/schedules/': typeof AppServerIdSchedulesIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -273,6 +301,7 @@ export interface FileRouteTypes {
     | '/auth/password/'
     | '/admin/eggs/$eggId'
     | '/admin/nests/$nestId'
+    | '/server/$id/activity'
     | '/server/$id/backups'
     | '/server/$id/settings'
     | '/server/$id/startup'
@@ -282,8 +311,10 @@ export interface FileRouteTypes {
     | '/admin/eggs/$eggId/script'
     | '/admin/eggs/$eggId/variables'
     | '/server/$id/files/edit'
+    | '/server/$id/schedules/$sid'
     | '/admin/eggs/$eggId/'
     | '/server/$id/files/'
+    | '/server/$id/schedules/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/$'
@@ -297,6 +328,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/auth/password'
     | '/admin/nests/$nestId'
+    | '/server/$id/activity'
     | '/server/$id/backups'
     | '/server/$id/settings'
     | '/server/$id/startup'
@@ -306,8 +338,10 @@ export interface FileRouteTypes {
     | '/admin/eggs/$eggId/script'
     | '/admin/eggs/$eggId/variables'
     | '/server/$id/files/edit'
+    | '/server/$id/schedules/$sid'
     | '/admin/eggs/$eggId'
     | '/server/$id/files'
+    | '/server/$id/schedules'
   id:
     | '__root__'
     | '/_app'
@@ -326,6 +360,7 @@ export interface FileRouteTypes {
     | '/auth/password/'
     | '/_app/admin/eggs/$eggId'
     | '/_app/admin/nests/$nestId'
+    | '/_app/server/$id/activity'
     | '/_app/server/$id/backups'
     | '/_app/server/$id/settings'
     | '/_app/server/$id/startup'
@@ -335,8 +370,10 @@ export interface FileRouteTypes {
     | '/_app/admin/eggs/$eggId/script'
     | '/_app/admin/eggs/$eggId/variables'
     | '/_app/server/$id/files/edit'
+    | '/_app/server/$id/schedules/$sid'
     | '/_app/admin/eggs/$eggId/'
     | '/_app/server/$id/files/'
+    | '/_app/server/$id/schedules/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -474,6 +511,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppServerIdIndexRouteImport
       parentRoute: typeof AppServerIdRoute
     }
+    '/_app/server/$id/activity': {
+      id: '/_app/server/$id/activity'
+      path: '/activity'
+      fullPath: '/server/$id/activity'
+      preLoaderRoute: typeof AppServerIdActivityRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
     '/_app/server/$id/backups': {
       id: '/_app/server/$id/backups'
       path: '/backups'
@@ -537,6 +581,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppServerIdFilesEditRouteImport
       parentRoute: typeof AppServerIdRoute
     }
+    '/_app/server/$id/schedules/': {
+      id: '/_app/server/$id/schedules/'
+      path: '/schedules'
+      fullPath: '/server/$id/schedules/'
+      preLoaderRoute: typeof AppServerIdSchedulesIndexRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
+    '/_app/server/$id/schedules/$sid': {
+      id: '/_app/server/$id/schedules/$sid'
+      path: '/schedules/$sid'
+      fullPath: '/server/$id/schedules/$sid'
+      preLoaderRoute: typeof AppServerIdSchedulesSidRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
   }
 }
 
@@ -592,23 +650,29 @@ const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(
 )
 
 interface AppServerIdRouteChildren {
+  AppServerIdActivityRoute: typeof AppServerIdActivityRoute
   AppServerIdBackupsRoute: typeof AppServerIdBackupsRoute
   AppServerIdSettingsRoute: typeof AppServerIdSettingsRoute
   AppServerIdStartupRoute: typeof AppServerIdStartupRoute
   AppServerIdUsersRoute: typeof AppServerIdUsersRoute
   AppServerIdIndexRoute: typeof AppServerIdIndexRoute
   AppServerIdFilesEditRoute: typeof AppServerIdFilesEditRoute
+  AppServerIdSchedulesSidRoute: typeof AppServerIdSchedulesSidRoute
   AppServerIdFilesIndexRoute: typeof AppServerIdFilesIndexRoute
+  AppServerIdSchedulesIndexRoute: typeof AppServerIdSchedulesIndexRoute
 }
 
 const AppServerIdRouteChildren: AppServerIdRouteChildren = {
+  AppServerIdActivityRoute: AppServerIdActivityRoute,
   AppServerIdBackupsRoute: AppServerIdBackupsRoute,
   AppServerIdSettingsRoute: AppServerIdSettingsRoute,
   AppServerIdStartupRoute: AppServerIdStartupRoute,
   AppServerIdUsersRoute: AppServerIdUsersRoute,
   AppServerIdIndexRoute: AppServerIdIndexRoute,
   AppServerIdFilesEditRoute: AppServerIdFilesEditRoute,
+  AppServerIdSchedulesSidRoute: AppServerIdSchedulesSidRoute,
   AppServerIdFilesIndexRoute: AppServerIdFilesIndexRoute,
+  AppServerIdSchedulesIndexRoute: AppServerIdSchedulesIndexRoute,
 }
 
 const AppServerIdRouteWithChildren = AppServerIdRoute._addFileChildren(

@@ -5,9 +5,9 @@ import type { AuthContext } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
-import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/pagination';
+import { Paginated, toPage } from 'src/common/http/pagination';
 import { ClientServersService, WebsocketCredentials } from 'src/modules/servers/client-servers.service';
-import { ClientServerListQueryDto, CommandDto, PowerDto } from 'src/modules/servers/dto/client-server.dto';
+import { ClientServerListQueryDto, CommandDto, PowerDto, ServerActivityQueryDto } from 'src/modules/servers/dto/client-server.dto';
 import {
   ClientServerDetailsDto,
   PowerResultDto,
@@ -79,7 +79,7 @@ export class ClientServersController {
   @Get('servers/:server/activity')
   @ServerRoute('server.activity.read')
   @ApiPage(ServerActivityDto)
-  activity(@CurrentServer() access: ServerAccess, @Query() query: PaginationQueryDto): Promise<Paginated<ServerActivityDto>> {
-    return this.service.activityPage(access, toPage(query));
+  activity(@CurrentServer() access: ServerAccess, @Query() query: ServerActivityQueryDto): Promise<Paginated<ServerActivityDto>> {
+    return this.service.activityPage(access, toPage(query), query.event);
   }
 }

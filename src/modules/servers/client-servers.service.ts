@@ -128,8 +128,8 @@ export class ClientServersService {
   }
 
   /** Addresses are personal data of whoever acted: owners and admins see them, subusers get `ip: null`. */
-  async activityPage(access: ServerAccess, page: Page): Promise<Paginated<ServerActivityDto>> {
-    const [rows, total] = await this.activityLog.page(access.server.id, page.skip, page.perPage);
+  async activityPage(access: ServerAccess, page: Page, event?: string): Promise<Paginated<ServerActivityDto>> {
+    const [rows, total] = await this.activityLog.page(access.server.id, page.skip, page.perPage, event);
     const showIp = access.role !== 'subuser';
     return paginated(
       rows.map((r) => ({

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, FindOptionsWhere, Like, Repository } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
@@ -88,8 +88,14 @@ export class ServerActivityLog {
     return manager.getRepository(ServerActivityEntity).findOne({ where: { serverId, event }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
-  page(serverId: string, skip: number, take: number): Promise<[ServerActivityEntity[], number]> {
-    return this.rows.findAndCount({ where: { serverId }, order: { createdAt: 'DESC', id: 'DESC' }, skip, take });
+  /** Newest first; `event` is an exact name, or a prefix ending in `.*` (`server.schedule.*`). */
+  page(serverId: string, skip: number, take: number, event?: string): Promise<[ServerActivityEntity[], number]> {
+    const where: FindOptionsWhere<ServerActivityEntity> = { serverId };
+    if (event !== undefined) {
+      // `_` and `%` are LIKE wildcards; the prefix matches only literally.
+      where.event = event.endsWith('.*') ? Like(`${event.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : event;
+    }
+    return this.rows.findAndCount({ where, order: { createdAt: 'DESC', id: 'DESC' }, skip, take });
   }
 
   private async write(entry: Partial<ServerActivityEntity>, manager: EntityManager = this.rows.manager): Promise<void> {

@@ -6278,6 +6278,11 @@ export interface operations {
     ClientServersController_activity: {
         parameters: {
             query?: {
+                /**
+                 * @description Keeps the entries of this event (`server.power.start`), or, ending in `.*`, of every event
+                 *     under that name (`server.schedule.*` keeps `server.schedule.run.finish` and the others).
+                 */
+                event?: string;
                 page?: number;
                 perPage?: number;
             };

@@ -1,4 +1,4 @@
-import { IsIn, IsString, MaxLength, MinLength } from 'class-validator';
+import { IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { PaginationQueryDto } from 'src/common/http/pagination';
 import { Optional } from 'src/common/validation/decorators';
 
@@ -16,6 +16,21 @@ export class ClientServerListQueryDto extends PaginationQueryDto {
   @IsString()
   @MaxLength(100)
   search?: string;
+}
+
+/** Event names are dotted lower-case words (`server.schedule.run.finish`). */
+const ACTIVITY_EVENT_FILTER = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*(\.\*)?$/;
+
+export class ServerActivityQueryDto extends PaginationQueryDto {
+  /**
+   * Keeps the entries of this event (`server.power.start`), or, ending in `.*`, of every event
+   * under that name (`server.schedule.*` keeps `server.schedule.run.finish` and the others).
+   */
+  @Optional()
+  @IsString()
+  @MaxLength(64)
+  @Matches(ACTIVITY_EVENT_FILTER, { message: 'event must be an event name such as server.power.start, or a prefix ending in .* such as server.schedule.*' })
+  event?: string;
 }
 
 /** The action is checked by the service, so a bad one gets the message that lists the allowed actions. */

@@ -16,10 +16,12 @@ import { serverQuery } from '@/features/server/api';
 const TABS = [
   { value: 'console', to: '/server/$id', label: 'server.tabs.console', permission: 'websocket.connect' },
   { value: 'files', to: '/server/$id/files', label: 'server.tabs.files', permission: 'server.files.read' },
-  { value: 'backups', to: '/server/$id/backups', label: 'server.tabs.backups', permission: 'server.backup.read' },
+  { value: 'schedules', to: '/server/$id/schedules', label: 'server.tabs.schedules', permission: 'server.schedule.read' },
   { value: 'users', to: '/server/$id/users', label: 'server.tabs.users', permission: 'server.subuser.read' },
+  { value: 'backups', to: '/server/$id/backups', label: 'server.tabs.backups', permission: 'server.backup.read' },
   { value: 'startup', to: '/server/$id/startup', label: 'server.tabs.startup', permission: 'server.startup.read' },
   { value: 'settings', to: '/server/$id/settings', label: 'server.tabs.settings', permission: ['server.settings.rename', 'server.settings.reinstall', 'server.files.sftp'] },
+  { value: 'activity', to: '/server/$id/activity', label: 'server.tabs.activity', permission: 'server.activity.read' },
 ] as const;
 
 /** The tab of a path: its first segment after /server/<id>, or the console for the server's own page. */

@@ -1,0 +1,190 @@
+import { Anchor, Box, Button, Card, Code, Group, Pagination, Select, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { IconActivity } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useTranslation } from 'react-i18next';
+import { EmptyState } from '@/components/EmptyState';
+import { ErrorState } from '@/components/ErrorState';
+import { ListSkeleton } from '@/components/Skeletons';
+import { type ActivityEntry, activityQuery } from '@/features/activity/api';
+import { EVENT_GROUPS, eventKey, isEventGroup, metadataSummary } from '@/features/activity/events';
+import type { ActivitySearch } from '@/features/activity/search-params';
+import { formatDateTime, formatRelativeSeconds } from '@/lib/format';
+
+const ALL = 'all';
+
+/** Who acted: the user, else what acted for nobody (a schedule, the node, SFTP), else the panel itself. */
+const Who = ({ entry }: { entry: ActivityEntry }) => {
+  const { t } = useTranslation();
+  const via = entry.via === 'schedule' || entry.via === 'daemon' || entry.via === 'sftp' ? t(`activity.via.${entry.via}`) : null;
+  if (entry.actor?.username) {
+    return (
+      <Text size="sm" fw={600} style={{ overflowWrap: 'anywhere' }}>
+        {entry.actor.username}
+        {via ? (
+          <Text span c="dimmed" inherit fw={400}>
+            {' '}
+            ({via})
+          </Text>
+        ) : null}
+      </Text>
+    );
+  }
+  return (
+    <Text size="sm" fw={600}>
+      {via ?? t('activity.system')}
+    </Text>
+  );
+};
+
+const Entry = ({ entry, onOnlyThis }: { entry: ActivityEntry; onOnlyThis: (event: string) => void }) => {
+  const { t, i18n } = useTranslation();
+  const key = eventKey(entry.event);
+  const summary = metadataSummary(entry.metadata);
+  const seconds = (new Date(entry.timestamp).getTime() - Date.now()) / 1000;
+  const hasMetadata = Object.keys(entry.metadata).length > 0;
+  return (
+    <Card withBorder component="li" padding="sm" data-event={entry.event}>
+      <Stack gap={4}>
+        <Group justify="space-between" align="flex-start" gap="xs">
+          <Stack gap={2} style={{ minWidth: 0 }}>
+            <Text fw={600} data-testid="activity-what">
+              {key ? t(`activity.events.${key}`) : entry.event}
+            </Text>
+            <Group gap={6}>
+              <Who entry={entry} />
+              {entry.ip ? (
+                <Text size="sm" c="dimmed">
+                  · {t('activity.ip', { ip: entry.ip })}
+                </Text>
+              ) : null}
+            </Group>
+          </Stack>
+          {/* Right of the entry when there is room; under it, flush left, on a phone. */}
+          <Box ta={{ base: 'left', xs: 'right' }}>
+            <Text size="sm">{formatRelativeSeconds(seconds, i18n.language)}</Text>
+            <Text size="xs" c="dimmed" component="time" dateTime={entry.timestamp} display="block">
+              {formatDateTime(entry.timestamp, i18n.language)}
+            </Text>
+          </Box>
+        </Group>
+        {summary ? (
+          <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
+            {summary}
+          </Text>
+        ) : null}
+        <Group gap="xs">
+          <UnstyledButton onClick={() => onOnlyThis(entry.event)} aria-label={`${t('activity.onlyThis')}: ${entry.event}`} title={t('activity.onlyThis')}>
+            <Code>{entry.event}</Code>
+          </UnstyledButton>
+        </Group>
+        {hasMetadata ? (
+          <details>
+            <Text component="summary" size="sm" style={{ cursor: 'pointer' }} aria-label={t('activity.detailsOf', { event: entry.event })}>
+              {t('activity.details')}
+            </Text>
+            <Code block mt={4} style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              {JSON.stringify(entry.metadata, null, 2)}
+            </Code>
+          </details>
+        ) : null}
+      </Stack>
+    </Card>
+  );
+};
+
+/** /server/$id/activity: the server's activity, newest first, a page at a time, optionally only one kind of event. */
+export const ActivityPage = ({ serverId, search, onSearchChange }: { serverId: string; search: ActivitySearch; onSearchChange: (next: ActivitySearch) => void }) => {
+  const { t } = useTranslation();
+  const page = search.page ?? 1;
+  const list = useQuery(activityQuery(serverId, page, search.event));
+  const setEvent = (event: string | undefined) => onSearchChange({ ...(event ? { event } : {}) });
+  const options = [
+    { value: ALL, label: t('activity.filters.all') },
+    ...EVENT_GROUPS.map((g) => ({ value: g, label: t(`activity.filters.${g}`) })),
+    ...(search.event && !isEventGroup(search.event) ? [{ value: search.event, label: t('activity.exactFilter', { event: search.event }) }] : []),
+  ];
+
+  const body = (() => {
+    if (list.isPending) {
+      return <ListSkeleton rows={5} />;
+    }
+    if (list.isError) {
+      return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
+    }
+    const { data, meta } = list.data;
+    if (data.length === 0) {
+      return search.event || page > 1 ? (
+        <EmptyState
+          icon={<IconActivity />}
+          title={t('activity.emptyFilteredTitle')}
+          description={t('activity.emptyFilteredText')}
+          action={
+            <Button variant="light" onClick={() => setEvent(undefined)}>
+              {t('activity.clearFilter')}
+            </Button>
+          }
+        />
+      ) : (
+        <EmptyState icon={<IconActivity />} title={t('activity.emptyTitle')} description={t('activity.emptyText')} />
+      );
+    }
+    const { totalPages, total } = meta.pagination;
+    return (
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed">
+          {t('activity.count', { count: total })}
+        </Text>
+        <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0, opacity: list.isPlaceholderData ? 0.6 : 1 }} aria-busy={list.isPlaceholderData || undefined}>
+          {data.map((entry) => (
+            <Entry key={entry.id} entry={entry} onOnlyThis={setEvent} />
+          ))}
+        </Stack>
+        {totalPages > 1 ? (
+          <Group justify="center">
+            <Pagination
+              total={totalPages}
+              value={Math.min(page, totalPages)}
+              onChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })}
+              getItemProps={(p) => ({ 'aria-label': t('activity.page', { page: p }) })}
+              getControlProps={(control) => ({
+                'aria-label': t(
+                  control === 'previous' ? 'activity.previousPage' : control === 'next' ? 'activity.nextPage' : control === 'first' ? 'activity.firstPage' : 'activity.lastPage',
+                ),
+              })}
+              aria-label={t('activity.pagination')}
+              size="sm"
+            />
+          </Group>
+        ) : null}
+      </Stack>
+    );
+  })();
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Title order={2} size="h3">
+          {t('activity.title')}
+        </Title>
+        <Group gap="xs" align="flex-end">
+          <Select
+            label={t('activity.filter')}
+            data={options}
+            value={search.event ?? ALL}
+            onChange={(v) => setEvent(v && v !== ALL ? v : undefined)}
+            allowDeselect={false}
+            comboboxProps={{ withinPortal: true }}
+            w={260}
+            maw="100%"
+          />
+          {search.event ? (
+            <Anchor component="button" type="button" size="sm" onClick={() => setEvent(undefined)} mb={8}>
+              {t('activity.clearFilter')}
+            </Anchor>
+          ) : null}
+        </Group>
+      </Group>
+      {body}
+    </Stack>
+  );
+};
