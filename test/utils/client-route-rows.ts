@@ -72,6 +72,10 @@ const completedBackup = async (c: Ctx): Promise<string> => {
   return id;
 };
 
+/** The id of the server's primary allocation. */
+const primaryAllocation = async (c: Ctx): Promise<string> =>
+  ((await c.p.asOwner('get', `${c.base}/network/allocations`).expect(200)).body.data as { id: string; isDefault: boolean }[]).find((a) => a.isDefault)!.id;
+
 const fileAt = async (c: Ctx, name: string): Promise<string> => {
   await writeFile(join(c.root, name), `contents of ${name}`);
   return name;
@@ -109,6 +113,14 @@ export const ROWS: Record<string, Row> = {
     },
   },
   'GET /api/client/servers/:server/network/allocations': { status: 200, send: (c, as) => as('get', `${c.base}/network/allocations`) },
+  'POST /api/client/servers/:server/network/allocations/:allocation': {
+    status: 200,
+    send: async (c, as) => as('post', `${c.base}/network/allocations/${await primaryAllocation(c)}`).send({ notes: `Matrix ${c.n()}` }),
+  },
+  'POST /api/client/servers/:server/network/allocations/:allocation/primary': {
+    status: 200,
+    send: async (c, as) => as('post', `${c.base}/network/allocations/${await primaryAllocation(c)}/primary`),
+  },
 
   'GET /api/client/servers/:server/databases': { status: 200, send: (c, as) => as('get', `${c.base}/databases`) },
   'POST /api/client/servers/:server/databases': {

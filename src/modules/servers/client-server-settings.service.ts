@@ -1,8 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
+import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
+import { NodeError } from 'src/modules/nodes/nodes.errors';
 import type { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import type { NetworkAllocationDto, StartupDto, StartupVariableDto } from 'src/modules/servers/dto/server-settings.dto';
 import type { ServerAccess } from 'src/modules/servers/server-access';
@@ -11,9 +14,23 @@ import { checkEnvironment } from 'src/modules/servers/server-environment';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 
+const toNetworkAllocation = (a: Pick<AllocationEntity, 'id' | 'ip' | 'alias' | 'port' | 'notes'>, primaryId: string | null): NetworkAllocationDto => ({
+  id: a.id,
+  ip: a.ip,
+  alias: a.alias,
+  port: a.port,
+  notes: a.notes,
+  isDefault: a.id === primaryId,
+});
+
+/** An allocation as the activity log names it: `ip:port`. */
+const addressOf = (a: Pick<AllocationEntity, 'ip' | 'port'>): string => `${a.ip}:${a.port}`;
+
 /** The server page's startup, settings and network tabs. */
 @Injectable()
 export class ClientServerSettingsService {
+  private readonly logger = new Logger(ClientServerSettingsService.name);
+
   constructor(
     private readonly servers: ServersRepository,
     private readonly daemon: DaemonGateway,
@@ -96,14 +113,53 @@ export class ClientServerSettingsService {
 
   async allocations(access: ServerAccess): Promise<NetworkAllocationDto[]> {
     const { server } = access;
-    return (await this.servers.allocationsOf(server.id)).map((a) => ({
-      id: a.id,
-      ip: a.ip,
-      alias: a.alias,
-      port: a.port,
-      notes: a.notes,
-      isDefault: a.id === server.allocationId,
-    }));
+    return (await this.servers.allocationsOf(server.id)).map((a) => toNetworkAllocation(a, server.allocationId));
+  }
+
+  /** Notes on one of the server's allocations (another server's, or none, is 404); null or blank clears them. */
+  async setAllocationNotes(access: ServerAccess, actor: Actor, id: string, notes: string | null): Promise<NetworkAllocationDto> {
+    const { server } = access;
+    const next = notes?.trim() ? notes.trim() : null;
+    const updated = await this.servers.transaction(async (manager) => {
+      const allocation = await this.requireAllocation(server.id, id, manager);
+      if (allocation.notes !== next) {
+        await this.servers.setAllocationNotes(allocation.id, next, manager);
+        await this.activityLog.byUser(server.id, actor, 'server.allocation.notes', { allocation: addressOf(allocation), old: allocation.notes, new: next }, { manager });
+      }
+      return { ...allocation, notes: next };
+    });
+    return toNetworkAllocation(updated, server.allocationId);
+  }
+
+  /**
+   * Makes one of the server's allocations its primary (the address players use and SERVER_PORT), then
+   * tells the daemon. The change stands even when the daemon is not reached: Wings fetches the
+   * configuration again before it starts the server.
+   */
+  async setPrimaryAllocation(access: ServerAccess, actor: Actor, id: string): Promise<NetworkAllocationDto> {
+    const { server } = access;
+    const allocation = await this.servers.transaction(async (manager) => {
+      const found = await this.requireAllocation(server.id, id, manager);
+      if (server.allocationId !== found.id) {
+        await this.servers.update(server.id, { allocationId: found.id }, manager);
+        await this.activityLog.byUser(server.id, actor, 'server.allocation.primary', { allocation: addressOf(found) }, { manager });
+      }
+      return found;
+    });
+    if (server.allocationId !== allocation.id) {
+      await this.daemon.sync(server.node, server.uuid).catch((e: Error) =>
+        this.logger.warn({ serverId: server.id, error: e.message }, 'could not tell the daemon of the new primary allocation; it reads it before the next start'),
+      );
+    }
+    return toNetworkAllocation(allocation, allocation.id);
+  }
+
+  private async requireAllocation(serverId: string, id: string, manager: EntityManager): Promise<AllocationEntity> {
+    const allocation = await this.servers.lockAllocationOf(serverId, id, manager);
+    if (!allocation) {
+      throw new AppException(NodeError.ALLOCATION_NOT_FOUND);
+    }
+    return allocation;
   }
 
   private variable(v: EggVariableEntity, value: string): StartupVariableDto {

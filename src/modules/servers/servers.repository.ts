@@ -341,6 +341,15 @@ export class ServersRepository {
       .getOne();
   }
 
+  /** One of a server's allocations, locked until the transaction ends; null when it is not the server's. */
+  lockAllocationOf(serverId: string, id: string, manager: EntityManager): Promise<AllocationEntity | null> {
+    return manager.getRepository(AllocationEntity).createQueryBuilder('a').setLock('pessimistic_write').where({ id, serverId }).getOne();
+  }
+
+  async setAllocationNotes(id: string, notes: string | null, manager: EntityManager): Promise<void> {
+    await manager.getRepository(AllocationEntity).update({ id }, { notes });
+  }
+
   async assignAllocations(serverId: string, ids: string[], manager: EntityManager): Promise<void> {
     await manager.getRepository(AllocationEntity).update({ id: In(ids) }, { serverId });
   }

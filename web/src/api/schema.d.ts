@@ -1258,6 +1258,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/client/servers/{server}/network/allocations/{allocation}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets or (null) clears the notes of one of the server's allocations. */
+        post: operations["ClientServerSettingsController_setAllocationNotes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/servers/{server}/network/allocations/{allocation}/primary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes one of the server's allocations its primary one. */
+        post: operations["ClientServerSettingsController_setPrimaryAllocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/client/servers/{server}/power": {
         parameters: {
             query?: never;
@@ -2712,6 +2746,10 @@ export interface components {
             challenge: string;
             /** @description The 6-digit code from the authenticator app, or a recovery code. */
             code: string;
+        };
+        UpdateAllocationNotesDto: {
+            /** @example Voice chat */
+            notes: string | null;
         };
         UpdateDatabaseHostDto: {
             /** @description Host name or IP address of the MySQL/MariaDB server; customers are shown it too. */
@@ -7414,6 +7452,92 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["NetworkAllocationDto"][];
+                    };
+                };
+            };
+        };
+    };
+    ClientServerSettingsController_setAllocationNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                allocation: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAllocationNotesDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NetworkAllocationDto"];
+                    };
+                };
+            };
+        };
+    };
+    ClientServerSettingsController_setPrimaryAllocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                allocation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NetworkAllocationDto"];
                     };
                 };
             };
