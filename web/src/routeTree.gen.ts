@@ -25,6 +25,8 @@ import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/in
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
 import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
 import { Route as AppServerIdBackupsRouteImport } from './routes/_app/server/$id/backups'
+import { Route as AppServerIdDatabasesRouteImport } from './routes/_app/server/$id/databases'
+import { Route as AppServerIdNetworkRouteImport } from './routes/_app/server/$id/network'
 import { Route as AppServerIdUsersRouteImport } from './routes/_app/server/$id/users'
 import { Route as AppServerIdFilesIndexRouteImport } from './routes/_app/server/$id/files/index'
 import { Route as AppServerIdFilesEditRouteImport } from './routes/_app/server/$id/files/edit'
@@ -108,6 +110,16 @@ const AppServerIdBackupsRoute = AppServerIdBackupsRouteImport.update({
   path: '/backups',
   getParentRoute: () => AppServerIdRoute,
 } as any)
+const AppServerIdDatabasesRoute = AppServerIdDatabasesRouteImport.update({
+  id: '/databases',
+  path: '/databases',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
+const AppServerIdNetworkRoute = AppServerIdNetworkRouteImport.update({
+  id: '/network',
+  path: '/network',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
 const AppServerIdUsersRoute = AppServerIdUsersRouteImport.update({
   id: '/users',
   path: '/users',
@@ -139,6 +151,8 @@ export interface FileRoutesByFullPath {
   '/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
+  '/server/$id/databases': typeof AppServerIdDatabasesRoute
+  '/server/$id/network': typeof AppServerIdNetworkRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
   '/server/$id/': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
@@ -156,6 +170,8 @@ export interface FileRoutesByTo {
   '/admin': typeof AppAdminIndexRoute
   '/auth/password': typeof AuthPasswordIndexRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
+  '/server/$id/databases': typeof AppServerIdDatabasesRoute
+  '/server/$id/network': typeof AppServerIdNetworkRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
   '/server/$id': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
@@ -178,6 +194,8 @@ export interface FileRoutesById {
   '/_app/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/_app/server/$id/backups': typeof AppServerIdBackupsRoute
+  '/_app/server/$id/databases': typeof AppServerIdDatabasesRoute
+  '/_app/server/$id/network': typeof AppServerIdNetworkRoute
   '/_app/server/$id/users': typeof AppServerIdUsersRoute
   '/_app/server/$id/': typeof AppServerIdIndexRoute
   '/_app/server/$id/files/edit': typeof AppServerIdFilesEditRoute
@@ -200,6 +218,8 @@ export interface FileRouteTypes {
     | '/admin/'
     | '/auth/password/'
     | '/server/$id/backups'
+    | '/server/$id/databases'
+    | '/server/$id/network'
     | '/server/$id/users'
     | '/server/$id/'
     | '/server/$id/files/edit'
@@ -217,6 +237,8 @@ export interface FileRouteTypes {
     | '/admin'
     | '/auth/password'
     | '/server/$id/backups'
+    | '/server/$id/databases'
+    | '/server/$id/network'
     | '/server/$id/users'
     | '/server/$id'
     | '/server/$id/files/edit'
@@ -238,6 +260,8 @@ export interface FileRouteTypes {
     | '/_app/admin/'
     | '/auth/password/'
     | '/_app/server/$id/backups'
+    | '/_app/server/$id/databases'
+    | '/_app/server/$id/network'
     | '/_app/server/$id/users'
     | '/_app/server/$id/'
     | '/_app/server/$id/files/edit'
@@ -365,6 +389,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppServerIdBackupsRouteImport
       parentRoute: typeof AppServerIdRoute
     }
+    '/_app/server/$id/databases': {
+      id: '/_app/server/$id/databases'
+      path: '/databases'
+      fullPath: '/server/$id/databases'
+      preLoaderRoute: typeof AppServerIdDatabasesRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
+    '/_app/server/$id/network': {
+      id: '/_app/server/$id/network'
+      path: '/network'
+      fullPath: '/server/$id/network'
+      preLoaderRoute: typeof AppServerIdNetworkRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
     '/_app/server/$id/users': {
       id: '/_app/server/$id/users'
       path: '/users'
@@ -421,6 +459,8 @@ const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(
 
 interface AppServerIdRouteChildren {
   AppServerIdBackupsRoute: typeof AppServerIdBackupsRoute
+  AppServerIdDatabasesRoute: typeof AppServerIdDatabasesRoute
+  AppServerIdNetworkRoute: typeof AppServerIdNetworkRoute
   AppServerIdUsersRoute: typeof AppServerIdUsersRoute
   AppServerIdIndexRoute: typeof AppServerIdIndexRoute
   AppServerIdFilesEditRoute: typeof AppServerIdFilesEditRoute
@@ -429,6 +469,8 @@ interface AppServerIdRouteChildren {
 
 const AppServerIdRouteChildren: AppServerIdRouteChildren = {
   AppServerIdBackupsRoute: AppServerIdBackupsRoute,
+  AppServerIdDatabasesRoute: AppServerIdDatabasesRoute,
+  AppServerIdNetworkRoute: AppServerIdNetworkRoute,
   AppServerIdUsersRoute: AppServerIdUsersRoute,
   AppServerIdIndexRoute: AppServerIdIndexRoute,
   AppServerIdFilesEditRoute: AppServerIdFilesEditRoute,

@@ -16,6 +16,8 @@ const TABS = [
   { value: 'files', to: '/server/$id/files', label: 'server.tabs.files', permission: 'server.files.read' },
   { value: 'backups', to: '/server/$id/backups', label: 'server.tabs.backups', permission: 'server.backup.read' },
   { value: 'users', to: '/server/$id/users', label: 'server.tabs.users', permission: 'server.subuser.read' },
+  { value: 'databases', to: '/server/$id/databases', label: 'server.tabs.databases', permission: 'server.database.read' },
+  { value: 'network', to: '/server/$id/network', label: 'server.tabs.network', permission: 'server.allocation.read' },
 ] as const;
 
 /** The tab of a path: its first segment after /server/<id>, or the console for the server's own page. */
