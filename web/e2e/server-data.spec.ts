@@ -65,6 +65,8 @@ const accessibleInBothSchemes = async (page: Page) => {
 };
 
 test.describe('databases', () => {
+  // One at a time: the no-host test makes the panel's only database host full for a moment.
+  test.describe.configure({ mode: 'serial' });
   test.beforeEach(({ panel }) => {
     test.skip(panel.mariadb !== 'available', panel.mariadb);
   });
@@ -186,6 +188,36 @@ test.describe('databases', () => {
         await dropFromHost(`s${server.id}_${name}`, `u${server.id}_${name}`);
       }
     }
+  });
+  test('explains a missing host: a refused creation says why, and the page offers no New database until a host has room', async ({ ownerPage: page, createServer, api }) => {
+    const server = await createServer({ database_limit: 5 });
+    const id = server.uuid.slice(0, 8);
+    const [host] = await api.raw.request<{ id: string }[]>('GET', '/api/admin/database-hosts', { session: api.adminSession });
+    const name = `c_${randomBytes(3).toString('hex')}`;
+    try {
+      await page.goto(`/server/${id}/databases`);
+      await expect(page.getByText('0 of 5 databases used')).toBeVisible();
+      await page.getByRole('button', { name: 'New database' }).click();
+      const create = page.getByRole('dialog', { name: 'Create a database' });
+      await create.getByLabel('Name').fill(name);
+      // Meanwhile the only host stops taking new databases.
+      await api.admin('PATCH', `/api/admin/database-hosts/${host.id}`, { maxDatabases: 0 });
+      await create.getByRole('button', { name: 'New database' }).click();
+      await expect(create.getByRole('alert')).toContainText('No database server can take a database for this server right now');
+      await create.getByRole('button', { name: 'Cancel' }).click();
+
+      const button = page.getByRole('button', { name: 'New database' });
+      await expect(button).toBeDisabled();
+      await expect(button).toHaveAccessibleDescription(/An administrator needs to add a database host first/);
+      await expect(page.getByText('No database host', { exact: true })).toBeVisible();
+      await expectAccessible(page);
+      await shot(page, 'server-databases-no-host', ['light']);
+    } finally {
+      await api.admin('PATCH', `/api/admin/database-hosts/${host.id}`, { maxDatabases: null });
+      await dropFromHost(`s${server.id}_${name}`, `u${server.id}_${name}`);
+    }
+    await page.reload();
+    await expect(page.getByRole('button', { name: 'New database' })).toBeEnabled();
   });
 });
 
