@@ -123,4 +123,81 @@ interface Allocation {
     expect((await allocations()).find((a) => a.isDefault)).toMatchObject({ id, notes: 'By the editor' });
     expect((await activity())[0]).toMatchObject({ event: 'server.allocation.primary' });
   });
+
+  describe('adding and removing allocations', () => {
+    let small: { id: string; uuid: string };
+    let smallBase: string;
+    const smallAllocations = async (): Promise<Allocation[]> => (await p.asOwner('get', `${smallBase}/network/allocations`).expect(200)).body.data;
+
+    beforeAll(async () => {
+      small = await p.createServer({ name: 'Small', allocation_id: byPort.get(25572), allocation_limit: 2 });
+      smallBase = `/api/client/servers/${small.uuid}`;
+      await p.installed(small.id);
+    });
+
+    it('should add the lowest free allocation on the primary IP up to the limit, tell the daemon, and log it', async () => {
+      const syncs = p.sim.requestsTo(`/api/servers/${small.uuid}/sync`, 'POST').length;
+      const res = await p.asOwner('post', `${smallBase}/network/allocations`).expect(201);
+      // 25565-25567 are the first server's, 25570 the other's: the lowest free one is 25568.
+      expect(res.body).toEqual({ data: { id: byPort.get(25568), ip: '0.0.0.0', alias: null, port: 25568, notes: null, isDefault: false } });
+      expect((await smallAllocations()).map((a) => a.port)).toEqual([25568, 25572]);
+      expect(p.sim.requestsTo(`/api/servers/${small.uuid}/sync`, 'POST')).toHaveLength(syncs + 1);
+      expect((await p.asOwner('get', `${smallBase}/activity`).expect(200)).body.data[0]).toMatchObject({ event: 'server.allocation.create', metadata: { allocation: '0.0.0.0:25568' } });
+
+      const full = await p.asOwner('post', `${smallBase}/network/allocations`).expect(409);
+      expect(full.body).toMatchObject({ code: 'ALLOCATION_LIMIT_REACHED', message: 'This server has reached its allocation limit (2)' });
+      expect(await smallAllocations()).toHaveLength(2);
+    });
+
+    it('should remove an allocation back to the node (notes cleared), but never the primary one', async () => {
+      const id = byPort.get(25568)!;
+      await p.asOwner('post', `${smallBase}/network/allocations/${id}`).send({ notes: 'temporary' }).expect(200);
+      const primary = await p.asOwner('delete', `${smallBase}/network/allocations/${byPort.get(25572)}`).expect(409);
+      expect(primary.body.code).toBe('ALLOCATION_IS_PRIMARY');
+      await p.asOwner('delete', `${smallBase}/network/allocations/${id}`).expect(204);
+      expect((await smallAllocations()).map((a) => a.port)).toEqual([25572]);
+      const onNode = ((await p.admin('get', `/api/admin/nodes/${p.nodeId}/allocations`).expect(200)).body.data as { id: string; serverId: string | null; notes: string | null }[]).find((a) => a.id === id);
+      expect(onNode).toMatchObject({ serverId: null, notes: null });
+      expect((await p.asOwner('get', `${smallBase}/activity`).expect(200)).body.data[0]).toMatchObject({ event: 'server.allocation.delete', metadata: { allocation: '0.0.0.0:25568' } });
+      // Another server's allocation is not this one's to remove.
+      expect((await p.asOwner('delete', `${smallBase}/network/allocations/${byPort.get(25565)}`).expect(404)).body.code).toBe('ALLOCATION_NOT_FOUND');
+    });
+
+    it('should leave the allocations to administrators at a limit of 0', async () => {
+      // The first server was made without a limit (0).
+      expect((await p.asOwner('post', `${base}/network/allocations`).expect(409)).body.code).toBe('ALLOCATIONS_ADMIN_ONLY');
+      expect((await p.asOwner('delete', `${base}/network/allocations/${byPort.get(25566)}`).expect(409)).body.code).toBe('ALLOCATIONS_ADMIN_ONLY');
+      expect(await allocations()).toHaveLength(3);
+    });
+
+    it('should say so when the node has no free allocation left', async () => {
+      await p.admin('patch', `/api/admin/servers/${small.id}/build`).send({ allocation_limit: 20 }).expect(200);
+      const taken: string[] = [];
+      try {
+        for (;;) {
+          const res = await p.asOwner('post', `${smallBase}/network/allocations`);
+          if (res.status !== 201) {
+            expect(res.status).toBe(409);
+            expect(res.body.code).toBe('NO_FREE_ALLOCATION');
+            break;
+          }
+          taken.push(res.body.data.id);
+        }
+        expect(taken.length).toBeGreaterThan(0);
+      } finally {
+        for (const id of taken) {
+          await p.asOwner('delete', `${smallBase}/network/allocations/${id}`).expect(204);
+        }
+      }
+    });
+
+    it('should need allocation.create and allocation.delete', async () => {
+      const updater = await p.newUser();
+      await p.asOwner('post', `${smallBase}/users`).send({ email: updater.user.email, permissions: ['server.allocation.read', 'server.allocation.update'] }).expect(201);
+      expect((await updater.as('post', `${smallBase}/network/allocations`).expect(403)).body.code).toBe('SERVER_PERMISSION_DENIED');
+      const added = (await p.asOwner('post', `${smallBase}/network/allocations`).expect(201)).body.data.id as string;
+      expect((await updater.as('delete', `${smallBase}/network/allocations/${added}`).expect(403)).body.code).toBe('SERVER_PERMISSION_DENIED');
+      await p.asOwner('delete', `${smallBase}/network/allocations/${added}`).expect(204);
+    });
+  });
 });

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiAccepted, ApiData } from 'src/common/http/api-responses';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
@@ -87,5 +87,21 @@ export class ClientServerSettingsController {
     @Param('allocation', allocationId) id: string,
   ): Promise<{ data: NetworkAllocationDto }> {
     return { data: await this.service.setPrimaryAllocation(access, actor, id) };
+  }
+
+  /** Assigns a free allocation of the server's node, within the server's allocation limit. */
+  @Post('network/allocations')
+  @ServerRoute('server.allocation.create')
+  @ApiData(NetworkAllocationDto, { status: 201 })
+  async addAllocation(@CurrentServer() access: ServerAccess, @CurrentActor() actor: Actor): Promise<{ data: NetworkAllocationDto }> {
+    return { data: await this.service.addAllocation(access, actor) };
+  }
+
+  /** Gives an allocation (not the primary one) back to the node. */
+  @Delete('network/allocations/:allocation')
+  @HttpCode(204)
+  @ServerRoute('server.allocation.delete')
+  async removeAllocation(@CurrentServer() access: ServerAccess, @CurrentActor() actor: Actor, @Param('allocation', allocationId) id: string): Promise<void> {
+    await this.service.removeAllocation(access, actor, id);
   }
 }

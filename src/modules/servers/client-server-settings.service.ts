@@ -147,11 +147,61 @@ export class ClientServerSettingsService {
       return found;
     });
     if (server.allocationId !== allocation.id) {
-      await this.daemon.sync(server.node, server.uuid).catch((e: Error) =>
-        this.logger.warn({ serverId: server.id, error: e.message }, 'could not tell the daemon of the new primary allocation; it reads it before the next start'),
-      );
+      await this.syncDaemon(access, 'the new primary allocation');
     }
     return toNetworkAllocation(allocation, allocation.id);
+  }
+
+  /**
+   * Gives the server another free allocation of its node (on the primary's IP when one is free there),
+   * within its allocation limit, which counts every allocation and at 0 leaves them to administrators.
+   */
+  async addAllocation(access: ServerAccess, actor: Actor): Promise<NetworkAllocationDto> {
+    const { server } = access;
+    const added = await this.servers.transaction(async (manager) => {
+      await this.servers.lockServer(server.id, manager);
+      const current = await this.servers.allocationsOf(server.id, manager);
+      if (server.allocationLimit === 0) {
+        throw new AppException(ServerError.ALLOCATIONS_ADMIN_ONLY);
+      }
+      if (current.length >= server.allocationLimit) {
+        throw new AppException(ServerError.ALLOCATION_LIMIT_REACHED, { message: `This server has reached its allocation limit (${server.allocationLimit})` });
+      }
+      const primaryIp = current.find((a) => a.id === server.allocationId)?.ip ?? null;
+      const free = await this.servers.lockFreeAllocationPreferring(server.nodeId, primaryIp, manager);
+      if (!free) {
+        throw new AppException(ServerError.NO_FREE_ALLOCATION);
+      }
+      await this.servers.assignAllocations(server.id, [free.id], manager);
+      await this.activityLog.byUser(server.id, actor, 'server.allocation.create', { allocation: addressOf(free) }, { manager });
+      return free;
+    });
+    await this.syncDaemon(access, 'the new allocation');
+    return toNetworkAllocation(added, server.allocationId);
+  }
+
+  /** Gives one of the server's allocations back to the node (not the primary one; not at a limit of 0). */
+  async removeAllocation(access: ServerAccess, actor: Actor, id: string): Promise<void> {
+    const { server } = access;
+    await this.servers.transaction(async (manager) => {
+      const allocation = await this.requireAllocation(server.id, id, manager);
+      if (server.allocationLimit === 0) {
+        throw new AppException(ServerError.ALLOCATIONS_ADMIN_ONLY);
+      }
+      if (allocation.id === server.allocationId) {
+        throw new AppException(ServerError.ALLOCATION_IS_PRIMARY);
+      }
+      await this.servers.freeAllocation(allocation.id, manager);
+      await this.activityLog.byUser(server.id, actor, 'server.allocation.delete', { allocation: addressOf(allocation) }, { manager });
+    });
+    await this.syncDaemon(access, 'the removed allocation');
+  }
+
+  /** Tells the daemon of a changed allocation; when it is not reached the change stands, and Wings reads it before the next start. */
+  private async syncDaemon({ server }: ServerAccess, what: string): Promise<void> {
+    await this.daemon.sync(server.node, server.uuid).catch((e: Error) =>
+      this.logger.warn({ serverId: server.id, error: e.message }, `could not tell the daemon of ${what}; it reads it before the next start`),
+    );
   }
 
   private async requireAllocation(serverId: string, id: string, manager: EntityManager): Promise<AllocationEntity> {
