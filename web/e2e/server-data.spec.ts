@@ -222,15 +222,15 @@ test.describe('databases', () => {
 });
 
 test.describe('network', () => {
-  test('edits notes, changes the primary address (the console header follows); a reader sees no edit controls', async ({ ownerPage: page, createServer, installed, newNode, newSubuser, api, panel, browser }) => {
+  test('edits notes, changes the primary address (the console header follows), adds and removes one within the limit; a reader sees no edit controls', async ({ ownerPage: page, createServer, installed, newNode, newSubuser, api, panel, browser }) => {
     const node = await newNode();
     const free = (await api.raw.request<{ id: string; port: number }[]>('GET', `/api/admin/nodes/${node.id}/allocations`, { session: api.adminSession })).sort((a, b) => a.port - b.port);
     const [primary, second, third] = free;
-    const server = await createServer({ node_id: node.id, allocation_id: primary.id, additional_allocation_ids: [second.id, third.id] });
+    const server = await createServer({ node_id: node.id, allocation_id: primary.id, additional_allocation_ids: [second.id, third.id], allocation_limit: 4 });
     await installed(server);
     const id = server.uuid.slice(0, 8);
     const owner = await api.raw.signIn(panel.owner.email, panel.owner.password);
-    const allocations = () => api.raw.request<{ id: string; notes: string | null; isDefault: boolean }[]>('GET', `/api/client/servers/${server.uuid}/network/allocations`, { session: owner });
+    const allocations = () => api.raw.request<{ id: string; port: number; notes: string | null; isDefault: boolean }[]>('GET', `/api/client/servers/${server.uuid}/network/allocations`, { session: owner });
     const address = (a: { port: number }) => `0.0.0.0:${a.port}`;
 
     await page.goto(`/server/${id}/network`);
@@ -259,6 +259,25 @@ test.describe('network', () => {
     await narrow(page, 'Network');
     await shot(page, 'server-network');
     await shot(page, 'server-network', ['mobile']);
+
+    // Add: the node's next free port, up to the limit (4, the primary included); then the button says why not.
+    await expect(page.getByText('3 of 4 addresses used')).toBeVisible();
+    await page.getByRole('button', { name: 'Add address' }).click();
+    const fourth = free[3];
+    await expect(page.getByRole('listitem', { name: address(fourth) })).toBeVisible();
+    await expect(page.getByText('4 of 4 addresses used')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Add address' })).toBeDisabled();
+    await expect(page.getByRole('button', { name: 'Add address' })).toHaveAccessibleDescription(/as many addresses as it may have/);
+    expect((await allocations()).map((a) => a.port)).toEqual([primary, second, third, fourth].map((a) => a.port));
+    await expectAccessible(page);
+    // Remove it again (the primary has no Remove), confirmed.
+    await expect(page.getByRole('button', { name: `Remove ${address(third)}` })).toHaveCount(0);
+    await page.getByRole('button', { name: `Remove ${address(fourth)}` }).click();
+    await page.getByRole('dialog', { name: 'Remove this address?' }).getByRole('button', { name: 'Remove' }).click();
+    await expect(page.getByRole('listitem', { name: address(fourth) })).toHaveCount(0);
+    await expect(page.getByText('3 of 4 addresses used')).toBeVisible();
+    expect((await allocations()).map((a) => a.port)).toEqual([primary, second, third].map((a) => a.port));
+
     await page.getByRole('tab', { name: 'Console' }).click();
     await expect(page.getByRole('button', { name: 'Copy address' })).toBeVisible();
     await expect(page.locator('code', { hasText: address(third) })).toBeVisible();
@@ -274,6 +293,8 @@ test.describe('network', () => {
     await expect(sub.getByRole('button', { name: `Copy ${address(second)}` })).toBeVisible();
     await expect(sub.getByRole('button', { name: /^Edit the notes of/ })).toHaveCount(0);
     await expect(sub.getByRole('button', { name: /the primary address$/ })).toHaveCount(0);
+    await expect(sub.getByRole('button', { name: 'Add address' })).toHaveCount(0);
+    await expect(sub.getByRole('button', { name: /^Remove / })).toHaveCount(0);
     const refused = await sub.request.post(`${panel.baseURL}/api/client/servers/${id}/network/allocations/${second.id}`, { headers: { Origin: panel.baseURL }, data: { notes: 'mine' } });
     expect(refused.status()).toBe(403);
     await context.close();

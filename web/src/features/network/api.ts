@@ -29,13 +29,28 @@ export const useSetNotes = (server: string) => {
   });
 };
 
-/** The server's address (console header, dashboard) follows the primary allocation, so its details are read again too. */
-export const useMakePrimary = (server: string) => {
+/** A change of the server's addresses: its details (console header, dashboard) are read again too. */
+const useAllocationChange = <T, R>(server: string, fn: (input: T) => Promise<R>) => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (allocation: string) => {
-      await api.POST(`${A}/primary`, { params: { path: { server, allocation } } } as never);
-    },
-    onSuccess: () => Promise.all([qc.invalidateQueries({ queryKey: keys.list(server) }), qc.invalidateQueries({ queryKey: serverQuery(server).queryKey })]),
+    mutationFn: fn,
+    onSettled: () => Promise.all([qc.invalidateQueries({ queryKey: keys.list(server) }), qc.invalidateQueries({ queryKey: serverQuery(server).queryKey })]),
   });
 };
+
+export const useMakePrimary = (server: string) =>
+  useAllocationChange(server, async (allocation: string): Promise<void> => {
+    await api.POST(`${A}/primary`, { params: { path: { server, allocation } } } as never);
+  });
+
+/** A free allocation of the node, within the server's limit: the one the panel picked. */
+export const useAddAllocation = (server: string) =>
+  useAllocationChange(server, async (): Promise<Allocation> => {
+    const { data } = await api.POST(P, { params: { path: { server } } } as never);
+    return (data as unknown as { data: Allocation }).data;
+  });
+
+export const useRemoveAllocation = (server: string) =>
+  useAllocationChange(server, async (allocation: string): Promise<void> => {
+    await api.DELETE(A, { params: { path: { server, allocation } } } as never);
+  });

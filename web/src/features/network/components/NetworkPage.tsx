@@ -1,15 +1,16 @@
-import { Badge, Button, Card, Code, Group, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconNetwork } from '@tabler/icons-react';
+import { ActionIcon, Badge, Button, Card, Code, Group, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { IconNetwork, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyButton } from '@/components/CopyButton';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { ListSkeleton } from '@/components/Skeletons';
 import { allocationAddress } from '@/features/network/address';
-import { allocationsQuery, useMakePrimary, useSetNotes, type Allocation } from '@/features/network/api';
+import { allocationsQuery, useAddAllocation, useMakePrimary, useRemoveAllocation, useSetNotes, type Allocation } from '@/features/network/api';
 import { serverQuery } from '@/features/server/api';
 import { notify, notifyError } from '@/lib/notify';
 
@@ -58,7 +59,11 @@ export const NetworkPage = ({ serverId }: { serverId: string }) => {
   const server = useQuery(serverQuery(serverId));
   const list = useQuery(allocationsQuery(serverId));
   const primary = useMakePrimary(serverId);
+  const add = useAddAllocation(serverId);
+  const remove = useRemoveAllocation(serverId);
+  const reasonId = useId();
   const [editing, setEditing] = useState<string | null>(null);
+  const [removing, setRemoving] = useState<Allocation | null>(null);
 
   if (list.isPending || server.isPending) {
     return <ListSkeleton rows={2} />;
@@ -66,18 +71,48 @@ export const NetworkPage = ({ serverId }: { serverId: string }) => {
   if (list.isError) {
     return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
   }
-  const canEdit = new Set(server.data?.permissions ?? []).has('server.allocation.update');
+  const granted = new Set(server.data?.permissions ?? []);
+  const canEdit = granted.has('server.allocation.update');
+  // The limit counts every allocation; at 0 they are the administrator's to add and remove.
+  const limit = server.data?.featureLimits.allocations ?? 0;
+  const count = list.data.length;
+  const reason = limit === 0 ? t('network.adminOnly') : count >= limit ? t('network.full') : null;
+  const canRemove = granted.has('server.allocation.delete') && limit > 0;
 
   return (
     <Stack gap="md">
-      <Stack gap={4}>
-        <Title order={2} size="h3">
-          {t('network.title')}
-        </Title>
-        <Text size="sm" c="dimmed">
-          {t('network.intro')}
+      <Group justify="space-between" wrap="wrap" align="flex-start">
+        <Stack gap={4} style={{ minWidth: 0, flex: 1 }}>
+          <Title order={2} size="h3">
+            {t('network.title')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('network.intro')}
+          </Text>
+        </Stack>
+        {granted.has('server.allocation.create') ? (
+          <Button
+            leftSection={<IconPlus size={16} aria-hidden />}
+            disabled={reason !== null}
+            aria-describedby={reason ? reasonId : undefined}
+            loading={add.isPending}
+            onClick={() =>
+              add.mutate(undefined, {
+                onSuccess: (a) => notify({ color: 'green', message: t('network.added', { address: allocationAddress(a) }) }),
+                onError: notifyError,
+              })
+            }
+          >
+            {t('network.add')}
+          </Button>
+        ) : null}
+      </Group>
+      {limit > 0 ? <Text size="sm">{t('network.usage', { count, limit })}</Text> : null}
+      {reason && granted.has('server.allocation.create') ? (
+        <Text size="sm" c="dimmed" id={reasonId}>
+          {reason}
         </Text>
-      </Stack>
+      ) : null}
       {list.data.length === 0 ? (
         <EmptyState icon={<IconNetwork size={28} />} title={t('network.emptyTitle')} description={t('network.emptyText')} />
       ) : (
@@ -95,12 +130,14 @@ export const NetworkPage = ({ serverId }: { serverId: string }) => {
                       <CopyButton value={address} label={t('network.copyAddress', { address })} />
                       {a.isDefault ? <Badge color="teal.9">{t('network.primary')}</Badge> : null}
                     </Group>
-                    {canEdit && editing !== a.id ? (
+                    {(canEdit || canRemove) && editing !== a.id ? (
                       <Group gap="xs">
-                        <Button variant="default" size="xs" onClick={() => setEditing(a.id)} aria-label={t('network.editNotesOf', { address })}>
-                          {t('network.editNotes')}
-                        </Button>
-                        {a.isDefault ? null : (
+                        {canEdit ? (
+                          <Button variant="default" size="xs" onClick={() => setEditing(a.id)} aria-label={t('network.editNotesOf', { address })}>
+                            {t('network.editNotes')}
+                          </Button>
+                        ) : null}
+                        {canEdit && !a.isDefault ? (
                           <Button
                             variant="default"
                             size="xs"
@@ -115,7 +152,14 @@ export const NetworkPage = ({ serverId }: { serverId: string }) => {
                           >
                             {t('network.makePrimary')}
                           </Button>
-                        )}
+                        ) : null}
+                        {canRemove && !a.isDefault ? (
+                          <Tooltip label={t('network.remove')}>
+                            <ActionIcon variant="subtle" color="red" size="lg" onClick={() => setRemoving(a)} aria-label={t('network.removeOf', { address })}>
+                              <IconTrash size={18} aria-hidden />
+                            </ActionIcon>
+                          </Tooltip>
+                        ) : null}
                       </Group>
                     ) : null}
                   </Group>
@@ -137,6 +181,26 @@ export const NetworkPage = ({ serverId }: { serverId: string }) => {
           })}
         </Stack>
       )}
+      <ConfirmDialog
+        opened={removing !== null}
+        title={t('network.removeTitle')}
+        message={t('network.removeText', { address: removing ? allocationAddress(removing) : '' })}
+        confirmLabel={t('network.remove')}
+        danger
+        loading={remove.isPending}
+        onClose={() => setRemoving(null)}
+        onConfirm={() => {
+          if (removing) {
+            remove.mutate(removing.id, {
+              onSuccess: () => {
+                notify({ color: 'green', message: t('network.removed', { address: allocationAddress(removing) }) });
+                setRemoving(null);
+              },
+              onError: notifyError,
+            });
+          }
+        }}
+      />
     </Stack>
   );
 };
