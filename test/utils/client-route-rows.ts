@@ -72,6 +72,10 @@ const completedBackup = async (c: Ctx): Promise<string> => {
   return id;
 };
 
+/** The id of the server's primary allocation. */
+const primaryAllocation = async (c: Ctx): Promise<string> =>
+  ((await c.p.asOwner('get', `${c.base}/network/allocations`).expect(200)).body.data as { id: string; isDefault: boolean }[]).find((a) => a.isDefault)!.id;
+
 const fileAt = async (c: Ctx, name: string): Promise<string> => {
   await writeFile(join(c.root, name), `contents of ${name}`);
   return name;
@@ -109,6 +113,37 @@ export const ROWS: Record<string, Row> = {
     },
   },
   'GET /api/client/servers/:server/network/allocations': { status: 200, send: (c, as) => as('get', `${c.base}/network/allocations`) },
+  'POST /api/client/servers/:server/network/allocations': {
+    status: 201,
+    send: async (c, as) => {
+      const res = await as('post', `${c.base}/network/allocations`);
+      if (res.status === 201) {
+        // Given back at once, so the limit never runs out however often the row is sent.
+        await c.p.asOwner('delete', `${c.base}/network/allocations/${(res.body as { data: { id: string } }).data.id}`).expect(204);
+      }
+      return res;
+    },
+  },
+  'DELETE /api/client/servers/:server/network/allocations/:allocation': {
+    status: 204,
+    send: async (c, as) => {
+      const path = `${c.base}/network/allocations/${((await c.p.asOwner('post', `${c.base}/network/allocations`).expect(201)).body as { data: { id: string } }).data.id}`;
+      const res = await as('delete', path);
+      if (res.status !== 204) {
+        // A caller that was refused leaves it: the owner gives it back, so the limit never runs out.
+        await c.p.asOwner('delete', path).expect(204);
+      }
+      return res;
+    },
+  },
+  'POST /api/client/servers/:server/network/allocations/:allocation': {
+    status: 200,
+    send: async (c, as) => as('post', `${c.base}/network/allocations/${await primaryAllocation(c)}`).send({ notes: `Matrix ${c.n()}` }),
+  },
+  'POST /api/client/servers/:server/network/allocations/:allocation/primary': {
+    status: 200,
+    send: async (c, as) => as('post', `${c.base}/network/allocations/${await primaryAllocation(c)}/primary`),
+  },
 
   'GET /api/client/servers/:server/databases': { status: 200, send: (c, as) => as('get', `${c.base}/databases`) },
   'POST /api/client/servers/:server/databases': {
@@ -270,7 +305,7 @@ export const prepareClientRoutes = async (p: SimPanel): Promise<{ c: Ctx; close:
   });
   await new Promise<void>((resolve) => files.listen(0, '127.0.0.1', resolve));
   await p.admin('post', '/api/admin/database-hosts').send(testHostBody()).expect(201);
-  const server = await p.createServer({ name: 'Matrix', backup_limit: 1000 });
+  const server = await p.createServer({ name: 'Matrix', backup_limit: 1000, allocation_limit: 3 });
   const base = `/api/client/servers/${server.uuid}`;
   await p.installed(server.id);
   const root = p.sim.servers.get(server.uuid)!.fs.root;

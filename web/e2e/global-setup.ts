@@ -1,6 +1,8 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { createConnection } from 'mysql2/promise';
+import { testMySqlAccount } from 'test/setup/mariadb-env';
 import { WingsSimulator } from 'test/wings-sim/simulator';
 import { isCi } from 'e2e/chromium';
 import { CONSOLE_TOKEN_TTL_SECONDS, E2E_ENV, PanelApi, type E2eEnv } from 'e2e/panel-api';
@@ -87,6 +89,25 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       process.stdout.write(`browser tests: egg fixtures not found at ${EGGS} (set HATCHERY_EGG_FIXTURES); tests that create a server are skipped\n`);
     }
 
+    // The test MariaDB as a global database host, so every server the specs make can have databases.
+    const mysql = testMySqlAccount();
+    let mariadb = 'available';
+    try {
+      const connection = await createConnection({ host: mysql.host, port: mysql.port, user: mysql.user, password: mysql.password, connectTimeout: 3_000 });
+      await connection.end();
+      await api.request('POST', '/api/admin/database-hosts', {
+        session: adminSession,
+        body: { name: 'Test MariaDB', host: mysql.host, port: mysql.port, username: mysql.user, password: mysql.password },
+      });
+    } catch (e) {
+      const reason = `MariaDB at ${mysql.host}:${mysql.port} is not reachable as ${mysql.user} (${(e as Error).message})`;
+      if (isCi()) {
+        throw new Error(`browser tests: ${reason}. CI requires it for the database pages.`);
+      }
+      mariadb = `unavailable: ${reason}`;
+      process.stdout.write(`browser tests: ${reason}; the database tests are skipped\n`);
+    }
+
     const owner = { email: 'owner@hatchery.test', password: 'browser-owner-password' };
     const ownerUser = await api.request<{ id: string }>('POST', '/api/admin/users', {
       session: adminSession,
@@ -106,6 +127,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       simDataDir,
       eggId,
       screenshotsDir,
+      mariadb,
     };
     // Workers inherit the environment of the process that ran the global setup.
     process.env[E2E_ENV] = JSON.stringify(env);

@@ -64,6 +64,11 @@ export interface E2eEnv {
   /** Unset when the egg fixtures are missing (outside CI); createServer then skips its test. */
   eggId?: string;
   screenshotsDir: string;
+  /**
+   * The test MariaDB (TEST_MYSQL_URL, default root@127.0.0.1:3306), a global database host of the panel
+   * when reachable: 'available', or why not (outside CI; in CI global setup fails instead).
+   */
+  mariadb: string;
 }
 
 export const E2E_ENV = 'HATCHERY_E2E';

@@ -1,8 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
+import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
+import { NodeError } from 'src/modules/nodes/nodes.errors';
 import type { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import type { NetworkAllocationDto, StartupDto, StartupVariableDto } from 'src/modules/servers/dto/server-settings.dto';
 import type { ServerAccess } from 'src/modules/servers/server-access';
@@ -11,9 +14,23 @@ import { checkEnvironment } from 'src/modules/servers/server-environment';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 
+const toNetworkAllocation = (a: Pick<AllocationEntity, 'id' | 'ip' | 'alias' | 'port' | 'notes'>, primaryId: string | null): NetworkAllocationDto => ({
+  id: a.id,
+  ip: a.ip,
+  alias: a.alias,
+  port: a.port,
+  notes: a.notes,
+  isDefault: a.id === primaryId,
+});
+
+/** An allocation as the activity log names it: `ip:port`. */
+const addressOf = (a: Pick<AllocationEntity, 'ip' | 'port'>): string => `${a.ip}:${a.port}`;
+
 /** The server page's startup, settings and network tabs. */
 @Injectable()
 export class ClientServerSettingsService {
+  private readonly logger = new Logger(ClientServerSettingsService.name);
+
   constructor(
     private readonly servers: ServersRepository,
     private readonly daemon: DaemonGateway,
@@ -96,14 +113,103 @@ export class ClientServerSettingsService {
 
   async allocations(access: ServerAccess): Promise<NetworkAllocationDto[]> {
     const { server } = access;
-    return (await this.servers.allocationsOf(server.id)).map((a) => ({
-      id: a.id,
-      ip: a.ip,
-      alias: a.alias,
-      port: a.port,
-      notes: a.notes,
-      isDefault: a.id === server.allocationId,
-    }));
+    return (await this.servers.allocationsOf(server.id)).map((a) => toNetworkAllocation(a, server.allocationId));
+  }
+
+  /** Notes on one of the server's allocations (another server's, or none, is 404); null or blank clears them. */
+  async setAllocationNotes(access: ServerAccess, actor: Actor, id: string, notes: string | null): Promise<NetworkAllocationDto> {
+    const { server } = access;
+    const next = notes?.trim() ? notes.trim() : null;
+    const updated = await this.servers.transaction(async (manager) => {
+      const allocation = await this.requireAllocation(server.id, id, manager);
+      if (allocation.notes !== next) {
+        await this.servers.setAllocationNotes(allocation.id, next, manager);
+        await this.activityLog.byUser(server.id, actor, 'server.allocation.notes', { allocation: addressOf(allocation), old: allocation.notes, new: next }, { manager });
+      }
+      return { ...allocation, notes: next };
+    });
+    return toNetworkAllocation(updated, server.allocationId);
+  }
+
+  /**
+   * Makes one of the server's allocations its primary (the address players use and SERVER_PORT), then
+   * tells the daemon. The change stands even when the daemon is not reached: Wings fetches the
+   * configuration again before it starts the server.
+   */
+  async setPrimaryAllocation(access: ServerAccess, actor: Actor, id: string): Promise<NetworkAllocationDto> {
+    const { server } = access;
+    const allocation = await this.servers.transaction(async (manager) => {
+      const found = await this.requireAllocation(server.id, id, manager);
+      if (server.allocationId !== found.id) {
+        await this.servers.update(server.id, { allocationId: found.id }, manager);
+        await this.activityLog.byUser(server.id, actor, 'server.allocation.primary', { allocation: addressOf(found) }, { manager });
+      }
+      return found;
+    });
+    if (server.allocationId !== allocation.id) {
+      await this.syncDaemon(access, 'the new primary allocation');
+    }
+    return toNetworkAllocation(allocation, allocation.id);
+  }
+
+  /**
+   * Gives the server another free allocation of its node (on the primary's IP when one is free there),
+   * within its allocation limit, which counts every allocation and at 0 leaves them to administrators.
+   */
+  async addAllocation(access: ServerAccess, actor: Actor): Promise<NetworkAllocationDto> {
+    const { server } = access;
+    const added = await this.servers.transaction(async (manager) => {
+      await this.servers.lockServer(server.id, manager);
+      const current = await this.servers.allocationsOf(server.id, manager);
+      if (server.allocationLimit === 0) {
+        throw new AppException(ServerError.ALLOCATIONS_ADMIN_ONLY);
+      }
+      if (current.length >= server.allocationLimit) {
+        throw new AppException(ServerError.ALLOCATION_LIMIT_REACHED, { message: `This server has reached its allocation limit (${server.allocationLimit})` });
+      }
+      const primaryIp = current.find((a) => a.id === server.allocationId)?.ip ?? null;
+      const free = await this.servers.lockFreeAllocationPreferring(server.nodeId, primaryIp, manager);
+      if (!free) {
+        throw new AppException(ServerError.NO_FREE_ALLOCATION);
+      }
+      await this.servers.assignAllocations(server.id, [free.id], manager);
+      await this.activityLog.byUser(server.id, actor, 'server.allocation.create', { allocation: addressOf(free) }, { manager });
+      return free;
+    });
+    await this.syncDaemon(access, 'the new allocation');
+    return toNetworkAllocation(added, server.allocationId);
+  }
+
+  /** Gives one of the server's allocations back to the node (not the primary one; not at a limit of 0). */
+  async removeAllocation(access: ServerAccess, actor: Actor, id: string): Promise<void> {
+    const { server } = access;
+    await this.servers.transaction(async (manager) => {
+      const allocation = await this.requireAllocation(server.id, id, manager);
+      if (server.allocationLimit === 0) {
+        throw new AppException(ServerError.ALLOCATIONS_ADMIN_ONLY);
+      }
+      if (allocation.id === server.allocationId) {
+        throw new AppException(ServerError.ALLOCATION_IS_PRIMARY);
+      }
+      await this.servers.freeAllocation(allocation.id, manager);
+      await this.activityLog.byUser(server.id, actor, 'server.allocation.delete', { allocation: addressOf(allocation) }, { manager });
+    });
+    await this.syncDaemon(access, 'the removed allocation');
+  }
+
+  /** Tells the daemon of a changed allocation; when it is not reached the change stands, and Wings reads it before the next start. */
+  private async syncDaemon({ server }: ServerAccess, what: string): Promise<void> {
+    await this.daemon.sync(server.node, server.uuid).catch((e: Error) =>
+      this.logger.warn({ serverId: server.id, error: e.message }, `could not tell the daemon of ${what}; it reads it before the next start`),
+    );
+  }
+
+  private async requireAllocation(serverId: string, id: string, manager: EntityManager): Promise<AllocationEntity> {
+    const allocation = await this.servers.lockAllocationOf(serverId, id, manager);
+    if (!allocation) {
+      throw new AppException(NodeError.ALLOCATION_NOT_FOUND);
+    }
+    return allocation;
   }
 
   private variable(v: EggVariableEntity, value: string): StartupVariableDto {

@@ -31,6 +31,8 @@ export const SERVER_PERMISSIONS = {
   'server.subuser.delete': [],
   'server.allocation.read': [],
   'server.allocation.update': [],
+  'server.allocation.create': [],
+  'server.allocation.delete': [],
   'server.startup.read': [],
   'server.startup.update': [],
   'server.settings.rename': [],

@@ -26,6 +26,22 @@ export const ServerError = {
     message: 'The allocation is not free on this node',
   },
   NO_FREE_ALLOCATION: { code: 'NO_FREE_ALLOCATION', category: ErrorCategory.CONFLICT, message: 'The node has no free allocation' },
+  ALLOCATION_LIMIT_REACHED: {
+    code: 'ALLOCATION_LIMIT_REACHED',
+    category: ErrorCategory.CONFLICT,
+    message: 'This server has reached its allocation limit',
+  },
+  /** An allocation limit of 0: the server's allocations are the administrator's to change. */
+  ALLOCATIONS_ADMIN_ONLY: {
+    code: 'ALLOCATIONS_ADMIN_ONLY',
+    category: ErrorCategory.CONFLICT,
+    message: "This server's allocations are set by an administrator (its allocation limit is 0)",
+  },
+  ALLOCATION_IS_PRIMARY: {
+    code: 'ALLOCATION_IS_PRIMARY',
+    category: ErrorCategory.CONFLICT,
+    message: 'The primary allocation cannot be removed; make another one primary first',
+  },
   SUSPENDED: { code: 'SERVER_SUSPENDED', category: ErrorCategory.CONFLICT, message: 'The server is suspended' },
   BUSY: { code: 'SERVER_BUSY', category: ErrorCategory.CONFLICT, message: 'The server is busy; wait for it to finish' },
   VARIABLE_NOT_FOUND: { code: 'STARTUP_VARIABLE_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'This server has no such startup variable' },

@@ -341,6 +341,32 @@ export class ServersRepository {
       .getOne();
   }
 
+  /** One of a server's allocations, locked until the transaction ends; null when it is not the server's. */
+  lockAllocationOf(serverId: string, id: string, manager: EntityManager): Promise<AllocationEntity | null> {
+    return manager.getRepository(AllocationEntity).createQueryBuilder('a').setLock('pessimistic_write').where({ id, serverId }).getOne();
+  }
+
+  /** The lowest free allocation on a node, on `ip` when one is free there, locked so two requests cannot take it together. */
+  async lockFreeAllocationPreferring(nodeId: string, ip: string | null, manager: EntityManager): Promise<AllocationEntity | null> {
+    const free = () =>
+      manager.getRepository(AllocationEntity).createQueryBuilder('a').setLock('pessimistic_write').setOnLocked('skip_locked').where({ nodeId, serverId: IsNull() }).orderBy('a.port', 'ASC').addOrderBy('a.id', 'ASC');
+    return (ip === null ? null : await free().andWhere({ ip }).getOne()) ?? (await free().getOne());
+  }
+
+  /** Gives an allocation back to the node: no server, no notes. */
+  async freeAllocation(id: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(AllocationEntity).update({ id }, { serverId: null, notes: null });
+  }
+
+  /** Locks the server's row, so that checks of its allocation count and the change they allow are one step. */
+  async lockServer(id: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(ServerEntity).createQueryBuilder('s').setLock('pessimistic_write').select('s.id').where({ id }).getOne();
+  }
+
+  async setAllocationNotes(id: string, notes: string | null, manager: EntityManager): Promise<void> {
+    await manager.getRepository(AllocationEntity).update({ id }, { notes });
+  }
+
   async assignAllocations(serverId: string, ids: string[], manager: EntityManager): Promise<void> {
     await manager.getRepository(AllocationEntity).update({ id: In(ids) }, { serverId });
   }

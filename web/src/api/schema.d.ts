@@ -1251,7 +1251,43 @@ export interface paths {
         };
         get: operations["ClientServerSettingsController_allocations"];
         put?: never;
-        post?: never;
+        /** Assigns a free allocation of the server's node, within the server's allocation limit. */
+        post: operations["ClientServerSettingsController_addAllocation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/servers/{server}/network/allocations/{allocation}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets or (null) clears the notes of one of the server's allocations. */
+        post: operations["ClientServerSettingsController_setAllocationNotes"];
+        /** Gives an allocation (not the primary one) back to the node. */
+        delete: operations["ClientServerSettingsController_removeAllocation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/servers/{server}/network/allocations/{allocation}/primary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Makes one of the server's allocations its primary one. */
+        post: operations["ClientServerSettingsController_setPrimaryAllocation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2141,7 +2177,7 @@ export interface components {
              * @description E-mail address of the account to add; an address no account uses is invited to create one
              */
             email: string;
-            permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.startup.read" | "server.startup.update" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read")[];
+            permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.allocation.create" | "server.allocation.delete" | "server.startup.read" | "server.startup.update" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read")[];
         };
         CreateTaskDto: {
             /** @enum {string} */
@@ -2713,6 +2749,10 @@ export interface components {
             /** @description The 6-digit code from the authenticator app, or a recovery code. */
             code: string;
         };
+        UpdateAllocationNotesDto: {
+            /** @example Voice chat */
+            notes: string | null;
+        };
         UpdateDatabaseHostDto: {
             /** @description Host name or IP address of the MySQL/MariaDB server; customers are shown it too. */
             host?: string;
@@ -2861,7 +2901,7 @@ export interface components {
             value: string | null;
         };
         UpdateSubuserDto: {
-            permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.startup.read" | "server.startup.update" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read")[];
+            permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.allocation.create" | "server.allocation.delete" | "server.startup.read" | "server.startup.update" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read")[];
         };
         UpdateUserDto: {
             admin?: boolean;
@@ -7419,6 +7459,168 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["NetworkAllocationDto"][];
+                    };
+                };
+            };
+        };
+    };
+    ClientServerSettingsController_addAllocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NetworkAllocationDto"];
+                    };
+                };
+            };
+        };
+    };
+    ClientServerSettingsController_setAllocationNotes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                allocation: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAllocationNotesDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NetworkAllocationDto"];
+                    };
+                };
+            };
+        };
+    };
+    ClientServerSettingsController_removeAllocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                allocation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ClientServerSettingsController_setPrimaryAllocation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                allocation: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NetworkAllocationDto"];
                     };
                 };
             };

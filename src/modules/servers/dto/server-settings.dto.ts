@@ -49,6 +49,15 @@ export class StartupDto {
   variables!: StartupVariableDto[];
 }
 
+/** The notes of one of the server's allocations; null (or only spaces) clears them. */
+export class UpdateAllocationNotesDto {
+  @ApiProperty({ example: 'Voice chat', nullable: true, maxLength: 191 })
+  @Optional({ nullable: true })
+  @IsString()
+  @MaxLength(191)
+  notes!: string | null;
+}
+
 export class NetworkAllocationDto {
   id!: string;
   ip!: string;

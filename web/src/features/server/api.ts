@@ -22,6 +22,8 @@ export interface ServerDetails {
   limits: { memory: number; disk: number; cpu: number; swap: number | null; io: number };
   createdAt: string;
   allocations: { primary: ServerAllocation | null; additional: ServerAllocation[] };
+  /** Databases, allocations and backups the server may have (databases: 0 = no limit). */
+  featureLimits: { databases: number; allocations: number; backups: number };
   owner: { id: string; username: string };
   /** The caller's panel permissions on this server (owners and admins: all of them). */
   permissions: string[];

@@ -7,7 +7,7 @@ describe('permission groups', () => {
   it('lists every permission once', () => {
     const all = PERMISSION_GROUPS.flatMap((g) => g.permissions);
     expect(new Set(all).size).toBe(all.length);
-    expect(all).toHaveLength(33);
+    expect(all).toHaveLength(35);
   });
 
   it('select-all only touches what the granter holds', () => {

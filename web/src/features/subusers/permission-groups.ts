@@ -9,7 +9,7 @@ export const PERMISSION_GROUPS = [
   { key: 'databases', permissions: ['server.database.read', 'server.database.create', 'server.database.update', 'server.database.delete'] },
   { key: 'schedules', permissions: ['server.schedule.read', 'server.schedule.create', 'server.schedule.update', 'server.schedule.delete'] },
   { key: 'users', permissions: ['server.subuser.read', 'server.subuser.create', 'server.subuser.update', 'server.subuser.delete'] },
-  { key: 'network', permissions: ['server.allocation.read', 'server.allocation.update'] },
+  { key: 'network', permissions: ['server.allocation.read', 'server.allocation.update', 'server.allocation.create', 'server.allocation.delete'] },
   { key: 'startup', permissions: ['server.startup.read', 'server.startup.update'] },
   { key: 'settings', permissions: ['server.settings.rename', 'server.settings.reinstall'] },
   { key: 'activity', permissions: ['server.activity.read'] },

@@ -16,9 +16,11 @@ import { serverQuery } from '@/features/server/api';
 const TABS = [
   { value: 'console', to: '/server/$id', label: 'server.tabs.console', permission: 'websocket.connect' },
   { value: 'files', to: '/server/$id/files', label: 'server.tabs.files', permission: 'server.files.read' },
+  { value: 'databases', to: '/server/$id/databases', label: 'server.tabs.databases', permission: 'server.database.read' },
   { value: 'schedules', to: '/server/$id/schedules', label: 'server.tabs.schedules', permission: 'server.schedule.read' },
   { value: 'users', to: '/server/$id/users', label: 'server.tabs.users', permission: 'server.subuser.read' },
   { value: 'backups', to: '/server/$id/backups', label: 'server.tabs.backups', permission: 'server.backup.read' },
+  { value: 'network', to: '/server/$id/network', label: 'server.tabs.network', permission: 'server.allocation.read' },
   { value: 'startup', to: '/server/$id/startup', label: 'server.tabs.startup', permission: 'server.startup.read' },
   { value: 'settings', to: '/server/$id/settings', label: 'server.tabs.settings', permission: ['server.settings.rename', 'server.settings.reinstall', 'server.files.sftp'] },
   { value: 'activity', to: '/server/$id/activity', label: 'server.tabs.activity', permission: 'server.activity.read' },
