@@ -29,6 +29,8 @@ import { Route as AppAdminNestsNestIdRouteImport } from './routes/_app/admin/nes
 import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
 import { Route as AppServerIdActivityRouteImport } from './routes/_app/server/$id/activity'
 import { Route as AppServerIdBackupsRouteImport } from './routes/_app/server/$id/backups'
+import { Route as AppServerIdDatabasesRouteImport } from './routes/_app/server/$id/databases'
+import { Route as AppServerIdNetworkRouteImport } from './routes/_app/server/$id/network'
 import { Route as AppServerIdSettingsRouteImport } from './routes/_app/server/$id/settings'
 import { Route as AppServerIdStartupRouteImport } from './routes/_app/server/$id/startup'
 import { Route as AppServerIdUsersRouteImport } from './routes/_app/server/$id/users'
@@ -139,6 +141,16 @@ const AppServerIdBackupsRoute = AppServerIdBackupsRouteImport.update({
   path: '/backups',
   getParentRoute: () => AppServerIdRoute,
 } as any)
+const AppServerIdDatabasesRoute = AppServerIdDatabasesRouteImport.update({
+  id: '/databases',
+  path: '/databases',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
+const AppServerIdNetworkRoute = AppServerIdNetworkRouteImport.update({
+  id: '/network',
+  path: '/network',
+  getParentRoute: () => AppServerIdRoute,
+} as any)
 const AppServerIdSettingsRoute = AppServerIdSettingsRouteImport.update({
   id: '/settings',
   path: '/settings',
@@ -210,6 +222,8 @@ export interface FileRoutesByFullPath {
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/server/$id/activity': typeof AppServerIdActivityRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
+  '/server/$id/databases': typeof AppServerIdDatabasesRoute
+  '/server/$id/network': typeof AppServerIdNetworkRoute
   '/server/$id/settings': typeof AppServerIdSettingsRoute
   '/server/$id/startup': typeof AppServerIdStartupRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
@@ -237,6 +251,8 @@ export interface FileRoutesByTo {
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/server/$id/activity': typeof AppServerIdActivityRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
+  '/server/$id/databases': typeof AppServerIdDatabasesRoute
+  '/server/$id/network': typeof AppServerIdNetworkRoute
   '/server/$id/settings': typeof AppServerIdSettingsRoute
   '/server/$id/startup': typeof AppServerIdStartupRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
@@ -270,6 +286,8 @@ export interface FileRoutesById {
   '/_app/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/_app/server/$id/activity': typeof AppServerIdActivityRoute
   '/_app/server/$id/backups': typeof AppServerIdBackupsRoute
+  '/_app/server/$id/databases': typeof AppServerIdDatabasesRoute
+  '/_app/server/$id/network': typeof AppServerIdNetworkRoute
   '/_app/server/$id/settings': typeof AppServerIdSettingsRoute
   '/_app/server/$id/startup': typeof AppServerIdStartupRoute
   '/_app/server/$id/users': typeof AppServerIdUsersRoute
@@ -303,6 +321,8 @@ export interface FileRouteTypes {
     | '/admin/nests/$nestId'
     | '/server/$id/activity'
     | '/server/$id/backups'
+    | '/server/$id/databases'
+    | '/server/$id/network'
     | '/server/$id/settings'
     | '/server/$id/startup'
     | '/server/$id/users'
@@ -330,6 +350,8 @@ export interface FileRouteTypes {
     | '/admin/nests/$nestId'
     | '/server/$id/activity'
     | '/server/$id/backups'
+    | '/server/$id/databases'
+    | '/server/$id/network'
     | '/server/$id/settings'
     | '/server/$id/startup'
     | '/server/$id/users'
@@ -362,6 +384,8 @@ export interface FileRouteTypes {
     | '/_app/admin/nests/$nestId'
     | '/_app/server/$id/activity'
     | '/_app/server/$id/backups'
+    | '/_app/server/$id/databases'
+    | '/_app/server/$id/network'
     | '/_app/server/$id/settings'
     | '/_app/server/$id/startup'
     | '/_app/server/$id/users'
@@ -525,6 +549,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppServerIdBackupsRouteImport
       parentRoute: typeof AppServerIdRoute
     }
+    '/_app/server/$id/databases': {
+      id: '/_app/server/$id/databases'
+      path: '/databases'
+      fullPath: '/server/$id/databases'
+      preLoaderRoute: typeof AppServerIdDatabasesRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
+    '/_app/server/$id/network': {
+      id: '/_app/server/$id/network'
+      path: '/network'
+      fullPath: '/server/$id/network'
+      preLoaderRoute: typeof AppServerIdNetworkRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
     '/_app/server/$id/settings': {
       id: '/_app/server/$id/settings'
       path: '/settings'
@@ -652,6 +690,8 @@ const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(
 interface AppServerIdRouteChildren {
   AppServerIdActivityRoute: typeof AppServerIdActivityRoute
   AppServerIdBackupsRoute: typeof AppServerIdBackupsRoute
+  AppServerIdDatabasesRoute: typeof AppServerIdDatabasesRoute
+  AppServerIdNetworkRoute: typeof AppServerIdNetworkRoute
   AppServerIdSettingsRoute: typeof AppServerIdSettingsRoute
   AppServerIdStartupRoute: typeof AppServerIdStartupRoute
   AppServerIdUsersRoute: typeof AppServerIdUsersRoute
@@ -665,6 +705,8 @@ interface AppServerIdRouteChildren {
 const AppServerIdRouteChildren: AppServerIdRouteChildren = {
   AppServerIdActivityRoute: AppServerIdActivityRoute,
   AppServerIdBackupsRoute: AppServerIdBackupsRoute,
+  AppServerIdDatabasesRoute: AppServerIdDatabasesRoute,
+  AppServerIdNetworkRoute: AppServerIdNetworkRoute,
   AppServerIdSettingsRoute: AppServerIdSettingsRoute,
   AppServerIdStartupRoute: AppServerIdStartupRoute,
   AppServerIdUsersRoute: AppServerIdUsersRoute,
