@@ -1,7 +1,8 @@
-import { Anchor, Box, Button, Card, Code, Group, Pagination, Select, Stack, Text, Title, UnstyledButton } from '@mantine/core';
+import { Anchor, Box, Button, Card, Code, Group, Select, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconActivity } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
+import { ListPagination } from '@/components/ListPagination';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { ListSkeleton } from '@/components/Skeletons';
@@ -139,23 +140,7 @@ export const ActivityPage = ({ serverId, search, onSearchChange }: { serverId: s
             <Entry key={entry.id} entry={entry} onOnlyThis={setEvent} />
           ))}
         </Stack>
-        {totalPages > 1 ? (
-          <Group justify="center">
-            <Pagination
-              total={totalPages}
-              value={Math.min(page, totalPages)}
-              onChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })}
-              getItemProps={(p) => ({ 'aria-label': t('activity.page', { page: p }) })}
-              getControlProps={(control) => ({
-                'aria-label': t(
-                  control === 'previous' ? 'activity.previousPage' : control === 'next' ? 'activity.nextPage' : control === 'first' ? 'activity.firstPage' : 'activity.lastPage',
-                ),
-              })}
-              aria-label={t('activity.pagination')}
-              size="sm"
-            />
-          </Group>
-        ) : null}
+        <ListPagination total={totalPages} value={page} onChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })} label={t('activity.pagination')} />
       </Stack>
     );
   })();

@@ -1,9 +1,10 @@
-import { Anchor, Breadcrumbs, Button, Card, Group, Pagination, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Breadcrumbs, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { IconEgg } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListPagination } from '@/components/ListPagination';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { ListSkeleton, PageSkeleton } from '@/components/Skeletons';
@@ -49,7 +50,7 @@ export const NestPage = ({ nestId }: { nestId: string }) => {
             </Card>
           ))}
         </Stack>
-        {totalPages > 1 ? <Pagination total={totalPages} value={page} onChange={setPage} aria-label={t('adminEggs.pages')} /> : null}
+        <ListPagination total={totalPages} value={page} onChange={setPage} label={t('adminEggs.pages')} />
       </Stack>
     );
   }

@@ -1,9 +1,10 @@
-import { Anchor, Button, Card, Group, Menu, Pagination, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Button, Card, Group, Menu, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { IconDotsVertical, IconEgg } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ListPagination } from '@/components/ListPagination';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { ListSkeleton } from '@/components/Skeletons';
@@ -97,7 +98,7 @@ export const NestsPage = () => {
             <NestRow key={nest.id} nest={nest} onEdit={() => setEditing(nest)} onDelete={() => setDeleting(nest)} />
           ))}
         </Stack>
-        {totalPages > 1 ? <Pagination total={totalPages} value={page} onChange={setPage} aria-label={t('adminEggs.pages')} /> : null}
+        <ListPagination total={totalPages} value={page} onChange={setPage} label={t('adminEggs.pages')} />
       </Stack>
     );
   }

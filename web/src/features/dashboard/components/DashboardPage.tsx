@@ -1,9 +1,10 @@
-import { Box, Button, Group, Pagination, SimpleGrid, Stack, Tabs, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
+import { Box, Button, Group, SimpleGrid, Stack, Tabs, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconSearch, IconServer } from '@tabler/icons-react';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MUTED } from '@/features/dashboard/components/muted';
+import { ListPagination } from '@/components/ListPagination';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { CardsSkeleton } from '@/components/Skeletons';
@@ -129,23 +130,7 @@ export const DashboardPage = ({ search, admin, onSearchChange }: DashboardPagePr
             <ServerCard key={server.id} server={server} live={live.servers.get(server.uuid)} status={statuses.get(server.uuid)!} showOwner={tab !== 'mine'} />
           ))}
         </SimpleGrid>
-        {totalPages > 1 ? (
-          <Group justify="center">
-            <Pagination
-              total={totalPages}
-              value={Math.min(page, totalPages)}
-              onChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })}
-              getItemProps={(p) => ({ 'aria-label': t('dashboard.page', { page: p }) })}
-              getControlProps={(control) => ({
-                'aria-label': t(
-                  control === 'previous' ? 'dashboard.previousPage' : control === 'next' ? 'dashboard.nextPage' : control === 'first' ? 'dashboard.firstPage' : 'dashboard.lastPage',
-                ),
-              })}
-              aria-label={t('dashboard.pagination')}
-              size="sm"
-            />
-          </Group>
-        ) : null}
+        <ListPagination total={totalPages} value={page} onChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })} label={t('dashboard.pagination')} />
       </Stack>
     );
   })();
