@@ -4,7 +4,7 @@ import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Locator, Page } from '@playwright/test';
-import { expect, expectAccessible, expectNoHorizontalScroll, shot, test } from 'e2e/fixtures';
+import { expect, expectAccessibleInBothSchemes, expectFitsPhone, shot, test } from 'e2e/fixtures';
 
 // The administration of nests and eggs (/admin/nests, /admin/nests/$nestId, /admin/eggs/$eggId/...)
 // against the built panel, with Pterodactyl's own egg files. Every test makes its own nest.
@@ -18,27 +18,6 @@ const openDialog = async (page: Page, name: string): Promise<Locator> => {
   const dialog = page.getByRole('dialog', { name });
   await expect.poll(() => dialog.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
   return dialog;
-};
-
-/** Axe in the light and the dark scheme, as the page is now. */
-const accessibleInBothSchemes = async (page: Page) => {
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: null });
-};
-
-/** The page at 390 px, loaded afresh at that width, scrolls no sideways. */
-const narrow = async (page: Page, heading: string) => {
-  const size = page.viewportSize() ?? { width: 1280, height: 720 };
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.reload();
-  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
-  await expectNoHorizontalScroll(page);
-  await page.setViewportSize(size);
-  await page.reload();
-  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
 };
 
 /** Drops a file with this text on the drop zone, as a drag from the desktop does. */
@@ -88,12 +67,12 @@ test.describe('admin nests and eggs', () => {
       await expect(page.getByRole('heading', { name: nestName })).toBeVisible();
       await expect(page.getByRole('heading', { name: 'No eggs in this nest' })).toBeVisible();
       const nestId = page.url().split('/').at(-1)!;
-      await accessibleInBothSchemes(page);
+      await expectAccessibleInBothSchemes(page);
 
       // A drop of something that is not JSON is read in the browser and refused there.
       await page.getByRole('button', { name: 'Import egg' }).first().click();
       let dialog = await openDialog(page, 'Import an egg');
-      await accessibleInBothSchemes(page);
+      await expectAccessibleInBothSchemes(page);
       await dropFile(page, 'notes.json', '{"name": "Paper",');
       await expect(dialog.getByRole('alert')).toHaveText('notes.json is not a JSON file: the egg cannot be read from it.');
       // Paper (PTDL_v2) by drag and drop.
@@ -122,7 +101,7 @@ test.describe('admin nests and eggs', () => {
       await url.fill(`${base}/v9.json`);
       await dialog.getByRole('button', { name: 'Import', exact: true }).click();
       await expect(dialog.getByRole('alert')).toContainText('only Pterodactyl egg files (PTDL_v1 or PTDL_v2');
-      await accessibleInBothSchemes(page);
+      await expectAccessibleInBothSchemes(page);
       await url.fill(`${base}/vanilla.json`);
       await dialog.getByRole('button', { name: 'Import', exact: true }).click();
       await expect(dialog).toBeHidden();
@@ -133,8 +112,8 @@ test.describe('admin nests and eggs', () => {
       expect(eggs.map((e) => e.name).sort()).toEqual(['Garrys Mod', 'Paper', 'Vanilla Minecraft']);
       const paper = await api.admin('GET', `/api/admin/eggs/${eggs.find((e) => e.name === 'Paper')!.id}`);
       expect((paper.variables as { envVariable: string }[]).map((v) => v.envVariable)).toEqual(eggJson('paper').variables.map((v) => v.env_variable));
-      await accessibleInBothSchemes(page);
-      await narrow(page, nestName);
+      await expectAccessibleInBothSchemes(page);
+      await expectFitsPhone(page, nestName);
 
       // The nest list counts them; deleting the nest is refused with the reason, and nothing is deleted.
       await page.getByRole('link', { name: 'Nests', exact: true }).click();
@@ -147,8 +126,8 @@ test.describe('admin nests and eggs', () => {
       await expect(refused).toBeHidden();
       expect((await api.admin('GET', `/api/admin/nests/${nestId}`)).name).toBe(nestName);
 
-      await accessibleInBothSchemes(page);
-      await narrow(page, 'Nests');
+      await expectAccessibleInBothSchemes(page);
+      await expectFitsPhone(page, 'Nests');
       await shot(page, 'admin-nests');
       await shot(page, 'admin-nests', ['mobile']);
     } finally {
@@ -211,7 +190,7 @@ test.describe('admin nests and eggs', () => {
     const startup = 'java -Xms256M -XX:MaxRAMPercentage=90.0 -jar {{SERVER_JARFILE}} nogui';
     await page.getByLabel('Startup command').fill(startup);
     await page.getByLabel('Stop command').fill('end');
-    await accessibleInBothSchemes(page);
+    await expectAccessibleInBothSchemes(page);
     await page.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Saved', { exact: true })).toBeVisible();
     const saved = await api.admin('GET', `/api/admin/eggs/${String(egg.id)}`);
@@ -223,10 +202,10 @@ test.describe('admin nests and eggs', () => {
     await page.getByRole('tab', { name: 'Install script' }).click();
     await expect(page.getByLabel('Install container')).toHaveValue('ghcr.io/pterodactyl/installers:alpine');
     await expect(page.getByRole('textbox', { name: 'Install script' })).toContainText('PROJECT=paper');
-    await accessibleInBothSchemes(page);
+    await expectAccessibleInBothSchemes(page);
     await page.getByRole('tab', { name: 'Configuration' }).click();
 
-    await narrow(page, 'Paper');
+    await expectFitsPhone(page, 'Paper');
     await shot(page, 'admin-egg');
     await shot(page, 'admin-egg', ['mobile']);
   });
@@ -259,14 +238,14 @@ test.describe('admin nests and eggs', () => {
     await dialog.getByLabel('Default value').fill('20');
     await expect(dialog.getByText('Servers keeping this default would be refused by the rules:')).toHaveCount(0);
     await dialog.getByLabel('Users can change it').check();
-    await accessibleInBothSchemes(page);
+    await expectAccessibleInBothSchemes(page);
     await dialog.getByRole('button', { name: 'Add variable' }).click();
     await expect(dialog).toBeHidden();
     await expect(page.getByRole('listitem', { name: 'Max players' })).toContainText('required|integer|between:1,100');
     expect((await variables()).find((v) => v.envVariable === 'MAX_PLAYERS')).toMatchObject({ name: 'Max players', rules: 'required|integer|between:1,100', defaultValue: '20', userEditable: true });
 
-    await accessibleInBothSchemes(page);
-    await narrow(page, 'Paper');
+    await expectAccessibleInBothSchemes(page);
+    await expectFitsPhone(page, 'Paper');
     await shot(page, 'admin-egg-variables');
     await shot(page, 'admin-egg-variables', ['mobile']);
 

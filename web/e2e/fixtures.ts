@@ -94,7 +94,7 @@ export const test = base.extend<Fixtures & TestScoped>({
   newSubuser: async ({ api, panel, newUser }, use) => {
     await use(async (serverUuid, permissions) => {
       const user = await newUser();
-      const ownerSession = await api.raw.signIn(panel.owner.email, panel.owner.password);
+      const ownerSession = { cookie: panel.owner.cookie };
       await api.raw.request('POST', `/api/client/servers/${serverUuid}/users`, { session: ownerSession, body: { email: user.email, permissions } });
       return user;
     });
@@ -179,6 +179,36 @@ export const expectAccessible = async (page: Page): Promise<void> => {
 export const expectNoHorizontalScroll = async (page: Page): Promise<void> => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `horizontal overflow on ${page.url()}`).toBeLessThanOrEqual(0);
+};
+
+/** Axe in the light scheme, then in the dark one: the page follows the emulated scheme and repaints in place. */
+export const expectAccessibleInBothSchemes = async (page: Page): Promise<void> => {
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  await expectAccessible(page);
+  await page.emulateMedia({ colorScheme: null });
+};
+
+/**
+ * The page at 390 px, loaded afresh at that width (the shell's navbar collapses on load): its heading
+ * shows, nothing scrolls sideways, and every tab bar keeps its selected tab in view. `whilePhone` runs
+ * at that width (e.g. a screenshot); afterwards the page is loaded again at its former size.
+ */
+export const expectFitsPhone = async (page: Page, heading: string | RegExp, whilePhone?: () => Promise<void>): Promise<void> => {
+  const size = page.viewportSize() ?? { width: 1280, height: 720 };
+  const headingShows = () => expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.reload();
+  await headingShows();
+  await expectNoHorizontalScroll(page);
+  for (const tab of await page.getByRole('tab', { selected: true }).all()) {
+    await expect(tab).toBeInViewport({ ratio: 0.9 });
+  }
+  await whilePhone?.();
+  await page.setViewportSize(size);
+  await page.reload();
+  await headingShows();
 };
 
 type Variant = 'light' | 'dark' | 'mobile';

@@ -113,7 +113,11 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       session: adminSession,
       body: { email: owner.email, username: 'owner', name: 'Olive Owner', password: owner.password },
     });
+    // Two sessions of the owner: one for the browser pages, one for the tests' API calls. Tests never
+    // sign the shared accounts in again: the panel keeps 5 sessions per user and drops the oldest, which
+    // would sign every other test's page out.
     const ownerSession = await api.signIn(owner.email, owner.password);
+    const ownerApiSession = await api.signIn(owner.email, owner.password);
 
     const screenshotsDir = join(ROOT, 'docs', 'screenshots');
     mkdirSync(screenshotsDir, { recursive: true });
@@ -122,7 +126,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       adminState: storageState(join(work, 'admin.json'), baseURL, adminSession.cookie),
       ownerState: storageState(join(work, 'owner.json'), baseURL, ownerSession.cookie),
       admin: { ...admin, cookie: adminSession.cookie },
-      owner: { id: ownerUser.id, ...owner },
+      owner: { id: ownerUser.id, ...owner, cookie: ownerApiSession.cookie },
       nodeId: node.id,
       simDataDir,
       eggId,

@@ -57,7 +57,8 @@ export interface E2eEnv {
   adminState: string;
   ownerState: string;
   admin: { email: string; password: string; cookie: string };
-  owner: { id: string; email: string; password: string };
+  /** `cookie`: a session of the owner's own for API calls (never sign the owner in again: see global-setup.ts). */
+  owner: { id: string; email: string; password: string; cookie: string };
   nodeId: string;
   /** The shared simulator's data directory: a server's files are in `volumes/<uuid>` below it. */
   simDataDir: string;

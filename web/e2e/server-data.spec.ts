@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Page } from '@playwright/test';
 import { createConnection, type Connection, type RowDataPacket } from 'mysql2/promise';
 import { testMySqlAccount } from 'test/setup/mariadb-env';
-import { expect, expectAccessible, expectNoHorizontalScroll, shot, signIn, test } from 'e2e/fixtures';
+import { expect, expectAccessible, expectAccessibleInBothSchemes, expectFitsPhone, shot, signIn, test } from 'e2e/fixtures';
 
 // Databases (/server/$id/databases) against the real MariaDB the panel has as its database host, and
 // Network (/server/$id/network) on a node of its own. Each test makes its own server.
@@ -44,26 +43,6 @@ const dropFromHost = (database: string, user: string) =>
     }
   });
 
-/** The page at 390 px, loaded afresh at that width (the shell's navbar collapses on load), scrolls not sideways. */
-const narrow = async (page: Page, heading: string) => {
-  const size = page.viewportSize() ?? { width: 1280, height: 720 };
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.reload();
-  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
-  await expectNoHorizontalScroll(page);
-  await page.setViewportSize(size);
-  await page.reload();
-  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
-};
-
-const accessibleInBothSchemes = async (page: Page) => {
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: null });
-};
-
 test.describe('databases', () => {
   // One at a time: the no-host test makes the panel's only database host full for a moment.
   test.describe.configure({ mode: 'serial' });
@@ -81,7 +60,7 @@ test.describe('databases', () => {
       await page.goto(`/server/${id}/databases`);
       await expect(page.getByRole('heading', { name: 'No databases yet' })).toBeVisible();
       await expect(page.getByText('0 of 2 databases used')).toBeVisible();
-      await accessibleInBothSchemes(page);
+      await expectAccessibleInBothSchemes(page);
 
       await page.getByRole('button', { name: 'New database' }).click();
       const create = page.getByRole('dialog', { name: 'Create a database' });
@@ -121,8 +100,8 @@ test.describe('databases', () => {
       await expect(page.getByText('1 of 2 databases used')).toBeVisible();
       // Once closed, the password is nowhere on the page any more.
       await expect(page.getByText(password)).toHaveCount(0);
-      await accessibleInBothSchemes(page);
-      await narrow(page, 'Databases');
+      await expectAccessibleInBothSchemes(page);
+      await expectFitsPhone(page, 'Databases');
       await shot(page, 'server-databases');
       await shot(page, 'server-databases', ['mobile']);
 
@@ -162,7 +141,7 @@ test.describe('databases', () => {
   test('explains the limit: a refused creation says why, and a full server offers no New database', async ({ ownerPage: page, createServer, api, panel }) => {
     const server = await createServer({ database_limit: 1 });
     const id = server.uuid.slice(0, 8);
-    const owner = await api.raw.signIn(panel.owner.email, panel.owner.password);
+    const owner = { cookie: panel.owner.cookie };
     const names = [`a_${randomBytes(3).toString('hex')}`, `b_${randomBytes(3).toString('hex')}`];
     try {
       await page.goto(`/server/${id}/databases`);
@@ -181,7 +160,7 @@ test.describe('databases', () => {
       await expect(button).toBeDisabled();
       await expect(button).toHaveAccessibleDescription(/may have one database and has it/);
       await expect(page.getByText('Database limit reached')).toBeVisible();
-      await accessibleInBothSchemes(page);
+      await expectAccessibleInBothSchemes(page);
       await shot(page, 'server-databases-limit', ['light']);
     } finally {
       for (const name of names) {
@@ -229,7 +208,7 @@ test.describe('network', () => {
     const server = await createServer({ node_id: node.id, allocation_id: primary.id, additional_allocation_ids: [second.id, third.id], allocation_limit: 4 });
     await installed(server);
     const id = server.uuid.slice(0, 8);
-    const owner = await api.raw.signIn(panel.owner.email, panel.owner.password);
+    const owner = { cookie: panel.owner.cookie };
     const allocations = () => api.raw.request<{ id: string; port: number; notes: string | null; isDefault: boolean }[]>('GET', `/api/client/servers/${server.uuid}/network/allocations`, { session: owner });
     const address = (a: { port: number }) => `0.0.0.0:${a.port}`;
 
@@ -239,7 +218,7 @@ test.describe('network', () => {
     await expect(page.getByRole('listitem', { name: address(primary) })).toHaveAttribute('data-primary', 'true');
     await expect(page.getByRole('listitem', { name: address(primary) }).getByText('Primary')).toBeVisible();
     await expect(page.getByRole('button', { name: `Copy ${address(second)}` })).toBeVisible();
-    await accessibleInBothSchemes(page);
+    await expectAccessibleInBothSchemes(page);
 
     // Notes: edited in place, saved, and stored.
     const card = page.getByRole('listitem', { name: address(second) });
@@ -248,7 +227,7 @@ test.describe('network', () => {
     await card.getByRole('button', { name: 'Save notes' }).click();
     await expect(card.getByTestId('allocation-notes')).toHaveText('Voice chat (TeamSpeak)');
     await expect.poll(async () => (await allocations()).find((a) => a.id === second.id)?.notes).toBe('Voice chat (TeamSpeak)');
-    await accessibleInBothSchemes(page);
+    await expectAccessibleInBothSchemes(page);
 
     // Primary: the badge moves, the API and the console header follow.
     await page.getByRole('button', { name: `Make ${address(third)} the primary address` }).click();
@@ -256,7 +235,7 @@ test.describe('network', () => {
     await expect(page.getByRole('listitem', { name: address(primary) })).toHaveAttribute('data-primary', 'false');
     await expect(page.getByRole('button', { name: `Make ${address(primary)} the primary address` })).toBeVisible();
     expect((await allocations()).filter((a) => a.isDefault).map((a) => a.id)).toEqual([third.id]);
-    await narrow(page, 'Network');
+    await expectFitsPhone(page, 'Network');
     await shot(page, 'server-network');
     await shot(page, 'server-network', ['mobile']);
 

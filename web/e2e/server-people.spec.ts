@@ -1,22 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Page } from '@playwright/test';
-import { expect, expectAccessible, expectNoHorizontalScroll, shot, signIn, test } from 'e2e/fixtures';
+import { expect, expectAccessible, expectAccessibleInBothSchemes, expectFitsPhone, shot, signIn, test } from 'e2e/fixtures';
 
 // Subusers (/server/$id/users) and backups (/server/$id/backups) in real Chromium against the built
 // panel and the Wings simulator. Each test makes its own server.
-
-/** The page at 390 px, loaded afresh at that width (the shell's navbar collapses on load), scrolls no sideways. */
-const narrow = async (page: Page, heading: string) => {
-  const size = page.viewportSize() ?? { width: 1280, height: 720 };
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.reload();
-  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
-  await expectNoHorizontalScroll(page);
-  await page.setViewportSize(size);
-  await page.reload();
-  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
-};
 
 test.describe('subusers', () => {
   test('the owner grants some permissions; the subuser sees only those tabs and buttons and the API refuses the rest', async ({ ownerPage: page, createServer, installed, newUser, browser, panel }) => {
@@ -27,12 +14,8 @@ test.describe('subusers', () => {
 
     await page.goto(`/server/${id}/users`);
     await expect(page.getByRole('heading', { name: 'No subusers yet' })).toBeVisible();
-    await expectAccessible(page);
     // The dark scheme too: its filled orange buttons carry white text.
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
-    await expectAccessible(page);
-    await page.emulateMedia({ colorScheme: null });
+    await expectAccessibleInBothSchemes(page);
     await page.getByRole('button', { name: 'Add subuser' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add a subuser' });
     await dialog.getByLabel('E-mail address').fill(friend.email);
@@ -53,7 +36,7 @@ test.describe('subusers', () => {
     const card = page.getByRole('listitem', { name: friend.email });
     await expect(card).toContainText('5 permissions');
     await expectAccessible(page);
-    await narrow(page, 'Subusers');
+    await expectFitsPhone(page, 'Subusers');
     await shot(page, 'subusers');
     await shot(page, 'subusers', ['mobile']);
 
@@ -167,7 +150,7 @@ test.describe('backups', () => {
     await expect(page.getByRole('menuitem', { name: 'Delete' })).toHaveCount(0);
     await page.getByRole('menuitem', { name: 'Unlock' }).click();
     await expect(item.getByRole('img', { name: 'Locked' })).toHaveCount(0);
-    await narrow(page, 'Backups');
+    await expectFitsPhone(page, 'Backups');
     await shot(page, 'backups');
     await shot(page, 'backups', ['mobile']);
     await item.getByRole('button', { name: 'Actions for Before the update' }).click();

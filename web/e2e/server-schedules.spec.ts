@@ -1,30 +1,9 @@
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, expectNoHorizontalScroll, shot, test } from 'e2e/fixtures';
+import { expect, expectAccessibleInBothSchemes, expectFitsPhone, shot, test } from 'e2e/fixtures';
 
 // Schedules (/server/$id/schedules, /schedules/$sid) and activity (/server/$id/activity) in real
 // Chromium against the built panel and a Wings simulator of the test's own, whose received
 // requests show what a task sent.
-
-/** Axe in the light scheme, then in the dark one. */
-const accessibleInBothSchemes = async (page: Page) => {
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: null });
-};
-
-/** The page at 390 px, loaded afresh at that width, scrolls no sideways. */
-const narrow = async (page: Page, heading: string | RegExp) => {
-  const size = page.viewportSize() ?? { width: 1280, height: 720 };
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.reload();
-  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
-  await expectNoHorizontalScroll(page);
-  await page.setViewportSize(size);
-  await page.reload();
-  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
-};
 
 const choose = async (page: Page, scope: ReturnType<Page['getByRole']>, label: string, option: string) => {
   await scope.getByRole('combobox', { name: label, exact: true }).click();
@@ -55,7 +34,7 @@ test.describe('schedules and activity', () => {
     const page = await context.newPage();
     await page.goto(`/server/${id}/schedules`);
     await expect(page.getByRole('heading', { name: 'No schedules yet' })).toBeVisible();
-    await accessibleInBothSchemes(page);
+    await expectAccessibleInBothSchemes(page);
 
     await page.getByRole('button', { name: 'Create schedule' }).click();
     const dialog = page.getByRole('dialog', { name: 'Create a schedule' });
@@ -96,7 +75,7 @@ test.describe('schedules and activity', () => {
     await expect(preview.getByTestId('cron-words')).toHaveText('Every 15 minutes, between 04:00 and 05:59 (UTC)');
     await expect(runs).toHaveCount(5);
     await expect(runs.first()).toContainText('UTC');
-    await accessibleInBothSchemes(page);
+    await expectAccessibleInBothSchemes(page);
     await shot(page, 'server-schedule-form', ['light']);
     await create.click();
 
@@ -141,7 +120,7 @@ test.describe('schedules and activity', () => {
     await expect(tasks).toHaveCount(1);
     // Axe would read the dialog's fading text.
     await expect(confirm).toBeHidden();
-    await accessibleInBothSchemes(page);
+    await expectAccessibleInBothSchemes(page);
 
     // Run now: the command reaches the node, and the run's end shows as the last run.
     const commands = () => node.sim.requestsTo(`/api/servers/${server.uuid}/commands`, 'POST').flatMap((r) => (JSON.parse(r.body ?? '{}') as { commands: string[] }).commands);
@@ -159,7 +138,7 @@ test.describe('schedules and activity', () => {
     await page.getByRole('button', { name: 'Resume: Greeting' }).click();
     await expect(page.getByTestId('schedule-state')).toHaveText('Active');
     await expect.poll(async () => ((await api.admin('GET', `${client}/schedules/${made.id}`)) as { is_active: boolean }).is_active).toBe(true);
-    await narrow(page, 'Greeting');
+    await expectFitsPhone(page, 'Greeting');
     await shot(page, 'server-schedule');
 
     await page.getByRole('link', { name: 'All schedules' }).click();
@@ -167,8 +146,8 @@ test.describe('schedules and activity', () => {
     await expect(card).toContainText('Every 15 minutes, between 04:00 and 05:59 (UTC)');
     await expect(card).toContainText(/Next run: .* E[SD]T · .* UTC/);
     await expect(card.getByTestId('schedule-state')).toHaveText('Active');
-    await accessibleInBothSchemes(page);
-    await narrow(page, 'Schedules');
+    await expectAccessibleInBothSchemes(page);
+    await expectFitsPhone(page, 'Schedules');
     await shot(page, 'server-schedules');
     await shot(page, 'server-schedules', ['mobile']);
 
@@ -186,7 +165,7 @@ test.describe('schedules and activity', () => {
     await expect(ran).toContainText('Schedule');
     await ran.getByText('Details').click();
     await expect(ran.locator('pre')).toContainText('"payload": "say hello"');
-    await accessibleInBothSchemes(page);
+    await expectAccessibleInBothSchemes(page);
 
     // Paging keeps the filter: 30 console commands, 25 a page.
     for (let i = 0; i < 30; i++) {
@@ -211,8 +190,8 @@ test.describe('schedules and activity', () => {
     await page.getByRole('button', { name: 'Show all events' }).click();
     await expect(page).not.toHaveURL(/event=/);
     await expect(page.getByTestId('activity-what').first()).toBeVisible();
-    await accessibleInBothSchemes(page);
-    await narrow(page, 'Activity');
+    await expectAccessibleInBothSchemes(page);
+    await expectFitsPhone(page, 'Activity');
     await shot(page, 'server-activity');
     await shot(page, 'server-activity', ['mobile']);
     await context.close();

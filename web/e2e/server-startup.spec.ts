@@ -1,32 +1,7 @@
-import type { Page } from '@playwright/test';
-import { expect, expectAccessible, expectNoHorizontalScroll, shot, test } from 'e2e/fixtures';
+import { expect, expectAccessible, expectAccessibleInBothSchemes, expectFitsPhone, shot, test } from 'e2e/fixtures';
 
 // The server's Startup (/server/$id/startup) and Settings (/server/$id/settings) pages in real Chromium
 // against the built panel and the Wings simulator. Each test makes its own server.
-
-/** axe in the light and the dark scheme. */
-const accessibleInBothSchemes = async (page: Page) => {
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: null });
-};
-
-/** The page at 390 px, loaded afresh at that width (the shell's navbar collapses on load), scrolls no sideways and shows its tab. */
-const narrow = async (page: Page, heading: string) => {
-  const size = page.viewportSize() ?? { width: 1280, height: 720 };
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.reload();
-  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
-  await expectNoHorizontalScroll(page);
-  // The tab bar scrolls sideways on a phone: the page's own tab is scrolled into view.
-  await expect(page.getByRole('tab', { name: heading, selected: true })).toBeInViewport({ ratio: 0.9 });
-  await shot(page, `server-${heading.toLowerCase()}`, ['mobile']);
-  await page.setViewportSize(size);
-  await page.reload();
-  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
-};
 
 test.describe('startup', () => {
   test('a value its rule refuses shows the rule message and cannot be saved; a good one is saved into the command; a read-only variable cannot be edited', async ({
@@ -100,7 +75,7 @@ test.describe('startup', () => {
     await jar.getByRole('button', { name: 'Save' }).click();
     await expect(page.getByText('Server jar file saved. It takes effect at the next start.')).toBeVisible();
     await expect(jar.getByRole('button', { name: 'Save' })).toBeDisabled();
-    const ownerSession = await api.raw.signIn(panel.owner.email, panel.owner.password);
+    const ownerSession = { cookie: panel.owner.cookie };
     const startup = await api.raw.request<{ startup: string; variables: { envVariable: string; serverValue: string }[] }>('GET', `/api/client/servers/${id}/startup`, {
       session: ownerSession,
     });
@@ -112,9 +87,9 @@ test.describe('startup', () => {
     // The API refuses the read-only one as well (403 STARTUP_VARIABLE_READ_ONLY).
     await api.raw.request('PUT', `/api/client/servers/${id}/startup/variable`, { session: ownerSession, body: { key: 'BUILD_NUMBER', value: '99' }, expect: 403 });
 
-    await accessibleInBothSchemes(page);
+    await expectAccessibleInBothSchemes(page);
     await shot(page, 'server-startup');
-    await narrow(page, 'Startup');
+    await expectFitsPhone(page, 'Startup', () => shot(page, 'server-startup', ['mobile']));
   });
 
   test('a value the browser lets through but the panel refuses shows the panel message inline', async ({ ownerPage: page, createServer, installed }) => {
@@ -180,7 +155,7 @@ test.describe('server settings', () => {
     expect(details.name).toBe(newName);
     expect(details.description).toBe('Flat world for building');
 
-    await accessibleInBothSchemes(page);
+    await expectAccessibleInBothSchemes(page);
     await shot(page, 'server-settings');
 
     // Reinstall: the typed name unlocks it; the node gets the request and the server installs again. This node's
@@ -205,6 +180,6 @@ test.describe('server settings', () => {
     await expect(page.getByTestId('install-status')).toHaveCount(0);
     await expect(page.getByRole('button', { name: 'Reinstall server…' })).toBeEnabled();
 
-    await narrow(page, 'Settings');
+    await expectFitsPhone(page, 'Settings', () => shot(page, 'server-settings', ['mobile']));
   });
 });
