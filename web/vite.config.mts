@@ -49,7 +49,13 @@ export default defineConfig({
     react(),
     precompress(),
   ],
-  resolve: { alias: { '@': here('src') } },
+  resolve: {
+    alias: [
+      { find: '@', replacement: here('src') },
+      // Pure modules of the panel that the browser runs as they are (web/src/lib/egg-rules: the egg variable rules).
+      { find: /^src\//, replacement: `${here('../src')}/` },
+    ],
+  },
   build: {
     outDir: here('../dist/web'),
     emptyOutDir: true,
@@ -67,5 +73,7 @@ export default defineConfig({
     environment: 'jsdom',
     setupFiles: [here('src/test-setup.ts')],
     css: false,
+    // Tables of cases shared with the panel's Jest specs (test/fixtures).
+    alias: [{ find: /^test\//, replacement: `${here('../test')}/` }],
   },
 });

@@ -28,7 +28,7 @@ import { RuleParseError } from 'src/modules/eggs/rules/rule-parse-error';
 
 export { RuleParseError };
 
-interface ParsedRule {
+export interface ParsedRule {
   name: string;
   args: string[];
 }
