@@ -23,6 +23,9 @@ import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
 import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
+import { Route as AppAdminServersIndexRouteImport } from './routes/_app/admin/servers.index'
+import { Route as AppAdminServersSidRouteImport } from './routes/_app/admin/servers.$sid'
+import { Route as AppAdminServersNewRouteImport } from './routes/_app/admin/servers.new'
 import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
 import { Route as AppServerIdBackupsRouteImport } from './routes/_app/server/$id/backups'
 import { Route as AppServerIdUsersRouteImport } from './routes/_app/server/$id/users'
@@ -98,6 +101,21 @@ const AuthPasswordResetRoute = AuthPasswordResetRouteImport.update({
   path: '/auth/password/reset',
   getParentRoute: () => rootRouteImport,
 } as any)
+const AppAdminServersIndexRoute = AppAdminServersIndexRouteImport.update({
+  id: '/servers/',
+  path: '/servers/',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminServersSidRoute = AppAdminServersSidRouteImport.update({
+  id: '/servers/$sid',
+  path: '/servers/$sid',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminServersNewRoute = AppAdminServersNewRouteImport.update({
+  id: '/servers/new',
+  path: '/servers/new',
+  getParentRoute: () => AppAdminRoute,
+} as any)
 const AppServerIdIndexRoute = AppServerIdIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -138,8 +156,11 @@ export interface FileRoutesByFullPath {
   '/account/': typeof AppAccountIndexRoute
   '/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/admin/servers/$sid': typeof AppAdminServersSidRoute
+  '/admin/servers/new': typeof AppAdminServersNewRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
+  '/admin/servers/': typeof AppAdminServersIndexRoute
   '/server/$id/': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/server/$id/files/': typeof AppServerIdFilesIndexRoute
@@ -155,8 +176,11 @@ export interface FileRoutesByTo {
   '/account': typeof AppAccountIndexRoute
   '/admin': typeof AppAdminIndexRoute
   '/auth/password': typeof AuthPasswordIndexRoute
+  '/admin/servers/$sid': typeof AppAdminServersSidRoute
+  '/admin/servers/new': typeof AppAdminServersNewRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
+  '/admin/servers': typeof AppAdminServersIndexRoute
   '/server/$id': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/server/$id/files': typeof AppServerIdFilesIndexRoute
@@ -177,8 +201,11 @@ export interface FileRoutesById {
   '/_app/account/': typeof AppAccountIndexRoute
   '/_app/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/_app/admin/servers/$sid': typeof AppAdminServersSidRoute
+  '/_app/admin/servers/new': typeof AppAdminServersNewRoute
   '/_app/server/$id/backups': typeof AppServerIdBackupsRoute
   '/_app/server/$id/users': typeof AppServerIdUsersRoute
+  '/_app/admin/servers/': typeof AppAdminServersIndexRoute
   '/_app/server/$id/': typeof AppServerIdIndexRoute
   '/_app/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/_app/server/$id/files/': typeof AppServerIdFilesIndexRoute
@@ -199,8 +226,11 @@ export interface FileRouteTypes {
     | '/account/'
     | '/admin/'
     | '/auth/password/'
+    | '/admin/servers/$sid'
+    | '/admin/servers/new'
     | '/server/$id/backups'
     | '/server/$id/users'
+    | '/admin/servers/'
     | '/server/$id/'
     | '/server/$id/files/edit'
     | '/server/$id/files/'
@@ -216,8 +246,11 @@ export interface FileRouteTypes {
     | '/account'
     | '/admin'
     | '/auth/password'
+    | '/admin/servers/$sid'
+    | '/admin/servers/new'
     | '/server/$id/backups'
     | '/server/$id/users'
+    | '/admin/servers'
     | '/server/$id'
     | '/server/$id/files/edit'
     | '/server/$id/files'
@@ -237,8 +270,11 @@ export interface FileRouteTypes {
     | '/_app/account/'
     | '/_app/admin/'
     | '/auth/password/'
+    | '/_app/admin/servers/$sid'
+    | '/_app/admin/servers/new'
     | '/_app/server/$id/backups'
     | '/_app/server/$id/users'
+    | '/_app/admin/servers/'
     | '/_app/server/$id/'
     | '/_app/server/$id/files/edit'
     | '/_app/server/$id/files/'
@@ -351,6 +387,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AuthPasswordResetRouteImport
       parentRoute: typeof rootRouteImport
     }
+    '/_app/admin/servers/': {
+      id: '/_app/admin/servers/'
+      path: '/servers'
+      fullPath: '/admin/servers/'
+      preLoaderRoute: typeof AppAdminServersIndexRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/servers/$sid': {
+      id: '/_app/admin/servers/$sid'
+      path: '/servers/$sid'
+      fullPath: '/admin/servers/$sid'
+      preLoaderRoute: typeof AppAdminServersSidRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/servers/new': {
+      id: '/_app/admin/servers/new'
+      path: '/servers/new'
+      fullPath: '/admin/servers/new'
+      preLoaderRoute: typeof AppAdminServersNewRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
     '/_app/server/$id/': {
       id: '/_app/server/$id/'
       path: '/'
@@ -409,10 +466,16 @@ const AppAccountRouteWithChildren = AppAccountRoute._addFileChildren(
 
 interface AppAdminRouteChildren {
   AppAdminIndexRoute: typeof AppAdminIndexRoute
+  AppAdminServersSidRoute: typeof AppAdminServersSidRoute
+  AppAdminServersNewRoute: typeof AppAdminServersNewRoute
+  AppAdminServersIndexRoute: typeof AppAdminServersIndexRoute
 }
 
 const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminIndexRoute: AppAdminIndexRoute,
+  AppAdminServersSidRoute: AppAdminServersSidRoute,
+  AppAdminServersNewRoute: AppAdminServersNewRoute,
+  AppAdminServersIndexRoute: AppAdminServersIndexRoute,
 }
 
 const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(

@@ -6,7 +6,10 @@ import { useTranslation } from 'react-i18next';
  * The administration's tabs: each is a child route of /admin (the overview is its index). A page adds one
  * line here, its `value` being the path segment after /admin.
  */
-const TABS = [{ value: 'overview', to: '/admin', label: 'admin.tabs.overview' }] as const;
+const TABS = [
+  { value: 'overview', to: '/admin', label: 'admin.tabs.overview' },
+  { value: 'servers', to: '/admin/servers', label: 'admin.tabs.servers' },
+] as const;
 
 /** The tab of a path: its first segment after /admin, or the overview for /admin itself. */
 const tabOf = (pathname: string): string => pathname.split('/').filter(Boolean)[1] ?? 'overview';
