@@ -26,10 +26,11 @@ export const theme = createTheme({
 
 /**
  * Dimmed text with AA contrast in both schemes: on white Mantine's gray.6 is 3.3:1 (gray.7 is 8:1),
- * on the dark body its dark.2 is 4.0:1 (dark.1 is 8.6:1).
+ * on the dark body its dark.2 is 4.0:1 (dark.1 is 8.6:1). Field errors likewise: Mantine's red.6 is
+ * 3.3:1 on white (red.9 is 5.7:1), its red.8 3.6:1 on the dark body (red.4 is 6.4:1).
  */
 export const cssVariablesResolver: CSSVariablesResolver = (t) => ({
   variables: {},
-  light: { '--mantine-color-dimmed': t.colors.gray[7] },
-  dark: { '--mantine-color-dimmed': t.colors.dark[1] },
+  light: { '--mantine-color-dimmed': t.colors.gray[7], '--mantine-color-error': t.colors.red[9] },
+  dark: { '--mantine-color-dimmed': t.colors.dark[1], '--mantine-color-error': t.colors.red[4] },
 });
