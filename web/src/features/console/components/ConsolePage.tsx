@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { Alert, Box, Button, Card, Code, Group, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconRefresh, IconSkull, IconTerminal2 } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
@@ -60,7 +61,7 @@ const DiagnosisText = ({ diagnosis }: { diagnosis: ConsoleDiagnosis }) => {
 };
 
 /** The connection's state in a few words, for the status line (announced politely). */
-const connectionText = (state: ConsoleState, t: ReturnType<typeof useTranslation>['t']): string => {
+const connectionText = (state: ConsoleState, t: TFunction): string => {
   switch (state.phase) {
     case 'idle':
     case 'connecting':
