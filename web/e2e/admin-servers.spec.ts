@@ -83,6 +83,7 @@ test.describe('admin servers', () => {
     await extraOption.click();
     await page.keyboard.press('Escape');
     await axeBoth(page);
+    await shot(page, 'admin-server-new-node', ['light']);
     await page.getByRole('button', { name: 'Next' }).click();
 
     // 3. Nest → egg; the egg's image and startup command are filled in.
@@ -169,6 +170,7 @@ test.describe('admin servers', () => {
     // The extra address becomes the primary.
     await page.getByRole('button', { name: `Make ${extraAddress} primary` }).click();
     await expect(page.getByRole('listitem', { name: extraAddress })).toContainText('Primary');
+    await shot(page, 'admin-server-build', ['light']);
     await axeBoth(page);
     await narrow(page, name);
 
@@ -191,6 +193,7 @@ test.describe('admin servers', () => {
     await page.getByRole('dialog', { name: 'Suspend this server?' }).getByRole('button', { name: 'Suspend' }).click();
     await expect(page.getByText('Suspended', { exact: true })).toBeVisible();
     await expect.poll(() => node.sim.servers.get(String(made.uuid))?.config.suspended).toBe(true);
+    await shot(page, 'admin-server-manage', ['light']);
     await ownerPage.reload();
     await expect(ownerPage.getByText('This server is suspended: it cannot be started until an administrator lifts the suspension.')).toBeVisible();
     await axeBoth(page);
@@ -240,49 +243,28 @@ test.describe('admin servers', () => {
     await api.raw.request('GET', `/api/admin/servers/${server.id}`, { session: api.adminSession, expect: 404 });
   });
 
-  test('the list searches and pages through the URL, and links to both server pages', async ({ adminPage: page, createServer }) => {
+  test('the list searches and pages through the URL, and links to both server pages', async ({ adminPage: page, createServer, newUser, newNode, api }) => {
+    test.setTimeout(90_000);
     const tag = randomBytes(3).toString('hex');
-    const first = await createServer({ name: `Listed ${tag} A`, memory: 0, disk: 0 });
-    await createServer({ name: `Listed ${tag} B`, memory: 0, disk: 0 });
-    // Enough servers for a second page of 25.
-    const listed = (await (await page.request.get('/api/admin/servers?perPage=1')).json()) as { meta: { pagination: { total: number } } };
-    const total = listed.meta.pagination.total;
-    for (let i = total; i <= 26; i++) {
-      // Unlimited (0) memory and disk: these take nothing of the shared node's room.
-      await createServer({ name: `Filler ${tag} ${i}`, memory: 0, disk: 0 });
+    // A node and an owner of this test's own, so these servers take no other spec's addresses and crowd
+    // no other dashboard; they are deleted at the end.
+    const owner = await newUser();
+    const node = await newNode();
+    const nodeName = String((await api.admin('GET', `/api/admin/nodes/${node.id}`)).name);
+    await api.admin('POST', `/api/admin/nodes/${node.id}/allocations`, { ip: '0.0.0.0', ports: ['27200-27240'] });
+    const made: string[] = [];
+    const make = async (name: string) => {
+      const server = await createServer({ name, node_id: node.id, owner_id: owner.id, memory: 0, disk: 0 });
+      made.push(server.id);
+      return server;
+    };
+    try {
+      await listTest(page, tag, owner.username, nodeName, make);
+    } finally {
+      for (const id of made) {
+        await api.admin('DELETE', `/api/admin/servers/${id}?force=true`);
+      }
     }
-
-    await page.goto('/admin/servers');
-    await page.getByRole('searchbox', { name: 'Search servers' }).fill(`listed ${tag}`);
-    await expect(page).toHaveURL(new RegExp(`q=listed(\\+|%20)${tag}`));
-    await expect(page.getByText(`2 servers match “listed ${tag}”`)).toBeVisible();
-    const row = page.getByRole('row', { name: new RegExp(`Listed ${tag} A`) });
-    await expect(row).toContainText('owner');
-    await expect(row).toContainText('sim');
-    await expect(row.getByText('Installed')).toBeVisible();
-    await axeBoth(page);
-    await narrow(page, 'Servers');
-    await shot(page, 'admin-servers');
-    await shot(page, 'admin-servers', ['mobile']);
-    await row.getByRole('link', { name: `Open the server page of Listed ${tag} A` }).click();
-    await expect(page).toHaveURL(new RegExp(`/server/${first.uuid.slice(0, 8)}`));
-    await page.goBack();
-    await expect(page.getByRole('searchbox', { name: 'Search servers' })).toHaveValue(`listed ${tag}`);
-    await page.getByRole('link', { name: `Listed ${tag} A`, exact: true }).click();
-    await expect(page).toHaveURL(new RegExp(`/admin/servers/${first.id}$`));
-
-    // Pages: the second is in the URL and survives a reload.
-    await page.goto('/admin/servers');
-    await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Page 2' }).click();
-    await expect(page).toHaveURL(/page=2/);
-    await page.reload();
-    await expect(page.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
-
-    // A search that matches nothing says so and offers to clear it.
-    await page.goto(`/admin/servers?q=nothing-${tag}`);
-    await expect(page.getByRole('heading', { name: `No server matches “nothing-${tag}”` })).toBeVisible();
-    await page.getByRole('button', { name: 'Clear the search' }).click();
-    await expect(page).not.toHaveURL(/q=/);
   });
 
   test('the wizard at 390 px: every step fits the phone without sideways scrolling', async ({ adminPage: page, panel, newNode, api }) => {
@@ -291,30 +273,109 @@ test.describe('admin servers', () => {
     const nodeName = String((await api.admin('GET', `/api/admin/nodes/${node.id}`)).name);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/admin/servers/new');
-    const step = async (heading: string) => {
-      await expect(page.getByRole('heading', { name: heading, level: 3, exact: true })).toBeVisible();
+    await walkToReview(page, nodeName, `Phone ${randomBytes(2).toString('hex')}`, async () => {
       await expectNoHorizontalScroll(page);
       await expectAccessible(page);
-    };
-    await step('Name and owner');
-    await page.getByRole('textbox', { name: 'Server name' }).fill(`Phone ${randomBytes(2).toString('hex')}`);
-    await choose(page, 'Owner', 'owner@', /^owner · owner@hatchery\.test/);
-    await page.getByRole('button', { name: 'Next' }).click();
-    await step('Node and address');
-    await page.getByRole('radio', { name: new RegExp(`^${nodeName} `) }).check();
-    await expect(page.getByRole('combobox', { name: 'Primary address', exact: true })).toHaveValue(/^0\.0\.0\.0:\d+$/);
+    });
     await expectNoHorizontalScroll(page);
-    await page.getByRole('button', { name: 'Next' }).click();
-    await step('Egg and startup');
-    await choose(page, 'Nest', 'Mine', 'Minecraft');
-    await choose(page, 'Egg', 'Pap', 'Paper');
-    await expect(page.getByRole('textbox', { name: 'Startup command' })).toHaveValue(/SERVER_JARFILE/);
-    await expectNoHorizontalScroll(page);
-    await page.getByRole('button', { name: 'Next' }).click();
-    await step('Variables');
-    await page.getByRole('button', { name: 'Next' }).click();
-    await step('Limits');
-    await page.getByRole('button', { name: 'Next' }).click();
-    await step('Review');
+  });
+
+  test('a refusal of the panel lands on its step and field: an address taken while the wizard was open', async ({ adminPage: page, panel, newNode, api, createServer, newUser }) => {
+    test.skip(!panel.eggId, 'the Paper egg fixture is missing (set HATCHERY_EGG_FIXTURES)');
+    const node = await newNode();
+    const nodeName = String((await api.admin('GET', `/api/admin/nodes/${node.id}`)).name);
+    await page.goto('/admin/servers/new');
+    const { primaryAddress } = await walkToReview(page, nodeName, `Late ${randomBytes(2).toString('hex')}`);
+    // Someone else takes that address first.
+    const allocations = await api.raw.request<{ id: string; ip: string; port: number }[]>('GET', `/api/admin/nodes/${node.id}/allocations?perPage=100`, { session: api.adminSession });
+    const taken = allocations.find((a) => `${a.ip}:${a.port}` === primaryAddress)!;
+    const first = await createServer({ node_id: node.id, allocation_id: taken.id, owner_id: (await newUser()).id });
+    await page.getByRole('button', { name: 'Create server' }).click();
+    await expect(page.getByRole('heading', { name: 'Node and address', level: 3, exact: true })).toBeVisible();
+    const primary = page.getByRole('combobox', { name: 'Primary address', exact: true });
+    await expect(primary).toHaveAccessibleDescription(/That address is no longer free on this node/);
+    await axeBoth(page);
+    await api.admin('DELETE', `/api/admin/servers/${first.id}`);
   });
 });
+
+/**
+ * Fills the wizard with good values on the given node up to the review; `each` runs on every step once it
+ * is filled. Returns the primary address it kept.
+ */
+const walkToReview = async (page: Page, nodeName: string, name: string, each: () => Promise<void> = () => Promise.resolve()): Promise<{ primaryAddress: string }> => {
+  const step = async (heading: string) => {
+    await expect(page.getByRole('heading', { name: heading, level: 3, exact: true })).toBeVisible();
+  };
+  await step('Name and owner');
+  await page.getByRole('textbox', { name: 'Server name' }).fill(name);
+  await choose(page, 'Owner', 'owner@', /^owner · owner@hatchery\.test/);
+  await each();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await step('Node and address');
+  await page.getByRole('radio', { name: new RegExp(`^${nodeName} `) }).check();
+  const primary = page.getByRole('combobox', { name: 'Primary address', exact: true });
+  await expect(primary).toHaveValue(/^0\.0\.0\.0:\d+$/);
+  const primaryAddress = await primary.inputValue();
+  await each();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await step('Egg and startup');
+  await choose(page, 'Nest', 'Mine', 'Minecraft');
+  await choose(page, 'Egg', 'Pap', 'Paper');
+  await expect(page.getByRole('textbox', { name: 'Startup command' })).toHaveValue(/SERVER_JARFILE/);
+  await each();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await step('Variables');
+  await page.getByRole('textbox', { name: 'Server Jar File' }).fill('paper.jar');
+  await each();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await step('Limits');
+  await each();
+  await page.getByRole('button', { name: 'Next' }).click();
+  await step('Review');
+  await each();
+  return { primaryAddress };
+};
+
+/** The list's part of the list test: servers made with `make`, then search, links, pages and the empty search. */
+const listTest = async (page: Page, tag: string, ownerName: string, nodeName: string, make: (name: string) => Promise<{ id: string; uuid: string }>) => {
+  const first = await make(`Listed ${tag} A`);
+  await make(`Listed ${tag} B`);
+  // Enough servers for a second page of 25.
+  const listed = (await (await page.request.get('/api/admin/servers?perPage=1')).json()) as { meta: { pagination: { total: number } } };
+  for (let i = listed.meta.pagination.total; i <= 26; i++) {
+    await make(`Filler ${tag} ${i}`);
+  }
+
+  await page.goto('/admin/servers');
+  await page.getByRole('searchbox', { name: 'Search servers' }).fill(`listed ${tag}`);
+  await expect(page).toHaveURL(new RegExp(`q=listed(\\+|%20)${tag}`));
+  await expect(page.getByText(`2 servers match “listed ${tag}”`)).toBeVisible();
+  const row = page.getByRole('row', { name: new RegExp(`Listed ${tag} A`) });
+  await expect(row).toContainText(ownerName);
+  await expect(row).toContainText(nodeName);
+  await expect(row.getByText('Installed')).toBeVisible();
+  await axeBoth(page);
+  await narrow(page, 'Servers');
+  await shot(page, 'admin-servers');
+  await shot(page, 'admin-servers', ['mobile']);
+  await row.getByRole('link', { name: `Open the server page of Listed ${tag} A` }).click();
+  await expect(page).toHaveURL(new RegExp(`/server/${first.uuid.slice(0, 8)}`));
+  await page.goBack();
+  await expect(page.getByRole('searchbox', { name: 'Search servers' })).toHaveValue(`listed ${tag}`);
+  await page.getByRole('link', { name: `Listed ${tag} A`, exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/servers/${first.id}$`));
+
+  // Pages: the second is in the URL and survives a reload.
+  await page.goto('/admin/servers');
+  await page.getByRole('navigation', { name: 'Pages' }).getByRole('button', { name: 'Page 2' }).click();
+  await expect(page).toHaveURL(/page=2/);
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Page 2' })).toHaveAttribute('aria-current', 'page');
+
+  // A search that matches nothing says so and offers to clear it.
+  await page.goto(`/admin/servers?q=nothing-${tag}`);
+  await expect(page.getByRole('heading', { name: `No server matches “nothing-${tag}”` })).toBeVisible();
+  await page.getByRole('button', { name: 'Clear the search' }).click();
+  await expect(page).not.toHaveURL(/q=/);
+};

@@ -52,7 +52,7 @@ interface PageOf<T> {
 }
 
 /** UserResponseDto (the fields the owner pickers show). */
-export interface AdminUser {
+interface AdminUser {
   id: string;
   username: string;
   email: string;
@@ -91,12 +91,12 @@ export interface Allocation {
   assigned: boolean;
 }
 
-export interface Nest {
+interface Nest {
   id: string;
   name: string;
 }
 
-export interface EggListItem {
+interface EggListItem {
   id: string;
   name: string;
   nestName: string;
@@ -207,7 +207,7 @@ const readAll = async <T,>(path: string, query: Record<string, string> = {}, pat
   return rows;
 };
 
-export const adminServerKeys = {
+const adminServerKeys = {
   all: ['admin-servers'] as const,
   list: (page: number, search: string) => ['admin-servers', 'list', page, search] as const,
   one: (id: string) => ['admin-servers', 'server', id] as const,
@@ -215,7 +215,7 @@ export const adminServerKeys = {
   usage: ['admin-servers', 'node-usage'] as const,
 };
 
-export const LIST_PER_PAGE = 25;
+const LIST_PER_PAGE = 25;
 
 export const adminServersQuery = (page: number, search: string) =>
   queryOptions({

@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { PageSkeleton } from '@/components/Skeletons';
-import { allocationsQuery, eggQuery, eggsQuery, nestsQuery, nodesQuery, nodeUsageQuery, useCreateServer, type AdminNode, type Egg, type NodeUsage } from '@/features/admin-servers/api';
+import { allocationsQuery, eggQuery, eggsQuery, nestsQuery, nodesQuery, nodeUsageQuery, useCreateServer, usersQuery, type AdminNode, type Egg, type NodeUsage } from '@/features/admin-servers/api';
 import { fits, nodeCapacity, type NodeCapacity } from '@/features/admin-servers/capacity';
 import { allocationLabel, OwnerSelect, VariableField, variableProblem } from '@/features/admin-servers/components/fields';
 import { CUSTOM_IMAGE, emptyForm, intProblem, LIMIT_BOUNDS, placeError, STEPS, type Step, stepOfField, THREADS, toCreateBody, withEgg, type WizardForm } from '@/features/admin-servers/wizard';
@@ -304,7 +304,13 @@ export const CreateServerWizard = ({ onCreated }: { onCreated: (id: string) => v
   const nodes = useQuery(nodesQuery);
   const usage = useQuery(nodeUsageQuery);
   const egg = useQuery(eggQuery(form.eggId));
+  const users = useQuery(usersQuery);
+  const allocations = useQuery(allocationsQuery(form.nodeId));
   const create = useCreateServer();
+  const addressOf = (id: string): string => {
+    const a = allocations.data?.find((x) => x.id === id);
+    return a ? allocationLabel(a) : id;
+  };
 
   const patch = useMemo<Patch>(() => (p) => setForm((f) => ({ ...f, ...p })), []);
 
@@ -456,6 +462,7 @@ export const CreateServerWizard = ({ onCreated }: { onCreated: (id: string) => v
             <Stack>
               <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" component="dl" m={0}>
                 <ReviewRow label={t('adminServers.fields.name')}>{form.name}</ReviewRow>
+                <ReviewRow label={t('adminServers.fields.owner')}>{users.data?.find((u) => u.id === form.ownerId)?.username ?? '–'}</ReviewRow>
                 <ReviewRow label={t('adminServers.fields.node')}>{node?.name ?? '–'}</ReviewRow>
                 <ReviewRow label={t('adminServers.fields.egg')}>{egg.data?.name ?? '–'}</ReviewRow>
                 <ReviewRow label={t('adminServers.fields.image')}>{imageText}</ReviewRow>
@@ -469,8 +476,8 @@ export const CreateServerWizard = ({ onCreated }: { onCreated: (id: string) => v
                 <ReviewRow label={t('adminServers.review.features')}>
                   {t('adminServers.review.featuresText', { databases: form.databaseLimit, allocations: form.allocationLimit, backups: form.backupLimit })}
                 </ReviewRow>
-                <ReviewRow label={t('adminServers.fields.allocation')}>
-                  {t('adminServers.review.allocationsText', { count: form.extraAllocationIds.length })}
+                <ReviewRow label={t('adminServers.review.addresses')}>
+                  {[form.allocationId, ...form.extraAllocationIds].map((a) => addressOf(a)).join(', ')}
                 </ReviewRow>
                 <ReviewRow label={t('adminServers.fields.startOnCompletion')}>{form.startOnCompletion ? t('adminServers.review.yes') : t('adminServers.review.no')}</ReviewRow>
               </SimpleGrid>

@@ -15,7 +15,7 @@ const COLORS = {
 type Known = keyof typeof COLORS;
 
 /** The panel's side of a server's state: installing, install failed, suspended, or installed. */
-export const StatusBadge = ({ server }: { server: Pick<AdminServer, 'installStatus' | 'suspended'> }) => {
+const StatusBadge = ({ server }: { server: Pick<AdminServer, 'installStatus' | 'suspended'> }) => {
   const { t } = useTranslation();
   const key: Known = server.installStatus && server.installStatus in COLORS ? (server.installStatus as Known) : server.suspended ? 'suspended' : 'installed';
   return (
