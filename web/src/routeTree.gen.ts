@@ -26,6 +26,9 @@ import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/re
 import { Route as AppAdminEggsEggIdRouteImport } from './routes/_app/admin/eggs/$eggId'
 import { Route as AppAdminNestsIndexRouteImport } from './routes/_app/admin/nests/index'
 import { Route as AppAdminNestsNestIdRouteImport } from './routes/_app/admin/nests/$nestId'
+import { Route as AppAdminServersIndexRouteImport } from './routes/_app/admin/servers.index'
+import { Route as AppAdminServersSidRouteImport } from './routes/_app/admin/servers.$sid'
+import { Route as AppAdminServersNewRouteImport } from './routes/_app/admin/servers.new'
 import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
 import { Route as AppServerIdActivityRouteImport } from './routes/_app/server/$id/activity'
 import { Route as AppServerIdBackupsRouteImport } from './routes/_app/server/$id/backups'
@@ -126,6 +129,21 @@ const AppAdminNestsNestIdRoute = AppAdminNestsNestIdRouteImport.update({
   path: '/nests/$nestId',
   getParentRoute: () => AppAdminRoute,
 } as any)
+const AppAdminServersIndexRoute = AppAdminServersIndexRouteImport.update({
+  id: '/servers/',
+  path: '/servers/',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminServersSidRoute = AppAdminServersSidRouteImport.update({
+  id: '/servers/$sid',
+  path: '/servers/$sid',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminServersNewRoute = AppAdminServersNewRouteImport.update({
+  id: '/servers/new',
+  path: '/servers/new',
+  getParentRoute: () => AppAdminRoute,
+} as any)
 const AppServerIdIndexRoute = AppServerIdIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -220,6 +238,8 @@ export interface FileRoutesByFullPath {
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
+  '/admin/servers/$sid': typeof AppAdminServersSidRoute
+  '/admin/servers/new': typeof AppAdminServersNewRoute
   '/server/$id/activity': typeof AppServerIdActivityRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/databases': typeof AppServerIdDatabasesRoute
@@ -228,6 +248,7 @@ export interface FileRoutesByFullPath {
   '/server/$id/startup': typeof AppServerIdStartupRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
   '/admin/nests/': typeof AppAdminNestsIndexRoute
+  '/admin/servers/': typeof AppAdminServersIndexRoute
   '/server/$id/': typeof AppServerIdIndexRoute
   '/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
   '/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
@@ -249,6 +270,8 @@ export interface FileRoutesByTo {
   '/admin': typeof AppAdminIndexRoute
   '/auth/password': typeof AuthPasswordIndexRoute
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
+  '/admin/servers/$sid': typeof AppAdminServersSidRoute
+  '/admin/servers/new': typeof AppAdminServersNewRoute
   '/server/$id/activity': typeof AppServerIdActivityRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/databases': typeof AppServerIdDatabasesRoute
@@ -257,6 +280,7 @@ export interface FileRoutesByTo {
   '/server/$id/startup': typeof AppServerIdStartupRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
   '/admin/nests': typeof AppAdminNestsIndexRoute
+  '/admin/servers': typeof AppAdminServersIndexRoute
   '/server/$id': typeof AppServerIdIndexRoute
   '/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
   '/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
@@ -284,6 +308,8 @@ export interface FileRoutesById {
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/_app/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
   '/_app/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
+  '/_app/admin/servers/$sid': typeof AppAdminServersSidRoute
+  '/_app/admin/servers/new': typeof AppAdminServersNewRoute
   '/_app/server/$id/activity': typeof AppServerIdActivityRoute
   '/_app/server/$id/backups': typeof AppServerIdBackupsRoute
   '/_app/server/$id/databases': typeof AppServerIdDatabasesRoute
@@ -292,6 +318,7 @@ export interface FileRoutesById {
   '/_app/server/$id/startup': typeof AppServerIdStartupRoute
   '/_app/server/$id/users': typeof AppServerIdUsersRoute
   '/_app/admin/nests/': typeof AppAdminNestsIndexRoute
+  '/_app/admin/servers/': typeof AppAdminServersIndexRoute
   '/_app/server/$id/': typeof AppServerIdIndexRoute
   '/_app/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
   '/_app/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
@@ -319,6 +346,8 @@ export interface FileRouteTypes {
     | '/auth/password/'
     | '/admin/eggs/$eggId'
     | '/admin/nests/$nestId'
+    | '/admin/servers/$sid'
+    | '/admin/servers/new'
     | '/server/$id/activity'
     | '/server/$id/backups'
     | '/server/$id/databases'
@@ -327,6 +356,7 @@ export interface FileRouteTypes {
     | '/server/$id/startup'
     | '/server/$id/users'
     | '/admin/nests/'
+    | '/admin/servers/'
     | '/server/$id/'
     | '/admin/eggs/$eggId/script'
     | '/admin/eggs/$eggId/variables'
@@ -348,6 +378,8 @@ export interface FileRouteTypes {
     | '/admin'
     | '/auth/password'
     | '/admin/nests/$nestId'
+    | '/admin/servers/$sid'
+    | '/admin/servers/new'
     | '/server/$id/activity'
     | '/server/$id/backups'
     | '/server/$id/databases'
@@ -356,6 +388,7 @@ export interface FileRouteTypes {
     | '/server/$id/startup'
     | '/server/$id/users'
     | '/admin/nests'
+    | '/admin/servers'
     | '/server/$id'
     | '/admin/eggs/$eggId/script'
     | '/admin/eggs/$eggId/variables'
@@ -382,6 +415,8 @@ export interface FileRouteTypes {
     | '/auth/password/'
     | '/_app/admin/eggs/$eggId'
     | '/_app/admin/nests/$nestId'
+    | '/_app/admin/servers/$sid'
+    | '/_app/admin/servers/new'
     | '/_app/server/$id/activity'
     | '/_app/server/$id/backups'
     | '/_app/server/$id/databases'
@@ -390,6 +425,7 @@ export interface FileRouteTypes {
     | '/_app/server/$id/startup'
     | '/_app/server/$id/users'
     | '/_app/admin/nests/'
+    | '/_app/admin/servers/'
     | '/_app/server/$id/'
     | '/_app/admin/eggs/$eggId/script'
     | '/_app/admin/eggs/$eggId/variables'
@@ -526,6 +562,27 @@ declare module '@tanstack/react-router' {
       path: '/nests/$nestId'
       fullPath: '/admin/nests/$nestId'
       preLoaderRoute: typeof AppAdminNestsNestIdRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/servers/': {
+      id: '/_app/admin/servers/'
+      path: '/servers'
+      fullPath: '/admin/servers/'
+      preLoaderRoute: typeof AppAdminServersIndexRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/servers/$sid': {
+      id: '/_app/admin/servers/$sid'
+      path: '/servers/$sid'
+      fullPath: '/admin/servers/$sid'
+      preLoaderRoute: typeof AppAdminServersSidRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/servers/new': {
+      id: '/_app/admin/servers/new'
+      path: '/servers/new'
+      fullPath: '/admin/servers/new'
+      preLoaderRoute: typeof AppAdminServersNewRouteImport
       parentRoute: typeof AppAdminRoute
     }
     '/_app/server/$id/': {
@@ -673,14 +730,20 @@ interface AppAdminRouteChildren {
   AppAdminIndexRoute: typeof AppAdminIndexRoute
   AppAdminEggsEggIdRoute: typeof AppAdminEggsEggIdRouteWithChildren
   AppAdminNestsNestIdRoute: typeof AppAdminNestsNestIdRoute
+  AppAdminServersSidRoute: typeof AppAdminServersSidRoute
+  AppAdminServersNewRoute: typeof AppAdminServersNewRoute
   AppAdminNestsIndexRoute: typeof AppAdminNestsIndexRoute
+  AppAdminServersIndexRoute: typeof AppAdminServersIndexRoute
 }
 
 const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminIndexRoute: AppAdminIndexRoute,
   AppAdminEggsEggIdRoute: AppAdminEggsEggIdRouteWithChildren,
   AppAdminNestsNestIdRoute: AppAdminNestsNestIdRoute,
+  AppAdminServersSidRoute: AppAdminServersSidRoute,
+  AppAdminServersNewRoute: AppAdminServersNewRoute,
   AppAdminNestsIndexRoute: AppAdminNestsIndexRoute,
+  AppAdminServersIndexRoute: AppAdminServersIndexRoute,
 }
 
 const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(

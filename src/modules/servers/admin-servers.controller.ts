@@ -4,18 +4,19 @@ import { ApiData, ApiDataWithMeta, ApiPage } from 'src/common/http/api-responses
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
-import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/pagination';
+import { Paginated, toPage } from 'src/common/http/pagination';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { AdminServerChangesService, SyncOutcome } from 'src/modules/servers/admin-server-changes.service';
 import { AdminServersService } from 'src/modules/servers/admin-servers.service';
 import {
+  AdminServerListQueryDto,
   CreateServerDto,
   DeleteServerQueryDto,
   UpdateServerBuildDto,
   UpdateServerDetailsDto,
   UpdateServerStartupDto,
 } from 'src/modules/servers/dto/admin-server.dto';
-import { AdminServerDto, SyncOutcomeDto } from 'src/modules/servers/dto/server-response.dto';
+import { AdminServerDto, AdminStartupDto, NodeUsageDto, SyncOutcomeDto } from 'src/modules/servers/dto/server-response.dto';
 import { ServerError } from 'src/modules/servers/servers.errors';
 
 const serverId = new DecimalIdPipe(ServerError.NOT_FOUND);
@@ -34,8 +35,16 @@ export class AdminServersController {
   @Get()
   @Authenticated({ admin: AdminScope.SERVERS_READ })
   @ApiPage(AdminServerDto)
-  list(@Query() query: PaginationQueryDto): Promise<Paginated<AdminServerDto>> {
-    return this.service.list(toPage(query));
+  list(@Query() query: AdminServerListQueryDto): Promise<Paginated<AdminServerDto>> {
+    return this.service.list(toPage(query), query.search);
+  }
+
+  /** Per node with servers: how many, and the memory and disk their limits take of it. */
+  @Get('node-usage')
+  @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @ApiData(NodeUsageDto, { isArray: true })
+  async nodeUsage(): Promise<{ data: NodeUsageDto[] }> {
+    return { data: await this.service.usageByNode() };
   }
 
   @Post()
@@ -65,6 +74,13 @@ export class AdminServersController {
   @ApiDataWithMeta(AdminServerDto, SyncOutcomeDto)
   async updateBuild(@Param('id', serverId) id: string, @Body() dto: UpdateServerBuildDto, @CurrentActor() actor: Actor): Promise<Synced> {
     return synced(await this.changes.updateBuild(id, dto, actor));
+  }
+
+  @Get(':id/startup')
+  @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @ApiData(AdminStartupDto)
+  async startup(@Param('id', serverId) id: string): Promise<{ data: AdminStartupDto }> {
+    return { data: await this.service.startup(id) };
   }
 
   @Patch(':id/startup')

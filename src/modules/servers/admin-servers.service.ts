@@ -11,7 +11,7 @@ import { EggError } from 'src/modules/eggs/eggs.errors';
 import { EggsService } from 'src/modules/eggs/eggs.service';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { NodesService } from 'src/modules/nodes/nodes.service';
-import { AdminServerDto, toAdminServer } from 'src/modules/servers/dto/server-response.dto';
+import { AdminServerDto, AdminStartupDto, NodeUsageDto, toAdminServer } from 'src/modules/servers/dto/server-response.dto';
 import { CreateServerDto } from 'src/modules/servers/dto/admin-server.dto';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { checkEnvironment } from 'src/modules/servers/server-environment';
@@ -35,8 +35,8 @@ export class AdminServersService {
     private readonly deletionSteps: ServerDeletionSteps,
   ) {}
 
-  async list(page: Page): Promise<Paginated<AdminServerDto>> {
-    const [rows, total] = await this.servers.findListPage({}, page.skip, page.perPage);
+  async list(page: Page, search?: string): Promise<Paginated<AdminServerDto>> {
+    const [rows, total] = await this.servers.findListPage({}, page.skip, page.perPage, search);
     const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
     return paginated(
       rows.map((s) => toAdminServer(s, allocations.get(s.id) ?? [])),
@@ -47,6 +47,35 @@ export class AdminServersService {
 
   async get(id: string): Promise<AdminServerDto> {
     return this.view(await this.require(id));
+  }
+
+  /** What the servers hold of each node, for choosing a node with room (nodes without servers are left out). */
+  usageByNode(): Promise<NodeUsageDto[]> {
+    return this.servers.usageByNode();
+  }
+
+  /** The startup command, image and every egg variable with the server's value (read-only and hidden ones too). */
+  async startup(id: string): Promise<AdminStartupDto> {
+    const server = await this.require(id);
+    const variables = await this.servers.variablesOf(server.eggId);
+    const values = new Map((await this.servers.serverValuesOf(server.id)).map((v) => [v.variableId, v.value]));
+    return {
+      startup: server.startup,
+      image: server.image,
+      skipScripts: server.skipScripts,
+      eggStartup: server.egg.startup,
+      dockerImages: server.egg.dockerImages.map((d) => ({ name: d.name, image: d.image })),
+      variables: variables.map((v) => ({
+        envVariable: v.envVariable,
+        name: v.name,
+        description: v.description,
+        defaultValue: v.defaultValue,
+        serverValue: values.get(v.id) ?? v.defaultValue,
+        rules: v.rules,
+        userViewable: v.userViewable,
+        userEditable: v.userEditable,
+      })),
+    };
   }
 
   /**

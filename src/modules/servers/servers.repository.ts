@@ -105,14 +105,14 @@ const clientListSource = (scope: ClientListScope): { from: string; where: string
 const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
- * Whether server `s` matches a search pattern: its own columns, its node's name, its owner's username,
- * or one of its allocations (address, alias, `ip:port`).
+ * Whether server `s` (or the server under another alias) matches a search pattern: its own columns,
+ * its node's name, its owner's username, or one of its allocations (address, alias, `ip:port`).
  */
-const searchCondition = (pattern: string): string => `(s.name ILIKE ${pattern} OR s.identifier ILIKE ${pattern} OR s.uuid::text ILIKE ${pattern}
-  OR s.description ILIKE ${pattern}
-  OR EXISTS (SELECT 1 FROM node sn WHERE sn.id = s.node_id AND sn.name ILIKE ${pattern})
-  OR EXISTS (SELECT 1 FROM "user" so WHERE so.id = s.owner_id AND so.username ILIKE ${pattern})
-  OR EXISTS (SELECT 1 FROM allocation sa WHERE sa.server_id = s.id
+const searchCondition = (pattern: string, s = 's'): string => `(${s}.name ILIKE ${pattern} OR ${s}.identifier ILIKE ${pattern} OR ${s}.uuid::text ILIKE ${pattern}
+  OR ${s}.description ILIKE ${pattern}
+  OR EXISTS (SELECT 1 FROM node sn WHERE sn.id = ${s}.node_id AND sn.name ILIKE ${pattern})
+  OR EXISTS (SELECT 1 FROM "user" so WHERE so.id = ${s}.owner_id AND so.username ILIKE ${pattern})
+  OR EXISTS (SELECT 1 FROM allocation sa WHERE sa.server_id = ${s}.id
     AND (sa.ip ILIKE ${pattern} OR sa.alias ILIKE ${pattern} OR (sa.ip || ':' || sa.port) ILIKE ${pattern})))`;
 
 /** A server of the page with one of its allocations (or none), as clientListPage reads them. */
@@ -162,10 +162,31 @@ export class ServersRepository {
     return this.loaded(manager).where({ id }).getOne() as Promise<LoadedServer | null>;
   }
 
-  /** One page of servers as list pages show them, in id order, and how many there are in all. */
-  findListPage(where: { ownerId?: string }, skip: number, take: number): Promise<[ListedServer[], number]> {
+  /**
+   * One page of servers as list pages show them, in id order, and how many there are in all; `search`
+   * keeps those that match it as the client list's search does.
+   */
+  findListPage(where: { ownerId?: string }, skip: number, take: number, search?: string): Promise<[ListedServer[], number]> {
     // Only many-to-one joins, so the page can be cut in SQL (skip/take would first select distinct ids).
-    return this.listed().where(where).offset(skip).limit(take).getManyAndCount() as Promise<[ListedServer[], number]>;
+    const query = this.listed().where(where);
+    if (search !== undefined && search.trim() !== '') {
+      query.andWhere(searchCondition(':pattern', 'server'), { pattern: containsPattern(search.trim()) });
+    }
+    return query.offset(skip).limit(take).getManyAndCount() as Promise<[ListedServer[], number]>;
+  }
+
+  /** Per node that has servers: how many, and the memory and disk (MiB) their limits add up to. */
+  async usageByNode(): Promise<{ nodeId: string; servers: number; memory: number; disk: number }[]> {
+    const rows = await this.servers
+      .createQueryBuilder('server')
+      .select('server.nodeId', 'nodeId')
+      .addSelect('count(*)', 'servers')
+      .addSelect('coalesce(sum(server.memory), 0)', 'memory')
+      .addSelect('coalesce(sum(server.disk), 0)', 'disk')
+      .groupBy('server.nodeId')
+      .orderBy('server.nodeId', 'ASC')
+      .getRawMany<{ nodeId: string | number; servers: string | number; memory: string | number; disk: string | number }>();
+    return rows.map((r) => ({ nodeId: String(r.nodeId), servers: Number(r.servers), memory: Number(r.memory), disk: Number(r.disk) }));
   }
 
   /**

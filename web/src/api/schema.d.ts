@@ -599,7 +599,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        get: operations["AdminServersController_startup"];
         put?: never;
         post?: never;
         delete?: never;
@@ -634,6 +634,23 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["AdminServersController_unsuspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/servers/node-usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Per node with servers: how many, and the memory and disk their limits take of it. */
+        get: operations["AdminServersController_nodeUsage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1823,6 +1840,29 @@ export interface components {
             updatedAt: string;
             uuid: string;
         };
+        AdminStartupDto: {
+            dockerImages: {
+                image: string;
+                name: string;
+            }[];
+            /** @description The egg's default command, to go back to. */
+            eggStartup: string;
+            image: string;
+            skipScripts: boolean;
+            startup: string;
+            variables: components["schemas"]["AdminStartupVariableDto"][];
+        };
+        AdminStartupVariableDto: {
+            defaultValue: string;
+            description: string;
+            envVariable: string;
+            name: string;
+            rules: string;
+            /** @description The server's value, or the default when it has none of its own. */
+            serverValue: string;
+            userEditable: boolean;
+            userViewable: boolean;
+        };
         AllocationResponseDto: {
             alias: string | null;
             assigned: boolean;
@@ -2452,6 +2492,14 @@ export interface components {
             updatedAt: string;
             uploadSize: number;
             uuid: string;
+        };
+        NodeUsageDto: {
+            /** @description MiB. */
+            disk: number;
+            /** @description MiB. */
+            memory: number;
+            nodeId: string;
+            servers: number;
         };
         PageMetaDto: {
             pagination: components["schemas"]["PaginationDto"];
@@ -5171,6 +5219,11 @@ export interface operations {
             query?: {
                 page?: number;
                 perPage?: number;
+                /**
+                 * @description Keeps the servers whose name, identifier, uuid, description, node name, owner's username, or an
+                 *     allocation's address (`ip`, alias, `ip:port`) contains this text, ignoring case.
+                 */
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -5467,6 +5520,47 @@ export interface operations {
             };
         };
     };
+    AdminServersController_startup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminStartupDto"];
+                    };
+                };
+            };
+        };
+    };
     AdminServersController_updateStartup: {
         parameters: {
             query?: never;
@@ -5592,6 +5686,45 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["AdminServerDto"];
                         meta: components["schemas"]["SyncOutcomeDto"];
+                    };
+                };
+            };
+        };
+    };
+    AdminServersController_nodeUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NodeUsageDto"][];
                     };
                 };
             };

@@ -1,6 +1,7 @@
 import { DECIMAL_ID } from 'src/common/validation/decimal-id.pipe';
 import { PartialType, PickType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { PaginationQueryDto } from 'src/common/http/pagination';
 import { Optional } from 'src/common/validation/decorators';
 
 const ID = DECIMAL_ID;
@@ -120,6 +121,17 @@ export class CreateServerDto {
   @Optional()
   @IsBoolean()
   oom_disabled?: boolean;
+}
+
+export class AdminServerListQueryDto extends PaginationQueryDto {
+  /**
+   * Keeps the servers whose name, identifier, uuid, description, node name, owner's username, or an
+   * allocation's address (`ip`, alias, `ip:port`) contains this text, ignoring case.
+   */
+  @Optional()
+  @IsString()
+  @MaxLength(100)
+  search?: string;
 }
 
 export class DeleteServerQueryDto {

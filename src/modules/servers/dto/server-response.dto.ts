@@ -232,6 +232,40 @@ export class ServerActivityDto {
   timestamp!: string;
 }
 
+/** What the servers on one node hold of it: the sums of their limits (0 = unlimited counts as 0). */
+export class NodeUsageDto {
+  nodeId!: string;
+  servers!: number;
+  /** MiB. */
+  memory!: number;
+  /** MiB. */
+  disk!: number;
+}
+
+/** One of the egg's variables with the server's value, as an administrator sees it (all of them). */
+export class AdminStartupVariableDto {
+  envVariable!: string;
+  name!: string;
+  description!: string;
+  defaultValue!: string;
+  /** The server's value, or the default when it has none of its own. */
+  serverValue!: string;
+  rules!: string;
+  userViewable!: boolean;
+  userEditable!: boolean;
+}
+
+/** `GET /api/admin/servers/{id}/startup`: what `PATCH .../startup` changes, as it is now. */
+export class AdminStartupDto {
+  startup!: string;
+  image!: string;
+  skipScripts!: boolean;
+  /** The egg's default command, to go back to. */
+  eggStartup!: string;
+  dockerImages!: { name: string; image: string }[];
+  variables!: AdminStartupVariableDto[];
+}
+
 /** Whether the node was told about the change (`/sync`); the change itself is saved either way. */
 export class SyncOutcomeDto {
   daemonSynced!: boolean;

@@ -10,6 +10,7 @@ import { ScrollingTabList } from '@/components/ScrollingTabList';
 const TABS = [
   { value: 'overview', to: '/admin', label: 'admin.tabs.overview' },
   { value: 'nests', to: '/admin/nests', label: 'admin.tabs.nests' },
+  { value: 'servers', to: '/admin/servers', label: 'admin.tabs.servers' },
 ] as const;
 
 /** Pages under another tab's wing: an egg (/admin/eggs/$eggId) belongs to the nests tab. */

@@ -1,6 +1,7 @@
 import { Box, Button, Group, SimpleGrid, Stack, Tabs, Text, TextInput, Title, VisuallyHidden } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
-import { IconSearch, IconServer } from '@tabler/icons-react';
+import { IconPlus, IconSearch, IconServer } from '@tabler/icons-react';
+import { Link } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { MUTED } from '@/features/dashboard/components/muted';
@@ -111,11 +112,18 @@ export const DashboardPage = ({ search, admin, onSearchChange }: DashboardPagePr
           title={title}
           description={text}
           action={
-            tab === 'mine' ? (
-              <Button variant="light" onClick={() => setTab('shared')}>
-                {t('dashboard.empty.showShared')}
-              </Button>
-            ) : undefined
+            <Group justify="center" gap="sm">
+              {admin && tab !== 'shared' ? (
+                <Button renderRoot={(props) => <Link {...props} to="/admin/servers/new" />} leftSection={<IconPlus size={16} aria-hidden />}>
+                  {t('dashboard.empty.createServer')}
+                </Button>
+              ) : null}
+              {tab === 'mine' ? (
+                <Button variant="light" onClick={() => setTab('shared')}>
+                  {t('dashboard.empty.showShared')}
+                </Button>
+              ) : null}
+            </Group>
           }
         />
       );

@@ -1,0 +1,22 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { AdminServerPage } from '@/features/admin-servers/components/AdminServerPage';
+import { parseServerTab } from '@/features/admin-servers/search-params';
+
+// `/admin/servers/$sid?tab=`: one server's administration (details, build, startup, manage).
+export const Route = createFileRoute('/_app/admin/servers/$sid')({
+  validateSearch: parseServerTab,
+  component: function AdminServerRoute() {
+    const { sid } = Route.useParams();
+    const { tab } = Route.useSearch();
+    const navigate = Route.useNavigate();
+    return (
+      <AdminServerPage
+        key={sid}
+        serverId={sid}
+        tab={tab ?? 'details'}
+        onTabChange={(next) => void navigate({ search: next === 'details' ? {} : { tab: next }, replace: true })}
+        onDeleted={() => void navigate({ to: '/admin/servers' })}
+      />
+    );
+  },
+});
