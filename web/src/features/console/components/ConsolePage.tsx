@@ -1,4 +1,3 @@
-import type { TFunction } from 'i18next';
 import { Alert, Box, Button, Card, Code, Group, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconRefresh, IconSkull, IconTerminal2 } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
