@@ -2,6 +2,7 @@ import { Alert, Box, Button, Card, Code, Group, Skeleton, Stack, Text, TextInput
 import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconRefresh, IconSkull, IconTerminal2 } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '@/components/CopyButton';
 import { usePowerAction, type PowerAction } from '@/features/console/api';
@@ -60,7 +61,7 @@ const DiagnosisText = ({ diagnosis }: { diagnosis: ConsoleDiagnosis }) => {
 };
 
 /** The connection's state in a few words, for the status line (announced politely). */
-const connectionText = (state: ConsoleState, t: ReturnType<typeof useTranslation>['t']): string => {
+const connectionText = (state: ConsoleState, t: TFunction): string => {
   switch (state.phase) {
     case 'idle':
     case 'connecting':
