@@ -20,9 +20,16 @@ import { Route as AppAccountApiKeysRouteImport } from './routes/_app/account/api
 import { Route as AppAccountSessionsRouteImport } from './routes/_app/account/sessions'
 import { Route as AppAccountSshKeysRouteImport } from './routes/_app/account/ssh-keys'
 import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
+import { Route as AppAdminAuditRouteImport } from './routes/_app/admin/audit'
+import { Route as AppAdminDatabaseHostsRouteImport } from './routes/_app/admin/database-hosts'
+import { Route as AppAdminLocationsRouteImport } from './routes/_app/admin/locations'
 import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
+import { Route as AppAdminNodesIndexRouteImport } from './routes/_app/admin/nodes/index'
+import { Route as AppAdminNodesNidRouteImport } from './routes/_app/admin/nodes/$nid'
+import { Route as AppAdminUsersIndexRouteImport } from './routes/_app/admin/users/index'
+import { Route as AppAdminUsersUidRouteImport } from './routes/_app/admin/users/$uid'
 import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
 import { Route as AppServerIdBackupsRouteImport } from './routes/_app/server/$id/backups'
 import { Route as AppServerIdUsersRouteImport } from './routes/_app/server/$id/users'
@@ -83,6 +90,21 @@ const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppAdminRoute,
 } as any)
+const AppAdminAuditRoute = AppAdminAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminDatabaseHostsRoute = AppAdminDatabaseHostsRouteImport.update({
+  id: '/database-hosts',
+  path: '/database-hosts',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminLocationsRoute = AppAdminLocationsRouteImport.update({
+  id: '/locations',
+  path: '/locations',
+  getParentRoute: () => AppAdminRoute,
+} as any)
 const AppServerIdRoute = AppServerIdRouteImport.update({
   id: '/server/$id',
   path: '/server/$id',
@@ -97,6 +119,26 @@ const AuthPasswordResetRoute = AuthPasswordResetRouteImport.update({
   id: '/auth/password/reset',
   path: '/auth/password/reset',
   getParentRoute: () => rootRouteImport,
+} as any)
+const AppAdminNodesIndexRoute = AppAdminNodesIndexRouteImport.update({
+  id: '/nodes/',
+  path: '/nodes/',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminNodesNidRoute = AppAdminNodesNidRouteImport.update({
+  id: '/nodes/$nid',
+  path: '/nodes/$nid',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminUsersIndexRoute = AppAdminUsersIndexRouteImport.update({
+  id: '/users/',
+  path: '/users/',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminUsersUidRoute = AppAdminUsersUidRouteImport.update({
+  id: '/users/$uid',
+  path: '/users/$uid',
+  getParentRoute: () => AppAdminRoute,
 } as any)
 const AppServerIdIndexRoute = AppServerIdIndexRouteImport.update({
   id: '/',
@@ -133,13 +175,20 @@ export interface FileRoutesByFullPath {
   '/account/api-keys': typeof AppAccountApiKeysRoute
   '/account/sessions': typeof AppAccountSessionsRoute
   '/account/ssh-keys': typeof AppAccountSshKeysRoute
+  '/admin/audit': typeof AppAdminAuditRoute
+  '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
+  '/admin/locations': typeof AppAdminLocationsRoute
   '/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/account/': typeof AppAccountIndexRoute
   '/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/admin/nodes/$nid': typeof AppAdminNodesNidRoute
+  '/admin/users/$uid': typeof AppAdminUsersUidRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
+  '/admin/nodes/': typeof AppAdminNodesIndexRoute
+  '/admin/users/': typeof AppAdminUsersIndexRoute
   '/server/$id/': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/server/$id/files/': typeof AppServerIdFilesIndexRoute
@@ -151,12 +200,19 @@ export interface FileRoutesByTo {
   '/account/api-keys': typeof AppAccountApiKeysRoute
   '/account/sessions': typeof AppAccountSessionsRoute
   '/account/ssh-keys': typeof AppAccountSshKeysRoute
+  '/admin/audit': typeof AppAdminAuditRoute
+  '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
+  '/admin/locations': typeof AppAdminLocationsRoute
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/account': typeof AppAccountIndexRoute
   '/admin': typeof AppAdminIndexRoute
   '/auth/password': typeof AuthPasswordIndexRoute
+  '/admin/nodes/$nid': typeof AppAdminNodesNidRoute
+  '/admin/users/$uid': typeof AppAdminUsersUidRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
+  '/admin/nodes': typeof AppAdminNodesIndexRoute
+  '/admin/users': typeof AppAdminUsersIndexRoute
   '/server/$id': typeof AppServerIdIndexRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/server/$id/files': typeof AppServerIdFilesIndexRoute
@@ -172,13 +228,20 @@ export interface FileRoutesById {
   '/_app/account/api-keys': typeof AppAccountApiKeysRoute
   '/_app/account/sessions': typeof AppAccountSessionsRoute
   '/_app/account/ssh-keys': typeof AppAccountSshKeysRoute
+  '/_app/admin/audit': typeof AppAdminAuditRoute
+  '/_app/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
+  '/_app/admin/locations': typeof AppAdminLocationsRoute
   '/_app/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/_app/account/': typeof AppAccountIndexRoute
   '/_app/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
+  '/_app/admin/nodes/$nid': typeof AppAdminNodesNidRoute
+  '/_app/admin/users/$uid': typeof AppAdminUsersUidRoute
   '/_app/server/$id/backups': typeof AppServerIdBackupsRoute
   '/_app/server/$id/users': typeof AppServerIdUsersRoute
+  '/_app/admin/nodes/': typeof AppAdminNodesIndexRoute
+  '/_app/admin/users/': typeof AppAdminUsersIndexRoute
   '/_app/server/$id/': typeof AppServerIdIndexRoute
   '/_app/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/_app/server/$id/files/': typeof AppServerIdFilesIndexRoute
@@ -194,13 +257,20 @@ export interface FileRouteTypes {
     | '/account/api-keys'
     | '/account/sessions'
     | '/account/ssh-keys'
+    | '/admin/audit'
+    | '/admin/database-hosts'
+    | '/admin/locations'
     | '/server/$id'
     | '/auth/password/reset'
     | '/account/'
     | '/admin/'
     | '/auth/password/'
+    | '/admin/nodes/$nid'
+    | '/admin/users/$uid'
     | '/server/$id/backups'
     | '/server/$id/users'
+    | '/admin/nodes/'
+    | '/admin/users/'
     | '/server/$id/'
     | '/server/$id/files/edit'
     | '/server/$id/files/'
@@ -212,12 +282,19 @@ export interface FileRouteTypes {
     | '/account/api-keys'
     | '/account/sessions'
     | '/account/ssh-keys'
+    | '/admin/audit'
+    | '/admin/database-hosts'
+    | '/admin/locations'
     | '/auth/password/reset'
     | '/account'
     | '/admin'
     | '/auth/password'
+    | '/admin/nodes/$nid'
+    | '/admin/users/$uid'
     | '/server/$id/backups'
     | '/server/$id/users'
+    | '/admin/nodes'
+    | '/admin/users'
     | '/server/$id'
     | '/server/$id/files/edit'
     | '/server/$id/files'
@@ -232,13 +309,20 @@ export interface FileRouteTypes {
     | '/_app/account/api-keys'
     | '/_app/account/sessions'
     | '/_app/account/ssh-keys'
+    | '/_app/admin/audit'
+    | '/_app/admin/database-hosts'
+    | '/_app/admin/locations'
     | '/_app/server/$id'
     | '/auth/password/reset'
     | '/_app/account/'
     | '/_app/admin/'
     | '/auth/password/'
+    | '/_app/admin/nodes/$nid'
+    | '/_app/admin/users/$uid'
     | '/_app/server/$id/backups'
     | '/_app/server/$id/users'
+    | '/_app/admin/nodes/'
+    | '/_app/admin/users/'
     | '/_app/server/$id/'
     | '/_app/server/$id/files/edit'
     | '/_app/server/$id/files/'
@@ -330,6 +414,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminIndexRouteImport
       parentRoute: typeof AppAdminRoute
     }
+    '/_app/admin/audit': {
+      id: '/_app/admin/audit'
+      path: '/audit'
+      fullPath: '/admin/audit'
+      preLoaderRoute: typeof AppAdminAuditRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/database-hosts': {
+      id: '/_app/admin/database-hosts'
+      path: '/database-hosts'
+      fullPath: '/admin/database-hosts'
+      preLoaderRoute: typeof AppAdminDatabaseHostsRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/locations': {
+      id: '/_app/admin/locations'
+      path: '/locations'
+      fullPath: '/admin/locations'
+      preLoaderRoute: typeof AppAdminLocationsRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
     '/_app/server/$id': {
       id: '/_app/server/$id'
       path: '/server/$id'
@@ -350,6 +455,34 @@ declare module '@tanstack/react-router' {
       fullPath: '/auth/password/reset'
       preLoaderRoute: typeof AuthPasswordResetRouteImport
       parentRoute: typeof rootRouteImport
+    }
+    '/_app/admin/nodes/': {
+      id: '/_app/admin/nodes/'
+      path: '/nodes'
+      fullPath: '/admin/nodes/'
+      preLoaderRoute: typeof AppAdminNodesIndexRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/nodes/$nid': {
+      id: '/_app/admin/nodes/$nid'
+      path: '/nodes/$nid'
+      fullPath: '/admin/nodes/$nid'
+      preLoaderRoute: typeof AppAdminNodesNidRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/users/': {
+      id: '/_app/admin/users/'
+      path: '/users'
+      fullPath: '/admin/users/'
+      preLoaderRoute: typeof AppAdminUsersIndexRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/users/$uid': {
+      id: '/_app/admin/users/$uid'
+      path: '/users/$uid'
+      fullPath: '/admin/users/$uid'
+      preLoaderRoute: typeof AppAdminUsersUidRouteImport
+      parentRoute: typeof AppAdminRoute
     }
     '/_app/server/$id/': {
       id: '/_app/server/$id/'
@@ -408,11 +541,25 @@ const AppAccountRouteWithChildren = AppAccountRoute._addFileChildren(
 )
 
 interface AppAdminRouteChildren {
+  AppAdminAuditRoute: typeof AppAdminAuditRoute
+  AppAdminDatabaseHostsRoute: typeof AppAdminDatabaseHostsRoute
+  AppAdminLocationsRoute: typeof AppAdminLocationsRoute
   AppAdminIndexRoute: typeof AppAdminIndexRoute
+  AppAdminNodesNidRoute: typeof AppAdminNodesNidRoute
+  AppAdminUsersUidRoute: typeof AppAdminUsersUidRoute
+  AppAdminNodesIndexRoute: typeof AppAdminNodesIndexRoute
+  AppAdminUsersIndexRoute: typeof AppAdminUsersIndexRoute
 }
 
 const AppAdminRouteChildren: AppAdminRouteChildren = {
+  AppAdminAuditRoute: AppAdminAuditRoute,
+  AppAdminDatabaseHostsRoute: AppAdminDatabaseHostsRoute,
+  AppAdminLocationsRoute: AppAdminLocationsRoute,
   AppAdminIndexRoute: AppAdminIndexRoute,
+  AppAdminNodesNidRoute: AppAdminNodesNidRoute,
+  AppAdminUsersUidRoute: AppAdminUsersUidRoute,
+  AppAdminNodesIndexRoute: AppAdminNodesIndexRoute,
+  AppAdminUsersIndexRoute: AppAdminUsersIndexRoute,
 }
 
 const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(

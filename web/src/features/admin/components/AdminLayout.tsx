@@ -6,7 +6,14 @@ import { useTranslation } from 'react-i18next';
  * The administration's tabs: each is a child route of /admin (the overview is its index). A page adds one
  * line here, its `value` being the path segment after /admin.
  */
-const TABS = [{ value: 'overview', to: '/admin', label: 'admin.tabs.overview' }] as const;
+const TABS = [
+  { value: 'overview', to: '/admin', label: 'admin.tabs.overview' },
+  { value: 'users', to: '/admin/users', label: 'admin.tabs.users' },
+  { value: 'nodes', to: '/admin/nodes', label: 'admin.tabs.nodes' },
+  { value: 'locations', to: '/admin/locations', label: 'admin.tabs.locations' },
+  { value: 'database-hosts', to: '/admin/database-hosts', label: 'admin.tabs.databaseHosts' },
+  { value: 'audit', to: '/admin/audit', label: 'admin.tabs.audit' },
+] as const;
 
 /** The tab of a path: its first segment after /admin, or the overview for /admin itself. */
 const tabOf = (pathname: string): string => pathname.split('/').filter(Boolean)[1] ?? 'overview';
