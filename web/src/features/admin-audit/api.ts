@@ -10,7 +10,7 @@ export interface AuditFilter {
   page?: number;
 }
 
-export const PER_PAGE = 25;
+const PER_PAGE = 25;
 
 /** The actions the panel records, offered as suggestions (the filter takes any exact action). */
 export const KNOWN_ACTIONS = [

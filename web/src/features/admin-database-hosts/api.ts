@@ -3,7 +3,7 @@ import type { components } from '@/api/schema';
 import { api } from '@/lib/api/client';
 
 export type DatabaseHost = components['schemas']['DatabaseHostResponseDto'];
-export type DatabaseHostBody = components['schemas']['CreateDatabaseHostDto'];
+type DatabaseHostBody = components['schemas']['CreateDatabaseHostDto'];
 export type HostTest = components['schemas']['DatabaseHostTestDto'];
 type Node = components['schemas']['NodeResponseDto'];
 

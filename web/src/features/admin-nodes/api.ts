@@ -4,12 +4,12 @@ import { api } from '@/lib/api/client';
 
 export type AdminNode = components['schemas']['NodeResponseDto'];
 export type NodeBody = components['schemas']['CreateNodeDto'];
-export type DaemonSystem = components['schemas']['DaemonSystemInfoDto'];
+type DaemonSystem = components['schemas']['DaemonSystemInfoDto'];
 export type Allocation = components['schemas']['AllocationResponseDto'];
-export type Location = components['schemas']['LocationResponseDto'];
+type Location = components['schemas']['LocationResponseDto'];
 type PushOutcome = components['schemas']['PushOutcomeDto'];
 
-export const ALLOCATIONS_PER_PAGE = 100;
+const ALLOCATIONS_PER_PAGE = 100;
 
 const keys = {
   all: ['admin-nodes'] as const,

@@ -2,7 +2,7 @@
 const RANGE_LIMIT = 1000;
 const MAX_ENTRIES = 100;
 
-export type PortsParse = { ports: string[]; count: number } | { error: 'invalid' | 'range' | 'tooMany' };
+type PortsParse = { ports: string[]; count: number } | { error: 'invalid' | 'range' | 'tooMany' };
 
 /**
  * `25565, 25570-25580 25590` → the entries the API takes (`["25565", "25570-25580", "25590"]`) and how many

@@ -3,10 +3,10 @@ import type { components } from '@/api/schema';
 import { api } from '@/lib/api/client';
 
 export type AdminUser = components['schemas']['AdminUserResponseDto'];
-export type CreateUserBody = components['schemas']['CreateUserDto'];
-export type UpdateUserBody = components['schemas']['UpdateUserDto'];
+type CreateUserBody = components['schemas']['CreateUserDto'];
+type UpdateUserBody = components['schemas']['UpdateUserDto'];
 
-export const PER_PAGE = 25;
+const PER_PAGE = 25;
 
 interface UserPage {
   users: AdminUser[];

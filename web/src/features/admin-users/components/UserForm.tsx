@@ -5,7 +5,7 @@ import { FormError } from '@/components/FormError';
 import type { AdminUser } from '@/features/admin-users/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 
-export interface UserFormValues {
+interface UserFormValues {
   username: string;
   email: string;
   name: string;
