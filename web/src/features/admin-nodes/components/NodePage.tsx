@@ -13,10 +13,9 @@ import { AllocationsTab } from '@/features/admin-nodes/components/AllocationsTab
 import { ConfigurationTab } from '@/features/admin-nodes/components/ConfigurationTab';
 import { NodeForm } from '@/features/admin-nodes/components/NodeForm';
 import { NodeHealth } from '@/features/admin-nodes/components/NodeHealth';
+import { NODE_TABS, type NodeTab } from '@/features/admin-nodes/node-tabs';
 import { notify } from '@/lib/notify';
 
-export const NODE_TABS = ['settings', 'configuration', 'allocations'] as const;
-export type NodeTab = (typeof NODE_TABS)[number];
 
 const SettingsTab = ({ node }: { node: AdminNode }) => {
   const { t } = useTranslation();

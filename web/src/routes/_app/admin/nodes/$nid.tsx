@@ -1,5 +1,6 @@
 import { createFileRoute } from '@tanstack/react-router';
-import { NODE_TABS, type NodeTab, NodePage } from '@/features/admin-nodes/components/NodePage';
+import { NodePage } from '@/features/admin-nodes/components/NodePage';
+import { NODE_TABS, type NodeTab } from '@/features/admin-nodes/node-tabs';
 
 // `/admin/nodes/$nid?tab=`: one node; the tab lives in the address.
 export const Route = createFileRoute('/_app/admin/nodes/$nid')({

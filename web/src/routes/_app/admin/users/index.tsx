@@ -1,6 +1,7 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { useCallback } from 'react';
-import { type UsersSearch, UsersPage } from '@/features/admin-users/components/UsersPage';
+import type { UsersSearch } from '@/features/admin-users/components/UsersPage';
+import { UsersPage } from '@/features/admin-users/components/UsersPage';
 
 // `/admin/users?q=&page=`: the search and the page live in the address, so Back and reload keep them.
 export const Route = createFileRoute('/_app/admin/users/')({
