@@ -169,6 +169,13 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(data(await admin('get', '/api/admin/users').expect(200)).length).toBeGreaterThan(1);
     await admin('get', `/api/admin/users/${made.id}`).expect(200);
     await admin('patch', `/api/admin/users/${made.id}`).send({ name: 'Made Again' }).expect(200);
+    expect(data(await admin('post', `/api/admin/users/${made.id}/suspend`).expect(200)).suspended).toBe(true);
+    expect((await p().t.http().post('/api/auth/sign-in/email').send({ email: 'made@example.test', password: 'a long enough password' }).expect(403)).body.code).toBe('ACCOUNT_SUSPENDED');
+    await admin('post', `/api/admin/users/${made.id}/unsuspend`).expect(200);
+    const madeCookie = sessionCookie(await p().t.http().post('/api/auth/sign-in/email').send({ email: 'made@example.test', password: 'a long enough password' }).expect(200))!;
+    const { secret: madeSecret } = data(await p().t.http().post('/api/user/2fa/setup').set('Cookie', madeCookie).set('Origin', TEST_ORIGIN).expect(200));
+    await p().t.http().post('/api/user/2fa/enable').set('Cookie', madeCookie).set('Origin', TEST_ORIGIN).send({ code: codeAt(madeSecret, p().t.clock.now().getTime()) }).expect(200);
+    expect(data(await admin('delete', `/api/admin/users/${made.id}/two-factor`).expect(200)).twoFactorEnabled).toBe(false);
     await admin('delete', `/api/admin/users/${made.id}`).expect(204);
 
     const location = data(await admin('post', '/api/admin/locations').send({ short: 'tour', long: 'Tour lab' }).expect(201));

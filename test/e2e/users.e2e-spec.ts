@@ -25,6 +25,7 @@ const userBody = (user: UserEntity): Record<string, unknown> => ({
   name: user.name,
   admin: user.admin,
   twoFactorEnabled: user.twoFactorEnabled,
+  suspended: user.suspended,
   createdAt: user.createdAt.toISOString(),
   updatedAt: user.updatedAt.toISOString(),
 });
@@ -80,6 +81,7 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
           name: 'Mixed Case',
           admin: true,
           twoFactorEnabled: false,
+          suspended: false,
           createdAt: expect.stringMatching(ISO),
           updatedAt: expect.stringMatching(ISO),
         },
@@ -318,7 +320,7 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
       expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
       expect(res.body.data[0]).toEqual(userBody(admin));
       for (const u of res.body.data as Record<string, unknown>[]) {
-        expect(Object.keys(u).sort()).toEqual(['admin', 'createdAt', 'email', 'id', 'name', 'twoFactorEnabled', 'updatedAt', 'username', 'uuid']);
+        expect(Object.keys(u).sort()).toEqual(['admin', 'createdAt', 'email', 'id', 'name', 'suspended', 'twoFactorEnabled', 'updatedAt', 'username', 'uuid']);
       }
     });
 

@@ -20,15 +20,22 @@ import { Route as AppAccountApiKeysRouteImport } from './routes/_app/account/api
 import { Route as AppAccountSessionsRouteImport } from './routes/_app/account/sessions'
 import { Route as AppAccountSshKeysRouteImport } from './routes/_app/account/ssh-keys'
 import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
+import { Route as AppAdminAuditRouteImport } from './routes/_app/admin/audit'
+import { Route as AppAdminDatabaseHostsRouteImport } from './routes/_app/admin/database-hosts'
+import { Route as AppAdminLocationsRouteImport } from './routes/_app/admin/locations'
 import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
 import { Route as AppAdminEggsEggIdRouteImport } from './routes/_app/admin/eggs/$eggId'
 import { Route as AppAdminNestsIndexRouteImport } from './routes/_app/admin/nests/index'
 import { Route as AppAdminNestsNestIdRouteImport } from './routes/_app/admin/nests/$nestId'
+import { Route as AppAdminNodesIndexRouteImport } from './routes/_app/admin/nodes/index'
+import { Route as AppAdminNodesNidRouteImport } from './routes/_app/admin/nodes/$nid'
 import { Route as AppAdminServersIndexRouteImport } from './routes/_app/admin/servers.index'
 import { Route as AppAdminServersSidRouteImport } from './routes/_app/admin/servers.$sid'
 import { Route as AppAdminServersNewRouteImport } from './routes/_app/admin/servers.new'
+import { Route as AppAdminUsersIndexRouteImport } from './routes/_app/admin/users/index'
+import { Route as AppAdminUsersUidRouteImport } from './routes/_app/admin/users/$uid'
 import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
 import { Route as AppServerIdActivityRouteImport } from './routes/_app/server/$id/activity'
 import { Route as AppServerIdBackupsRouteImport } from './routes/_app/server/$id/backups'
@@ -99,6 +106,21 @@ const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
   path: '/',
   getParentRoute: () => AppAdminRoute,
 } as any)
+const AppAdminAuditRoute = AppAdminAuditRouteImport.update({
+  id: '/audit',
+  path: '/audit',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminDatabaseHostsRoute = AppAdminDatabaseHostsRouteImport.update({
+  id: '/database-hosts',
+  path: '/database-hosts',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminLocationsRoute = AppAdminLocationsRouteImport.update({
+  id: '/locations',
+  path: '/locations',
+  getParentRoute: () => AppAdminRoute,
+} as any)
 const AppServerIdRoute = AppServerIdRouteImport.update({
   id: '/server/$id',
   path: '/server/$id',
@@ -129,6 +151,16 @@ const AppAdminNestsNestIdRoute = AppAdminNestsNestIdRouteImport.update({
   path: '/nests/$nestId',
   getParentRoute: () => AppAdminRoute,
 } as any)
+const AppAdminNodesIndexRoute = AppAdminNodesIndexRouteImport.update({
+  id: '/nodes/',
+  path: '/nodes/',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminNodesNidRoute = AppAdminNodesNidRouteImport.update({
+  id: '/nodes/$nid',
+  path: '/nodes/$nid',
+  getParentRoute: () => AppAdminRoute,
+} as any)
 const AppAdminServersIndexRoute = AppAdminServersIndexRouteImport.update({
   id: '/servers/',
   path: '/servers/',
@@ -142,6 +174,16 @@ const AppAdminServersSidRoute = AppAdminServersSidRouteImport.update({
 const AppAdminServersNewRoute = AppAdminServersNewRouteImport.update({
   id: '/servers/new',
   path: '/servers/new',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminUsersIndexRoute = AppAdminUsersIndexRouteImport.update({
+  id: '/users/',
+  path: '/users/',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminUsersUidRoute = AppAdminUsersUidRouteImport.update({
+  id: '/users/$uid',
+  path: '/users/$uid',
   getParentRoute: () => AppAdminRoute,
 } as any)
 const AppServerIdIndexRoute = AppServerIdIndexRouteImport.update({
@@ -231,6 +273,9 @@ export interface FileRoutesByFullPath {
   '/account/api-keys': typeof AppAccountApiKeysRoute
   '/account/sessions': typeof AppAccountSessionsRoute
   '/account/ssh-keys': typeof AppAccountSshKeysRoute
+  '/admin/audit': typeof AppAdminAuditRoute
+  '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
+  '/admin/locations': typeof AppAdminLocationsRoute
   '/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/account/': typeof AppAccountIndexRoute
@@ -238,8 +283,10 @@ export interface FileRoutesByFullPath {
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
+  '/admin/nodes/$nid': typeof AppAdminNodesNidRoute
   '/admin/servers/$sid': typeof AppAdminServersSidRoute
   '/admin/servers/new': typeof AppAdminServersNewRoute
+  '/admin/users/$uid': typeof AppAdminUsersUidRoute
   '/server/$id/activity': typeof AppServerIdActivityRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/databases': typeof AppServerIdDatabasesRoute
@@ -248,7 +295,9 @@ export interface FileRoutesByFullPath {
   '/server/$id/startup': typeof AppServerIdStartupRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
   '/admin/nests/': typeof AppAdminNestsIndexRoute
+  '/admin/nodes/': typeof AppAdminNodesIndexRoute
   '/admin/servers/': typeof AppAdminServersIndexRoute
+  '/admin/users/': typeof AppAdminUsersIndexRoute
   '/server/$id/': typeof AppServerIdIndexRoute
   '/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
   '/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
@@ -265,13 +314,18 @@ export interface FileRoutesByTo {
   '/account/api-keys': typeof AppAccountApiKeysRoute
   '/account/sessions': typeof AppAccountSessionsRoute
   '/account/ssh-keys': typeof AppAccountSshKeysRoute
+  '/admin/audit': typeof AppAdminAuditRoute
+  '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
+  '/admin/locations': typeof AppAdminLocationsRoute
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/account': typeof AppAccountIndexRoute
   '/admin': typeof AppAdminIndexRoute
   '/auth/password': typeof AuthPasswordIndexRoute
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
+  '/admin/nodes/$nid': typeof AppAdminNodesNidRoute
   '/admin/servers/$sid': typeof AppAdminServersSidRoute
   '/admin/servers/new': typeof AppAdminServersNewRoute
+  '/admin/users/$uid': typeof AppAdminUsersUidRoute
   '/server/$id/activity': typeof AppServerIdActivityRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/databases': typeof AppServerIdDatabasesRoute
@@ -280,7 +334,9 @@ export interface FileRoutesByTo {
   '/server/$id/startup': typeof AppServerIdStartupRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
   '/admin/nests': typeof AppAdminNestsIndexRoute
+  '/admin/nodes': typeof AppAdminNodesIndexRoute
   '/admin/servers': typeof AppAdminServersIndexRoute
+  '/admin/users': typeof AppAdminUsersIndexRoute
   '/server/$id': typeof AppServerIdIndexRoute
   '/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
   '/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
@@ -301,6 +357,9 @@ export interface FileRoutesById {
   '/_app/account/api-keys': typeof AppAccountApiKeysRoute
   '/_app/account/sessions': typeof AppAccountSessionsRoute
   '/_app/account/ssh-keys': typeof AppAccountSshKeysRoute
+  '/_app/admin/audit': typeof AppAdminAuditRoute
+  '/_app/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
+  '/_app/admin/locations': typeof AppAdminLocationsRoute
   '/_app/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/_app/account/': typeof AppAccountIndexRoute
@@ -308,8 +367,10 @@ export interface FileRoutesById {
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/_app/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
   '/_app/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
+  '/_app/admin/nodes/$nid': typeof AppAdminNodesNidRoute
   '/_app/admin/servers/$sid': typeof AppAdminServersSidRoute
   '/_app/admin/servers/new': typeof AppAdminServersNewRoute
+  '/_app/admin/users/$uid': typeof AppAdminUsersUidRoute
   '/_app/server/$id/activity': typeof AppServerIdActivityRoute
   '/_app/server/$id/backups': typeof AppServerIdBackupsRoute
   '/_app/server/$id/databases': typeof AppServerIdDatabasesRoute
@@ -318,7 +379,9 @@ export interface FileRoutesById {
   '/_app/server/$id/startup': typeof AppServerIdStartupRoute
   '/_app/server/$id/users': typeof AppServerIdUsersRoute
   '/_app/admin/nests/': typeof AppAdminNestsIndexRoute
+  '/_app/admin/nodes/': typeof AppAdminNodesIndexRoute
   '/_app/admin/servers/': typeof AppAdminServersIndexRoute
+  '/_app/admin/users/': typeof AppAdminUsersIndexRoute
   '/_app/server/$id/': typeof AppServerIdIndexRoute
   '/_app/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
   '/_app/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
@@ -339,6 +402,9 @@ export interface FileRouteTypes {
     | '/account/api-keys'
     | '/account/sessions'
     | '/account/ssh-keys'
+    | '/admin/audit'
+    | '/admin/database-hosts'
+    | '/admin/locations'
     | '/server/$id'
     | '/auth/password/reset'
     | '/account/'
@@ -346,8 +412,10 @@ export interface FileRouteTypes {
     | '/auth/password/'
     | '/admin/eggs/$eggId'
     | '/admin/nests/$nestId'
+    | '/admin/nodes/$nid'
     | '/admin/servers/$sid'
     | '/admin/servers/new'
+    | '/admin/users/$uid'
     | '/server/$id/activity'
     | '/server/$id/backups'
     | '/server/$id/databases'
@@ -356,7 +424,9 @@ export interface FileRouteTypes {
     | '/server/$id/startup'
     | '/server/$id/users'
     | '/admin/nests/'
+    | '/admin/nodes/'
     | '/admin/servers/'
+    | '/admin/users/'
     | '/server/$id/'
     | '/admin/eggs/$eggId/script'
     | '/admin/eggs/$eggId/variables'
@@ -373,13 +443,18 @@ export interface FileRouteTypes {
     | '/account/api-keys'
     | '/account/sessions'
     | '/account/ssh-keys'
+    | '/admin/audit'
+    | '/admin/database-hosts'
+    | '/admin/locations'
     | '/auth/password/reset'
     | '/account'
     | '/admin'
     | '/auth/password'
     | '/admin/nests/$nestId'
+    | '/admin/nodes/$nid'
     | '/admin/servers/$sid'
     | '/admin/servers/new'
+    | '/admin/users/$uid'
     | '/server/$id/activity'
     | '/server/$id/backups'
     | '/server/$id/databases'
@@ -388,7 +463,9 @@ export interface FileRouteTypes {
     | '/server/$id/startup'
     | '/server/$id/users'
     | '/admin/nests'
+    | '/admin/nodes'
     | '/admin/servers'
+    | '/admin/users'
     | '/server/$id'
     | '/admin/eggs/$eggId/script'
     | '/admin/eggs/$eggId/variables'
@@ -408,6 +485,9 @@ export interface FileRouteTypes {
     | '/_app/account/api-keys'
     | '/_app/account/sessions'
     | '/_app/account/ssh-keys'
+    | '/_app/admin/audit'
+    | '/_app/admin/database-hosts'
+    | '/_app/admin/locations'
     | '/_app/server/$id'
     | '/auth/password/reset'
     | '/_app/account/'
@@ -415,8 +495,10 @@ export interface FileRouteTypes {
     | '/auth/password/'
     | '/_app/admin/eggs/$eggId'
     | '/_app/admin/nests/$nestId'
+    | '/_app/admin/nodes/$nid'
     | '/_app/admin/servers/$sid'
     | '/_app/admin/servers/new'
+    | '/_app/admin/users/$uid'
     | '/_app/server/$id/activity'
     | '/_app/server/$id/backups'
     | '/_app/server/$id/databases'
@@ -425,7 +507,9 @@ export interface FileRouteTypes {
     | '/_app/server/$id/startup'
     | '/_app/server/$id/users'
     | '/_app/admin/nests/'
+    | '/_app/admin/nodes/'
     | '/_app/admin/servers/'
+    | '/_app/admin/users/'
     | '/_app/server/$id/'
     | '/_app/admin/eggs/$eggId/script'
     | '/_app/admin/eggs/$eggId/variables'
@@ -522,6 +606,27 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminIndexRouteImport
       parentRoute: typeof AppAdminRoute
     }
+    '/_app/admin/audit': {
+      id: '/_app/admin/audit'
+      path: '/audit'
+      fullPath: '/admin/audit'
+      preLoaderRoute: typeof AppAdminAuditRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/database-hosts': {
+      id: '/_app/admin/database-hosts'
+      path: '/database-hosts'
+      fullPath: '/admin/database-hosts'
+      preLoaderRoute: typeof AppAdminDatabaseHostsRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/locations': {
+      id: '/_app/admin/locations'
+      path: '/locations'
+      fullPath: '/admin/locations'
+      preLoaderRoute: typeof AppAdminLocationsRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
     '/_app/server/$id': {
       id: '/_app/server/$id'
       path: '/server/$id'
@@ -564,6 +669,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminNestsNestIdRouteImport
       parentRoute: typeof AppAdminRoute
     }
+    '/_app/admin/nodes/': {
+      id: '/_app/admin/nodes/'
+      path: '/nodes'
+      fullPath: '/admin/nodes/'
+      preLoaderRoute: typeof AppAdminNodesIndexRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/nodes/$nid': {
+      id: '/_app/admin/nodes/$nid'
+      path: '/nodes/$nid'
+      fullPath: '/admin/nodes/$nid'
+      preLoaderRoute: typeof AppAdminNodesNidRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
     '/_app/admin/servers/': {
       id: '/_app/admin/servers/'
       path: '/servers'
@@ -583,6 +702,20 @@ declare module '@tanstack/react-router' {
       path: '/servers/new'
       fullPath: '/admin/servers/new'
       preLoaderRoute: typeof AppAdminServersNewRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/users/': {
+      id: '/_app/admin/users/'
+      path: '/users'
+      fullPath: '/admin/users/'
+      preLoaderRoute: typeof AppAdminUsersIndexRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/users/$uid': {
+      id: '/_app/admin/users/$uid'
+      path: '/users/$uid'
+      fullPath: '/admin/users/$uid'
+      preLoaderRoute: typeof AppAdminUsersUidRouteImport
       parentRoute: typeof AppAdminRoute
     }
     '/_app/server/$id/': {
@@ -727,23 +860,37 @@ const AppAdminEggsEggIdRouteWithChildren =
   AppAdminEggsEggIdRoute._addFileChildren(AppAdminEggsEggIdRouteChildren)
 
 interface AppAdminRouteChildren {
+  AppAdminAuditRoute: typeof AppAdminAuditRoute
+  AppAdminDatabaseHostsRoute: typeof AppAdminDatabaseHostsRoute
+  AppAdminLocationsRoute: typeof AppAdminLocationsRoute
   AppAdminIndexRoute: typeof AppAdminIndexRoute
   AppAdminEggsEggIdRoute: typeof AppAdminEggsEggIdRouteWithChildren
   AppAdminNestsNestIdRoute: typeof AppAdminNestsNestIdRoute
+  AppAdminNodesNidRoute: typeof AppAdminNodesNidRoute
   AppAdminServersSidRoute: typeof AppAdminServersSidRoute
   AppAdminServersNewRoute: typeof AppAdminServersNewRoute
+  AppAdminUsersUidRoute: typeof AppAdminUsersUidRoute
   AppAdminNestsIndexRoute: typeof AppAdminNestsIndexRoute
+  AppAdminNodesIndexRoute: typeof AppAdminNodesIndexRoute
   AppAdminServersIndexRoute: typeof AppAdminServersIndexRoute
+  AppAdminUsersIndexRoute: typeof AppAdminUsersIndexRoute
 }
 
 const AppAdminRouteChildren: AppAdminRouteChildren = {
+  AppAdminAuditRoute: AppAdminAuditRoute,
+  AppAdminDatabaseHostsRoute: AppAdminDatabaseHostsRoute,
+  AppAdminLocationsRoute: AppAdminLocationsRoute,
   AppAdminIndexRoute: AppAdminIndexRoute,
   AppAdminEggsEggIdRoute: AppAdminEggsEggIdRouteWithChildren,
   AppAdminNestsNestIdRoute: AppAdminNestsNestIdRoute,
+  AppAdminNodesNidRoute: AppAdminNodesNidRoute,
   AppAdminServersSidRoute: AppAdminServersSidRoute,
   AppAdminServersNewRoute: AppAdminServersNewRoute,
+  AppAdminUsersUidRoute: AppAdminUsersUidRoute,
   AppAdminNestsIndexRoute: AppAdminNestsIndexRoute,
+  AppAdminNodesIndexRoute: AppAdminNodesIndexRoute,
   AppAdminServersIndexRoute: AppAdminServersIndexRoute,
+  AppAdminUsersIndexRoute: AppAdminUsersIndexRoute,
 }
 
 const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(

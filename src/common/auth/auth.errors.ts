@@ -30,5 +30,10 @@ export const AuthError = {
     message: 'Cookie-authenticated changes must come from a trusted origin',
   },
   INVALID_CREDENTIALS: { code: 'INVALID_CREDENTIALS', category: ErrorCategory.UNAUTHENTICATED, message: 'Invalid credentials' },
+  ACCOUNT_SUSPENDED: {
+    code: 'ACCOUNT_SUSPENDED',
+    category: ErrorCategory.FORBIDDEN,
+    message: 'This account is suspended; an administrator can lift the suspension',
+  },
   REGISTRATION_DISABLED: { code: 'REGISTRATION_DISABLED', category: ErrorCategory.FORBIDDEN, message: 'Registration is disabled' },
 } satisfies Record<string, ErrorDef>;

@@ -8,6 +8,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { ApiKeysService } from 'src/modules/api-keys/api-keys.service';
 import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
+import type { UserEntity } from 'src/modules/users/user.entity';
 
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
@@ -30,6 +31,13 @@ const presentedCredential = (req: HttpRequest): { kind: 'api-key'; secret: strin
   }
   const token = req.cookies[SESSION_COOKIE];
   return typeof token === 'string' && token.length > 0 ? { kind: 'session', token } : null;
+};
+
+/** A suspended account is refused with its own code (the credential itself was good). */
+export const refuseSuspended = (user: UserEntity): void => {
+  if (user.suspended) {
+    throw new AppException(AuthError.ACCOUNT_SUSPENDED);
+  }
 };
 
 @Injectable()
@@ -65,12 +73,19 @@ export class AuthService {
       if (!auth) {
         throw new AppException(AuthError.UNAUTHENTICATED);
       }
+      refuseSuspended(auth.user);
       return auth;
     }
     const resolved = await this.sessions.resolve(presented.token);
     if (!resolved) {
       this.clearSessionCookie(res);
       throw new AppException(AuthError.UNAUTHENTICATED);
+    }
+    if (resolved.session.user.suspended) {
+      // Suspension deletes the sessions; one that slipped past (made in the same instant) ends here.
+      await this.sessions.revokeAll(resolved.session.userId);
+      this.clearSessionCookie(res);
+      refuseSuspended(resolved.session.user);
     }
     if (resolved.refreshed) {
       this.setSessionCookie(res, presented.token, resolved.session);
@@ -96,10 +111,11 @@ export class AuthService {
    */
   async recheck(held: HeldCredential): Promise<AuthContext | null> {
     if (held.kind === 'api-key') {
-      return this.byApiKey(held.secret);
+      const auth = await this.byApiKey(held.secret);
+      return auth && !auth.user.suspended ? auth : null;
     }
     const session = await this.sessions.peek(held.token);
-    return session ? { method: 'session', user: session.user, session } : null;
+    return session && !session.user.suspended ? { method: 'session', user: session.user, session } : null;
   }
 
   private async byApiKey(secret: string): Promise<AuthContext | null> {

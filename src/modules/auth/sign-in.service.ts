@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AuthError } from 'src/common/auth/auth.errors';
 import { AppException } from 'src/common/errors/app.exception';
 import { AppConfigService } from 'src/config/app-config.service';
+import { refuseSuspended } from 'src/modules/auth/auth.service';
 import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
 import { SignUpDto } from 'src/modules/auth/dto/auth.dto';
@@ -39,6 +40,8 @@ export class SignInService {
     if (!user || !ok) {
       throw new AppException(AuthError.INVALID_CREDENTIALS);
     }
+    // Only once the password is right, so that the answer tells a stranger nothing about the account.
+    refuseSuspended(user);
     await this.twoFactor.verifySignIn(user, totp);
     return { user, ...(await this.sessions.create(user, meta)) };
   }
@@ -46,6 +49,7 @@ export class SignInService {
   /** The code step of a two-factor sign-in, by the challenge its password step answered. */
   async completeTwoFactor(challenge: string, code: string, meta: ClientMeta): Promise<SignedIn> {
     const user = await this.twoFactor.redeemChallenge(challenge, code);
+    refuseSuspended(user);
     return { user, ...(await this.sessions.create(user, meta)) };
   }
 

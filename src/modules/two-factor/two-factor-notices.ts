@@ -29,3 +29,11 @@ export const recoveryCodeUsedNotice = (user: UserEntity, remaining: number, appU
     `A recovery code was just used to sign in to your Hatchery account. ${remaining} unused recovery code${remaining === 1 ? '' : 's'} remain${remaining === 1 ? 's' : ''}.`,
     appUrl,
   );
+
+export const twoFactorResetNotice = (user: UserEntity, appUrl: string): MailMessage =>
+  notice(
+    user,
+    'Two-factor sign-in was turned off by an administrator',
+    'An administrator just turned two-factor sign-in off for your Hatchery account; your recovery codes no longer work. Turn it on again under Account.',
+    appUrl,
+  );

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from 'src/common/crypto/secret-box';
+import { AuditModule } from 'src/modules/audit/audit.module';
 import { MailModule } from 'src/modules/mail/mail.module';
+import { AdminTwoFactorController } from 'src/modules/two-factor/admin-two-factor.controller';
 import { RecoveryCodeEntity } from 'src/modules/two-factor/recovery-code.entity';
 import { TwoFactorController } from 'src/modules/two-factor/two-factor.controller';
 import { TwoFactorRepository } from 'src/modules/two-factor/two-factor.repository';
@@ -11,8 +13,8 @@ import { TwoFactorChallengeEntity } from 'src/modules/two-factor/two-factor-chal
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserTwoFactorEntity, RecoveryCodeEntity, TwoFactorChallengeEntity]), UsersModule, MailModule],
-  controllers: [TwoFactorController],
+  imports: [TypeOrmModule.forFeature([UserTwoFactorEntity, RecoveryCodeEntity, TwoFactorChallengeEntity]), UsersModule, MailModule, AuditModule],
+  controllers: [TwoFactorController, AdminTwoFactorController],
   providers: [TwoFactorRepository, TwoFactorService, SecretBox],
   exports: [TwoFactorService],
 })

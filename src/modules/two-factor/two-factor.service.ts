@@ -6,6 +6,8 @@ import { SecretBox } from 'src/common/crypto/secret-box';
 import { sha256Hex } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
 import { AppConfigService } from 'src/config/app-config.service';
+import { AuditService } from 'src/modules/audit/audit.service';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { MailMessage, MailService } from 'src/modules/mail/mail.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';
@@ -13,7 +15,7 @@ import { UserError } from 'src/modules/users/users.errors';
 import { UsersService } from 'src/modules/users/users.service';
 import { hashRecoveryCode, isTotpCode, newRecoveryCode, RECOVERY_CODE_COUNT } from 'src/modules/two-factor/recovery-codes';
 import { matchTotp, newTotpSecret, totpUri } from 'src/modules/two-factor/totp';
-import { recoveryCodeUsedNotice, twoFactorDisabledNotice, twoFactorEnabledNotice } from 'src/modules/two-factor/two-factor-notices';
+import { recoveryCodeUsedNotice, twoFactorDisabledNotice, twoFactorEnabledNotice, twoFactorResetNotice } from 'src/modules/two-factor/two-factor-notices';
 import { TwoFactorError } from 'src/modules/two-factor/two-factor.errors';
 import { TwoFactorRepository } from 'src/modules/two-factor/two-factor.repository';
 
@@ -43,6 +45,7 @@ export class TwoFactorService {
     private readonly mail: MailService,
     private readonly tasks: BackgroundTasks,
     private readonly config: AppConfigService,
+    private readonly audit: AuditService,
   ) {}
 
   /** Starts (or restarts) setup: a new secret, not yet in force until `enable` confirms a code of it. */
@@ -95,6 +98,30 @@ export class TwoFactorService {
       await this.users.setColumns(user.id, { twoFactorEnabled: false }, manager);
     });
     this.notify(user, twoFactorDisabledNotice(user, this.config.http.appUrl), 'two-factor disabled notice');
+  }
+
+  /**
+   * An administrator turns a user's two-factor sign-in off (a lost device): the secret, the recovery
+   * codes and any pending sign-in step go, in one transaction with the audit entry; the user is told by mail.
+   */
+  async resetByAdmin(userId: string, actor: Actor): Promise<UserEntity> {
+    const user = await this.repo.transaction(async (manager) => {
+      const found = await this.users.get(userId, manager);
+      if (!found.twoFactorEnabled) {
+        throw new AppException(TwoFactorError.NOT_ENABLED);
+      }
+      await this.repo.removeAll(found.id, manager);
+      await this.users.setColumns(found.id, { twoFactorEnabled: false }, manager);
+      await this.audit.record(manager, actor, {
+        action: 'user.two_factor_reset',
+        targetType: 'user',
+        targetId: found.id,
+        changes: { before: { twoFactorEnabled: true }, after: { twoFactorEnabled: false } },
+      });
+      return this.users.get(found.id, manager);
+    });
+    this.notify(user, twoFactorResetNotice(user, this.config.http.appUrl), 'two-factor reset notice');
+    return user;
   }
 
   /**

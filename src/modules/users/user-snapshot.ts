@@ -13,6 +13,7 @@ export interface UserSnapshot {
   readonly passwordHash: string;
   readonly admin: boolean;
   readonly twoFactorEnabled: boolean;
+  readonly suspended: boolean;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -26,6 +27,7 @@ export const userSnapshot = (user: UserEntity): UserSnapshot => ({
   passwordHash: user.passwordHash,
   admin: user.admin,
   twoFactorEnabled: user.twoFactorEnabled,
+  suspended: user.suspended,
   createdAt: user.createdAt.getTime(),
   updatedAt: user.updatedAt.getTime(),
 });

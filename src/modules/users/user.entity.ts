@@ -30,6 +30,10 @@ export class UserEntity {
   @Column({ name: 'two_factor_enabled', type: 'boolean', default: false })
   twoFactorEnabled!: boolean;
 
+  /** Set by an administrator: no sign-in of any kind (password, API key, SFTP) while true. */
+  @Column({ type: 'boolean', default: false })
+  suspended!: boolean;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

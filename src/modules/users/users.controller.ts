@@ -2,16 +2,18 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } fr
 import { ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
-import type { AuthContext } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
-import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
-import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/pagination';
+import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
+import { Paginated, toPage } from 'src/common/http/pagination';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { CreateUserDto } from 'src/modules/users/dto/create-user.dto';
 import { UpdateUserDto } from 'src/modules/users/dto/update-user.dto';
-import { toUserResponse, UserResponseDto } from 'src/modules/users/dto/user-response.dto';
+import { UserListQueryDto } from 'src/modules/users/dto/user-list-query.dto';
+import { AdminUserResponseDto, toAdminUserResponse } from 'src/modules/users/dto/user-response.dto';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersService } from 'src/modules/users/users.service';
+
+const userId = new DecimalIdPipe(UserError.NOT_FOUND);
 
 @ApiTags('admin: users')
 @Controller('api/admin/users')
@@ -20,39 +22,53 @@ export class UsersController {
 
   @Get()
   @Authenticated({ admin: AdminScope.USERS_READ })
-  @ApiPage(UserResponseDto)
-  list(@Query() query: PaginationQueryDto): Promise<Paginated<UserResponseDto>> {
-    return this.service.list(toPage(query));
+  @ApiPage(AdminUserResponseDto)
+  list(@Query() query: UserListQueryDto): Promise<Paginated<AdminUserResponseDto>> {
+    return this.service.list(toPage(query), query.search);
   }
 
   @Post()
   @Authenticated({ admin: AdminScope.USERS_WRITE })
-  @ApiData(UserResponseDto, { status: 201 })
-  async create(@Body() dto: CreateUserDto): Promise<{ data: UserResponseDto }> {
-    return { data: toUserResponse(await this.service.create(dto)) };
+  @ApiData(AdminUserResponseDto, { status: 201 })
+  async create(@Body() dto: CreateUserDto, @CurrentActor() actor: Actor): Promise<{ data: AdminUserResponseDto }> {
+    return { data: toAdminUserResponse(await this.service.create(dto, actor)) };
   }
 
   @Get(':id')
   @Authenticated({ admin: AdminScope.USERS_READ })
-  @ApiData(UserResponseDto)
-  async get(@Param('id', new DecimalIdPipe(UserError.NOT_FOUND)) id: string): Promise<{ data: UserResponseDto }> {
-    return { data: toUserResponse(await this.service.get(id)) };
+  @ApiData(AdminUserResponseDto)
+  async get(@Param('id', userId) id: string): Promise<{ data: AdminUserResponseDto }> {
+    return { data: toAdminUserResponse(await this.service.get(id)) };
   }
 
   @Patch(':id')
   @Authenticated({ admin: AdminScope.USERS_WRITE })
-  @ApiData(UserResponseDto)
-  async update(
-    @Param('id', new DecimalIdPipe(UserError.NOT_FOUND)) id: string,
-    @Body() dto: UpdateUserDto,
-  ): Promise<{ data: UserResponseDto }> {
-    return { data: toUserResponse(await this.service.update(id, dto)) };
+  @ApiData(AdminUserResponseDto)
+  async update(@Param('id', userId) id: string, @Body() dto: UpdateUserDto, @CurrentActor() actor: Actor): Promise<{ data: AdminUserResponseDto }> {
+    return { data: toAdminUserResponse(await this.service.update(id, dto, actor)) };
+  }
+
+  /** Nobody can sign in to the account (password, API key, SFTP) until it is unsuspended; its sessions end now. */
+  @Post(':id/suspend')
+  @HttpCode(200)
+  @Authenticated({ admin: AdminScope.USERS_WRITE })
+  @ApiData(AdminUserResponseDto)
+  async suspend(@Param('id', userId) id: string, @CurrentActor() actor: Actor): Promise<{ data: AdminUserResponseDto }> {
+    return { data: toAdminUserResponse(await this.service.setSuspended(id, true, actor)) };
+  }
+
+  @Post(':id/unsuspend')
+  @HttpCode(200)
+  @Authenticated({ admin: AdminScope.USERS_WRITE })
+  @ApiData(AdminUserResponseDto)
+  async unsuspend(@Param('id', userId) id: string, @CurrentActor() actor: Actor): Promise<{ data: AdminUserResponseDto }> {
+    return { data: toAdminUserResponse(await this.service.setSuspended(id, false, actor)) };
   }
 
   @Delete(':id')
   @HttpCode(204)
   @Authenticated({ admin: AdminScope.USERS_WRITE })
-  async delete(@Param('id', new DecimalIdPipe(UserError.NOT_FOUND)) id: string, @CurrentAuth() auth: AuthContext): Promise<void> {
-    await this.service.delete(id, auth.user);
+  async delete(@Param('id', userId) id: string, @CurrentActor() actor: Actor): Promise<void> {
+    await this.service.delete(id, actor);
   }
 }

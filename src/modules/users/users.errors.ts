@@ -15,5 +15,6 @@ export const UserError = {
     category: ErrorCategory.CONFLICT,
     message: 'The user owns servers; delete or transfer them first',
   },
+  CANNOT_SUSPEND_SELF: { code: 'USER_CANNOT_SUSPEND_SELF', category: ErrorCategory.CONFLICT, message: 'You cannot suspend your own account' },
   INVALID_PASSWORD: { code: 'INVALID_PASSWORD', category: ErrorCategory.BAD_REQUEST, message: 'The password given is not correct' },
 } satisfies Record<string, ErrorDef>;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from 'src/modules/audit/audit.module';
 import { SessionsModule } from 'src/modules/sessions/sessions.module';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';
@@ -8,7 +9,7 @@ import { UsersRepository } from 'src/modules/users/users.repository';
 import { UsersService } from 'src/modules/users/users.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserEntity]), SessionsModule],
+  imports: [TypeOrmModule.forFeature([UserEntity]), SessionsModule, AuditModule],
   controllers: [UsersController],
   providers: [UsersRepository, UsersService, PasswordHasher],
   exports: [UsersService, PasswordHasher],

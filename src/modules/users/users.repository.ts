@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { Brackets, EntityManager, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
 import { TwoFactorChallengeEntity } from 'src/modules/two-factor/two-factor-challenge.entity';
 import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-reset-token.entity';
@@ -24,8 +24,18 @@ export class UsersRepository {
     return this.repo.findOneBy({ username: username.toLowerCase() });
   }
 
-  findPage(skip: number, take: number): Promise<[UserEntity[], number]> {
-    return this.repo.findAndCount({ order: { id: 'ASC' }, skip, take });
+  /** A page by id; with `search`, only users whose username, e-mail or name holds it (case-insensitive). */
+  findPage(skip: number, take: number, search?: string): Promise<[UserEntity[], number]> {
+    const query = this.repo.createQueryBuilder('u').orderBy('u.id', 'ASC').skip(skip).take(take);
+    if (search) {
+      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query.where(
+        new Brackets((q) => {
+          q.where('u.username ILIKE :pattern', { pattern }).orWhere('u.email ILIKE :pattern', { pattern }).orWhere('u.name ILIKE :pattern', { pattern });
+        }),
+      );
+    }
+    return query.getManyAndCount();
   }
 
   count(): Promise<number> {
@@ -70,7 +80,7 @@ export class UsersRepository {
   /** Writes only the given columns, so a concurrent change to another column of the row is not overwritten. */
   async setColumns(
     id: string,
-    changes: Partial<Pick<UserEntity, 'passwordHash' | 'twoFactorEnabled'>>,
+    changes: Partial<Pick<UserEntity, 'passwordHash' | 'twoFactorEnabled' | 'suspended'>>,
     manager: EntityManager = this.repo.manager,
   ): Promise<void> {
     await manager.getRepository(UserEntity).update({ id }, changes);

@@ -3,14 +3,19 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AppException } from 'src/common/errors/app.exception';
+import { AuditService, changedFields, pick } from 'src/modules/audit/audit.service';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
 import { CreateUserDto } from 'src/modules/users/dto/create-user.dto';
 import { UpdateUserDto } from 'src/modules/users/dto/update-user.dto';
-import { toUserResponse, UserResponseDto } from 'src/modules/users/dto/user-response.dto';
+import { AdminUserResponseDto, toAdminUserResponse } from 'src/modules/users/dto/user-response.dto';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersRepository } from 'src/modules/users/users.repository';
+
+/** What the audit log records of a user (never the password or its hash). */
+const AUDITED = ['username', 'email', 'name', 'admin', 'suspended'] as const;
 
 @Injectable()
 export class UsersService {
@@ -18,11 +23,12 @@ export class UsersService {
     private readonly users: UsersRepository,
     private readonly sessions: SessionsService,
     private readonly hasher: PasswordHasher,
+    private readonly audit: AuditService,
   ) {}
 
-  async list(page: Page): Promise<Paginated<UserResponseDto>> {
-    const [rows, total] = await this.users.findPage(page.skip, page.perPage);
-    return paginated(rows.map(toUserResponse), total, page);
+  async list(page: Page, search?: string): Promise<Paginated<AdminUserResponseDto>> {
+    const [rows, total] = await this.users.findPage(page.skip, page.perPage, search?.trim() || undefined);
+    return paginated(rows.map(toAdminUserResponse), total, page);
   }
 
   /** How many accounts exist (none: the first administrator may be created). */
@@ -61,7 +67,7 @@ export class UsersService {
   }
 
   /** Sets flags without reloading the user; a new password hash also voids the user's reset links. */
-  setColumns(id: string, changes: Partial<Pick<UserEntity, 'passwordHash' | 'twoFactorEnabled'>>, manager?: EntityManager): Promise<void> {
+  setColumns(id: string, changes: Partial<Pick<UserEntity, 'passwordHash' | 'twoFactorEnabled' | 'suspended'>>, manager?: EntityManager): Promise<void> {
     return this.users.setColumns(id, changes, manager);
   }
 
@@ -78,19 +84,29 @@ export class UsersService {
     return user;
   }
 
-  async create(dto: CreateUserDto): Promise<UserEntity> {
+  /** An account made by an administrator (audited when `actor` is given), the CLI or ADMIN_EMAIL. */
+  async create(dto: CreateUserDto, actor?: Actor): Promise<UserEntity> {
     // Without a password the account gets a random one nobody knows: it signs in once a password is set.
     const password = dto.password ?? randomBytes(32).toString('base64url');
-    return this.users.insert({
-      username: dto.username,
-      email: dto.email,
-      name: dto.name ?? '',
-      admin: dto.admin ?? false,
-      passwordHash: await this.hasher.hash(password),
+    const passwordHash = await this.hasher.hash(password);
+    return this.users.transaction(async (manager) => {
+      const user = await this.users.insert(
+        { username: dto.username, email: dto.email, name: dto.name ?? '', admin: dto.admin ?? false, passwordHash },
+        manager,
+      );
+      if (actor) {
+        await this.audit.record(manager, actor, {
+          action: 'user.created',
+          targetType: 'user',
+          targetId: user.id,
+          changes: { after: { ...pick(user, AUDITED), passwordSet: dto.password !== undefined } },
+        });
+      }
+      return user;
     });
   }
 
-  async update(id: string, dto: UpdateUserDto): Promise<UserEntity> {
+  async update(id: string, dto: UpdateUserDto, actor: Actor): Promise<UserEntity> {
     const passwordHash = dto.password !== undefined ? await this.hasher.hash(dto.password) : undefined;
     return this.users.transaction(async (manager) => {
       const user = await this.get(id, manager);
@@ -103,12 +119,46 @@ export class UsersService {
         // A password set by an administrator ends every session the old one opened.
         await this.sessions.revokeAll(user.id, undefined, manager);
       }
+      const changes = changedFields(user, updated, AUDITED);
+      if (passwordHash) {
+        changes.after.passwordChanged = true;
+      }
+      if (Object.keys(changes.after).length > 0) {
+        await this.audit.record(manager, actor, { action: 'user.updated', targetType: 'user', targetId: user.id, changes });
+      }
       return updated;
     });
   }
 
-  async delete(id: string, actor: UserEntity): Promise<void> {
-    if (actor.id === id) {
+  /**
+   * Suspends or restores sign-in. Suspending ends every session at once; API keys and SFTP are
+   * refused while the flag is set (AuthService, SftpAuthService), and work again once it is lifted.
+   */
+  async setSuspended(id: string, suspended: boolean, actor: Actor): Promise<UserEntity> {
+    if (suspended && actor.userId === id) {
+      throw new AppException(UserError.CANNOT_SUSPEND_SELF);
+    }
+    return this.users.transaction(async (manager) => {
+      const user = await this.get(id, manager);
+      if (user.suspended === suspended) {
+        return user;
+      }
+      await this.users.setColumns(user.id, { suspended }, manager);
+      if (suspended) {
+        await this.sessions.revokeAll(user.id, undefined, manager);
+      }
+      await this.audit.record(manager, actor, {
+        action: suspended ? 'user.suspended' : 'user.unsuspended',
+        targetType: 'user',
+        targetId: user.id,
+        changes: { before: { suspended: user.suspended }, after: { suspended } },
+      });
+      return this.get(user.id, manager);
+    });
+  }
+
+  async delete(id: string, actor: Actor): Promise<void> {
+    if (actor.userId === id) {
       throw new AppException(UserError.CANNOT_DELETE_SELF);
     }
     await this.users.transaction(async (manager) => {
@@ -117,6 +167,7 @@ export class UsersService {
         await this.ensureAnotherAdmin(manager);
       }
       await this.users.delete(user.id, manager);
+      await this.audit.record(manager, actor, { action: 'user.deleted', targetType: 'user', targetId: user.id, changes: { before: pick(user, AUDITED) } });
     });
   }
 

@@ -689,6 +689,56 @@ export interface paths {
         patch: operations["UsersController_update"];
         trace?: never;
     };
+    "/api/admin/users/{id}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Nobody can sign in to the account (password, API key, SFTP) until it is unsuspended; its sessions end now. */
+        post: operations["UsersController_suspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/two-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Turns the user's two-factor sign-in off (secret and recovery codes deleted); 409 TWO_FACTOR_NOT_ENABLED when it is off. */
+        delete: operations["AdminTwoFactorController_reset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/{id}/unsuspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["UsersController_unsuspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/captcha": {
         parameters: {
             query?: never;
@@ -1862,6 +1912,18 @@ export interface components {
             serverValue: string;
             userEditable: boolean;
             userViewable: boolean;
+        };
+        AdminUserResponseDto: {
+            admin: boolean;
+            createdAt: string;
+            email: string;
+            id: string;
+            name: string;
+            suspended: boolean;
+            twoFactorEnabled: boolean;
+            updatedAt: string;
+            username: string;
+            uuid: string;
         };
         AllocationResponseDto: {
             alias: string | null;
@@ -5735,6 +5797,8 @@ export interface operations {
             query?: {
                 page?: number;
                 perPage?: number;
+                /** @description Part of the username, e-mail or name (case-insensitive). */
+                search?: string;
             };
             header?: never;
             path?: never;
@@ -5767,7 +5831,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["UserResponseDto"][];
+                        data: components["schemas"]["AdminUserResponseDto"][];
                         meta: components["schemas"]["PageMetaDto"];
                     };
                 };
@@ -5811,7 +5875,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["UserResponseDto"];
+                        data: components["schemas"]["AdminUserResponseDto"];
                     };
                 };
             };
@@ -5852,7 +5916,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["UserResponseDto"];
+                        data: components["schemas"]["AdminUserResponseDto"];
                     };
                 };
             };
@@ -5934,7 +5998,130 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        data: components["schemas"]["UserResponseDto"];
+                        data: components["schemas"]["AdminUserResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    UsersController_suspend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    AdminTwoFactorController_reset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    UsersController_unsuspend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserResponseDto"];
                     };
                 };
             };

@@ -112,6 +112,9 @@ export class SftpAuthService {
       throw await fail(SftpError.INVALID_CREDENTIALS, dto.type === 'password' ? 'wrong username or password' : 'unknown key', server, user);
     }
     const account = user!;
+    if (account.suspended) {
+      throw await fail(SftpError.INVALID_CREDENTIALS, 'the account is suspended', server, account);
+    }
     const permissions = await this.permissions(server, account);
     if (!permissions) {
       throw await fail(SftpError.INVALID_CREDENTIALS, 'the user may not use SFTP on this server', server, account);

@@ -23,3 +23,10 @@ export const toUserResponse = (user: UserEntity): UserResponseDto => ({
   createdAt: user.createdAt.toISOString(),
   updatedAt: user.updatedAt.toISOString(),
 });
+
+/** A user as the administration sees it: the public fields and whether sign-in is suspended. */
+export class AdminUserResponseDto extends UserResponseDto {
+  suspended!: boolean;
+}
+
+export const toAdminUserResponse = (user: UserEntity): AdminUserResponseDto => ({ ...toUserResponse(user), suspended: user.suspended });

@@ -9,8 +9,13 @@ import { ScrollingTabList } from '@/components/ScrollingTabList';
  */
 const TABS = [
   { value: 'overview', to: '/admin', label: 'admin.tabs.overview' },
-  { value: 'nests', to: '/admin/nests', label: 'admin.tabs.nests' },
   { value: 'servers', to: '/admin/servers', label: 'admin.tabs.servers' },
+  { value: 'users', to: '/admin/users', label: 'admin.tabs.users' },
+  { value: 'nodes', to: '/admin/nodes', label: 'admin.tabs.nodes' },
+  { value: 'nests', to: '/admin/nests', label: 'admin.tabs.nests' },
+  { value: 'locations', to: '/admin/locations', label: 'admin.tabs.locations' },
+  { value: 'database-hosts', to: '/admin/database-hosts', label: 'admin.tabs.databaseHosts' },
+  { value: 'audit', to: '/admin/audit', label: 'admin.tabs.audit' },
 ] as const;
 
 /** Pages under another tab's wing: an egg (/admin/eggs/$eggId) belongs to the nests tab. */

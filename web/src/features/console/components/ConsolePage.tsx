@@ -2,8 +2,8 @@ import { Alert, Box, Button, Card, Code, Group, Skeleton, Stack, Text, TextInput
 import { IconAlertTriangle, IconPlayerPlay, IconPlayerStop, IconRefresh, IconSkull, IconTerminal2 } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { lazy, Suspense, useEffect, useRef, useState, type KeyboardEvent } from 'react';
-import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
+import { useTranslation } from 'react-i18next';
 import { CopyButton } from '@/components/CopyButton';
 import { usePowerAction, type PowerAction } from '@/features/console/api';
 import { appendHistory, loadHistory, saveHistory, stepHistory, type HistoryCursor } from '@/features/console/command-history';

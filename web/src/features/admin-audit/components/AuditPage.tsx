@@ -1,0 +1,182 @@
+import { Accordion, Autocomplete, Badge, Button, Code, Group, Pagination, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { IconFilterOff, IconHistory } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { EmptyState } from '@/components/EmptyState';
+import { ErrorState } from '@/components/ErrorState';
+import { ListSkeleton } from '@/components/Skeletons';
+import { actorsQuery, type AuditEntry, type AuditFilter, auditQuery, KNOWN_ACTIONS } from '@/features/admin-audit/api';
+import { formatDateTime } from '@/lib/format';
+
+const EntryDetails = ({ entry }: { entry: AuditEntry }) => {
+  const { t } = useTranslation();
+  const { before, after } = entry.changes;
+  return (
+    <Stack gap="xs">
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="xs">
+        <Text size="sm">
+          <Text span c="dimmed" size="sm">
+            {t('adminAudit.via')}:{' '}
+          </Text>
+          {entry.actor.via ?? '—'}
+        </Text>
+        <Text size="sm">
+          <Text span c="dimmed" size="sm">
+            {t('adminAudit.ip')}:{' '}
+          </Text>
+          {entry.ip ?? '—'}
+        </Text>
+        <Text size="sm">
+          <Text span c="dimmed" size="sm">
+            {t('adminAudit.target')}:{' '}
+          </Text>
+          {entry.target.type} #{entry.target.id}
+        </Text>
+      </SimpleGrid>
+      {before && Object.keys(before).length > 0 ? (
+        <Stack gap={2}>
+          <Text size="xs" c="dimmed">
+            {t('adminAudit.before')}
+          </Text>
+          <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {JSON.stringify(before, null, 2)}
+          </Code>
+        </Stack>
+      ) : null}
+      {after && Object.keys(after).length > 0 ? (
+        <Stack gap={2}>
+          <Text size="xs" c="dimmed">
+            {t('adminAudit.after')}
+          </Text>
+          <Code block style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            {JSON.stringify(after, null, 2)}
+          </Code>
+        </Stack>
+      ) : null}
+      {!before && !after ? (
+        <Text size="sm" c="dimmed">
+          {t('adminAudit.noChanges')}
+        </Text>
+      ) : null}
+    </Stack>
+  );
+};
+
+/** /admin/audit?action=&actorId=&page=: who changed what in the administration, newest first; filters and page in the address. */
+export const AuditPage = ({ filter, onFilterChange }: { filter: AuditFilter; onFilterChange: (next: AuditFilter) => void }) => {
+  const { t, i18n } = useTranslation();
+  const list = useQuery(auditQuery(filter));
+  const actors = useQuery(actorsQuery());
+  const [action, setAction] = useState(filter.action ?? '');
+  const page = filter.page ?? 1;
+
+  // The typed action applies once it is a whole word of the log (picked, or typed and left for a moment).
+  useEffect(() => {
+    const next = action.trim();
+    if (next === (filter.action ?? '')) {
+      return undefined;
+    }
+    const timer = setTimeout(() => onFilterChange({ ...filter, action: next || undefined, page: undefined }), 400);
+    return () => clearTimeout(timer);
+  }, [action, filter, onFilterChange]);
+
+  const filtered = Boolean(filter.action || filter.actorId);
+  let body;
+  if (list.isPending) {
+    body = <ListSkeleton rows={5} />;
+  } else if (list.isError) {
+    body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
+  } else if (list.data.entries.length === 0) {
+    body = filtered ? (
+      <EmptyState icon={<IconHistory />} title={t('adminAudit.noMatchTitle')} description={t('adminAudit.noMatchText')} />
+    ) : (
+      <EmptyState icon={<IconHistory />} title={t('adminAudit.emptyTitle')} description={t('adminAudit.emptyText')} />
+    );
+  } else {
+    body = (
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed">
+          {t('adminAudit.count', { count: list.data.total })}
+        </Text>
+        <Accordion variant="separated" multiple chevronPosition="right" aria-busy={list.isPlaceholderData || undefined}>
+          {list.data.entries.map((entry) => (
+            <Accordion.Item key={entry.id} value={entry.id} data-testid="audit-entry">
+              <Accordion.Control aria-label={t('adminAudit.entryLabel', { action: entry.action, actor: entry.actor.username ?? t('adminAudit.system'), target: `${entry.target.type} #${entry.target.id}` })}>
+                <Group gap="xs" wrap="wrap">
+                  <Badge variant="light" style={{ textTransform: 'none' }}>
+                    {entry.action}
+                  </Badge>
+                  <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+                    {entry.actor.username ?? t('adminAudit.system')}
+                  </Text>
+                  <Text size="sm" c="dimmed">
+                    {entry.target.type} #{entry.target.id} · {formatDateTime(entry.createdAt, i18n.language)}
+                  </Text>
+                </Group>
+              </Accordion.Control>
+              <Accordion.Panel>
+                <EntryDetails entry={entry} />
+              </Accordion.Panel>
+            </Accordion.Item>
+          ))}
+        </Accordion>
+        {list.data.totalPages > 1 ? (
+          <Group justify="center">
+            <Pagination
+              total={list.data.totalPages}
+              value={Math.min(page, list.data.totalPages)}
+              onChange={(p) => onFilterChange({ ...filter, page: p > 1 ? p : undefined })}
+              getItemProps={(p) => ({ 'aria-label': t('adminAudit.page', { page: p }) })}
+              getControlProps={(control) => ({ 'aria-label': t(control === 'previous' || control === 'first' ? 'adminAudit.previousPage' : 'adminAudit.nextPage') })}
+              size="sm"
+            />
+          </Group>
+        ) : null}
+      </Stack>
+    );
+  }
+
+  return (
+    <Stack gap="md">
+      <Title order={2} size="h3">
+        {t('adminAudit.title')}
+      </Title>
+      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
+        <Autocomplete
+          label={t('adminAudit.action')}
+          placeholder={t('adminAudit.actionPlaceholder')}
+          data={[...KNOWN_ACTIONS]}
+          value={action}
+          onChange={setAction}
+          onOptionSubmit={(value) => onFilterChange({ ...filter, action: value, page: undefined })}
+          clearable
+        />
+        <Select
+          label={t('adminAudit.actor')}
+          placeholder={t('adminAudit.anyone')}
+          data={(actors.data ?? []).map((u) => ({ value: u.id, label: u.username }))}
+          value={filter.actorId ?? null}
+          onChange={(value) => onFilterChange({ ...filter, actorId: value ?? undefined, page: undefined })}
+          searchable
+          clearable
+          nothingFoundMessage={t('adminAudit.noActor')}
+        />
+        <Group align="flex-end">
+          <Button
+            variant="default"
+            leftSection={<IconFilterOff size={16} aria-hidden />}
+            disabled={!filtered}
+            onClick={() => {
+              setAction('');
+              onFilterChange({});
+            }}
+          >
+            {t('adminAudit.clear')}
+          </Button>
+        </Group>
+      </SimpleGrid>
+      {body}
+    </Stack>
+  );
+};

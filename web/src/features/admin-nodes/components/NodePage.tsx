@@ -1,0 +1,152 @@
+import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { ErrorState } from '@/components/ErrorState';
+import { FormError } from '@/components/FormError';
+import { PageSkeleton } from '@/components/Skeletons';
+import { type AdminNode, nodeQuery, useDeleteNode, useUpdateNode } from '@/features/admin-nodes/api';
+import { AllocationsTab } from '@/features/admin-nodes/components/AllocationsTab';
+import { ConfigurationTab } from '@/features/admin-nodes/components/ConfigurationTab';
+import { NodeForm } from '@/features/admin-nodes/components/NodeForm';
+import { NodeHealth } from '@/features/admin-nodes/components/NodeHealth';
+import { NODE_TABS, type NodeTab } from '@/features/admin-nodes/node-tabs';
+import { notify } from '@/lib/notify';
+
+
+const SettingsTab = ({ node }: { node: AdminNode }) => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const update = useUpdateNode(node.id);
+  const remove = useDeleteNode();
+  const [pushError, setPushError] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+  return (
+    <Stack gap="md">
+      <Paper withBorder p="md" radius="md">
+        <NodeForm
+          key={node.updatedAt}
+          node={node}
+          submitLabel={t('adminNodes.save')}
+          pending={update.isPending}
+          error={update.error}
+          onSubmit={(body) =>
+            update.mutate(body, {
+              onSuccess: ({ meta }) => {
+                setPushError(meta.configurationPushed ? null : (meta.pushError ?? ''));
+                notify({ color: 'green', message: t('adminNodes.saved') });
+              },
+            })
+          }
+        />
+        {pushError !== null ? (
+          <Alert color="yellow" variant="light" mt="sm" title={t('adminNodes.notPushedTitle')} styles={{ title: { color: 'var(--mantine-color-text)' } }}>
+            {t('adminNodes.notPushed', { reason: pushError })}
+          </Alert>
+        ) : null}
+      </Paper>
+      <Paper withBorder p="md" radius="md">
+        <Stack gap="sm">
+          <Title order={3} size="h4">
+            {t('adminNodes.deleteTitle')}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('adminNodes.deleteHelp')}
+          </Text>
+          <Group>
+            <Button color="red" variant="light" onClick={() => setConfirmDelete(true)}>
+              {t('adminNodes.delete')}
+            </Button>
+          </Group>
+          {remove.error ? <FormError error={remove.error} /> : null}
+        </Stack>
+      </Paper>
+      <ConfirmDialog
+        opened={confirmDelete}
+        title={t('adminNodes.deleteTitle')}
+        message={t('adminNodes.deleteText', { name: node.name })}
+        confirmLabel={t('adminNodes.delete')}
+        danger
+        loading={remove.isPending}
+        onClose={() => setConfirmDelete(false)}
+        onConfirm={() =>
+          remove.mutate(node.id, {
+            onSuccess: () => {
+              notify({ color: 'green', message: t('adminNodes.deleted', { name: node.name }) });
+              void navigate({ to: '/admin/nodes' });
+            },
+            onError: () => setConfirmDelete(false),
+          })
+        }
+      />
+    </Stack>
+  );
+};
+
+/** /admin/nodes/$nid?tab=: one node: its settings, its Wings configuration and its allocations. */
+export const NodePage = ({ nodeId, tab, onTabChange }: { nodeId: string; tab: NodeTab; onTabChange: (tab: NodeTab) => void }) => {
+  const { t } = useTranslation();
+  const node = useQuery(nodeQuery(nodeId));
+  const back = (
+    <Anchor component={Link} to="/admin/nodes" size="sm">
+      <Group gap={4} component="span">
+        <IconArrowLeft size={14} aria-hidden />
+        {t('adminNodes.back')}
+      </Group>
+    </Anchor>
+  );
+  if (node.isPending) {
+    return <PageSkeleton />;
+  }
+  if (node.isError) {
+    return (
+      <Stack>
+        {back}
+        <ErrorState error={node.error} onRetry={() => void node.refetch()} />
+      </Stack>
+    );
+  }
+  const n = node.data;
+  return (
+    <Stack gap="md">
+      {back}
+      <Stack gap={4}>
+        <Group gap="xs">
+          <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
+            {n.name}
+          </Title>
+          {n.maintenanceMode ? (
+            <Badge color="orange" variant="light" styles={{ label: { color: 'var(--mantine-color-text)' } }}>
+              {t('adminNodes.maintenanceBadge')}
+            </Badge>
+          ) : null}
+        </Group>
+        <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+          {n.baseUrl}
+        </Text>
+        <NodeHealth nodeId={n.id} detailed />
+      </Stack>
+      <Tabs value={tab} onChange={(v) => onTabChange(NODE_TABS.find((x) => x === v) ?? 'settings')} keepMounted={false}>
+        <Tabs.List aria-label={t('adminNodes.tabs.label')}>
+          {NODE_TABS.map((x) => (
+            <Tabs.Tab key={x} value={x}>
+              {t(`adminNodes.tabs.${x}`)}
+            </Tabs.Tab>
+          ))}
+        </Tabs.List>
+        <Tabs.Panel value="settings" pt="md">
+          <SettingsTab node={n} />
+        </Tabs.Panel>
+        <Tabs.Panel value="configuration" pt="md">
+          <ConfigurationTab node={n} />
+        </Tabs.Panel>
+        <Tabs.Panel value="allocations" pt="md">
+          <AllocationsTab nodeId={n.id} />
+        </Tabs.Panel>
+      </Tabs>
+    </Stack>
+  );
+};
