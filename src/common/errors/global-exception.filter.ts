@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError, ErrorDef } from 'src/common/errors/error-codes';
 import { HttpReply, HttpRequest, pathOf } from 'src/common/http/http';
+import { isPterodactylPath, pterodactylErrorBody } from 'src/common/errors/pterodactyl-error-body';
 
 interface ErrorBody {
   statusCode: number;
@@ -46,6 +47,12 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const body = this.toBody(exception);
     body.requestId = req.id;
     if (res.sent || res.raw.headersSent) {
+      return;
+    }
+    if (isPterodactylPath(req.url)) {
+      // The Pterodactyl-compatible layer answers in Pterodactyl's shape, whatever raised the error.
+      void res.header('content-type', 'application/json');
+      res.status(body.statusCode).send(pterodactylErrorBody(body.statusCode, body.message, body.details));
       return;
     }
     if (isDaemonCallback(req)) {
