@@ -49,6 +49,15 @@ export class AdminServersService {
     return this.view(await this.require(id));
   }
 
+  /** The server a billing system knows by this id. */
+  async getByExternalId(externalId: string): Promise<AdminServerDto> {
+    const server = await this.servers.findByExternalId(externalId);
+    if (!server) {
+      throw new AppException(ServerError.NOT_FOUND);
+    }
+    return this.view(server);
+  }
+
   /**
    * The row (and its allocations and variables) is committed first, because Wings
    * fetches the server's configuration from us before it answers; if the daemon refuses, the
@@ -83,6 +92,7 @@ export class AdminServersService {
           identifier: uuid.slice(0, 8),
           name: dto.name,
           description: dto.description ?? null,
+          externalId: dto.external_id ?? null,
           status: 'installing',
           suspended: false,
           ownerId: owner.id,

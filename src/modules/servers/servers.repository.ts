@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, IsNull, Repository } from 'typeorm';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
+import { AppException } from 'src/common/errors/app.exception';
+import { pgError, UNIQUE_VIOLATION } from 'src/database/pg-errors';
 import { queryPrepared } from 'src/database/prepared-query';
+import { ServerError } from 'src/modules/servers/servers.errors';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
@@ -277,11 +280,15 @@ export class ServersRepository {
 
   insert(server: Partial<ServerEntity>, manager: EntityManager): Promise<ServerEntity> {
     const repo = manager.getRepository(ServerEntity);
-    return repo.save(repo.create(server));
+    return repo.save(repo.create(server)).catch(externalIdTaken);
   }
 
   async update(id: string, changes: Partial<ServerEntity>, manager: EntityManager = this.servers.manager): Promise<void> {
-    await manager.getRepository(ServerEntity).update({ id }, changes);
+    await manager.getRepository(ServerEntity).update({ id }, changes).catch(externalIdTaken);
+  }
+
+  findByExternalId(externalId: string): Promise<LoadedServer | null> {
+    return this.loaded(this.servers.manager).where({ externalId }).getOne() as Promise<LoadedServer | null>;
   }
 
   async delete(id: string, manager: EntityManager): Promise<void> {
@@ -373,3 +380,12 @@ export class ServersRepository {
     }
   }
 }
+
+/** A unique violation of the external id is a 409; anything else is rethrown. */
+const externalIdTaken = (e: unknown): never => {
+  const error = pgError(e);
+  if (error?.code === UNIQUE_VIOLATION && (error.constraint === 'UQ_server_external_id' || error.detail.startsWith('Key (external_id)'))) {
+    throw new AppException(ServerError.EXTERNAL_ID_TAKEN);
+  }
+  throw e;
+};

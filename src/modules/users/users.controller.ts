@@ -9,7 +9,7 @@ import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/paginatio
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { CreateUserDto } from 'src/modules/users/dto/create-user.dto';
 import { UpdateUserDto } from 'src/modules/users/dto/update-user.dto';
-import { toUserResponse, UserResponseDto } from 'src/modules/users/dto/user-response.dto';
+import { AdminUserResponseDto, toAdminUserResponse } from 'src/modules/users/dto/user-response.dto';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersService } from 'src/modules/users/users.service';
 
@@ -20,33 +20,41 @@ export class UsersController {
 
   @Get()
   @Authenticated({ admin: AdminScope.USERS_READ })
-  @ApiPage(UserResponseDto)
-  list(@Query() query: PaginationQueryDto): Promise<Paginated<UserResponseDto>> {
+  @ApiPage(AdminUserResponseDto)
+  list(@Query() query: PaginationQueryDto): Promise<Paginated<AdminUserResponseDto>> {
     return this.service.list(toPage(query));
   }
 
   @Post()
   @Authenticated({ admin: AdminScope.USERS_WRITE })
-  @ApiData(UserResponseDto, { status: 201 })
-  async create(@Body() dto: CreateUserDto): Promise<{ data: UserResponseDto }> {
-    return { data: toUserResponse(await this.service.create(dto)) };
+  @ApiData(AdminUserResponseDto, { status: 201 })
+  async create(@Body() dto: CreateUserDto): Promise<{ data: AdminUserResponseDto }> {
+    return { data: toAdminUserResponse(await this.service.create(dto)) };
+  }
+
+  /** The user an outside system (billing) knows by this id. */
+  @Get('external/:externalId')
+  @Authenticated({ admin: AdminScope.USERS_READ })
+  @ApiData(AdminUserResponseDto)
+  async getByExternalId(@Param('externalId') externalId: string): Promise<{ data: AdminUserResponseDto }> {
+    return { data: toAdminUserResponse(await this.service.getByExternalId(externalId)) };
   }
 
   @Get(':id')
   @Authenticated({ admin: AdminScope.USERS_READ })
-  @ApiData(UserResponseDto)
-  async get(@Param('id', new DecimalIdPipe(UserError.NOT_FOUND)) id: string): Promise<{ data: UserResponseDto }> {
-    return { data: toUserResponse(await this.service.get(id)) };
+  @ApiData(AdminUserResponseDto)
+  async get(@Param('id', new DecimalIdPipe(UserError.NOT_FOUND)) id: string): Promise<{ data: AdminUserResponseDto }> {
+    return { data: toAdminUserResponse(await this.service.get(id)) };
   }
 
   @Patch(':id')
   @Authenticated({ admin: AdminScope.USERS_WRITE })
-  @ApiData(UserResponseDto)
+  @ApiData(AdminUserResponseDto)
   async update(
     @Param('id', new DecimalIdPipe(UserError.NOT_FOUND)) id: string,
     @Body() dto: UpdateUserDto,
-  ): Promise<{ data: UserResponseDto }> {
-    return { data: toUserResponse(await this.service.update(id, dto)) };
+  ): Promise<{ data: AdminUserResponseDto }> {
+    return { data: toAdminUserResponse(await this.service.update(id, dto)) };
   }
 
   @Delete(':id')

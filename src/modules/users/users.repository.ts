@@ -24,8 +24,20 @@ export class UsersRepository {
     return this.repo.findOneBy({ username: username.toLowerCase() });
   }
 
-  findPage(skip: number, take: number): Promise<[UserEntity[], number]> {
-    return this.repo.findAndCount({ order: { id: 'ASC' }, skip, take });
+  findByExternalId(externalId: string): Promise<UserEntity | null> {
+    return this.repo.findOneBy({ externalId });
+  }
+
+  /** A page by id; `filters` match case-insensitively anywhere in the column (Pterodactyl's list filters). */
+  findPage(skip: number, take: number, filters: UserFilters = {}): Promise<[UserEntity[], number]> {
+    const query = this.repo.createQueryBuilder('u').orderBy('u.id', 'ASC').skip(skip).take(take);
+    for (const [field, value] of Object.entries(filters) as [keyof UserFilters, string | undefined][]) {
+      if (value !== undefined) {
+        const column = field === 'uuid' ? 'u.uuid::text' : `u.${field}`;
+        query.andWhere(`LOWER(${column}) LIKE :${field} ESCAPE '\\'`, { [field]: `%${escapeLike(value.toLowerCase())}%` });
+      }
+    }
+    return query.getManyAndCount();
   }
 
   count(): Promise<number> {
@@ -92,12 +104,26 @@ export class UsersRepository {
   }
 }
 
+/** The columns a user list can be filtered by. */
+export interface UserFilters {
+  email?: string;
+  username?: string;
+  uuid?: string;
+  externalId?: string;
+  name?: string;
+}
+
+const escapeLike = (value: string): string => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 const mapUniqueViolation = (e: unknown): unknown => {
   const error = pgError(e);
   if (error?.code === UNIQUE_VIOLATION) {
     const { constraint, detail } = error;
     if (constraint === 'UQ_user_email' || detail.startsWith('Key (email)')) {
       return new AppException(UserError.EMAIL_TAKEN);
+    }
+    if (constraint === 'UQ_user_external_id' || detail.startsWith('Key (external_id)')) {
+      return new AppException(UserError.EXTERNAL_ID_TAKEN);
     }
     if (constraint === 'UQ_user_username' || detail.startsWith('Key (username)')) {
       return new AppException(UserError.USERNAME_TAKEN);

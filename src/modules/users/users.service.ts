@@ -6,11 +6,11 @@ import { AppException } from 'src/common/errors/app.exception';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
 import { CreateUserDto } from 'src/modules/users/dto/create-user.dto';
 import { UpdateUserDto } from 'src/modules/users/dto/update-user.dto';
-import { toUserResponse, UserResponseDto } from 'src/modules/users/dto/user-response.dto';
+import { AdminUserResponseDto, toAdminUserResponse } from 'src/modules/users/dto/user-response.dto';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UserFilters, UsersRepository } from 'src/modules/users/users.repository';
 
 @Injectable()
 export class UsersService {
@@ -20,9 +20,22 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
   ) {}
 
-  async list(page: Page): Promise<Paginated<UserResponseDto>> {
+  async list(page: Page): Promise<Paginated<AdminUserResponseDto>> {
     const [rows, total] = await this.users.findPage(page.skip, page.perPage);
-    return paginated(rows.map(toUserResponse), total, page);
+    return paginated(rows.map(toAdminUserResponse), total, page);
+  }
+
+  /** A page of users, filtered (each filter matches case-insensitively anywhere in its column). */
+  findPage(page: Page, filters: UserFilters): Promise<[UserEntity[], number]> {
+    return this.users.findPage(page.skip, page.perPage, filters);
+  }
+
+  async getByExternalId(externalId: string): Promise<UserEntity> {
+    const user = await this.users.findByExternalId(externalId);
+    if (!user) {
+      throw new AppException(UserError.NOT_FOUND);
+    }
+    return user;
   }
 
   /** How many accounts exist (none: the first administrator may be created). */
@@ -86,6 +99,7 @@ export class UsersService {
       email: dto.email,
       name: dto.name ?? '',
       admin: dto.admin ?? false,
+      externalId: dto.externalId ?? null,
       passwordHash: await this.hasher.hash(password),
     });
   }

@@ -23,3 +23,10 @@ export const toUserResponse = (user: UserEntity): UserResponseDto => ({
   createdAt: user.createdAt.toISOString(),
   updatedAt: user.updatedAt.toISOString(),
 });
+
+/** A user as the administration sees it: also the id an outside system (billing) knows it by. */
+export class AdminUserResponseDto extends UserResponseDto {
+  externalId!: string | null;
+}
+
+export const toAdminUserResponse = (user: UserEntity): AdminUserResponseDto => ({ ...toUserResponse(user), externalId: user.externalId });
