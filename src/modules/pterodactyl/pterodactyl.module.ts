@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { PterodactylClientModule } from 'src/modules/pterodactyl/client/pterodactyl-client.module';
 import { PterodactylKeyGuard } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { PterodactylKeyEntity } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
 import { PterodactylApplicationKeysController, PterodactylClientKeysController } from 'src/modules/pterodactyl/keys/pterodactyl-keys.controller';
@@ -12,7 +13,7 @@ import { PterodactylKeysService } from 'src/modules/pterodactyl/keys/pterodactyl
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([PterodactylKeyEntity])],
+  imports: [TypeOrmModule.forFeature([PterodactylKeyEntity]), PterodactylClientModule],
   controllers: [PterodactylClientKeysController, PterodactylApplicationKeysController],
   providers: [PterodactylKeysRepository, PterodactylKeysService, PterodactylKeyGuard],
   exports: [PterodactylKeysService, PterodactylKeyGuard],
