@@ -1,5 +1,6 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
 import { PteroClient } from '@devnote-dev/pterojs';
 import { NodeactylClient } from 'nodeactyl';
 import { signIn } from 'test/utils/auth';
@@ -157,6 +158,73 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(keys.body.data.map((k: Json) => k.attributes.identifier)).toContain(created.body.attributes.identifier);
     await call('delete', `/account/api-keys/${created.body.attributes.identifier}`).expect(204);
     await call('put', '/account/password').send({ current_password: 'x', password: 'y', password_confirmation: 'y' }).expect(403);
+  });
+
+  it('should add a subuser with Pterodactyl permission names, mapped to Hatchery permissions, and check them on the subuser key', async () => {
+    const friend = await p.newUser();
+    const permissions = ['control.console', 'control.start', 'file.read', 'file.read-content', 'backup.read', 'database.view_password', 'allocation.create'];
+    const added = await call('post', `/servers/${identifier}/users`).send({ email: friend.user.email, permissions }).expect(200);
+    expect(added.body.object).toBe('server_subuser');
+    // server.power needs all of control.start/stop/restart; names Hatchery lacks are dropped.
+    expect(added.body.attributes.permissions.sort()).toEqual(['backup.read', 'control.console', 'file.read', 'file.read-content']);
+    const rows: { permissions: string[] }[] = await p.t.app.get(DataSource).query('SELECT permissions FROM subuser WHERE server_id = $1 AND user_id = $2', [server.id, friend.user.id]);
+    expect([...rows[0].permissions].sort()).toEqual(['server.backup.read', 'server.console', 'server.files.read', 'server.view']);
+
+    const friendKey = (await createPterodactylKey(p.t, await signIn(p.t, friend.user.email), 'client')).key;
+    const seen = await call('get', `/servers/${identifier}`, friendKey).expect(200);
+    expect(seen.body.meta.is_server_owner).toBe(false);
+    expect(seen.body.meta.user_permissions.sort()).toEqual(['backup.read', 'control.console', 'file.read', 'file.read-content']);
+    // No startup.read: values hidden and variables a null resource; no allocation.read: only the primary, without notes.
+    expect(seen.body.attributes.relationships.variables).toEqual({ object: 'null_resource', attributes: null });
+    expect(seen.body.attributes.invocation).toContain('[hidden]');
+    expect((await call('post', `/servers/${identifier}/power`, friendKey).send({ signal: 'stop' }).expect(403)).body.errors[0].code).toBe('AccessDeniedHttpException');
+    await call('get', `/servers/${identifier}/files/list`, friendKey).expect(200);
+    await call('get', `/servers/${identifier}/users`, friendKey).expect(403);
+
+    const uuid = added.body.attributes.uuid;
+    expect((await call('get', `/servers/${identifier}/users/${uuid}`).expect(200)).body.attributes.email).toBe(friend.user.email);
+    const updated = await call('post', `/servers/${identifier}/users/${uuid}`).send({ permissions: ['control.start', 'control.stop', 'control.restart'] }).expect(200);
+    expect(updated.body.attributes.permissions).toEqual(['control.start', 'control.stop', 'control.restart']);
+    await call('post', `/servers/${identifier}/power`, friendKey).send({ signal: 'restart' }).expect(204);
+    await call('delete', `/servers/${identifier}/users/${uuid}`).expect(204);
+    await call('get', `/servers/${identifier}`, friendKey).expect(404);
+  });
+
+  it('should list allocations, keep notes, change the primary and refuse what administrators do', async () => {
+    const listed = await call('get', `/servers/${identifier}/network/allocations`).expect(200);
+    const [primary] = listed.body.data;
+    expect(primary).toMatchObject({ object: 'allocation', attributes: { is_default: true, notes: null } });
+    const noted = await call('post', `/servers/${identifier}/network/allocations/${primary.attributes.id}`).send({ notes: 'game port' }).expect(200);
+    expect(noted.body.attributes.notes).toBe('game port');
+    expect((await call('get', `/servers/${identifier}/network/allocations`).expect(200)).body.data[0].attributes.notes).toBe('game port');
+    await call('post', `/servers/${identifier}/network/allocations/${primary.attributes.id}/primary`).expect(200);
+    await call('post', `/servers/${identifier}/network/allocations/999999`).send({ notes: 'x' }).expect(404);
+    expect((await call('post', `/servers/${identifier}/network/allocations`).expect(400)).body.errors[0].code).toBe('BadRequestHttpException');
+  });
+
+  it('should show and change startup variables, rename and reinstall the server', async () => {
+    const startup = await call('get', `/servers/${identifier}/startup`).expect(200);
+    expect(startup.body.meta.raw_startup_command).toContain('{{SERVER_JARFILE}}');
+    expect(startup.body.meta.startup_command).toContain('paper.jar');
+    expect(Object.keys(startup.body.meta.docker_images).length).toBeGreaterThan(0);
+    const jar = startup.body.data.find((v: Json) => v.attributes.env_variable === 'SERVER_JARFILE');
+    expect(jar).toMatchObject({ object: 'egg_variable', attributes: { server_value: 'paper.jar', is_editable: true } });
+    const changed = await call('put', `/servers/${identifier}/startup/variable`).send({ key: 'SERVER_JARFILE', value: 'server.jar' }).expect(200);
+    expect(changed.body.attributes.server_value).toBe('server.jar');
+    expect(changed.body.meta.startup_command).toContain('server.jar');
+    await call('post', `/servers/${identifier}/settings/rename`).send({ name: 'Renamed', description: 'by a bot' }).expect(204);
+    expect((await call('get', `/servers/${identifier}`).expect(200)).body.attributes).toMatchObject({ name: 'Renamed', description: 'by a bot' });
+    await call('put', `/servers/${identifier}/settings/docker-image`).send({ docker_image: 'ghcr.io/x/y' }).expect(400);
+    await call('post', `/servers/${identifier}/settings/reinstall`).expect(202);
+    await p.installed(server.id);
+  });
+
+  it('should list databases and answer ?include=password with a null resource', async () => {
+    const res = await call('get', `/servers/${identifier}/databases?include=password`).expect(200);
+    expect(res.body).toEqual({ object: 'list', data: [] });
+    const refused = await call('post', `/servers/${identifier}/databases`).send({ database: 'bad name!', remote: '%' }).expect(422);
+    expect(refused.body.errors[0].meta.source_field).toBe('database');
+    await call('delete', `/servers/${identifier}/databases/not-an-id`).expect(404);
   });
 
   it('should serve @devnote-dev/pterojs and nodeactyl: server list, details, power, files, schedules, backups', async () => {

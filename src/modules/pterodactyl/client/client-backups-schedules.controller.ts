@@ -1,6 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { plainToInstance } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsString, MaxLength, Min, MinLength, validateSync, ValidationError } from 'class-validator';
+import { IsBoolean, IsIn, IsInt, IsString, MaxLength, Min, MinLength } from 'class-validator';
 import { AppException } from 'src/common/errors/app.exception';
 import type { HttpRequest } from 'src/common/http/http';
 import { isDecimalId } from 'src/common/validation/decimal-id.pipe';
@@ -12,9 +11,10 @@ import { BackupsService } from 'src/modules/backups/backups.service';
 import { BackupError } from 'src/modules/backups/backups.errors';
 import { ClientActor, ClientAuth, ClientServerRoute } from 'src/modules/pterodactyl/client/client-access';
 import { PterodactylClientLookups } from 'src/modules/pterodactyl/client/client-lookups';
+import { asHatchery } from 'src/modules/pterodactyl/client/client-validation';
 import { backupItem, scheduleItem, taskItem } from 'src/modules/pterodactyl/client/client-transformers';
 import { FractalItem, FractalList, FractalPage, list, page, pageOf } from 'src/modules/pterodactyl/common/fractal';
-import { PterodactylBody, pterodactylValidationError } from 'src/modules/pterodactyl/common/pterodactyl-body';
+import { PterodactylBody } from 'src/modules/pterodactyl/common/pterodactyl-body';
 import { PterodactylController } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { CreateScheduleDto } from 'src/modules/schedules/dto/schedule.dto';
 import { CreateTaskDto } from 'src/modules/schedules/dto/task.dto';
@@ -92,22 +92,6 @@ class StoreTaskBody {
   @IsBoolean()
   continue_on_failure?: boolean;
 }
-
-/** Hatchery's own DTO, validated by its own rules; a failure is a 422 naming Pterodactyl's field. */
-const asHatchery = <T extends object>(cls: new () => T, plain: object, fieldOf: (path: string) => string = (p) => p): T => {
-  const instance = plainToInstance(cls, plain);
-  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: false });
-  if (errors.length > 0) {
-    const flat = (list: ValidationError[], parent = ''): { field: string; rule: string; detail: string }[] =>
-      list.flatMap((e) => {
-        const path = parent ? `${parent}.${e.property}` : e.property;
-        const own = Object.entries(e.constraints ?? {}).slice(0, 1).map(([rule, detail]) => ({ field: fieldOf(path), rule, detail }));
-        return [...own, ...flat(e.children ?? [], path)];
-      });
-    throw pterodactylValidationError(flat(errors));
-  }
-  return instance;
-};
 
 const scheduleDto = (body: StoreScheduleBody): CreateScheduleDto =>
   asHatchery(
