@@ -9,6 +9,7 @@ import type { Response } from 'supertest';
 import { AppModule } from 'src/app.module';
 import { BackgroundTasks } from 'src/common/background/background-tasks';
 import { OutboundPolicy } from 'src/common/http/outbound-url';
+import { REFUSED_BY_DESIGN } from 'src/modules/pterodactyl/client/client-access';
 import { ScheduleRunner } from 'src/modules/schedules/schedule-runner.service';
 import { DEFAULT_PASSWORD } from 'test/factories/user.factory';
 import { sessionCookie } from 'test/utils/auth';
@@ -17,8 +18,9 @@ import { TEST_ORIGIN } from 'test/utils/create-test-app';
 import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
 import { MariaDb, mariadbAvailable, reserveServerIds, testHostBody } from 'test/utils/mariadb';
 import { LiveClient } from 'test/utils/live-client';
-import { listRoutes } from 'test/utils/routes';
-import { SimPanel, startSimPanel } from 'test/utils/sim-panel';
+import { listRoutes, RouteInfo } from 'test/utils/routes';
+import { createPterodactylKey, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
+import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { SmtpSink } from 'test/utils/smtp-sink';
 
 /**
@@ -320,9 +322,113 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     answered.set('GET /api/ws', [...(answered.get('GET /api/ws') ?? []), client.upgradeStatus]);
   });
 
+  it('should serve the Pterodactyl client API to a client key, and refuse what Hatchery keeps to sessions and administrators', async () => {
+    const server = await p().createServer({ name: 'Ptero tour', backup_limit: 5, database_limit: 2 });
+    await p().installed(server.id);
+    const sid = data(await p().asOwner('get', `/api/client/servers/${server.uuid}`).expect(200)).identifier as string;
+    const key = (await createPterodactylKey(p().t, p().ownerCookie, 'client')).key;
+    const pt = (method: 'get' | 'post' | 'put' | 'delete', path: string) =>
+      p().t.http()[method](`/pterodactyl/api/client${path}`).set('Accept', PTERODACTYL_ACCEPT).set('Authorization', `Bearer ${key}`);
+    const s = `/servers/${sid}`;
+
+    await pt('get', '/').expect(200);
+    await pt('get', '/permissions').expect(200);
+    await pt('get', '/account').expect(200);
+    await pt('get', '/account/api-keys').expect(200);
+    const extra = (await pt('post', '/account/api-keys').send({ description: 'tour' }).expect(200)).body.attributes.identifier as string;
+    await pt('delete', `/account/api-keys/${extra}`).expect(204);
+    await pt('get', '/account/ssh-keys').expect(200);
+    const fingerprint = (await pt('post', '/account/ssh-keys').send({ name: 'tour', public_key: sshKeyLine() }).expect(200)).body.attributes.fingerprint as string;
+    await pt('post', '/account/ssh-keys/remove').send({ fingerprint }).expect(204);
+    for (const path of ['/account/email', '/account/password']) {
+      await pt('put', path).send({}).expect(403);
+    }
+    await pt('get', '/account/two-factor').expect(403);
+    await pt('post', '/account/two-factor').send({}).expect(403);
+    await pt('post', '/account/two-factor/disable').send({}).expect(403);
+
+    await pt('get', s).expect(200);
+    await pt('get', `${s}/resources`).expect(200);
+    await pt('get', `${s}/websocket`).expect(200);
+    await pt('post', `${s}/power`).send({ signal: 'start' }).expect(204);
+    await waitFor(() => p().sim.servers.get(server.uuid)?.state === 'running');
+    await pt('post', `${s}/command`).send({ command: 'list' }).expect(204);
+    await pt('get', `${s}/activity`).expect(200);
+
+    await pt('post', `${s}/files/write?file=/tour.txt`).set('Content-Type', 'text/plain').send('tour').expect(204);
+    await pt('get', `${s}/files/contents?file=/tour.txt`).expect(200);
+    await pt('get', `${s}/files/list?directory=/`).expect(200);
+    await pt('get', `${s}/files/download?file=/tour.txt`).expect(200);
+    await pt('get', `${s}/files/upload`).expect(200);
+    await pt('post', `${s}/files/create-folder`).send({ root: '/', name: 'tourdir' }).expect(204);
+    await pt('post', `${s}/files/copy`).send({ location: '/tour.txt' }).expect(204);
+    await pt('put', `${s}/files/rename`).send({ root: '/', files: [{ from: 'tour.txt', to: 'moved.txt' }] }).expect(204);
+    await pt('post', `${s}/files/chmod`).send({ root: '/', files: [{ file: 'moved.txt', mode: 644 }] }).expect(204);
+    const archive = (await pt('post', `${s}/files/compress`).send({ root: '/', files: ['moved.txt'] }).expect(200)).body.attributes.name as string;
+    await pt('post', `${s}/files/decompress`).send({ root: '/', file: archive }).expect(204);
+    await pt('post', `${s}/files/pull`).send({ url: `${c.pullUrl}/tour.bin`, directory: '/' }).expect(204);
+    await pt('post', `${s}/files/delete`).send({ root: '/', files: ['moved.txt'] }).expect(204);
+
+    const backup = (await pt('post', `${s}/backups`).send({ name: 'tour' }).expect(200)).body.attributes.uuid as string;
+    await waitFor(async () => (await pt('get', `${s}/backups/${backup}`).expect(200)).body.attributes.completed_at !== null);
+    await pt('get', `${s}/backups`).expect(200);
+    await pt('get', `${s}/backups/${backup}/download`).expect(200);
+    await pt('post', `${s}/backups/${backup}/lock`).expect(200);
+    await pt('post', `${s}/backups/${backup}/lock`).expect(200);
+    await pt('post', `${s}/power`).send({ signal: 'kill' }).expect(204);
+    await waitFor(() => p().sim.servers.get(server.uuid)?.state === 'offline');
+    await pt('post', `${s}/backups/${backup}/restore`).send({ truncate: false }).expect(204);
+    await p().installed(server.id);
+    await pt('delete', `${s}/backups/${backup}`).expect(204);
+
+    const cron = { minute: '0', hour: '4', day_of_month: '*', month: '*', day_of_week: '*' };
+    const schedule = (await pt('post', `${s}/schedules`).send({ name: 'tour', ...cron, is_active: true }).expect(200)).body.attributes.id as number;
+    await pt('get', `${s}/schedules`).expect(200);
+    await pt('get', `${s}/schedules/${schedule}`).expect(200);
+    await pt('post', `${s}/schedules/${schedule}`).send({ name: 'tour 2', ...cron, is_active: true }).expect(200);
+    const task = (await pt('post', `${s}/schedules/${schedule}/tasks`).send({ action: 'command', payload: 'list', time_offset: 0 }).expect(200)).body.attributes.id as number;
+    await pt('post', `${s}/schedules/${schedule}/execute`).expect(202);
+    await pt('delete', `${s}/schedules/${schedule}/tasks/${task}`).expect(204);
+    await pt('delete', `${s}/schedules/${schedule}`).expect(204);
+
+    const database = (await pt('post', `${s}/databases`).send({ database: 'tour', remote: '%' }).expect(200)).body.attributes.id as string;
+    await pt('get', `${s}/databases`).expect(200);
+    await pt('post', `${s}/databases/${database}/rotate-password`).expect(200);
+    await pt('delete', `${s}/databases/${database}`).expect(204);
+
+    const allocation = (await pt('get', `${s}/network/allocations`).expect(200)).body.data[0].attributes.id as number;
+    await pt('post', `${s}/network/allocations/${allocation}`).send({ notes: 'tour' }).expect(200);
+    await pt('post', `${s}/network/allocations/${allocation}/primary`).expect(200);
+    await pt('post', `${s}/network/allocations`).expect(400);
+    await pt('delete', `${s}/network/allocations/${allocation}`).expect(400);
+
+    const friend = await p().newUser();
+    const uuid = (await pt('post', `${s}/users`).send({ email: friend.user.email, permissions: ['control.console'] }).expect(200)).body.attributes.uuid as string;
+    await pt('get', `${s}/users`).expect(200);
+    await pt('get', `${s}/users/${uuid}`).expect(200);
+    await pt('post', `${s}/users/${uuid}`).send({ permissions: ['file.read', 'file.read-content'] }).expect(200);
+    await pt('delete', `${s}/users/${uuid}`).expect(204);
+
+    await pt('get', `${s}/startup`).expect(200);
+    await pt('put', `${s}/startup/variable`).send({ key: 'SERVER_JARFILE', value: 'server.jar' }).expect(200);
+    await pt('put', `${s}/settings/docker-image`).send({ docker_image: 'x' }).expect(400);
+    await pt('post', `${s}/settings/rename`).send({ name: 'Ptero tour 2' }).expect(204);
+    await pt('post', `${s}/settings/reinstall`).expect(202);
+    await p().installed(server.id);
+  });
+
   it('should have answered 2xx on every route of the app at least once (101 for the WebSocket upgrade)', () => {
     const success = (key: string, status: number) => (status >= 200 && status < 300) || (key === 'GET /api/ws' && status === 101);
-    const never = listRoutes(AppModule)
+    const routes = listRoutes(AppModule);
+    // A route refused by design (the Pterodactyl layer's features Hatchery keeps to sessions or administrators) must have refused, never succeeded.
+    const refused = (r: RouteInfo): boolean => Reflect.getMetadata(REFUSED_BY_DESIGN, r.handler) === true;
+    const notRefused = routes.filter(refused).filter((r) => {
+      const statuses = answered.get(r.key) ?? [];
+      return statuses.length === 0 || statuses.some((status) => status < 400 || status >= 500);
+    });
+    expect(notRefused.map((r) => r.key)).toEqual([]);
+    const never = routes
+      .filter((r) => !refused(r))
       .map((r) => r.key)
       .filter((key) => !(answered.get(key) ?? []).some((status) => success(key, status)));
     expect(never).toEqual([]);

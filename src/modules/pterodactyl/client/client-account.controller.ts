@@ -5,7 +5,7 @@ import { AppException } from 'src/common/errors/app.exception';
 import { ErrorCategory } from 'src/common/errors/error-codes';
 import { Optional } from 'src/common/validation/decorators';
 import type { AuthContext } from 'src/modules/auth/auth-context';
-import { ClientAccountRoute, ClientAuth } from 'src/modules/pterodactyl/client/client-access';
+import { ClientAccountRoute, ClientAuth, RefusedByDesign } from 'src/modules/pterodactyl/client/client-access';
 import { PTERODACTYL_PERMISSIONS } from 'src/modules/pterodactyl/client/client-permissions';
 import { accountItem, apiKeyItem, sshKeyItem } from 'src/modules/pterodactyl/client/client-transformers';
 import { FractalItem, FractalList, list } from 'src/modules/pterodactyl/common/fractal';
@@ -81,18 +81,21 @@ export class PterodactylClientAccountController {
 
   @Put('account/email')
   @ClientAccountRoute()
+  @RefusedByDesign()
   email(): never {
     throw new AppException(SESSION_ONLY);
   }
 
   @Put('account/password')
   @ClientAccountRoute()
+  @RefusedByDesign()
   password(): never {
     throw new AppException(SESSION_ONLY);
   }
 
   @Get('account/two-factor')
   @ClientAccountRoute()
+  @RefusedByDesign()
   twoFactorSetup(@ClientAuth() auth: AuthContext): never {
     if (auth.user.twoFactorEnabled) {
       throw new AppException({ code: 'PTERODACTYL_2FA_ENABLED', category: ErrorCategory.BAD_REQUEST, message: 'Two-factor authentication is already enabled on this account.' });
@@ -102,12 +105,14 @@ export class PterodactylClientAccountController {
 
   @Post('account/two-factor')
   @ClientAccountRoute()
+  @RefusedByDesign()
   twoFactorEnable(): never {
     throw new AppException(SESSION_ONLY);
   }
 
   @Post('account/two-factor/disable')
   @ClientAccountRoute()
+  @RefusedByDesign()
   twoFactorDisable(): never {
     throw new AppException(SESSION_ONLY);
   }

@@ -11,7 +11,7 @@ import { DatabaseError } from 'src/modules/databases/databases.errors';
 import { CreateServerDatabaseDto } from 'src/modules/databases/dto/server-database.dto';
 import { ServerDatabasesService } from 'src/modules/databases/server-databases.service';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
-import { ClientActor, ClientServerRoute } from 'src/modules/pterodactyl/client/client-access';
+import { ClientActor, ClientServerRoute, RefusedByDesign } from 'src/modules/pterodactyl/client/client-access';
 import { PterodactylClientLookups } from 'src/modules/pterodactyl/client/client-lookups';
 import { toHatcheryPermissions } from 'src/modules/pterodactyl/client/client-permissions';
 import { allocationItem, databaseItem, subuserItem, variableItem } from 'src/modules/pterodactyl/client/client-transformers';
@@ -148,6 +148,7 @@ export class PterodactylClientServerSettingsController {
   /** Allocations are given and taken back by administrators in Hatchery. */
   @Post('network/allocations')
   @ClientServerRoute('server.allocation.update')
+  @RefusedByDesign()
   assignAllocation(): never {
     throw adminOnly('Server auto-allocation is not enabled for this instance.');
   }
@@ -186,6 +187,7 @@ export class PterodactylClientServerSettingsController {
 
   @Delete('network/allocations/:allocation')
   @ClientServerRoute('server.allocation.update')
+  @RefusedByDesign()
   deleteAllocation(): never {
     throw adminOnly('Allocations are removed from a server by an administrator in this panel.');
   }
@@ -272,6 +274,7 @@ export class PterodactylClientServerSettingsController {
   /** Hatchery's users do not choose the Docker image; an administrator does. */
   @Put('settings/docker-image')
   @ClientServerRoute('server.startup.update')
+  @RefusedByDesign()
   dockerImage(): never {
     throw adminOnly("This server's Docker image is set by an administrator and cannot be updated here.");
   }
