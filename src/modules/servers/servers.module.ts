@@ -51,6 +51,6 @@ import { UsersModule } from 'src/modules/users/users.module';
     SftpAuthService,
     DaemonTokenGuard,
   ],
-  exports: [ServerContextResolver, ServerActivityLog, ServerConfigService, ServerDeletionSteps],
+  exports: [ServerContextResolver, ServerActivityLog, ServerConfigService, ServerDeletionSteps, AdminServersService, AdminServerChangesService],
 })
 export class ServersModule {}
