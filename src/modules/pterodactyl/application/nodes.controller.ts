@@ -2,7 +2,7 @@ import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@n
 import { PartialType } from '@nestjs/swagger';
 import { IsIn, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { AppConfigService } from 'src/config/app-config.service';
-import { HttpRequest } from 'src/common/http/http';
+import { headerOf, HttpRequest } from 'src/common/http/http';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { Optional } from 'src/common/validation/decorators';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
@@ -138,8 +138,28 @@ const locationIdsOf = (query: Record<string, unknown>): string[] | null => {
   return values.every((v) => /^[1-9]\d{0,17}$/.test(v)) ? values : null;
 };
 
-const wholeMiB = (value: unknown): number | undefined =>
-  typeof value === 'string' && /^\d{1,10}$/.test(value) && Number(value) <= 2_147_483_647 ? Number(value) : undefined;
+/** The JSON body of a GET (Fastify leaves it unread): at most 64 KiB, else or when it is not a JSON object, none. */
+const getBodyOf = async (req: HttpRequest): Promise<Record<string, unknown>> => {
+  const length = Number(headerOf(req, 'content-length') ?? 0);
+  if (!(length > 0 && length <= 65_536) || !(headerOf(req, 'content-type') ?? '').startsWith('application/json')) {
+    return {};
+  }
+  const chunks: Buffer[] = [];
+  for await (const chunk of req.raw) {
+    chunks.push(chunk as Buffer);
+  }
+  try {
+    const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+};
+
+const wholeMiB = (value: unknown): number | undefined => {
+  const n = typeof value === 'number' ? value : typeof value === 'string' && /^\d{1,10}$/.test(value) ? Number(value) : NaN;
+  return Number.isInteger(n) && n >= 0 && n <= 2_147_483_647 ? n : undefined;
+};
 
 /** Pterodactyl's application nodes (routes/api-application.php, /nodes). */
 @PterodactylController()
@@ -162,7 +182,9 @@ export class ApplicationNodesController {
   /** Nodes with room for `memory` and `disk` more MiB (FindViableNodesService), optionally in `location_ids`. */
   @Get('deployable')
   @ApplicationRoute('nodes', 'read')
-  async deployable(@Query() query: Record<string, unknown>, @PterodactylRequestOf() req: HttpRequest): Promise<FractalPage> {
+  async deployable(@Query() rawQuery: Record<string, unknown>, @PterodactylRequestOf() req: HttpRequest): Promise<FractalPage> {
+    // Laravel validates the query and the body alike; PteroJS sends these as a GET body.
+    const query = { ...(await getBodyOf(req)), ...rawQuery };
     const memory = wholeMiB(query.memory);
     const disk = wholeMiB(query.disk);
     const locationIds = locationIdsOf(query);
