@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
+import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
 import { createUser } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
@@ -253,6 +256,113 @@ describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: use
         { source_field: 'memory', rule: 'required' },
         { source_field: 'disk', rule: 'integer' },
       ]);
+    });
+  });
+
+  (eggFixtureFiles().includes('egg-paper.json') ? describe : describe.skip)('nests and eggs', () => {
+    let nest: { id: string };
+    let egg: { id: string };
+
+    beforeAll(async () => {
+      const admin = (method: Method, path: string) => t.http()[method](path).set('Cookie', cookie).set('Origin', TEST_ORIGIN);
+      nest = (await admin('post', '/api/admin/nests').send({ name: `Minecraft ${suffix()}`, author: 'ops@example.test' }).expect(201)).body.data;
+      const paper = JSON.parse(readFileSync(join(EGG_FIXTURES_DIR, 'egg-paper.json'), 'utf8'));
+      egg = (await admin('post', `/api/admin/eggs/import?nestId=${nest.id}`).send(paper).expect(201)).body.data;
+    });
+
+    const intIdOf = async (table: 'nest' | 'egg', uuid: string): Promise<number> =>
+      (await t.app.get(DataSource).query(`SELECT int_id FROM "${table}" WHERE id = $1`, [uuid]))[0].int_id;
+
+    it('should show nests by integer id, with their eggs included', async () => {
+      const nestId = await intIdOf('nest', nest.id);
+      const eggId = await intIdOf('egg', egg.id);
+      const res = await api('get', `/nests/${nestId}?include=eggs`).expect(200);
+      expect(res.body).toEqual({
+        object: 'nest',
+        attributes: {
+          id: nestId,
+          uuid: nest.id,
+          author: 'ops@example.test',
+          name: expect.stringMatching(/^Minecraft /),
+          description: null,
+          created_at: expect.stringMatching(ATOM),
+          updated_at: expect.stringMatching(ATOM),
+          relationships: { eggs: { object: 'list', data: [expect.objectContaining({ object: 'egg', attributes: expect.objectContaining({ id: eggId }) })] } },
+        },
+      });
+      const all = await api('get', '/nests').expect(200);
+      expect(all.body.data.map((n: { attributes: { id: number } }) => n.attributes.id)).toContain(nestId);
+      expect((await api('get', '/nests/999999').expect(404)).body).toEqual(NOT_FOUND);
+      expect((await api('get', `/nests/${nest.id}`).expect(404)).body).toEqual(NOT_FOUND);
+    });
+
+    it('should show an egg as Pterodactyl does, with its variables and nest included', async () => {
+      const nestId = await intIdOf('nest', nest.id);
+      const eggId = await intIdOf('egg', egg.id);
+      const res = await api('get', `/nests/${nestId}/eggs/${eggId}?include=variables,nest`).expect(200);
+      const a = res.body.attributes;
+      expect(res.body.object).toBe('egg');
+      expect(a).toMatchObject({
+        id: eggId,
+        uuid: egg.id,
+        name: 'Paper',
+        nest: nestId,
+        docker_image: expect.stringMatching(/^ghcr\.io\/pterodactyl\/yolks:java_/),
+        docker_images: expect.objectContaining({ 'Java 21': 'ghcr.io/pterodactyl/yolks:java_21' }),
+        config: { files: expect.objectContaining({ 'server.properties': expect.any(Object) }), startup: { done: expect.any(String) }, stop: 'stop', logs: {}, file_denylist: [], extends: null },
+        startup: expect.stringContaining('java'),
+        script: { privileged: true, install: expect.stringContaining('PROJECT=paper'), entry: 'ash', container: expect.any(String), extends: null },
+      });
+      expect(a.relationships.nest).toEqual({ object: 'nest', attributes: expect.objectContaining({ id: nestId }) });
+      const variables = a.relationships.variables;
+      expect(variables.object).toBe('list');
+      expect(variables.data.map((v: { attributes: { env_variable: string } }) => v.attributes.env_variable)).toContain('SERVER_JARFILE');
+      expect(variables.data[0]).toEqual({
+        object: 'egg_variable',
+        attributes: {
+          id: expect.any(Number),
+          egg_id: eggId,
+          name: expect.any(String),
+          description: expect.any(String),
+          env_variable: expect.any(String),
+          default_value: expect.any(String),
+          user_viewable: expect.any(Boolean),
+          user_editable: expect.any(Boolean),
+          rules: expect.any(String),
+          created_at: expect.stringMatching(ATOM),
+          updated_at: expect.stringMatching(ATOM),
+        },
+      });
+      const listed = await api('get', `/nests/${nestId}/eggs`).expect(200);
+      expect(listed.body).toEqual({ object: 'list', data: [expect.objectContaining({ object: 'egg', attributes: expect.objectContaining({ id: eggId }) })] });
+      expect(listed.body.data[0].attributes).not.toHaveProperty('relationships');
+      await api('get', `/nests/${nestId + 1000}/eggs/${eggId}`).expect(404);
+    });
+
+    it('should give a null resource for an include the key may not read', async () => {
+      const { key: eggsOnly } = await applicationKey(t, { eggs: 1 });
+      const nestId = await intIdOf('nest', nest.id);
+      const eggId = await intIdOf('egg', egg.id);
+      await api('get', `/nests/${nestId}`, eggsOnly).expect(403);
+      const res = await api('get', `/nests/${nestId}/eggs/${eggId}?include=nest`, eggsOnly).expect(200);
+      expect(res.body.attributes.relationships).toEqual({ nest: { object: 'null_resource', attributes: null } });
+    });
+  });
+
+  it('should include a node\'s allocations and location', async () => {
+    const location = (await api('post', '/locations').send({ short: `inc-${suffix()}` }).expect(201)).body.attributes;
+    const node = (
+      await api('post', '/nodes').send({ name: 'with includes', location_id: location.id, fqdn: `inc-${suffix()}.example.test`, scheme: 'https', memory: 1024, disk: 1024 }).expect(201)
+    ).body.attributes;
+    await api('post', `/nodes/${node.id}/allocations`).send({ ip: '10.9.0.1', ports: ['30000-30001'] }).expect(204);
+    const res = await api('get', `/nodes/${node.id}?include=allocations,location,servers`).expect(200);
+    expect(res.body.attributes.relationships).toEqual({
+      allocations: { object: 'list', data: [30000, 30001].map((port) => ({ object: 'allocation', attributes: expect.objectContaining({ port, ip: '10.9.0.1' }) })) },
+      location: { object: 'location', attributes: location },
+    });
+    const listed = await api('get', '/nodes?include=location').expect(200);
+    expect(listed.body.data.find((n: { attributes: { id: number } }) => n.attributes.id === node.id).attributes.relationships).toEqual({
+      location: { object: 'location', attributes: location },
     });
   });
 

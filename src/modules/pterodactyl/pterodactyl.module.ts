@@ -1,8 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { EggsModule } from 'src/modules/eggs/eggs.module';
 import { NodesModule } from 'src/modules/nodes/nodes.module';
 import { ApplicationAllocationsController } from 'src/modules/pterodactyl/application/allocations.controller';
 import { ApplicationLocationsController } from 'src/modules/pterodactyl/application/locations.controller';
+import { ApplicationNestsController } from 'src/modules/pterodactyl/application/nests.controller';
 import { ApplicationNodesController } from 'src/modules/pterodactyl/application/nodes.controller';
 import { ApplicationUsersController } from 'src/modules/pterodactyl/application/users.controller';
 import { PterodactylKeyGuard } from 'src/modules/pterodactyl/common/pterodactyl-route';
@@ -19,7 +21,7 @@ import { UsersModule } from 'src/modules/users/users.module';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([PterodactylKeyEntity]), UsersModule, NodesModule, ServersModule],
+  imports: [TypeOrmModule.forFeature([PterodactylKeyEntity]), UsersModule, NodesModule, EggsModule, ServersModule],
   controllers: [
     PterodactylClientKeysController,
     PterodactylApplicationKeysController,
@@ -27,6 +29,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     ApplicationLocationsController,
     ApplicationNodesController,
     ApplicationAllocationsController,
+    ApplicationNestsController,
   ],
   providers: [PterodactylKeysRepository, PterodactylKeysService, PterodactylKeyGuard],
   exports: [PterodactylKeysService, PterodactylKeyGuard],

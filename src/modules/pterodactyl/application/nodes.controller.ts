@@ -11,15 +11,25 @@ import { NodeResponseDto, toNodeResponse } from 'src/modules/nodes/dto/node.dto'
 import { NODE_SCHEMES } from 'src/modules/nodes/node.entity';
 import { NodesService } from 'src/modules/nodes/nodes.service';
 import { AdminServersService } from 'src/modules/servers/admin-servers.service';
-import { nodeItem } from 'src/modules/pterodactyl/application/transformers';
-import { FractalItem, FractalPage, page, pageOf, PterodactylPage } from 'src/modules/pterodactyl/common/fractal';
+import { allocationItem, locationItem, nodeItem } from 'src/modules/pterodactyl/application/transformers';
+import { AllocationsService } from 'src/modules/nodes/allocations.service';
+import { toLocationResponse } from 'src/modules/nodes/dto/location.dto';
+import { LocationsService } from 'src/modules/nodes/locations.service';
+import { keyAllows, ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/pterodactyl-keys.service';
+import { FractalItem, FractalList, FractalPage, includesOf, list, NULL_RESOURCE, page, pageOf, PterodactylPage, withRelationships } from 'src/modules/pterodactyl/common/fractal';
 import { LaravelBoolean, LaravelInt } from 'src/modules/pterodactyl/common/laravel-rules';
 import { existsViolation, PterodactylBody, pterodactylValidationError } from 'src/modules/pterodactyl/common/pterodactyl-body';
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
-import { applicationPaths, ApplicationRoute, PterodactylActor, PterodactylController, PterodactylRequestOf } from 'src/modules/pterodactyl/common/pterodactyl-route';
+import { applicationPaths, ApplicationRoute, PterodactylActor, PterodactylCaller, PterodactylController, PterodactylRequestOf } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { translating } from 'src/modules/pterodactyl/common/translate';
 
 const nodeId = new DecimalIdPipe(PterodactylError.NOT_FOUND);
+
+const NODE_INCLUDES = ['allocations', 'location'] as const;
+type NodeInclude = (typeof NODE_INCLUDES)[number];
+
+/** Every allocation of a node, as an include lists them. */
+const EVERYTHING = { page: 1, perPage: 1_000_000, skip: 0 };
 
 /** Pterodactyl's node body (StoreNodeRequest, from the Node model's rules). */
 class StoreNodeBody {
@@ -168,15 +178,17 @@ export class ApplicationNodesController {
   constructor(
     private readonly nodes: NodesService,
     private readonly servers: AdminServersService,
+    private readonly allocations: AllocationsService,
+    private readonly locations: LocationsService,
     private readonly config: AppConfigService,
   ) {}
 
   @Get()
   @ApplicationRoute('nodes', 'read')
-  async list(@Query() query: Record<string, unknown>, @PterodactylRequestOf() req: HttpRequest): Promise<FractalPage> {
+  async list(@Query() query: Record<string, unknown>, @PterodactylCaller() key: ResolvedPterodactylKey, @PterodactylRequestOf() req: HttpRequest): Promise<FractalPage> {
     const at = pageOf(query);
     const { data, meta } = await this.nodes.list(at);
-    return page(await this.views(data), meta.pagination.total, at, req, this.config.http.appUrl);
+    return page(await this.views(data, includesOf(query, NODE_INCLUDES), key), meta.pagination.total, at, req, this.config.http.appUrl);
   }
 
   /** Nodes with room for `memory` and `disk` more MiB (FindViableNodesService), optionally in `location_ids`. */
@@ -204,8 +216,8 @@ export class ApplicationNodesController {
 
   @Get(':id')
   @ApplicationRoute('nodes', 'read')
-  async view(@Param('id', nodeId) id: string): Promise<FractalItem> {
-    return (await this.views([toNodeResponse(await this.nodes.get(id))]))[0];
+  async view(@Param('id', nodeId) id: string, @Query() query: Record<string, unknown>, @PterodactylCaller() key: ResolvedPterodactylKey): Promise<FractalItem> {
+    return (await this.views([toNodeResponse(await this.nodes.get(id))], includesOf(query, NODE_INCLUDES), key))[0];
   }
 
   /** The bare configuration Wings writes as config.yml (`wings configure` fetches this with an application key). */
@@ -238,8 +250,21 @@ export class ApplicationNodesController {
     await this.nodes.delete(id, actor);
   }
 
-  private async views(nodes: NodeResponseDto[]): Promise<FractalItem[]> {
+  /** The nodes as Pterodactyl shows them, with the relationships asked for that the key may read. */
+  private async views(nodes: NodeResponseDto[], includes: Set<NodeInclude> = new Set(), key?: ResolvedPterodactylKey): Promise<FractalItem[]> {
     const allocated = await this.servers.allocatedByNode(nodes.map((n) => n.id));
-    return nodes.map((n) => nodeItem(n, allocated.get(n.id) ?? { memory: 0, disk: 0 }));
+    const may = (resource: 'allocations' | 'locations'): boolean => key !== undefined && keyAllows(key.permissions, resource, 'read');
+    return Promise.all(
+      nodes.map(async (n) => {
+        const relationships: Record<string, FractalItem | FractalList> = {};
+        if (includes.has('allocations')) {
+          relationships.allocations = may('allocations') ? list((await this.allocations.list(n.id, EVERYTHING)).data.map(allocationItem)) : NULL_RESOURCE;
+        }
+        if (includes.has('location')) {
+          relationships.location = may('locations') && n.locationId !== null ? locationItem(toLocationResponse(await this.locations.get(n.locationId))) : NULL_RESOURCE;
+        }
+        return withRelationships(nodeItem(n, allocated.get(n.id) ?? { memory: 0, disk: 0 }), relationships);
+      }),
+    );
   }
 }

@@ -1,3 +1,6 @@
+import type { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
+import type { EggEntity } from 'src/modules/eggs/egg.entity';
+import type { NestEntity } from 'src/modules/eggs/nest.entity';
 import type { AllocationResponseDto } from 'src/modules/nodes/dto/allocation.dto';
 import type { LocationResponseDto } from 'src/modules/nodes/dto/location.dto';
 import type { NodeResponseDto } from 'src/modules/nodes/dto/node.dto';
@@ -63,4 +66,72 @@ export const nodeItem = (n: NodeResponseDto, allocated: { memory: number; disk: 
     created_at: iso(n.createdAt),
     updated_at: iso(n.updatedAt),
     allocated_resources: allocated,
+  });
+
+export const nestItem = (n: NestEntity): FractalItem =>
+  item('nest', {
+    id: n.intId,
+    uuid: n.id,
+    author: n.author,
+    name: n.name,
+    description: n.description,
+    created_at: atom(n.createdAt),
+    updated_at: atom(n.updatedAt),
+  });
+
+/** JSON text kept verbatim by Hatchery, decoded as Pterodactyl's transformer decodes it (undecodable: null). */
+const decoded = (text: string): unknown => {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+};
+
+/** An egg; `scriptSource` is the integer id of the egg its install script comes from, if any. */
+export const eggItem = (e: EggEntity, nest: NestEntity, scriptSource: number | null): FractalItem => {
+  const files = decoded(e.configFiles);
+  return item('egg', {
+    id: e.intId,
+    uuid: e.id,
+    name: e.name,
+    nest: nest.intId,
+    author: e.author,
+    description: e.description,
+    docker_image: e.dockerImages[0]?.image ?? e.dockerImage,
+    docker_images: Object.fromEntries(e.dockerImages.map((i) => [i.name, i.image])),
+    config: {
+      files: files && typeof files === 'object' && Object.keys(files).length > 0 ? files : {},
+      startup: decoded(e.configStartup),
+      stop: e.configStop,
+      logs: decoded(e.configLogs),
+      file_denylist: e.fileDenylist,
+      extends: null,
+    },
+    startup: e.startup,
+    script: {
+      privileged: true,
+      install: e.scriptInstall,
+      entry: e.scriptEntry,
+      container: e.scriptContainer,
+      extends: scriptSource,
+    },
+    created_at: atom(e.createdAt),
+    updated_at: atom(e.updatedAt),
+  });
+};
+
+export const eggVariableItem = (v: EggVariableEntity, egg: EggEntity): FractalItem =>
+  item('egg_variable', {
+    id: v.intId,
+    egg_id: egg.intId,
+    name: v.name,
+    description: v.description,
+    env_variable: v.envVariable,
+    default_value: v.defaultValue,
+    user_viewable: v.userViewable,
+    user_editable: v.userEditable,
+    rules: v.rules,
+    created_at: atom(v.createdAt),
+    updated_at: atom(v.updatedAt),
   });
