@@ -49,6 +49,16 @@ export class AdminServersService {
     return this.view(await this.require(id));
   }
 
+  /** The memory and disk (MiB) the servers on each node are given. */
+  allocatedByNode(nodeIds: string[]): Promise<Map<string, { memory: number; disk: number }>> {
+    return this.servers.allocatedByNode(nodeIds);
+  }
+
+  /** Public nodes with room for `memory` and `disk` more MiB within their overallocation (a page of their ids, and the total). */
+  deployableNodeIds(locationIds: string[], memory: number, disk: number, page: Page): Promise<[string[], number]> {
+    return this.servers.findDeployableNodeIds(locationIds, memory, disk, page.skip, page.perPage);
+  }
+
   /** The server a billing system knows by this id. */
   async getByExternalId(externalId: string): Promise<AdminServerDto> {
     const server = await this.servers.findByExternalId(externalId);

@@ -337,6 +337,46 @@ export class ServersRepository {
   }
 
   /** The lowest free allocation on a node, locked so two creations cannot take it together. */
+  /** The memory and disk (MiB) the servers on each node are given. */
+  async allocatedByNode(nodeIds: string[]): Promise<Map<string, { memory: number; disk: number }>> {
+    const rows =
+      nodeIds.length === 0
+        ? []
+        : await this.servers
+            .createQueryBuilder('s')
+            .select('s.nodeId', 'nodeId')
+            .addSelect('COALESCE(SUM(s.memory), 0)', 'memory')
+            .addSelect('COALESCE(SUM(s.disk), 0)', 'disk')
+            .where({ nodeId: In(nodeIds) })
+            .groupBy('s.nodeId')
+            .getRawMany<{ nodeId: string; memory: string; disk: string }>();
+    const byNode = new Map(rows.map((r): [string, { memory: number; disk: number }] => [String(r.nodeId), { memory: Number(r.memory), disk: Number(r.disk) }]));
+    return new Map(nodeIds.map((id) => [id, byNode.get(id) ?? { memory: 0, disk: 0 }]));
+  }
+
+  /**
+   * Public nodes (in `locationIds` when given) with room for `memory` and `disk` more MiB within their
+   * overallocation (-1: no limit), in id order, one page of them and how many there are in all.
+   */
+  async findDeployableNodeIds(locationIds: string[], memory: number, disk: number, skip: number, take: number): Promise<[string[], number]> {
+    const params: unknown[] = [memory, disk];
+    const inLocations = locationIds.length > 0 ? `AND n.location_id = ANY($${params.push(locationIds)}::bigint[])` : '';
+    const fits = (column: 'memory' | 'disk', param: string): string =>
+      `(n.${column}_overallocate = -1 OR COALESCE(SUM(s.${column}), 0) + ${param} <= n.${column} * (1 + n.${column}_overallocate / 100.0))`;
+    const viable = `SELECT n.id FROM node n LEFT JOIN server s ON s.node_id = n.id
+      WHERE n.public = true ${inLocations}
+      GROUP BY n.id HAVING ${fits('memory', '$1')} AND ${fits('disk', '$2')}`;
+    const rows = await this.servers.manager.query<{ id: string; total: string }[]>(
+      `SELECT v.id, count(*) OVER () AS total FROM (${viable}) v ORDER BY v.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, take, skip],
+    );
+    if (rows.length > 0 || skip === 0) {
+      return [rows.map((r) => String(r.id)), rows.length > 0 ? Number(rows[0].total) : 0];
+    }
+    const [{ total }] = await this.servers.manager.query<{ total: string }[]>(`SELECT count(*) AS total FROM (${viable}) v`, params);
+    return [[], Number(total)];
+  }
+
   lockFirstFreeAllocation(nodeId: string, manager: EntityManager): Promise<AllocationEntity | null> {
     return manager
       .getRepository(AllocationEntity)

@@ -115,3 +115,10 @@ export const page = <A extends object>(
     },
   };
 };
+
+/** What Fractal writes for an include the key may not read. */
+export const NULL_RESOURCE = { object: 'null_resource', attributes: null } as unknown as FractalItem;
+
+/** The item with its included relationships (inside `attributes`, where Pterodactyl's serializer puts them). */
+export const withRelationships = <A extends object>(base: FractalItem<A>, relationships: Record<string, FractalItem | FractalList>): FractalItem<A> =>
+  Object.keys(relationships).length === 0 ? base : { ...base, attributes: { ...base.attributes, relationships } };

@@ -2,6 +2,7 @@ import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, I
 import { Reflector } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { PterodactylOnly } from 'src/common/auth/authenticated.decorator';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { headerOf, HttpRequest } from 'src/common/http/http';
 import { ApplicationResource, PterodactylKeyType } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
@@ -82,3 +83,16 @@ export const PterodactylCaller = createParamDecorator((_data: unknown, ctx: Exec
   }
   return key;
 });
+
+/** Who made a change through the layer, as the audit log records it. */
+export const PterodactylActor = createParamDecorator((_data: unknown, ctx: ExecutionContext): Actor => {
+  const req = ctx.switchToHttp().getRequest<PterodactylRequest>();
+  const key = req.pterodactylKey;
+  if (!key) {
+    throw new Error('PterodactylActor on a route without PterodactylKeyGuard');
+  }
+  return { userId: key.user.id, username: key.user.username, email: key.user.email, via: `pterodactyl-key:${key.identifier}`, ip: req.ip };
+});
+
+/** The request itself (for pagination links). */
+export const PterodactylRequestOf = createParamDecorator((_data: unknown, ctx: ExecutionContext): HttpRequest => ctx.switchToHttp().getRequest<HttpRequest>());
