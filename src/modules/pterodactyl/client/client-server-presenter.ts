@@ -1,13 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { FractalItem, int, item, list } from 'src/modules/pterodactyl/common/fractal';
+import { FractalItem, int, item, list, NULL_RESOURCE } from 'src/modules/pterodactyl/common/fractal';
 import { PterodactylClientLookups } from 'src/modules/pterodactyl/client/client-lookups';
 import { allocationItem, variableItem } from 'src/modules/pterodactyl/client/client-transformers';
 import { ClientServerSettingsService } from 'src/modules/servers/client-server-settings.service';
 import type { ServerContext } from 'src/modules/servers/server-context';
 import type { UserEntity } from 'src/modules/users/user.entity';
-
-/** What Fractal writes for an include the caller may not read. */
-const NULL_RESOURCE_ITEM = { object: 'null_resource', attributes: null } as unknown as FractalItem;
 
 /** Pterodactyl's client ServerTransformer, with its default includes (allocations, variables) and `?include=egg`. */
 @Injectable()
@@ -32,7 +29,7 @@ export class PterodactylServerPresenter {
     const shown = canAllocations ? allocations : allocations.filter((a) => a.id === server.allocationId);
     const relationships: Record<string, unknown> = {
       allocations: list(shown.map((a) => allocationItem(a, server.allocationId, !canAllocations))),
-      variables: startup ? list(startup.variables.map(variableItem)) : NULL_RESOURCE_ITEM,
+      variables: startup ? list(startup.variables.map(variableItem)) : NULL_RESOURCE,
     };
     if (includeEgg) {
       relationships.egg = item('egg', { uuid: extras.eggUuid, name: extras.eggName });

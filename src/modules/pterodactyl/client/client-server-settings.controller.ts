@@ -16,7 +16,7 @@ import { PterodactylClientLookups } from 'src/modules/pterodactyl/client/client-
 import { toHatcheryPermissions } from 'src/modules/pterodactyl/client/client-permissions';
 import { allocationItem, databaseItem, subuserItem, variableItem } from 'src/modules/pterodactyl/client/client-transformers';
 import { asHatchery } from 'src/modules/pterodactyl/client/client-validation';
-import { FractalItem, FractalList, includesOf, item, list } from 'src/modules/pterodactyl/common/fractal';
+import { FractalItem, FractalList, includesOf, item, list, NULL_RESOURCE, withRelationships } from 'src/modules/pterodactyl/common/fractal';
 import { PterodactylBody } from 'src/modules/pterodactyl/common/pterodactyl-body';
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
 import { PterodactylController } from 'src/modules/pterodactyl/common/pterodactyl-route';
@@ -80,9 +80,6 @@ class RenameBody {
   @MaxLength(65_535)
   description?: string | null;
 }
-
-/** What Fractal writes for an include the caller may not read. */
-const NULL_RESOURCE = { object: 'null_resource', attributes: null };
 
 /** A feature Hatchery leaves to administrators: refused as Pterodactyl refuses a disabled one. */
 const adminOnly = (message: string): AppException => new AppException({ code: 'PTERODACTYL_FEATURE_DISABLED', category: ErrorCategory.BAD_REQUEST, message });
@@ -302,8 +299,3 @@ const databaseRef = (id: string): string => {
   }
   return id;
 };
-
-const withRelationships = (base: FractalItem, relationships: Record<string, unknown>): FractalItem => ({
-  ...base,
-  attributes: { ...base.attributes, relationships: relationships as never },
-});

@@ -1,6 +1,7 @@
 import type { BackupResponseDto } from 'src/modules/backups/dto/backup.dto';
 import type { ServerDatabaseResponseDto } from 'src/modules/databases/dto/server-database.dto';
 import type { FileEntryDto } from 'src/modules/files/dto/file-response.dto';
+import { splitName } from 'src/modules/pterodactyl/application/transformers';
 import { atom, FractalItem, int, item } from 'src/modules/pterodactyl/common/fractal';
 import type { PterodactylKeyEntity } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
 import type { ScheduleResponseDto, ScheduleTaskResponseDto } from 'src/modules/schedules/dto/schedule-response.dto';
@@ -18,13 +19,6 @@ import { createHash } from 'node:crypto';
 
 const iso = (value: string): string => atom(new Date(value));
 const isoOrNull = (value: string | null | undefined): string | null => (value ? iso(value) : null);
-
-/** Hatchery keeps one display name; Pterodactyl's first and last name are its first word and the rest. */
-const splitName = (name: string): { first: string; last: string } => {
-  const trimmed = name.trim();
-  const space = trimmed.indexOf(' ');
-  return space === -1 ? { first: trimmed, last: '' } : { first: trimmed.slice(0, space), last: trimmed.slice(space + 1).trim() };
-};
 
 const gravatar = (email: string): string => `https://gravatar.com/avatar/${createHash('md5').update(email.toLowerCase()).digest('hex')}`;
 
