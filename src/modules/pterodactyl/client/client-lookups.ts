@@ -12,7 +12,7 @@ export interface ClientListFilters {
   '*'?: string;
 }
 
-export interface ServerExtras {
+interface ServerExtras {
   maintenance: boolean;
   eggUuid: string;
   eggName: string;
