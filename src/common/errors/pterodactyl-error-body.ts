@@ -36,7 +36,7 @@ const CODE_BY_STATUS: Record<number, string> = {
 /** A 5xx's detail: Pterodactyl never shows the cause of a server-side failure. */
 const UNEXPECTED = 'An unexpected error was encountered while processing this request, please try again.';
 
-export interface PterodactylErrorBody {
+interface PterodactylErrorBody {
   errors: { code: string; status: string; detail: string; meta?: { source_field: string; rule: string } }[];
 }
 
