@@ -170,6 +170,8 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const made = data(await admin('post', '/api/admin/users').send({ username: 'made', email: 'made@example.test', name: 'Made', password: 'a long enough password' }).expect(201));
     expect(data(await admin('get', '/api/admin/users').expect(200)).length).toBeGreaterThan(1);
     await admin('get', `/api/admin/users/${made.id}`).expect(200);
+    await admin('patch', `/api/admin/users/${made.id}`).send({ externalId: 'tour-made' }).expect(200);
+    await admin('get', '/api/admin/users/external/tour-made').expect(200);
     await admin('patch', `/api/admin/users/${made.id}`).send({ name: 'Made Again' }).expect(200);
     await admin('delete', `/api/admin/users/${made.id}`).expect(204);
 
@@ -236,9 +238,10 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
   it('should administer servers and database hosts', async () => {
     const admin = p().admin;
-    const server = await p().createServer({ name: 'Admin Tour' });
+    const server = await p().createServer({ name: 'Admin Tour', external_id: 'tour-billing-1' });
     await p().installed(server.id);
     await admin('get', '/api/admin/servers').expect(200);
+    await admin('get', '/api/admin/servers/external/tour-billing-1').expect(200);
     await admin('patch', `/api/admin/servers/${server.id}`).send({ name: 'Admin Tour 2' }).expect(200);
     await admin('patch', `/api/admin/servers/${server.id}/build`).send({ memory: 4096 }).expect(200);
     await admin('patch', `/api/admin/servers/${server.id}/startup`).send({ environment: { BUILD_NUMBER: '42' } }).expect(200);
@@ -415,6 +418,77 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await pt('post', `${s}/settings/rename`).send({ name: 'Ptero tour 2' }).expect(204);
     await pt('post', `${s}/settings/reinstall`).expect(202);
     await p().installed(server.id);
+  });
+
+  it('should answer the Pterodactyl layer: its keys, and every application route with an application key', async () => {
+    const admin = p().admin;
+    const clientKey = data(await p().asOwner('post', '/api/account/pterodactyl-keys').send({ description: 'tour bot' }).expect(201));
+    await p().asOwner('get', '/api/account/pterodactyl-keys').expect(200);
+    await p().asOwner('delete', `/api/account/pterodactyl-keys/${clientKey.identifier}`).expect(204);
+    const permissions = { servers: 3, nodes: 3, allocations: 3, users: 3, locations: 3, nests: 3, eggs: 3, database_hosts: 3, server_databases: 3 };
+    const appKey = data(await admin('post', '/api/admin/pterodactyl-keys').send({ description: 'tour billing', permissions }).expect(201));
+    await admin('get', '/api/admin/pterodactyl-keys').expect(200);
+    const ptero = (method: 'get' | 'post' | 'patch' | 'delete', path: string) =>
+      p().t.http()[method](`/api/application${path}`).set('Authorization', `Bearer ${appKey.key}`).set('Accept', 'Application/vnd.pterodactyl.v1+json');
+
+    const user = (await ptero('post', '/users').send({ email: 'ptero@example.test', username: 'ptero', first_name: 'Ptero', last_name: 'Dactyl', external_id: 'tour-ptero' }).expect(201)).body.attributes;
+    await ptero('get', '/users?filter[email]=ptero@example.test').expect(200);
+    await ptero('get', `/users/${user.id}`).expect(200);
+    await ptero('get', '/users/external/tour-ptero').expect(200);
+    await ptero('patch', `/users/${user.id}`).send({ first_name: 'Petra' }).expect(200);
+    await ptero('delete', `/users/${user.id}`).expect(204);
+
+    const location = (await ptero('post', '/locations').send({ short: 'ptero-tour', long: 'Ptero lab' }).expect(201)).body.attributes;
+    await ptero('get', '/locations').expect(200);
+    await ptero('get', `/locations/${location.id}`).expect(200);
+    await ptero('patch', `/locations/${location.id}`).send({ long: 'Ptero lab 2' }).expect(200);
+    const node = (await ptero('post', '/nodes').send({ name: 'ptero spare', location_id: location.id, fqdn: '127.0.0.1', scheme: 'http', daemon_listen: 2, memory: 1024, disk: 1024 }).expect(201)).body.attributes;
+    await ptero('get', '/nodes?include=location').expect(200);
+    await ptero('get', '/nodes/deployable?memory=128&disk=128').expect(200);
+    await ptero('get', `/nodes/${node.id}?include=allocations`).expect(200);
+    await ptero('get', `/nodes/${node.id}/configuration`).expect(200);
+    await ptero('patch', `/nodes/${node.id}`).send({ name: 'ptero spare 2' }).expect(200);
+    await ptero('post', `/nodes/${node.id}/allocations`).send({ ip: '0.0.0.0', ports: ['31000'] }).expect(204);
+    const allocation = (await ptero('get', `/nodes/${node.id}/allocations`).expect(200)).body.data[0].attributes;
+    await ptero('delete', `/nodes/${node.id}/allocations/${allocation.id}`).expect(204);
+    await ptero('delete', `/nodes/${node.id}`).expect(204);
+    await ptero('delete', `/locations/${location.id}`).expect(204);
+
+    const nest = (await ptero('get', '/nests').expect(200)).body.data[0].attributes;
+    await ptero('get', `/nests/${nest.id}?include=eggs`).expect(200);
+    const egg = (await ptero('get', `/nests/${nest.id}/eggs`).expect(200)).body.data[0].attributes;
+    // The layer hands PGlite's integers over as JSON numbers too.
+    expect([typeof nest.id, typeof egg.id, typeof user.id, typeof node.id]).toEqual(['number', 'number', 'number', 'number']);
+    await ptero('get', `/nests/${nest.id}/eggs/${egg.id}?include=variables`).expect(200);
+
+    const paper = (await ptero('get', `/nests/${nest.id}/eggs`).expect(200)).body.data.find((e: { attributes: { uuid: string } }) => e.attributes.uuid === p().eggId).attributes;
+    const simNode = (await ptero('get', `/nodes/${p().nodeId}`).expect(200)).body.attributes;
+    const body = {
+      name: 'Ptero Tour',
+      user: Number(p().owner.id),
+      egg: paper.id,
+      environment: { SERVER_JARFILE: 'server.jar' },
+      limits: { memory: 512, swap: 0, disk: 512, io: 500, cpu: 50 },
+      feature_limits: { databases: 0, allocations: 0, backups: 0 },
+    };
+    const server = (await ptero('post', '/servers').send({ ...body, external_id: 'tour-ptero-server', deploy: { locations: [simNode.location_id], dedicated_ip: false, port_range: [] } }).expect(201)).body.attributes;
+    await p().installed(String(server.id));
+    await ptero('get', '/servers').expect(200);
+    await ptero('get', `/servers/${server.id}`).expect(200);
+    await ptero('get', '/servers/external/tour-ptero-server').expect(200);
+    await ptero('patch', `/servers/${server.id}/details`).send({ name: 'Ptero Tour 2' }).expect(200);
+    await ptero('patch', `/servers/${server.id}/build`).send({ allocation: server.allocation, limits: { memory: 768 }, feature_limits: { databases: 0, allocations: 0, backups: 0 } }).expect(200);
+    await ptero('patch', `/servers/${server.id}/startup`).send({ environment: { SERVER_JARFILE: 'paper.jar' }, egg: paper.id, skip_scripts: false }).expect(200);
+    await ptero('post', `/servers/${server.id}/suspend`).expect(204);
+    await ptero('post', `/servers/${server.id}/unsuspend`).expect(204);
+    await ptero('post', `/servers/${server.id}/reinstall`).expect(204);
+    await p().installed(String(server.id));
+    await ptero('delete', `/servers/${server.id}`).expect(204);
+    const free = (await ptero('get', `/nodes/${p().nodeId}/allocations?per_page=100`).expect(200)).body.data.find((a: { attributes: { assigned: boolean } }) => !a.attributes.assigned).attributes;
+    const second = (await ptero('post', '/servers').send({ ...body, allocation: { default: free.id } }).expect(201)).body.attributes;
+    await p().installed(String(second.id));
+    await ptero('delete', `/servers/${second.id}/force`).expect(204);
+    await admin('delete', `/api/admin/pterodactyl-keys/${appKey.identifier}`).expect(204);
   });
 
   it('should have answered 2xx on every route of the app at least once (101 for the WebSocket upgrade)', () => {

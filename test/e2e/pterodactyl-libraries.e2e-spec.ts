@@ -1,9 +1,10 @@
 import { PteroApp } from '@devnote-dev/pterojs';
-import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DataSource } from 'typeorm';
-import { createTestApp, TestApp } from 'test/utils/create-test-app';
+import type { TestApp } from 'test/utils/create-test-app';
+import { eggFixtureFiles } from 'test/utils/fixtures';
+import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
-import { applicationKey } from 'test/utils/pterodactyl';
+import { applicationKey, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
 
 // nodeactyl ships no types: the calls these tests make, as it defines them.
 interface NodeactylApplicationApi {
@@ -25,6 +26,11 @@ interface NodeactylApplicationApi {
   createNodeAllocations(id: number, ip: string, ports: string[]): Promise<boolean>;
   deleteNodeAllocation(node: number, allocation: number): Promise<boolean>;
   deleteNode(id: number): Promise<boolean>;
+  createRawServer(body: Record<string, unknown>): Promise<{ attributes: { id: number; uuid: string } }>;
+  getServerDetails(id: number): Promise<Record<string, unknown>>;
+  suspendServer(id: number): Promise<boolean>;
+  unsuspendServer(id: number): Promise<boolean>;
+  deleteServer(id: number): Promise<boolean>;
 }
  
 const { NodeactylApplication } = require('nodeactyl') as { NodeactylApplication: new (host: string, key: string) => NodeactylApplicationApi };
@@ -33,28 +39,60 @@ const { NodeactylApplication } = require('nodeactyl') as { NodeactylApplication:
  * Two client libraries from the npm registry, unchanged, pointed at Hatchery's Pterodactyl layer
  * (`<panel>/pterodactyl` as the panel URL) over real HTTP.
  */
-describe.each(dbKinds(['postgres']))('Pterodactyl client libraries against the application API (%s)', (db) => {
+(eggFixtureFiles().includes('egg-paper.json') ? describe : describe.skip).each(dbKinds(['postgres']))('Pterodactyl client libraries against the application API (%s)', (db) => {
+  let p: SimPanel;
   let t: TestApp;
   let panelUrl: string;
   let key: string;
+  let eggId: number;
 
   beforeAll(async () => {
-    t = await createTestApp({ db });
-    const app = t.app as NestFastifyApplication;
-    await app.listen(0, '127.0.0.1');
-    const address = app.getHttpServer().address() as { port: number };
-    panelUrl = `http://127.0.0.1:${address.port}/pterodactyl`;
+    p = await startSimPanel(db);
+    t = p.t;
+    panelUrl = `${await t.app.getUrl()}/pterodactyl`.replace('[::1]', '127.0.0.1');
     ({ key } = await applicationKey(t));
+    eggId = (await t.app.get(DataSource).query('SELECT int_id FROM egg WHERE id = $1', [p.eggId]))[0].int_id;
   });
 
   afterAll(async () => {
-    await t.close();
+    await p?.close();
   });
+
+  /** The server as the API shows it now (to check what a library did without trusting its own parsing). */
+  const serverNow = async (id: number) =>
+    (await t.http().get(`/api/application/servers/${id}`).set('Authorization', `Bearer ${key}`).set('Accept', PTERODACTYL_ACCEPT).expect(200)).body.attributes;
+
+  const freeAllocation = async (): Promise<number> =>
+    (await t.http().get(`/api/application/nodes/${p.nodeId}/allocations?per_page=100`).set('Authorization', `Bearer ${key}`).expect(200)).body.data
+      .map((a: { attributes: { id: number; assigned: boolean } }) => a.attributes)
+      .find((a: { assigned: boolean }) => !a.assigned).id;
 
   const suffix = () => Math.random().toString(36).slice(2, 8);
 
   describe('@devnote-dev/pterojs', () => {
     const app = () => new PteroApp(panelUrl, key);
+
+    it('should create a server, suspend and unsuspend it, and delete it', async () => {
+      const server = await app().servers.create({
+        name: 'pterojs server',
+        user: Number(p.owner.id),
+        egg: eggId,
+        dockerImage: 'ghcr.io/pterodactyl/yolks:java_21',
+        startup: 'java -jar {{SERVER_JARFILE}}',
+        environment: { SERVER_JARFILE: 'server.jar' },
+        allocation: { default: await freeAllocation() },
+        externalId: `pterojs-${suffix()}`,
+      });
+      expect(typeof server.id).toBe('number');
+      await p.installed(String(server.id));
+      expect(await serverNow(server.id)).toMatchObject({ name: 'pterojs server', limits: { memory: 128, disk: 512 }, feature_limits: { databases: 1, allocations: 1, backups: 1 } });
+      await app().servers.suspend(server.id);
+      expect(await serverNow(server.id)).toMatchObject({ suspended: true });
+      await app().servers.unsuspend(server.id);
+      expect(await serverNow(server.id)).toMatchObject({ suspended: false });
+      await app().servers.delete(server.id);
+      await t.http().get(`/api/application/servers/${server.id}`).set('Authorization', `Bearer ${key}`).expect(404);
+    });
 
     it('should create, fetch, query, update and delete a user', async () => {
       const s = suffix();
@@ -113,6 +151,31 @@ describe.each(dbKinds(['postgres']))('Pterodactyl client libraries against the a
 
   describe('nodeactyl', () => {
     const app = () => new NodeactylApplication(panelUrl, key);
+
+    it('should create a server, read it, suspend and unsuspend it, and delete it', async () => {
+      const created = await app().createRawServer({
+        name: 'nodeactyl server',
+        user: Number(p.owner.id),
+        egg: eggId,
+        docker_image: 'ghcr.io/pterodactyl/yolks:java_21',
+        startup: 'java -jar {{SERVER_JARFILE}}',
+        environment: { SERVER_JARFILE: 'server.jar', BUILD_NUMBER: 'latest', VANILLA_VERSION: 'latest' },
+        limits: { memory: 512, swap: 0, disk: 1024, io: 500, cpu: 100 },
+        feature_limits: { databases: 0, allocations: 0, backups: 0 },
+        allocation: { default: await freeAllocation(), additional: [] },
+        start_on_completion: false,
+      });
+      const id = created.attributes.id;
+      await p.installed(String(id));
+      expect(await app().getServerDetails(id)).toMatchObject({ id, name: 'nodeactyl server', egg: eggId, suspended: false });
+      expect(await app().suspendServer(id)).toBe(true);
+      expect(await serverNow(id)).toMatchObject({ suspended: true });
+      await waitFor(() => p.sim.servers.get(created.attributes.uuid)?.config.suspended === true);
+      expect(await app().unsuspendServer(id)).toBe(true);
+      expect(await serverNow(id)).toMatchObject({ suspended: false });
+      expect(await app().deleteServer(id)).toBe(true);
+      await t.http().get(`/api/application/servers/${id}`).set('Authorization', `Bearer ${key}`).expect(404);
+    });
 
     it('should list, create, read, find by e-mail, update and delete users', async () => {
       const s = suffix();

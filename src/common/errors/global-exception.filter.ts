@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError, ErrorDef } from 'src/common/errors/error-codes';
 import { HttpReply, HttpRequest, pathOf } from 'src/common/http/http';
-import { isPterodactylPath, pterodactylErrorBody } from 'src/common/errors/pterodactyl-error-body';
+import { isPterodactylPath, pterodactylError } from 'src/common/errors/pterodactyl-error-body';
 
 interface ErrorBody {
   statusCode: number;
@@ -52,7 +52,8 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     if (isPterodactylPath(req.url)) {
       // The Pterodactyl-compatible layer answers in Pterodactyl's shape, whatever raised the error.
       void res.header('content-type', 'application/json');
-      res.status(body.statusCode).send(pterodactylErrorBody(body.statusCode, body.message, body.details));
+      const answer = pterodactylError(body.statusCode, body.code, body.message, body.details);
+      res.status(answer.status).send(answer.body);
       return;
     }
     if (isDaemonCallback(req)) {

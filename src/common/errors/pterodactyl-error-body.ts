@@ -36,12 +36,30 @@ const CODE_BY_STATUS: Record<number, string> = {
 /** A 5xx's detail: Pterodactyl never shows the cause of a server-side failure. */
 const UNEXPECTED = 'An unexpected error was encountered while processing this request, please try again.';
 
-export interface PterodactylErrorBody {
+interface PterodactylErrorBody {
   errors: { code: string; status: string; detail: string; meta?: { source_field: string; rule: string } }[];
 }
 
 /** Pterodactyl's `{errors: [...]}` for an error Hatchery's filter has already classified. */
-export const pterodactylErrorBody = (status: number, message: string, details: unknown): PterodactylErrorBody => {
+/** Hatchery's own validation failure (400 VALIDATION_FAILED, `details: [{field, message}]`) as Pterodactyl's 422. */
+const hatcheryFieldErrors = (code: string, details: unknown): PterodactylFieldError[] | undefined =>
+  code === 'VALIDATION_FAILED' && Array.isArray(details)
+    ? (details as { field?: unknown; message?: unknown }[]).map((d) => ({
+        field: typeof d.field === 'string' ? d.field : '',
+        rule: 'invalid',
+        detail: typeof d.message === 'string' ? d.message : 'The value is invalid.',
+      }))
+    : undefined;
+
+/** The status and body Pterodactyl would answer for an error Hatchery's filter has classified. */
+export const pterodactylError = (status: number, code: string, message: string, details: unknown): { status: number; body: PterodactylErrorBody } => {
+  const fields = hatcheryFieldErrors(code, details);
+  return fields
+    ? { status: PTERODACTYL_VALIDATION_STATUS, body: pterodactylErrorBody(PTERODACTYL_VALIDATION_STATUS, message, fields) }
+    : { status, body: pterodactylErrorBody(status, message, details) };
+};
+
+const pterodactylErrorBody = (status: number, message: string, details: unknown): PterodactylErrorBody => {
   if (status === Number(PTERODACTYL_VALIDATION_STATUS) && Array.isArray(details)) {
     return {
       errors: (details as PterodactylFieldError[]).map((e) => ({

@@ -6,6 +6,7 @@ import { ApplicationAllocationsController } from 'src/modules/pterodactyl/applic
 import { ApplicationLocationsController } from 'src/modules/pterodactyl/application/locations.controller';
 import { ApplicationNestsController } from 'src/modules/pterodactyl/application/nests.controller';
 import { ApplicationNodesController } from 'src/modules/pterodactyl/application/nodes.controller';
+import { ApplicationServersController } from 'src/modules/pterodactyl/application/servers.controller';
 import { ApplicationUsersController } from 'src/modules/pterodactyl/application/users.controller';
 import { PterodactylClientModule } from 'src/modules/pterodactyl/client/pterodactyl-client.module';
 import { PterodactylKeyGuard } from 'src/modules/pterodactyl/common/pterodactyl-route';
@@ -31,6 +32,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     ApplicationNodesController,
     ApplicationAllocationsController,
     ApplicationNestsController,
+    ApplicationServersController,
   ],
   providers: [PterodactylKeysRepository, PterodactylKeysService, PterodactylKeyGuard],
   exports: [PterodactylKeysService, PterodactylKeyGuard],

@@ -59,6 +59,20 @@ export class AdminServersService {
     return this.servers.findDeployableNodeIds(locationIds, memory, disk, page.skip, page.perPage);
   }
 
+  /** Where a deployment lands: a free allocation on the first of `nodeIds` that has one that fits. */
+  deployAllocation(nodeIds: string[], portRanges: [number, number][], dedicatedIp: boolean): Promise<{ id: string; nodeId: string } | null> {
+    return this.servers.findDeployAllocation(nodeIds, portRanges, dedicatedIp);
+  }
+
+  nodeOfAllocation(id: string): Promise<string | null> {
+    return this.servers.nodeOfAllocation(id);
+  }
+
+  /** The server with its node, egg and owner (for the Pterodactyl layer's views); null when there is none. */
+  findLoaded(id: string): Promise<LoadedServer | null> {
+    return this.servers.findById(id);
+  }
+
   /** The server a billing system knows by this id. */
   async getByExternalId(externalId: string): Promise<AdminServerDto> {
     const server = await this.servers.findByExternalId(externalId);

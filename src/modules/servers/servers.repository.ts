@@ -377,6 +377,33 @@ export class ServersRepository {
     return [[], Number(total)];
   }
 
+  /**
+   * A free allocation for a deployment: on the first of `nodeIds` (in their order) that has one, with a
+   * port in one of `portRanges` when given, and with `dedicatedIp` on an address no server uses yet.
+   */
+  async findDeployAllocation(nodeIds: string[], portRanges: [number, number][], dedicatedIp: boolean): Promise<{ id: string; nodeId: string } | null> {
+    if (nodeIds.length === 0) {
+      return null;
+    }
+    const params: unknown[] = [nodeIds];
+    const ports = portRanges.map(([from, to]) => `(a.port BETWEEN $${params.push(from)} AND $${params.push(to)})`);
+    const rows = await this.servers.manager.query<{ id: string; node_id: string }[]>(
+      `SELECT a.id, a.node_id FROM allocation a
+       WHERE a.server_id IS NULL AND a.node_id = ANY($1::bigint[])
+       ${ports.length > 0 ? `AND (${ports.join(' OR ')})` : ''}
+       ${dedicatedIp ? 'AND NOT EXISTS (SELECT 1 FROM allocation b WHERE b.node_id = a.node_id AND b.ip = a.ip AND b.server_id IS NOT NULL)' : ''}
+       ORDER BY array_position($1::bigint[], a.node_id), a.id LIMIT 1`,
+      params,
+    );
+    return rows.length > 0 ? { id: String(rows[0].id), nodeId: String(rows[0].node_id) } : null;
+  }
+
+  /** The node an allocation belongs to, or null when there is no such allocation. */
+  async nodeOfAllocation(id: string): Promise<string | null> {
+    const row = await this.servers.manager.getRepository(AllocationEntity).findOne({ where: { id }, select: { id: true, nodeId: true } });
+    return row ? row.nodeId : null;
+  }
+
   lockFirstFreeAllocation(nodeId: string, manager: EntityManager): Promise<AllocationEntity | null> {
     return manager
       .getRepository(AllocationEntity)

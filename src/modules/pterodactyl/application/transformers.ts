@@ -1,6 +1,7 @@
 import type { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import type { EggEntity } from 'src/modules/eggs/egg.entity';
 import type { NestEntity } from 'src/modules/eggs/nest.entity';
+import type { AdminServerDto } from 'src/modules/servers/dto/server-response.dto';
 import type { AllocationResponseDto } from 'src/modules/nodes/dto/allocation.dto';
 import type { LocationResponseDto } from 'src/modules/nodes/dto/location.dto';
 import type { NodeResponseDto } from 'src/modules/nodes/dto/node.dto';
@@ -134,4 +135,40 @@ export const eggVariableItem = (v: EggVariableEntity, egg: EggEntity): FractalIt
     rules: v.rules,
     created_at: atom(v.createdAt),
     updated_at: atom(v.updatedAt),
+  });
+
+/** A server; the egg and nest as their integer ids, the environment as Wings gets it. */
+export const serverItem = (s: AdminServerDto, ids: { egg: number; nest: number }, environment: Record<string, string | number>): FractalItem =>
+  item('server', {
+    id: int(s.id),
+    external_id: s.externalId,
+    uuid: s.uuid,
+    identifier: s.identifier,
+    name: s.name,
+    description: s.description ?? '',
+    status: s.suspended ? 'suspended' : s.installStatus,
+    suspended: s.suspended,
+    limits: {
+      memory: s.limits.memory,
+      swap: s.limits.swap,
+      disk: s.limits.disk,
+      io: s.limits.io,
+      cpu: s.limits.cpu,
+      threads: s.threads,
+      oom_disabled: s.oomDisabled,
+    },
+    feature_limits: { databases: s.featureLimits.databases, allocations: s.featureLimits.allocations, backups: s.featureLimits.backups },
+    user: int(s.ownerId),
+    node: int(s.nodeId),
+    allocation: s.allocationId === null ? null : int(s.allocationId),
+    nest: ids.nest,
+    egg: ids.egg,
+    container: {
+      startup_command: s.startup,
+      image: s.image,
+      installed: s.installedAt !== null && s.installStatus === null ? 1 : 0,
+      environment,
+    },
+    updated_at: iso(s.updatedAt),
+    created_at: iso(s.createdAt),
   });

@@ -32,7 +32,6 @@ export const list = <A extends object>(items: FractalItem<A>[]): FractalList<A> 
 /** Pterodactyl's timestamps: ISO 8601 in UTC with an explicit offset and no fraction (Carbon's toAtomString). */
 export const atom = (date: Date): string => date.toISOString().replace(/\.\d{3}Z$/, '+00:00');
 
-export const atomOrNull = (date: Date | null | undefined): string | null => (date ? atom(date) : null);
 
 /** A bigint key as the JSON number Pterodactyl's clients expect. */
 export const int = (id: string): number => Number(id);

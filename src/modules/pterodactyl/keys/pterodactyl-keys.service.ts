@@ -16,7 +16,7 @@ import { PterodactylKeysRepository } from 'src/modules/pterodactyl/keys/pterodac
 import { UserEntity } from 'src/modules/users/user.entity';
 
 /** Pterodactyl's key format (app/Models/ApiKey.php): a 16-character identifier, then a 32-character token. */
-export const PTERODACTYL_KEY_POLICY = {
+const PTERODACTYL_KEY_POLICY = {
   identifierLength: 16,
   tokenLength: 32,
   maxPerUser: 25,
@@ -30,10 +30,10 @@ const PREFIX: Record<PterodactylKeyType, string> = {
 };
 
 /** AdminAcl's bits. */
-export const READ = 1;
-export const WRITE = 2;
+const READ = 1;
+const WRITE = 2;
 
-export interface NewPterodactylKey {
+interface NewPterodactylKey {
   memo: string;
   allowedIps?: string[];
   /** Application keys: resource → 0..3. */

@@ -21,7 +21,7 @@ class IsIpOrCidr implements ValidatorConstraintInterface {
 const ACCESS = [0, 1, 2, 3];
 
 /** Per resource: 0 none, 1 read, 2 write, 3 read and write (Pterodactyl's r_<resource> values). */
-export class ApplicationKeyPermissionsDto {
+class ApplicationKeyPermissionsDto {
   @Optional() @IsIn(ACCESS) servers?: number;
   @Optional() @IsIn(ACCESS) nodes?: number;
   @Optional() @IsIn(ACCESS) allocations?: number;
