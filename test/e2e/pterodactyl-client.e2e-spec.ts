@@ -40,6 +40,8 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(res.body.object).toBe('list');
     expect(res.body.meta.pagination).toMatchObject({ total: 1, count: 1, per_page: 50, current_page: 1, total_pages: 1 });
     const [s] = res.body.data;
+    // Pterodactyl's uuidShort: the uuid's first 8 characters, which Hatchery's identifier is.
+    expect(identifier).toBe(server.uuid.slice(0, 8));
     expect(s.object).toBe('server');
     expect(s.attributes).toMatchObject({
       server_owner: true,
