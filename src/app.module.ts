@@ -31,6 +31,7 @@ import { MailModule } from 'src/modules/mail/mail.module';
 import { PasswordResetModule } from 'src/modules/password-reset/password-reset.module';
 import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
 import { SettingsModule } from 'src/modules/settings/settings.module';
+import { PterodactylModule } from 'src/modules/pterodactyl/pterodactyl.module';
 
 @Module({
   imports: [
@@ -65,6 +66,7 @@ import { SettingsModule } from 'src/modules/settings/settings.module';
     SchedulesModule,
     BackupsModule,
     LiveStatusModule,
+    PterodactylModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

@@ -9,6 +9,7 @@ import type { Response } from 'supertest';
 import { AppModule } from 'src/app.module';
 import { BackgroundTasks } from 'src/common/background/background-tasks';
 import { OutboundPolicy } from 'src/common/http/outbound-url';
+import { REFUSED_BY_DESIGN } from 'src/modules/pterodactyl/client/client-access';
 import { ScheduleRunner } from 'src/modules/schedules/schedule-runner.service';
 import { DEFAULT_PASSWORD } from 'test/factories/user.factory';
 import { sessionCookie } from 'test/utils/auth';
@@ -17,8 +18,9 @@ import { TEST_ORIGIN } from 'test/utils/create-test-app';
 import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
 import { MariaDb, mariadbAvailable, reserveServerIds, testHostBody } from 'test/utils/mariadb';
 import { LiveClient } from 'test/utils/live-client';
-import { listRoutes } from 'test/utils/routes';
-import { SimPanel, startSimPanel } from 'test/utils/sim-panel';
+import { listRoutes, RouteInfo } from 'test/utils/routes';
+import { createPterodactylKey, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
+import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { SmtpSink } from 'test/utils/smtp-sink';
 
 /**
@@ -168,6 +170,8 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const made = data(await admin('post', '/api/admin/users').send({ username: 'made', email: 'made@example.test', name: 'Made', password: 'a long enough password' }).expect(201));
     expect(data(await admin('get', '/api/admin/users').expect(200)).length).toBeGreaterThan(1);
     await admin('get', `/api/admin/users/${made.id}`).expect(200);
+    await admin('patch', `/api/admin/users/${made.id}`).send({ externalId: 'tour-made' }).expect(200);
+    await admin('get', '/api/admin/users/external/tour-made').expect(200);
     await admin('patch', `/api/admin/users/${made.id}`).send({ name: 'Made Again' }).expect(200);
     expect(data(await admin('post', `/api/admin/users/${made.id}/suspend`).expect(200)).suspended).toBe(true);
     expect((await p().t.http().post('/api/auth/sign-in/email').send({ email: 'made@example.test', password: 'a long enough password' }).expect(403)).body.code).toBe('ACCOUNT_SUSPENDED');
@@ -241,12 +245,13 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
   it('should administer servers and database hosts', async () => {
     const admin = p().admin;
-    const server = await p().createServer({ name: 'Admin Tour' });
+    const server = await p().createServer({ name: 'Admin Tour', external_id: 'tour-billing-1' });
     await p().installed(server.id);
     await admin('get', '/api/admin/servers').expect(200);
     expect(data(await admin('get', '/api/admin/servers?search=admin%20tour').expect(200))).toEqual([expect.objectContaining({ id: server.id })]);
     expect(data(await admin('get', '/api/admin/servers/node-usage').expect(200))).toContainEqual(expect.objectContaining({ nodeId: p().nodeId }));
     expect(data(await admin('get', `/api/admin/servers/${server.id}/startup`).expect(200))).toMatchObject({ variables: expect.any(Array) });
+    await admin('get', '/api/admin/servers/external/tour-billing-1').expect(200);
     await admin('patch', `/api/admin/servers/${server.id}`).send({ name: 'Admin Tour 2' }).expect(200);
     await admin('patch', `/api/admin/servers/${server.id}/build`).send({ memory: 4096 }).expect(200);
     await admin('patch', `/api/admin/servers/${server.id}/startup`).send({ environment: { BUILD_NUMBER: '42' } }).expect(200);
@@ -330,9 +335,184 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     answered.set('GET /api/ws', [...(answered.get('GET /api/ws') ?? []), client.upgradeStatus]);
   });
 
+  it('should serve the Pterodactyl client API to a client key, and refuse what Hatchery keeps to sessions and administrators', async () => {
+    const server = await p().createServer({ name: 'Ptero tour', backup_limit: 5, database_limit: 2 });
+    await p().installed(server.id);
+    const sid = data(await p().asOwner('get', `/api/client/servers/${server.uuid}`).expect(200)).identifier as string;
+    const key = (await createPterodactylKey(p().t, p().ownerCookie, 'client')).key;
+    const pt = (method: 'get' | 'post' | 'put' | 'delete', path: string) =>
+      p().t.http()[method](`/pterodactyl/api/client${path}`).set('Accept', PTERODACTYL_ACCEPT).set('Authorization', `Bearer ${key}`);
+    const s = `/servers/${sid}`;
+
+    await pt('get', '/').expect(200);
+    await pt('get', '/permissions').expect(200);
+    await pt('get', '/account').expect(200);
+    await pt('get', '/account/api-keys').expect(200);
+    const extra = (await pt('post', '/account/api-keys').send({ description: 'tour' }).expect(200)).body.attributes.identifier as string;
+    await pt('delete', `/account/api-keys/${extra}`).expect(204);
+    await pt('get', '/account/ssh-keys').expect(200);
+    const fingerprint = (await pt('post', '/account/ssh-keys').send({ name: 'tour', public_key: sshKeyLine() }).expect(200)).body.attributes.fingerprint as string;
+    await pt('post', '/account/ssh-keys/remove').send({ fingerprint }).expect(204);
+    for (const path of ['/account/email', '/account/password']) {
+      await pt('put', path).send({}).expect(403);
+    }
+    await pt('get', '/account/two-factor').expect(403);
+    await pt('post', '/account/two-factor').send({}).expect(403);
+    await pt('post', '/account/two-factor/disable').send({}).expect(403);
+
+    await pt('get', s).expect(200);
+    await pt('get', `${s}/resources`).expect(200);
+    await pt('get', `${s}/websocket`).expect(200);
+    await pt('post', `${s}/power`).send({ signal: 'start' }).expect(204);
+    await waitFor(() => p().sim.servers.get(server.uuid)?.state === 'running');
+    await pt('post', `${s}/command`).send({ command: 'list' }).expect(204);
+    await pt('get', `${s}/activity`).expect(200);
+
+    await pt('post', `${s}/files/write?file=/tour.txt`).set('Content-Type', 'text/plain').send('tour').expect(204);
+    await pt('get', `${s}/files/contents?file=/tour.txt`).expect(200);
+    await pt('get', `${s}/files/list?directory=/`).expect(200);
+    await pt('get', `${s}/files/download?file=/tour.txt`).expect(200);
+    await pt('get', `${s}/files/upload`).expect(200);
+    await pt('post', `${s}/files/create-folder`).send({ root: '/', name: 'tourdir' }).expect(204);
+    await pt('post', `${s}/files/copy`).send({ location: '/tour.txt' }).expect(204);
+    await pt('put', `${s}/files/rename`).send({ root: '/', files: [{ from: 'tour.txt', to: 'moved.txt' }] }).expect(204);
+    await pt('post', `${s}/files/chmod`).send({ root: '/', files: [{ file: 'moved.txt', mode: 644 }] }).expect(204);
+    const archive = (await pt('post', `${s}/files/compress`).send({ root: '/', files: ['moved.txt'] }).expect(200)).body.attributes.name as string;
+    await pt('post', `${s}/files/decompress`).send({ root: '/', file: archive }).expect(204);
+    await pt('post', `${s}/files/pull`).send({ url: `${c.pullUrl}/tour.bin`, directory: '/' }).expect(204);
+    await pt('post', `${s}/files/delete`).send({ root: '/', files: ['moved.txt'] }).expect(204);
+
+    const backup = (await pt('post', `${s}/backups`).send({ name: 'tour' }).expect(200)).body.attributes.uuid as string;
+    await waitFor(async () => (await pt('get', `${s}/backups/${backup}`).expect(200)).body.attributes.completed_at !== null);
+    await pt('get', `${s}/backups`).expect(200);
+    await pt('get', `${s}/backups/${backup}/download`).expect(200);
+    await pt('post', `${s}/backups/${backup}/lock`).expect(200);
+    await pt('post', `${s}/backups/${backup}/lock`).expect(200);
+    await pt('post', `${s}/power`).send({ signal: 'kill' }).expect(204);
+    await waitFor(() => p().sim.servers.get(server.uuid)?.state === 'offline');
+    await pt('post', `${s}/backups/${backup}/restore`).send({ truncate: false }).expect(204);
+    await p().installed(server.id);
+    await pt('delete', `${s}/backups/${backup}`).expect(204);
+
+    const cron = { minute: '0', hour: '4', day_of_month: '*', month: '*', day_of_week: '*' };
+    const schedule = (await pt('post', `${s}/schedules`).send({ name: 'tour', ...cron, is_active: true }).expect(200)).body.attributes.id as number;
+    await pt('get', `${s}/schedules`).expect(200);
+    await pt('get', `${s}/schedules/${schedule}`).expect(200);
+    await pt('post', `${s}/schedules/${schedule}`).send({ name: 'tour 2', ...cron, is_active: true }).expect(200);
+    const task = (await pt('post', `${s}/schedules/${schedule}/tasks`).send({ action: 'command', payload: 'list', time_offset: 0 }).expect(200)).body.attributes.id as number;
+    await pt('post', `${s}/schedules/${schedule}/execute`).expect(202);
+    await pt('delete', `${s}/schedules/${schedule}/tasks/${task}`).expect(204);
+    await pt('delete', `${s}/schedules/${schedule}`).expect(204);
+
+    const database = (await pt('post', `${s}/databases`).send({ database: 'tour', remote: '%' }).expect(200)).body.attributes.id as string;
+    await pt('get', `${s}/databases`).expect(200);
+    await pt('post', `${s}/databases/${database}/rotate-password`).expect(200);
+    await pt('delete', `${s}/databases/${database}`).expect(204);
+
+    const allocation = (await pt('get', `${s}/network/allocations`).expect(200)).body.data[0].attributes.id as number;
+    await pt('post', `${s}/network/allocations/${allocation}`).send({ notes: 'tour' }).expect(200);
+    await pt('post', `${s}/network/allocations/${allocation}/primary`).expect(200);
+    await pt('post', `${s}/network/allocations`).expect(400);
+    await pt('delete', `${s}/network/allocations/${allocation}`).expect(400);
+
+    const friend = await p().newUser();
+    const uuid = (await pt('post', `${s}/users`).send({ email: friend.user.email, permissions: ['control.console'] }).expect(200)).body.attributes.uuid as string;
+    await pt('get', `${s}/users`).expect(200);
+    await pt('get', `${s}/users/${uuid}`).expect(200);
+    await pt('post', `${s}/users/${uuid}`).send({ permissions: ['file.read', 'file.read-content'] }).expect(200);
+    await pt('delete', `${s}/users/${uuid}`).expect(204);
+
+    await pt('get', `${s}/startup`).expect(200);
+    await pt('put', `${s}/startup/variable`).send({ key: 'SERVER_JARFILE', value: 'server.jar' }).expect(200);
+    await pt('put', `${s}/settings/docker-image`).send({ docker_image: 'x' }).expect(400);
+    await pt('post', `${s}/settings/rename`).send({ name: 'Ptero tour 2' }).expect(204);
+    await pt('post', `${s}/settings/reinstall`).expect(202);
+    await p().installed(server.id);
+  });
+
+  it('should answer the Pterodactyl layer: its keys, and every application route with an application key', async () => {
+    const admin = p().admin;
+    const clientKey = data(await p().asOwner('post', '/api/account/pterodactyl-keys').send({ description: 'tour bot' }).expect(201));
+    await p().asOwner('get', '/api/account/pterodactyl-keys').expect(200);
+    await p().asOwner('delete', `/api/account/pterodactyl-keys/${clientKey.identifier}`).expect(204);
+    const permissions = { servers: 3, nodes: 3, allocations: 3, users: 3, locations: 3, nests: 3, eggs: 3, database_hosts: 3, server_databases: 3 };
+    const appKey = data(await admin('post', '/api/admin/pterodactyl-keys').send({ description: 'tour billing', permissions }).expect(201));
+    await admin('get', '/api/admin/pterodactyl-keys').expect(200);
+    const ptero = (method: 'get' | 'post' | 'patch' | 'delete', path: string) =>
+      p().t.http()[method](`/api/application${path}`).set('Authorization', `Bearer ${appKey.key}`).set('Accept', 'Application/vnd.pterodactyl.v1+json');
+
+    const user = (await ptero('post', '/users').send({ email: 'ptero@example.test', username: 'ptero', first_name: 'Ptero', last_name: 'Dactyl', external_id: 'tour-ptero' }).expect(201)).body.attributes;
+    await ptero('get', '/users?filter[email]=ptero@example.test').expect(200);
+    await ptero('get', `/users/${user.id}`).expect(200);
+    await ptero('get', '/users/external/tour-ptero').expect(200);
+    await ptero('patch', `/users/${user.id}`).send({ first_name: 'Petra' }).expect(200);
+    await ptero('delete', `/users/${user.id}`).expect(204);
+
+    const location = (await ptero('post', '/locations').send({ short: 'ptero-tour', long: 'Ptero lab' }).expect(201)).body.attributes;
+    await ptero('get', '/locations').expect(200);
+    await ptero('get', `/locations/${location.id}`).expect(200);
+    await ptero('patch', `/locations/${location.id}`).send({ long: 'Ptero lab 2' }).expect(200);
+    const node = (await ptero('post', '/nodes').send({ name: 'ptero spare', location_id: location.id, fqdn: '127.0.0.1', scheme: 'http', daemon_listen: 2, memory: 1024, disk: 1024 }).expect(201)).body.attributes;
+    await ptero('get', '/nodes?include=location').expect(200);
+    await ptero('get', '/nodes/deployable?memory=128&disk=128').expect(200);
+    await ptero('get', `/nodes/${node.id}?include=allocations`).expect(200);
+    await ptero('get', `/nodes/${node.id}/configuration`).expect(200);
+    await ptero('patch', `/nodes/${node.id}`).send({ name: 'ptero spare 2' }).expect(200);
+    await ptero('post', `/nodes/${node.id}/allocations`).send({ ip: '0.0.0.0', ports: ['31000'] }).expect(204);
+    const allocation = (await ptero('get', `/nodes/${node.id}/allocations`).expect(200)).body.data[0].attributes;
+    await ptero('delete', `/nodes/${node.id}/allocations/${allocation.id}`).expect(204);
+    await ptero('delete', `/nodes/${node.id}`).expect(204);
+    await ptero('delete', `/locations/${location.id}`).expect(204);
+
+    const nest = (await ptero('get', '/nests').expect(200)).body.data[0].attributes;
+    await ptero('get', `/nests/${nest.id}?include=eggs`).expect(200);
+    const egg = (await ptero('get', `/nests/${nest.id}/eggs`).expect(200)).body.data[0].attributes;
+    // The layer hands PGlite's integers over as JSON numbers too.
+    expect([typeof nest.id, typeof egg.id, typeof user.id, typeof node.id]).toEqual(['number', 'number', 'number', 'number']);
+    await ptero('get', `/nests/${nest.id}/eggs/${egg.id}?include=variables`).expect(200);
+
+    const paper = (await ptero('get', `/nests/${nest.id}/eggs`).expect(200)).body.data.find((e: { attributes: { uuid: string } }) => e.attributes.uuid === p().eggId).attributes;
+    const simNode = (await ptero('get', `/nodes/${p().nodeId}`).expect(200)).body.attributes;
+    const body = {
+      name: 'Ptero Tour',
+      user: Number(p().owner.id),
+      egg: paper.id,
+      environment: { SERVER_JARFILE: 'server.jar' },
+      limits: { memory: 512, swap: 0, disk: 512, io: 500, cpu: 50 },
+      feature_limits: { databases: 0, allocations: 0, backups: 0 },
+    };
+    const server = (await ptero('post', '/servers').send({ ...body, external_id: 'tour-ptero-server', deploy: { locations: [simNode.location_id], dedicated_ip: false, port_range: [] } }).expect(201)).body.attributes;
+    await p().installed(String(server.id));
+    await ptero('get', '/servers').expect(200);
+    await ptero('get', `/servers/${server.id}`).expect(200);
+    await ptero('get', '/servers/external/tour-ptero-server').expect(200);
+    await ptero('patch', `/servers/${server.id}/details`).send({ name: 'Ptero Tour 2' }).expect(200);
+    await ptero('patch', `/servers/${server.id}/build`).send({ allocation: server.allocation, limits: { memory: 768 }, feature_limits: { databases: 0, allocations: 0, backups: 0 } }).expect(200);
+    await ptero('patch', `/servers/${server.id}/startup`).send({ environment: { SERVER_JARFILE: 'paper.jar' }, egg: paper.id, skip_scripts: false }).expect(200);
+    await ptero('post', `/servers/${server.id}/suspend`).expect(204);
+    await ptero('post', `/servers/${server.id}/unsuspend`).expect(204);
+    await ptero('post', `/servers/${server.id}/reinstall`).expect(204);
+    await p().installed(String(server.id));
+    await ptero('delete', `/servers/${server.id}`).expect(204);
+    const free = (await ptero('get', `/nodes/${p().nodeId}/allocations?per_page=100`).expect(200)).body.data.find((a: { attributes: { assigned: boolean } }) => !a.attributes.assigned).attributes;
+    const second = (await ptero('post', '/servers').send({ ...body, allocation: { default: free.id } }).expect(201)).body.attributes;
+    await p().installed(String(second.id));
+    await ptero('delete', `/servers/${second.id}/force`).expect(204);
+    await admin('delete', `/api/admin/pterodactyl-keys/${appKey.identifier}`).expect(204);
+  });
+
   it('should have answered 2xx on every route of the app at least once (101 for the WebSocket upgrade)', () => {
     const success = (key: string, status: number) => (status >= 200 && status < 300) || (key === 'GET /api/ws' && status === 101);
-    const never = listRoutes(AppModule)
+    const routes = listRoutes(AppModule);
+    // A route refused by design (the Pterodactyl layer's features Hatchery keeps to sessions or administrators) must have refused, never succeeded.
+    const refused = (r: RouteInfo): boolean => Reflect.getMetadata(REFUSED_BY_DESIGN, r.handler) === true;
+    const notRefused = routes.filter(refused).filter((r) => {
+      const statuses = answered.get(r.key) ?? [];
+      return statuses.length === 0 || statuses.some((status) => status < 400 || status >= 500);
+    });
+    expect(notRefused.map((r) => r.key)).toEqual([]);
+    const never = routes
+      .filter((r) => !refused(r))
       .map((r) => r.key)
       .filter((key) => !(answered.get(key) ?? []).some((status) => success(key, status)));
     expect(never).toEqual([]);

@@ -9,6 +9,7 @@ import type { Response } from 'supertest';
 import { AppModule } from 'src/app.module';
 import { createUser } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
+import { ALL_APPLICATION_PERMISSIONS, createPterodactylKey } from 'test/utils/pterodactyl';
 import { TEST_ORIGIN } from 'test/utils/create-test-app';
 import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
 import { listRoutes, RouteInfo } from 'test/utils/routes';
@@ -28,7 +29,7 @@ const RUNS = Number(process.env.HATCHERY_FUZZ_RUNS ?? 12);
 const MISSING_UUID = '00000000-0000-4000-8000-000000000000';
 const MISSING_ID = '999999';
 
-type Caller = 'admin' | 'owner' | 'anonymous' | 'node';
+type Caller = 'admin' | 'owner' | 'anonymous' | 'node' | 'pterodactyl';
 type Method = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -224,6 +225,8 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   let p: SimPanel;
   const sessions: Record<'admin' | 'owner', { email: string; cookie: string }> = { admin: { email: '', cookie: '' }, owner: { email: '', cookie: '' } };
   let nodeAuth = '';
+  /** An application key with every permission, for the Pterodactyl layer's routes. */
+  let pterodactylKey = '';
   /** Values that get a request past routing and the guards to the validation and the service behind. */
   const ids: Record<string, string> = {};
 
@@ -231,6 +234,9 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const req = p.t.http()[method](path).timeout({ response: 15_000 });
     if (caller === 'admin' || caller === 'owner') {
       return req.set('Cookie', sessions[caller].cookie).set('Origin', TEST_ORIGIN);
+    }
+    if (caller === 'pterodactyl') {
+      return req.set('Authorization', `Bearer ${pterodactylKey}`);
     }
     return caller === 'node' ? req.set('Authorization', nodeAuth) : req;
   };
@@ -255,6 +261,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const key = await createApiKey(p.t, sessions.admin.cookie, { permissions: ['nodes.read'] });
     const config = (await p.t.http().get(`/api/admin/daemon/nodes/${p.nodeId}/configuration`).set('Authorization', `Bearer ${key}`).expect(200)).body.data;
     nodeAuth = `Bearer ${config.token_id}.${config.token}`;
+    pterodactylKey = (await createPterodactylKey(p.t, sessions.admin.cookie, 'application', { permissions: ALL_APPLICATION_PERMISSIONS })).key;
 
     const server = await p.createServer({ name: 'Fuzzed', owner_id: ownerUser.id, backup_limit: 5 });
     // Admin server routes suspend, reinstall and delete: they get a server of their own.
@@ -345,15 +352,19 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   describe.each(routes.map((r) => [r.key, r] as const))('%s', (_key, route) => {
     it('should answer no request with a 5xx', async () => {
       const args = argsOf(route);
-      const bodyDto = args.find((a) => a.type === RouteParamtypes.BODY)?.dto;
+      // The Pterodactyl layer reads its bodies through a decorator of its own (a custom route argument).
+      const bodyDto = args.find((a) => a.type === RouteParamtypes.BODY)?.dto ?? args.find((a) => Number.isNaN(a.type) && rulesOf(a.dto).length > 0)?.dto;
       const bodyFields = fieldsOf(bodyDto);
       const typed = typedBodyOf(bodyDto);
       const body = typed ? fc.oneof({ weight: 1, arbitrary: typed }, { weight: 1, arbitrary: bodyOf(bodyFields) }) : bodyOf(bodyFields);
       const queryFields = args.filter((a) => a.type === RouteParamtypes.QUERY).flatMap((a) => fieldsOf(a.dto));
       const remote = route.path.startsWith('/api/remote/');
+      const pterodactyl = route.path.startsWith('/api/application/') || route.path.startsWith('/pterodactyl/');
       const caller: fc.Arbitrary<Caller> = remote
         ? fc.constantFrom<Caller>('node', 'node', 'node', 'node', 'admin', 'anonymous')
-        : fc.constantFrom<Caller>('admin', 'admin', 'owner', 'owner', 'anonymous');
+        : pterodactyl
+          ? fc.constantFrom<Caller>('pterodactyl', 'pterodactyl', 'pterodactyl', 'admin', 'anonymous')
+          : fc.constantFrom<Caller>('admin', 'admin', 'owner', 'owner', 'anonymous');
       const method = route.method.toLowerCase() as Method;
       const sample = fc
         .record({

@@ -52,6 +52,20 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     });
   });
 
+  it('should keep the id a billing system gives a server, find the server by it, and refuse it twice with 409', async () => {
+    const externalId = `billing-${Date.now()}`;
+    const { id } = await p.createServer({ name: 'Billed', external_id: externalId });
+    const found = await p.admin('get', `/api/admin/servers/external/${externalId}`).expect(200);
+    expect(found.body.data).toMatchObject({ id, name: 'Billed', externalId });
+    const taken = await p.admin('post', '/api/admin/servers')
+      .send({ name: 'Twice', external_id: externalId, node_id: p.nodeId, egg_id: p.eggId, memory: 1024, disk: 1024, cpu: 100, environment: { SERVER_JARFILE: 'paper.jar' } })
+      .expect(409);
+    expect(taken.body).toMatchObject({ code: 'SERVER_EXTERNAL_ID_TAKEN', message: 'A server with this external id already exists' });
+    const renamed = await p.admin('patch', `/api/admin/servers/${id}`).send({ external_id: `${externalId}-2` }).expect(200);
+    expect(renamed.body.data.externalId).toBe(`${externalId}-2`);
+    await p.admin('get', `/api/admin/servers/external/${externalId}`).expect(404);
+  });
+
   it('should change the build and allocations, and sync the daemon', async () => {
     const { id, uuid } = await p.createServer({ name: 'Build' });
     await installed(id);

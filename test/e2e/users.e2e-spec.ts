@@ -26,6 +26,7 @@ const userBody = (user: UserEntity): Record<string, unknown> => ({
   admin: user.admin,
   twoFactorEnabled: user.twoFactorEnabled,
   suspended: user.suspended,
+  externalId: user.externalId,
   createdAt: user.createdAt.toISOString(),
   updatedAt: user.updatedAt.toISOString(),
 });
@@ -82,6 +83,7 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
           admin: true,
           twoFactorEnabled: false,
           suspended: false,
+          externalId: null,
           createdAt: expect.stringMatching(ISO),
           updatedAt: expect.stringMatching(ISO),
         },
@@ -158,6 +160,21 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
         .expect(409);
       expectError(res, 409, 'USER_USERNAME_TAKEN', 'A user with this username already exists');
       expect(await count()).toBe(before);
+    });
+  });
+
+  describe('external id', () => {
+    it('should keep the id an outside system gives, find the user by it, and refuse it twice with 409', async () => {
+      const externalId = `whmcs-${Date.now()}`;
+      const created = await as('post', USERS).send(newUserBody({ externalId })).expect(201);
+      expect(created.body.data.externalId).toBe(externalId);
+      const found = await as('get', `${USERS}/external/${externalId}`).expect(200);
+      expect(found.body.data).toEqual(created.body.data);
+      const taken = await as('post', USERS).send(newUserBody({ externalId }));
+      expectError(taken, 409, 'USER_EXTERNAL_ID_TAKEN', 'A user with this external id already exists');
+      const cleared = await as('patch', `${USERS}/${created.body.data.id}`).send({ externalId: null }).expect(200);
+      expect(cleared.body.data.externalId).toBeNull();
+      expectError(await as('get', `${USERS}/external/${externalId}`), 404, 'USER_NOT_FOUND', 'User not found');
     });
   });
 
@@ -320,7 +337,7 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
       expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
       expect(res.body.data[0]).toEqual(userBody(admin));
       for (const u of res.body.data as Record<string, unknown>[]) {
-        expect(Object.keys(u).sort()).toEqual(['admin', 'createdAt', 'email', 'id', 'name', 'suspended', 'twoFactorEnabled', 'updatedAt', 'username', 'uuid']);
+        expect(Object.keys(u).sort()).toEqual(['admin', 'createdAt', 'email', 'externalId', 'id', 'name', 'suspended', 'twoFactorEnabled', 'updatedAt', 'username', 'uuid']);
       }
     });
 

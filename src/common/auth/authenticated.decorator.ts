@@ -5,6 +5,7 @@ import type { AdminScope } from 'src/common/auth/admin-scope';
 export const AUTH_METADATA = 'hatchery:auth';
 export const PUBLIC_METADATA = 'hatchery:public';
 export const DAEMON_METADATA = 'hatchery:daemon';
+export const PTERODACTYL_METADATA = 'hatchery:pterodactyl';
 export const SESSION_COOKIE = 'hatchery_session';
 
 export interface AuthenticatedOptions {
@@ -36,3 +37,9 @@ export const Public = (): MethodDecorator & ClassDecorator => SetMetadata(PUBLIC
 
 /** The route is called by a node's daemon and checked by DaemonTokenGuard instead of a user credential. */
 export const DaemonOnly = (): MethodDecorator & ClassDecorator => SetMetadata(DAEMON_METADATA, true);
+
+/**
+ * The route belongs to the Pterodactyl-compatible layer: its own guard (PterodactylKeyGuard, on the
+ * route) authenticates a `ptla_`/`ptlc_` key instead of Hatchery's credentials.
+ */
+export const PterodactylOnly = (): MethodDecorator & ClassDecorator => SetMetadata(PTERODACTYL_METADATA, true);

@@ -1,17 +1,17 @@
 import 'reflect-metadata';
 import { Controller, Get, Type } from '@nestjs/common';
 import { AppModule } from 'src/app.module';
-import { AUTH_METADATA, Authenticated, DAEMON_METADATA, Public, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
+import { AUTH_METADATA, Authenticated, DAEMON_METADATA, Public, PTERODACTYL_METADATA, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
 import { collectControllers, routeHandlers } from 'test/utils/routes';
 
-/** `Controller.method` of every route handler that declares none of @Public(), @Authenticated() and @DaemonOnly(). */
+/** `Controller.method` of every route handler that declares none of @Public(), @Authenticated(), @DaemonOnly() and @PterodactylOnly(). */
 const undeclaredRoutes = (controllers: Type[]): string[] =>
   controllers.flatMap((controller) =>
     routeHandlers(controller)
       .filter(({ handler }) => {
         const declared = (key: string): boolean =>
           Reflect.getMetadata(key, handler) !== undefined || Reflect.getMetadata(key, controller) !== undefined;
-        return !declared(PUBLIC_METADATA) && !declared(AUTH_METADATA) && !declared(DAEMON_METADATA);
+        return !declared(PUBLIC_METADATA) && !declared(AUTH_METADATA) && !declared(DAEMON_METADATA) && !declared(PTERODACTYL_METADATA);
       })
       .map(({ name }) => `${controller.name}.${name}`),
   );

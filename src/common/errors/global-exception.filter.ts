@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus, Logge
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError, ErrorDef } from 'src/common/errors/error-codes';
 import { HttpReply, HttpRequest, pathOf } from 'src/common/http/http';
+import { isPterodactylPath, pterodactylError } from 'src/common/errors/pterodactyl-error-body';
 
 interface ErrorBody {
   statusCode: number;
@@ -46,6 +47,13 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const body = this.toBody(exception);
     body.requestId = req.id;
     if (res.sent || res.raw.headersSent) {
+      return;
+    }
+    if (isPterodactylPath(req.url)) {
+      // The Pterodactyl-compatible layer answers in Pterodactyl's shape, whatever raised the error.
+      void res.header('content-type', 'application/json');
+      const answer = pterodactylError(body.statusCode, body.code, body.message, body.details);
+      res.status(answer.status).send(answer.body);
       return;
     }
     if (isDaemonCallback(req)) {

@@ -9,8 +9,9 @@ const WEB_APP = { webApp: true };
 
 const ONE_YEAR_MS = 365 * 24 * 60 * 60 * 1000;
 
-/** `/api` and everything under it is the API's, found or not: never the web UI. */
-export const isApiPath = (url: string): boolean => url === '/api' || url.startsWith('/api/') || url.startsWith('/api?');
+/** `/api`, `/pterodactyl` and everything under them are the API's, found or not: never the web UI. */
+export const isApiPath = (url: string): boolean =>
+  [/^\/api(?:[/?]|$)/, /^\/pterodactyl(?:[/?]|$)/].some((prefix) => prefix.test(url));
 
 /** Whether the request matched one of the web UI's routes (an unknown /api path matches its catch-all too). */
 export const isWebAppRoute = (req: FastifyRequest): boolean => (req.routeOptions.config as { webApp?: boolean } | undefined)?.webApp === true;

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthenticatedRequest, AuthContext, isLimitedKey } from 'src/modules/auth/auth-context';
-import { AUTH_METADATA, AuthenticatedOptions, DAEMON_METADATA, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
+import { AUTH_METADATA, AuthenticatedOptions, DAEMON_METADATA, PTERODACTYL_METADATA, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
 import { AuthError } from 'src/common/auth/auth.errors';
 import { requestOrigin, SAFE_METHODS } from 'src/common/auth/trusted-origin';
 import { AppException } from 'src/common/errors/app.exception';
@@ -25,6 +25,9 @@ export class AuthGuard implements CanActivate {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     if (this.reflector.getAllAndOverride<boolean>(DAEMON_METADATA, targets)) {
       return true; // DaemonTokenGuard, on the route, authenticates the node.
+    }
+    if (this.reflector.getAllAndOverride<boolean>(PTERODACTYL_METADATA, targets)) {
+      return true; // PterodactylKeyGuard, on the route, authenticates the Pterodactyl key.
     }
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_METADATA, targets)) {
       this.checkPublicOrigin(req);

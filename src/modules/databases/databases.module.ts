@@ -16,5 +16,6 @@ import { ServersModule } from 'src/modules/servers/servers.module';
   imports: [TypeOrmModule.forFeature([DatabaseHostEntity, ServerDatabaseEntity]), AuditModule, ServersModule],
   controllers: [DatabaseHostsController, ServerDatabasesController],
   providers: [DatabasesRepository, MySqlHostClient, DatabaseHostsService, ServerDatabasesService],
+  exports: [ServerDatabasesService],
 })
 export class DatabasesModule {}

@@ -1,11 +1,17 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { EggEntity } from 'src/modules/eggs/egg.entity';
 
 @Entity({ name: 'egg_variable' })
+@Index('UQ_egg_variable_int_id', ['intId'], { unique: true })
 @Index('UQ_egg_variable_env', ['eggId', 'envVariable'], { unique: true })
 export class EggVariableEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_egg_variable' })
   id!: string;
+
+  /** An integer id beside the uuid, for clients that speak Pterodactyl's API (its ids are integers). */
+  @Column({ name: 'int_id', type: 'integer' })
+  @Generated('increment')
+  intId!: number;
 
   @Column({ name: 'egg_id', type: 'uuid' })
   eggId!: string;

@@ -1,4 +1,4 @@
-import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { Column, CreateDateColumn, Entity, Generated, Index, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { NestEntity } from 'src/modules/eggs/nest.entity';
 
@@ -9,10 +9,16 @@ export interface DockerImage {
 }
 
 @Entity({ name: 'egg' })
+@Index('UQ_egg_int_id', ['intId'], { unique: true })
 @Index('IDX_egg_nest_id', ['nestId'])
 export class EggEntity {
   @PrimaryGeneratedColumn('uuid', { primaryKeyConstraintName: 'PK_egg' })
   id!: string;
+
+  /** An integer id beside the uuid, for clients that speak Pterodactyl's API (its ids are integers). */
+  @Column({ name: 'int_id', type: 'integer' })
+  @Generated('increment')
+  intId!: number;
 
   @Column({ name: 'nest_id', type: 'uuid' })
   nestId!: string;

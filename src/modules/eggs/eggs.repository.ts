@@ -25,6 +25,23 @@ export class EggsRepository {
     return this.eggs.manager.getRepository(NestEntity).findAndCount({ order: { createdAt: 'ASC', id: 'ASC' }, skip, take });
   }
 
+  /** Nests and eggs by the integer id Pterodactyl's clients address them by. */
+  findNestByIntId(intId: number): Promise<NestEntity | null> {
+    return this.eggs.manager.getRepository(NestEntity).findOneBy({ intId });
+  }
+
+  findNestPageByIntId(skip: number, take: number): Promise<[NestEntity[], number]> {
+    return this.eggs.manager.getRepository(NestEntity).findAndCount({ order: { intId: 'ASC' }, skip, take });
+  }
+
+  findEggsOfNest(nestId: string): Promise<EggEntity[]> {
+    return this.eggs.find({ where: { nestId }, order: { intId: 'ASC' } });
+  }
+
+  findEggByIntId(intId: number): Promise<(EggEntity & { nest: NestEntity }) | null> {
+    return this.eggs.findOne({ where: { intId }, relations: { nest: true } }) as Promise<(EggEntity & { nest: NestEntity }) | null>;
+  }
+
   countEggsInNest(nestId: string, manager: EntityManager): Promise<number> {
     return manager.getRepository(EggEntity).countBy({ nestId });
   }

@@ -9,6 +9,7 @@ import { EggListItemDto, EggResponseDto, toEggListItem, toEggResponse } from 'sr
 import { DockerImage, EggEntity } from 'src/modules/eggs/egg.entity';
 import { EggError } from 'src/modules/eggs/eggs.errors';
 import { EggsRepository } from 'src/modules/eggs/eggs.repository';
+import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { NestEntity } from 'src/modules/eggs/nest.entity';
 
 /** The egg fields the audit log compares. */
@@ -53,6 +54,29 @@ export class EggsService {
   async getResponse(id: string, manager?: EntityManager): Promise<EggResponseDto> {
     const egg = await this.get(id, manager);
     return toEggResponse(egg, egg.nest, await this.repo.findVariables(id, manager));
+  }
+
+  /** Nests and eggs by their integer ids (the Pterodactyl layer), null when there is none. */
+  findNestByIntId(intId: number): Promise<NestEntity | null> {
+    return this.repo.findNestByIntId(intId);
+  }
+
+  /** A page of nests in integer id order, and how many there are. */
+  nestPage(page: Page): Promise<[NestEntity[], number]> {
+    return this.repo.findNestPageByIntId(page.skip, page.perPage);
+  }
+
+  eggsOfNest(nestId: string): Promise<EggEntity[]> {
+    return this.repo.findEggsOfNest(nestId);
+  }
+
+  findEggByIntId(intId: number): Promise<(EggEntity & { nest: NestEntity }) | null> {
+    return this.repo.findEggByIntId(intId);
+  }
+
+  /** An egg's variables, in their order. */
+  variablesOf(eggId: string): Promise<EggVariableEntity[]> {
+    return this.repo.findVariables(eggId);
   }
 
   /** The egg (with its nest) or null, for other modules (a new server's egg, a copied install script). */

@@ -8,5 +8,6 @@ import { ServersModule } from 'src/modules/servers/servers.module';
   imports: [ServersModule],
   controllers: [FilesController],
   providers: [FilesService, outboundPolicyProvider],
+  exports: [FilesService],
 })
 export class FilesModule {}

@@ -19,6 +19,6 @@ import { NodesService } from 'src/modules/nodes/nodes.service';
   imports: [TypeOrmModule.forFeature([LocationEntity, NodeEntity, AllocationEntity]), AuditModule],
   controllers: [LocationsController, NodesController, AllocationsController, DaemonConfigurationController, DaemonSystemController],
   providers: [NodesRepository, LocationsService, NodesService, AllocationsService, NodeOrigins],
-  exports: [NodesService, LocationsService, NodeOrigins],
+  exports: [NodesService, LocationsService, AllocationsService, NodeOrigins],
 })
 export class NodesModule {}

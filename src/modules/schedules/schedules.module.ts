@@ -25,6 +25,6 @@ import { ServersModule } from 'src/modules/servers/servers.module';
     SchedulesCron,
     { provide: ScheduledBackups, useClass: ScheduledServerBackups },
   ],
-  exports: [ScheduleRunner],
+  exports: [ScheduleRunner, SchedulesService],
 })
 export class SchedulesModule {}

@@ -21,7 +21,7 @@ export interface SyncOutcome {
   syncError?: string;
 }
 
-const AUDITED = ['name', 'description', 'ownerId', 'memory', 'swap', 'disk', 'cpu', 'io', 'threads', 'oomDisabled', 'allocationId',
+const AUDITED = ['name', 'description', 'externalId', 'ownerId', 'memory', 'swap', 'disk', 'cpu', 'io', 'threads', 'oomDisabled', 'allocationId',
   'databaseLimit', 'allocationLimit', 'backupLimit', 'startup', 'image', 'skipScripts', 'suspended', 'status'] as const;
 
 /** Administrator changes to an existing server, each told to the daemon afterwards (`/sync`, `/reinstall`). */
@@ -44,6 +44,7 @@ export class AdminServerChangesService {
       return {
         ...(dto.name !== undefined ? { name: dto.name } : {}),
         ...(dto.description !== undefined ? { description: dto.description } : {}),
+        ...(dto.external_id !== undefined ? { externalId: dto.external_id } : {}),
         ...(dto.owner_id !== undefined ? { ownerId: dto.owner_id } : {}),
       };
     });

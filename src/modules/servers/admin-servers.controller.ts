@@ -54,6 +54,14 @@ export class AdminServersController {
     return { data: await this.service.create(dto, actor) };
   }
 
+  /** The server a billing system knows by this id. */
+  @Get('external/:externalId')
+  @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @ApiData(AdminServerDto)
+  async getByExternalId(@Param('externalId') externalId: string): Promise<{ data: AdminServerDto }> {
+    return { data: await this.service.getByExternalId(externalId) };
+  }
+
   @Get(':id')
   @Authenticated({ admin: AdminScope.SERVERS_READ })
   @ApiData(AdminServerDto)

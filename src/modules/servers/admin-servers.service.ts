@@ -78,6 +78,39 @@ export class AdminServersService {
     };
   }
 
+  /** The memory and disk (MiB) the servers on each node are given. */
+  allocatedByNode(nodeIds: string[]): Promise<Map<string, { memory: number; disk: number }>> {
+    return this.servers.allocatedByNode(nodeIds);
+  }
+
+  /** Public nodes with room for `memory` and `disk` more MiB within their overallocation (a page of their ids, and the total). */
+  deployableNodeIds(locationIds: string[], memory: number, disk: number, page: Page): Promise<[string[], number]> {
+    return this.servers.findDeployableNodeIds(locationIds, memory, disk, page.skip, page.perPage);
+  }
+
+  /** Where a deployment lands: a free allocation on the first of `nodeIds` that has one that fits. */
+  deployAllocation(nodeIds: string[], portRanges: [number, number][], dedicatedIp: boolean): Promise<{ id: string; nodeId: string } | null> {
+    return this.servers.findDeployAllocation(nodeIds, portRanges, dedicatedIp);
+  }
+
+  nodeOfAllocation(id: string): Promise<string | null> {
+    return this.servers.nodeOfAllocation(id);
+  }
+
+  /** The server with its node, egg and owner (for the Pterodactyl layer's views); null when there is none. */
+  findLoaded(id: string): Promise<LoadedServer | null> {
+    return this.servers.findById(id);
+  }
+
+  /** The server a billing system knows by this id. */
+  async getByExternalId(externalId: string): Promise<AdminServerDto> {
+    const server = await this.servers.findByExternalId(externalId);
+    if (!server) {
+      throw new AppException(ServerError.NOT_FOUND);
+    }
+    return this.view(server);
+  }
+
   /**
    * The row (and its allocations and variables) is committed first, because Wings
    * fetches the server's configuration from us before it answers; if the daemon refuses, the
@@ -112,6 +145,7 @@ export class AdminServersService {
           identifier: uuid.slice(0, 8),
           name: dto.name,
           description: dto.description ?? null,
+          externalId: dto.external_id ?? null,
           status: 'installing',
           suspended: false,
           ownerId: owner.id,

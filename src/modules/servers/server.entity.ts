@@ -10,6 +10,7 @@ export type ServerStatus = (typeof SERVER_STATUSES)[number];
 @Entity({ name: 'server' })
 @Index('UQ_server_uuid', ['uuid'], { unique: true })
 @Index('UQ_server_identifier', ['identifier'], { unique: true })
+@Index('UQ_server_external_id', ['externalId'], { unique: true })
 @Index('IDX_server_egg_id', ['eggId'])
 @Index('IDX_server_owner_id', ['ownerId'])
 @Index('IDX_server_node_id', ['nodeId'])
@@ -29,6 +30,10 @@ export class ServerEntity {
 
   @Column({ type: 'text', nullable: true })
   description!: string | null;
+
+  /** The id a billing system knows the server by (Pterodactyl's external_id). */
+  @Column({ name: 'external_id', type: 'varchar', length: 191, nullable: true })
+  externalId!: string | null;
 
   /** null once installed and idle. */
   @Column({ type: 'varchar', length: 32, nullable: true })

@@ -25,6 +25,11 @@ export const ServerError = {
     category: ErrorCategory.CONFLICT,
     message: 'The allocation is not free on this node',
   },
+  EXTERNAL_ID_TAKEN: {
+    code: 'SERVER_EXTERNAL_ID_TAKEN',
+    category: ErrorCategory.CONFLICT,
+    message: 'A server with this external id already exists',
+  },
   NO_FREE_ALLOCATION: { code: 'NO_FREE_ALLOCATION', category: ErrorCategory.CONFLICT, message: 'The node has no free allocation' },
   ALLOCATION_LIMIT_REACHED: {
     code: 'ALLOCATION_LIMIT_REACHED',

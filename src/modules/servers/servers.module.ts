@@ -51,6 +51,17 @@ import { UsersModule } from 'src/modules/users/users.module';
     SftpAuthService,
     DaemonTokenGuard,
   ],
-  exports: [ServerContextResolver, ServerActivityLog, ServerConfigService, ServerDeletionSteps],
+  exports: [
+    ServerContextResolver,
+    ServerActivityLog,
+    ServerConfigService,
+    ServerDeletionSteps,
+    AdminServersService,
+    AdminServerChangesService,
+    ServerAccessGuard,
+    ClientServersService,
+    ClientServerSettingsService,
+    SubusersService,
+  ],
 })
 export class ServersModule {}

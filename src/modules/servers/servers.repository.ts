@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, IsNull, Repository } from 'typeorm';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
+import { AppException } from 'src/common/errors/app.exception';
+import { pgError, UNIQUE_VIOLATION } from 'src/database/pg-errors';
 import { queryPrepared } from 'src/database/prepared-query';
+import { ServerError } from 'src/modules/servers/servers.errors';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
@@ -298,11 +301,15 @@ export class ServersRepository {
 
   insert(server: Partial<ServerEntity>, manager: EntityManager): Promise<ServerEntity> {
     const repo = manager.getRepository(ServerEntity);
-    return repo.save(repo.create(server));
+    return repo.save(repo.create(server)).catch(externalIdTaken);
   }
 
   async update(id: string, changes: Partial<ServerEntity>, manager: EntityManager = this.servers.manager): Promise<void> {
-    await manager.getRepository(ServerEntity).update({ id }, changes);
+    await manager.getRepository(ServerEntity).update({ id }, changes).catch(externalIdTaken);
+  }
+
+  findByExternalId(externalId: string): Promise<LoadedServer | null> {
+    return this.loaded(this.servers.manager).where({ externalId }).getOne() as Promise<LoadedServer | null>;
   }
 
   async delete(id: string, manager: EntityManager): Promise<void> {
@@ -351,6 +358,73 @@ export class ServersRepository {
   }
 
   /** The lowest free allocation on a node, locked so two creations cannot take it together. */
+  /** The memory and disk (MiB) the servers on each node are given. */
+  async allocatedByNode(nodeIds: string[]): Promise<Map<string, { memory: number; disk: number }>> {
+    const rows =
+      nodeIds.length === 0
+        ? []
+        : await this.servers
+            .createQueryBuilder('s')
+            .select('s.nodeId', 'nodeId')
+            .addSelect('COALESCE(SUM(s.memory), 0)', 'memory')
+            .addSelect('COALESCE(SUM(s.disk), 0)', 'disk')
+            .where({ nodeId: In(nodeIds) })
+            .groupBy('s.nodeId')
+            .getRawMany<{ nodeId: string; memory: string; disk: string }>();
+    const byNode = new Map(rows.map((r): [string, { memory: number; disk: number }] => [String(r.nodeId), { memory: Number(r.memory), disk: Number(r.disk) }]));
+    return new Map(nodeIds.map((id) => [id, byNode.get(id) ?? { memory: 0, disk: 0 }]));
+  }
+
+  /**
+   * Public nodes (in `locationIds` when given) with room for `memory` and `disk` more MiB within their
+   * overallocation (-1: no limit), in id order, one page of them and how many there are in all.
+   */
+  async findDeployableNodeIds(locationIds: string[], memory: number, disk: number, skip: number, take: number): Promise<[string[], number]> {
+    const params: unknown[] = [memory, disk];
+    const inLocations = locationIds.length > 0 ? `AND n.location_id = ANY($${params.push(locationIds)}::bigint[])` : '';
+    const fits = (column: 'memory' | 'disk', param: string): string =>
+      `(n.${column}_overallocate = -1 OR COALESCE(SUM(s.${column}), 0) + ${param} <= n.${column} * (1 + n.${column}_overallocate / 100.0))`;
+    const viable = `SELECT n.id FROM node n LEFT JOIN server s ON s.node_id = n.id
+      WHERE n.public = true ${inLocations}
+      GROUP BY n.id HAVING ${fits('memory', '$1')} AND ${fits('disk', '$2')}`;
+    const rows = await this.servers.manager.query<{ id: string; total: string }[]>(
+      `SELECT v.id, count(*) OVER () AS total FROM (${viable}) v ORDER BY v.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, take, skip],
+    );
+    if (rows.length > 0 || skip === 0) {
+      return [rows.map((r) => String(r.id)), rows.length > 0 ? Number(rows[0].total) : 0];
+    }
+    const [{ total }] = await this.servers.manager.query<{ total: string }[]>(`SELECT count(*) AS total FROM (${viable}) v`, params);
+    return [[], Number(total)];
+  }
+
+  /**
+   * A free allocation for a deployment: on the first of `nodeIds` (in their order) that has one, with a
+   * port in one of `portRanges` when given, and with `dedicatedIp` on an address no server uses yet.
+   */
+  async findDeployAllocation(nodeIds: string[], portRanges: [number, number][], dedicatedIp: boolean): Promise<{ id: string; nodeId: string } | null> {
+    if (nodeIds.length === 0) {
+      return null;
+    }
+    const params: unknown[] = [nodeIds];
+    const ports = portRanges.map(([from, to]) => `(a.port BETWEEN $${params.push(from)} AND $${params.push(to)})`);
+    const rows = await this.servers.manager.query<{ id: string; node_id: string }[]>(
+      `SELECT a.id, a.node_id FROM allocation a
+       WHERE a.server_id IS NULL AND a.node_id = ANY($1::bigint[])
+       ${ports.length > 0 ? `AND (${ports.join(' OR ')})` : ''}
+       ${dedicatedIp ? 'AND NOT EXISTS (SELECT 1 FROM allocation b WHERE b.node_id = a.node_id AND b.ip = a.ip AND b.server_id IS NOT NULL)' : ''}
+       ORDER BY array_position($1::bigint[], a.node_id), a.id LIMIT 1`,
+      params,
+    );
+    return rows.length > 0 ? { id: String(rows[0].id), nodeId: String(rows[0].node_id) } : null;
+  }
+
+  /** The node an allocation belongs to, or null when there is no such allocation. */
+  async nodeOfAllocation(id: string): Promise<string | null> {
+    const row = await this.servers.manager.getRepository(AllocationEntity).findOne({ where: { id }, select: { id: true, nodeId: true } });
+    return row ? row.nodeId : null;
+  }
+
   lockFirstFreeAllocation(nodeId: string, manager: EntityManager): Promise<AllocationEntity | null> {
     return manager
       .getRepository(AllocationEntity)
@@ -420,3 +494,12 @@ export class ServersRepository {
     }
   }
 }
+
+/** A unique violation of the external id is a 409; anything else is rethrown. */
+const externalIdTaken = (e: unknown): never => {
+  const error = pgError(e);
+  if (error?.code === UNIQUE_VIOLATION && (error.constraint === 'UQ_server_external_id' || error.detail.startsWith('Key (external_id)'))) {
+    throw new AppException(ServerError.EXTERNAL_ID_TAKEN);
+  }
+  throw e;
+};

@@ -10,6 +10,7 @@ export interface UserSnapshot {
   readonly username: string;
   readonly email: string;
   readonly name: string;
+  readonly externalId: string | null;
   readonly passwordHash: string;
   readonly admin: boolean;
   readonly twoFactorEnabled: boolean;
@@ -24,6 +25,7 @@ export const userSnapshot = (user: UserEntity): UserSnapshot => ({
   username: user.username,
   email: user.email,
   name: user.name,
+  externalId: user.externalId,
   passwordHash: user.passwordHash,
   admin: user.admin,
   twoFactorEnabled: user.twoFactorEnabled,

@@ -4,6 +4,7 @@ import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedCol
 @Index('UQ_user_uuid', ['uuid'], { unique: true })
 @Index('UQ_user_username', ['username'], { unique: true })
 @Index('UQ_user_email', ['email'], { unique: true })
+@Index('UQ_user_external_id', ['externalId'], { unique: true })
 export class UserEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_user' })
   id!: string;
@@ -20,6 +21,10 @@ export class UserEntity {
 
   @Column({ type: 'varchar', length: 255, default: '' })
   name!: string;
+
+  /** The id a billing system or another outside system knows the account by (Pterodactyl's external_id). */
+  @Column({ name: 'external_id', type: 'varchar', length: 191, nullable: true })
+  externalId!: string | null;
 
   @Column({ name: 'password_hash', type: 'text' })
   passwordHash!: string;

@@ -34,6 +34,14 @@ export class UsersController {
     return { data: toAdminUserResponse(await this.service.create(dto, actor)) };
   }
 
+  /** The user an outside system (billing) knows by this id. */
+  @Get('external/:externalId')
+  @Authenticated({ admin: AdminScope.USERS_READ })
+  @ApiData(AdminUserResponseDto)
+  async getByExternalId(@Param('externalId') externalId: string): Promise<{ data: AdminUserResponseDto }> {
+    return { data: toAdminUserResponse(await this.service.getByExternalId(externalId)) };
+  }
+
   @Get(':id')
   @Authenticated({ admin: AdminScope.USERS_READ })
   @ApiData(AdminUserResponseDto)

@@ -3,6 +3,11 @@ import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
 export const UserError = {
   NOT_FOUND: { code: 'USER_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'User not found' },
   EMAIL_TAKEN: { code: 'USER_EMAIL_TAKEN', category: ErrorCategory.CONFLICT, message: 'A user with this e-mail already exists' },
+  EXTERNAL_ID_TAKEN: {
+    code: 'USER_EXTERNAL_ID_TAKEN',
+    category: ErrorCategory.CONFLICT,
+    message: 'A user with this external id already exists',
+  },
   USERNAME_TAKEN: { code: 'USER_USERNAME_TAKEN', category: ErrorCategory.CONFLICT, message: 'A user with this username already exists' },
   CANNOT_DELETE_SELF: { code: 'USER_CANNOT_DELETE_SELF', category: ErrorCategory.CONFLICT, message: 'You cannot delete your own account' },
   LAST_ADMIN: {

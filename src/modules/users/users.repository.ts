@@ -24,16 +24,29 @@ export class UsersRepository {
     return this.repo.findOneBy({ username: username.toLowerCase() });
   }
 
-  /** A page by id; with `search`, only users whose username, e-mail or name holds it (case-insensitive). */
-  findPage(skip: number, take: number, search?: string): Promise<[UserEntity[], number]> {
+  findByExternalId(externalId: string): Promise<UserEntity | null> {
+    return this.repo.findOneBy({ externalId });
+  }
+
+  /**
+   * A page by id. With `search`, only users whose username, e-mail or name holds it; `filters` (Pterodactyl's
+   * list filters) each match anywhere in their column. Both case-insensitive, with LIKE's wildcards taken literally.
+   */
+  findPage(skip: number, take: number, search?: string, filters: UserFilters = {}): Promise<[UserEntity[], number]> {
     const query = this.repo.createQueryBuilder('u').orderBy('u.id', 'ASC').skip(skip).take(take);
     if (search) {
-      const pattern = `%${search.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      query.where(
+      const pattern = `%${escapeLike(search)}%`;
+      query.andWhere(
         new Brackets((q) => {
           q.where('u.username ILIKE :pattern', { pattern }).orWhere('u.email ILIKE :pattern', { pattern }).orWhere('u.name ILIKE :pattern', { pattern });
         }),
       );
+    }
+    for (const [field, value] of Object.entries(filters) as [keyof UserFilters, string | undefined][]) {
+      if (value !== undefined) {
+        const column = field === 'uuid' ? 'u.uuid::text' : `u.${field}`;
+        query.andWhere(`LOWER(${column}) LIKE :${field} ESCAPE '\\'`, { [field]: `%${escapeLike(value.toLowerCase())}%` });
+      }
     }
     return query.getManyAndCount();
   }
@@ -102,12 +115,26 @@ export class UsersRepository {
   }
 }
 
+/** The columns a user list can be filtered by. */
+export interface UserFilters {
+  email?: string;
+  username?: string;
+  uuid?: string;
+  externalId?: string;
+  name?: string;
+}
+
+const escapeLike = (value: string): string => value.replace(/[\\%_]/g, (c) => `\\${c}`);
+
 const mapUniqueViolation = (e: unknown): unknown => {
   const error = pgError(e);
   if (error?.code === UNIQUE_VIOLATION) {
     const { constraint, detail } = error;
     if (constraint === 'UQ_user_email' || detail.startsWith('Key (email)')) {
       return new AppException(UserError.EMAIL_TAKEN);
+    }
+    if (constraint === 'UQ_user_external_id' || detail.startsWith('Key (external_id)')) {
+      return new AppException(UserError.EXTERNAL_ID_TAKEN);
     }
     if (constraint === 'UQ_user_username' || detail.startsWith('Key (username)')) {
       return new AppException(UserError.USERNAME_TAKEN);

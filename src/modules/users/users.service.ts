@@ -12,7 +12,7 @@ import { AdminUserResponseDto, toAdminUserResponse } from 'src/modules/users/dto
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
-import { UsersRepository } from 'src/modules/users/users.repository';
+import { UserFilters, UsersRepository } from 'src/modules/users/users.repository';
 
 /** What the audit log records of a user (never the password or its hash). */
 const AUDITED = ['username', 'email', 'name', 'admin', 'suspended'] as const;
@@ -29,6 +29,19 @@ export class UsersService {
   async list(page: Page, search?: string): Promise<Paginated<AdminUserResponseDto>> {
     const [rows, total] = await this.users.findPage(page.skip, page.perPage, search?.trim() || undefined);
     return paginated(rows.map(toAdminUserResponse), total, page);
+  }
+
+  /** A page of users, filtered (each filter matches case-insensitively anywhere in its column). */
+  findPage(page: Page, filters: UserFilters): Promise<[UserEntity[], number]> {
+    return this.users.findPage(page.skip, page.perPage, undefined, filters);
+  }
+
+  async getByExternalId(externalId: string): Promise<UserEntity> {
+    const user = await this.users.findByExternalId(externalId);
+    if (!user) {
+      throw new AppException(UserError.NOT_FOUND);
+    }
+    return user;
   }
 
   /** How many accounts exist (none: the first administrator may be created). */
@@ -91,7 +104,7 @@ export class UsersService {
     const passwordHash = await this.hasher.hash(password);
     return this.users.transaction(async (manager) => {
       const user = await this.users.insert(
-        { username: dto.username, email: dto.email, name: dto.name ?? '', admin: dto.admin ?? false, passwordHash },
+        { username: dto.username, email: dto.email, name: dto.name ?? '', admin: dto.admin ?? false, externalId: dto.externalId ?? null, passwordHash },
         manager,
       );
       if (actor) {

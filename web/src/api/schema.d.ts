@@ -81,6 +81,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/pterodactyl-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["PterodactylClientKeysController_list"];
+        put?: never;
+        post: operations["PterodactylClientKeysController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/pterodactyl-keys/{identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["PterodactylClientKeysController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/sessions": {
         parameters: {
             query?: never;
@@ -527,6 +559,38 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/pterodactyl-keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["PterodactylApplicationKeysController_list"];
+        put?: never;
+        post: operations["PterodactylApplicationKeysController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/pterodactyl-keys/{identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["PterodactylApplicationKeysController_revoke"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/servers": {
         parameters: {
             query?: never;
@@ -640,6 +704,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/servers/external/{externalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server a billing system knows by this id. */
+        get: operations["AdminServersController_getByExternalId"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/servers/node-usage": {
         parameters: {
             query?: never;
@@ -733,6 +814,23 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["UsersController_unsuspend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/users/external/{externalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The user an outside system (billing) knows by this id. */
+        get: operations["UsersController_getByExternalId"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1856,6 +1954,8 @@ export interface components {
             createdAt: string;
             description: string | null;
             eggId: string;
+            /** @description The id a billing system knows the server by. */
+            externalId: string | null;
             featureLimits: components["schemas"]["FeatureLimitsDto"];
             id: string;
             identifier: string;
@@ -1917,6 +2017,7 @@ export interface components {
             admin: boolean;
             createdAt: string;
             email: string;
+            externalId: string | null;
             id: string;
             name: string;
             suspended: boolean;
@@ -1947,6 +2048,26 @@ export interface components {
             name: string;
             permissions: string[];
             start: string;
+        };
+        ApplicationKeyPermissionsDto: {
+            /** @enum {number} */
+            allocations?: 0 | 1 | 2 | 3;
+            /** @enum {number} */
+            database_hosts?: 0 | 1 | 2 | 3;
+            /** @enum {number} */
+            eggs?: 0 | 1 | 2 | 3;
+            /** @enum {number} */
+            locations?: 0 | 1 | 2 | 3;
+            /** @enum {number} */
+            nests?: 0 | 1 | 2 | 3;
+            /** @enum {number} */
+            nodes?: 0 | 1 | 2 | 3;
+            /** @enum {number} */
+            server_databases?: 0 | 1 | 2 | 3;
+            /** @enum {number} */
+            servers?: 0 | 1 | 2 | 3;
+            /** @enum {number} */
+            users?: 0 | 1 | 2 | 3;
         };
         AuditLogResponseDto: {
             action: string;
@@ -2092,6 +2213,14 @@ export interface components {
             /** @description Admin scopes; default: every scope the owner holds. `eggs:read` is read as `eggs.read`. */
             permissions?: ("servers.read" | "servers.write" | "users.read" | "users.write" | "nodes.read" | "nodes.write" | "eggs.read" | "eggs.write")[];
         };
+        CreateApplicationKeyDto: {
+            /** @description Addresses or CIDR ranges the key may be used from; empty or absent: any. */
+            allowedIps?: string[];
+            /** @description What the key is for (Pterodactyl's description/memo). */
+            description: string;
+            /** @description Default: none (a key that can read nothing, as Pterodactyl's form starts). */
+            permissions?: components["schemas"]["ApplicationKeyPermissionsDto"];
+        };
         CreateBackupDto: {
             /** @description gitignore-style patterns, one a line, left out of the archive; without them Wings uses the server's `.pteroignore`. */
             ignored?: string;
@@ -2099,6 +2228,12 @@ export interface components {
             is_locked?: boolean;
             /** @description Defaults to `Backup at <time>`. */
             name?: string;
+        };
+        CreateClientKeyDto: {
+            /** @description Addresses or CIDR ranges the key may be used from; empty or absent: any. */
+            allowedIps?: string[];
+            /** @description What the key is for (Pterodactyl's description/memo). */
+            description: string;
         };
         CreatedApiKeyResponseDto: {
             createdAt: string;
@@ -2125,6 +2260,19 @@ export interface components {
             port: number;
             /** @description An account that may create databases and users and grant privileges (CREATE USER, GRANT OPTION). */
             username: string;
+        };
+        CreatedPterodactylKeyResponseDto: {
+            allowedIps: string[];
+            createdAt: string;
+            description: string;
+            identifier: string;
+            /** @description The key (identifier and token); shown only in this response. */
+            key: string;
+            lastUsedAt: string | null;
+            /** @description Application keys: resource → 0..3; client keys: absent. */
+            permissions?: {
+                [key: string]: number;
+            };
         };
         CreatedServerDatabaseDto: {
             host: string;
@@ -2252,6 +2400,8 @@ export interface components {
             environment?: {
                 [key: string]: unknown;
             };
+            /** @description The id a billing system knows the server by; unique. */
+            external_id?: string | null;
             io?: number;
             /** @description MiB; 0 = unlimited. */
             memory: number;
@@ -2294,6 +2444,8 @@ export interface components {
         CreateUserDto: {
             admin?: boolean;
             email: string;
+            /** @description The id an outside system (a billing system) knows the account by; unique. null clears it. */
+            externalId?: string | null;
             name?: string;
             /** @description Without a password the account cannot sign in until one is set (by an admin, or by a reset). */
             password?: string;
@@ -2579,6 +2731,17 @@ export interface components {
         PowerResultDto: {
             message: string;
             success: boolean;
+        };
+        PterodactylKeyResponseDto: {
+            allowedIps: string[];
+            createdAt: string;
+            description: string;
+            identifier: string;
+            lastUsedAt: string | null;
+            /** @description Application keys: resource → 0..3; client keys: absent. */
+            permissions?: {
+                [key: string]: number;
+            };
         };
         PublicCaptchaDto: {
             /** @enum {string} */
@@ -2988,6 +3151,8 @@ export interface components {
         };
         UpdateServerDetailsDto: {
             description?: string | null;
+            /** @description The id a billing system knows the server by; unique. */
+            external_id?: string | null;
             name?: string;
             /** @description Defaults to the administrator making the request. */
             owner_id?: string;
@@ -3016,6 +3181,8 @@ export interface components {
         UpdateUserDto: {
             admin?: boolean;
             email?: string;
+            /** @description The id an outside system (a billing system) knows the account by; unique. null clears it. */
+            externalId?: string | null;
             name?: string;
             /** @description Without a password the account cannot sign in until one is set (by an admin, or by a reset). */
             password?: string;
@@ -3275,6 +3442,125 @@ export interface operations {
                 "application/json": components["schemas"]["ChangePasswordDto"];
             };
         };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    PterodactylClientKeysController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PterodactylKeyResponseDto"][];
+                    };
+                };
+            };
+        };
+    };
+    PterodactylClientKeysController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateClientKeyDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedPterodactylKeyResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    PterodactylClientKeysController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Refused: the error shape of docs/api.md#errors */
             "4XX": {
@@ -5276,6 +5562,125 @@ export interface operations {
             };
         };
     };
+    PterodactylApplicationKeysController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PterodactylKeyResponseDto"][];
+                    };
+                };
+            };
+        };
+    };
+    PterodactylApplicationKeysController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateApplicationKeyDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["CreatedPterodactylKeyResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    PterodactylApplicationKeysController_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                identifier: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     AdminServersController_list: {
         parameters: {
             query?: {
@@ -5753,6 +6158,47 @@ export interface operations {
             };
         };
     };
+    AdminServersController_getByExternalId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminServerDto"];
+                    };
+                };
+            };
+        };
+    };
     AdminServersController_nodeUsage: {
         parameters: {
             query?: never;
@@ -6092,6 +6538,47 @@ export interface operations {
             header?: never;
             path: {
                 id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminUserResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    UsersController_getByExternalId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                externalId: string;
             };
             cookie?: never;
         };

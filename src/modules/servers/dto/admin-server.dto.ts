@@ -18,6 +18,13 @@ export class CreateServerDto {
   @MaxLength(65_535)
   description?: string | null;
 
+  /** The id a billing system knows the server by; unique. */
+  @Optional({ nullable: true })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(191)
+  external_id?: string | null;
+
   /** Defaults to the administrator making the request. */
   @Optional()
   @Matches(ID, { message: 'owner_id must be a user id' })
@@ -141,7 +148,7 @@ export class DeleteServerQueryDto {
   force?: string;
 }
 
-export class UpdateServerDetailsDto extends PartialType(PickType(CreateServerDto, ['name', 'description', 'owner_id'] as const), {
+export class UpdateServerDetailsDto extends PartialType(PickType(CreateServerDto, ['name', 'description', 'external_id', 'owner_id'] as const), {
   skipNullProperties: false,
 }) {}
 

@@ -55,6 +55,8 @@ export class ClientServerDetailsDto extends ServerDetailsDto {
 
 /** The admin view: the client details plus what an administrator manages. */
 export class AdminServerDto extends ServerDetailsDto {
+  /** The id a billing system knows the server by. */
+  externalId!: string | null;
   ownerId!: string;
   nodeId!: string;
   eggId!: string;
@@ -168,6 +170,7 @@ export const toClientServerDetails = (
 
 export const toAdminServer = (server: ListedServer, allocations: AllocationEntity[]): AdminServerDto => ({
   ...toServerDetails(server, allocations, server.status ?? (server.suspended ? 'suspended' : 'installed'), ['*']),
+  externalId: server.externalId,
   ownerId: server.ownerId,
   nodeId: server.nodeId,
   eggId: server.eggId,

@@ -1,4 +1,4 @@
-import { IsBoolean } from 'class-validator';
+import { IsBoolean, IsString, MaxLength, MinLength } from 'class-validator';
 import { Optional } from 'src/common/validation/decorators';
 import { IsAccountEmail, IsDisplayName, IsPassword, IsUsername } from 'src/modules/users/dto/user-fields';
 
@@ -21,4 +21,11 @@ export class CreateUserDto {
   @Optional()
   @IsBoolean()
   admin?: boolean;
+
+  /** The id an outside system (a billing system) knows the account by; unique. null clears it. */
+  @Optional({ nullable: true })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(191)
+  externalId?: string | null;
 }

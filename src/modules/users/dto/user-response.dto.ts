@@ -24,9 +24,10 @@ export const toUserResponse = (user: UserEntity): UserResponseDto => ({
   updatedAt: user.updatedAt.toISOString(),
 });
 
-/** A user as the administration sees it: the public fields and whether sign-in is suspended. */
+/** A user as the administration sees it: the public fields, whether sign-in is suspended, and the id an outside system (billing) knows it by. */
 export class AdminUserResponseDto extends UserResponseDto {
   suspended!: boolean;
+  externalId!: string | null;
 }
 
-export const toAdminUserResponse = (user: UserEntity): AdminUserResponseDto => ({ ...toUserResponse(user), suspended: user.suspended });
+export const toAdminUserResponse = (user: UserEntity): AdminUserResponseDto => ({ ...toUserResponse(user), suspended: user.suspended, externalId: user.externalId });

@@ -1,0 +1,69 @@
+import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIP, IsString, Matches, MaxLength } from 'class-validator';
+import { AppConfigService } from 'src/config/app-config.service';
+import { HttpRequest } from 'src/common/http/http';
+import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
+import { Optional } from 'src/common/validation/decorators';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import { AllocationsService } from 'src/modules/nodes/allocations.service';
+import { allocationItem } from 'src/modules/pterodactyl/application/transformers';
+import { FractalPage, page, pageOf } from 'src/modules/pterodactyl/common/fractal';
+import { PterodactylBody, pterodactylValidationError } from 'src/modules/pterodactyl/common/pterodactyl-body';
+import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
+import { applicationPaths, ApplicationRoute, PterodactylActor, PterodactylController, PterodactylRequestOf } from 'src/modules/pterodactyl/common/pterodactyl-route';
+import { translating } from 'src/modules/pterodactyl/common/translate';
+
+const id = new DecimalIdPipe(PterodactylError.NOT_FOUND);
+
+/** StoreAllocationRequest: an address, its ports and ranges (`"25565"`, `"25570-25580"`), an alias. */
+class StoreAllocationBody {
+  @IsIP()
+  ip!: string;
+
+  @Optional({ nullable: true })
+  @IsString()
+  @MaxLength(191)
+  alias?: string | null;
+
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(100)
+  @Matches(/^\d{1,5}(-\d{1,5})?$/, { each: true })
+  ports!: string[];
+}
+
+/** Pterodactyl's allocations of a node (routes/api-application.php, /nodes/{node}/allocations). */
+@PterodactylController()
+@Controller(applicationPaths('nodes/:node/allocations'))
+export class ApplicationAllocationsController {
+  constructor(
+    private readonly allocations: AllocationsService,
+    private readonly config: AppConfigService,
+  ) {}
+
+  @Get()
+  @ApplicationRoute('allocations', 'read')
+  async list(@Param('node', id) nodeId: string, @Query() query: Record<string, unknown>, @PterodactylRequestOf() req: HttpRequest): Promise<FractalPage> {
+    const at = pageOf(query);
+    const { data, meta } = await this.allocations.list(nodeId, at);
+    return page(data.map(allocationItem), meta.pagination.total, at, req, this.config.http.appUrl);
+  }
+
+  /** 204, as Pterodactyl answers (it does not say which allocations it made). */
+  @Post()
+  @HttpCode(204)
+  @ApplicationRoute('allocations', 'write')
+  async create(@Param('node', id) nodeId: string, @PterodactylBody(StoreAllocationBody) body: StoreAllocationBody, @PterodactylActor() actor: Actor): Promise<void> {
+    await translating(this.allocations.create(nodeId, { ip: body.ip, ports: body.ports, alias: body.alias ?? null }, actor), {
+      ALLOCATION_EXISTS: () => pterodactylValidationError([{ field: 'ports', rule: 'unique', detail: 'Some of these ports are already allocated on this IP.' }]),
+      VALIDATION_FAILED: () => pterodactylValidationError([{ field: 'ports', rule: 'p_port_range', detail: 'The ports must be between 1024 and 65535, in ranges of at most 1000.' }]),
+    });
+  }
+
+  @Delete(':allocation')
+  @HttpCode(204)
+  @ApplicationRoute('allocations', 'write')
+  async delete(@Param('node', id) nodeId: string, @Param('allocation', id) allocationId: string, @PterodactylActor() actor: Actor): Promise<void> {
+    await this.allocations.delete(nodeId, allocationId, actor);
+  }
+}

@@ -1,0 +1,225 @@
+import {
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Query,
+} from "@nestjs/common";
+import { PartialType } from "@nestjs/swagger";
+import { IsString, MaxLength, MinLength } from "class-validator";
+import { AppConfigService } from "src/config/app-config.service";
+import { HttpRequest } from "src/common/http/http";
+import { DecimalIdPipe } from "src/common/validation/decimal-id.pipe";
+import { Optional } from "src/common/validation/decorators";
+import {
+  IsAccountEmail,
+  IsPassword,
+  IsUsername,
+} from "src/modules/users/dto/user-fields";
+import { toAdminUserResponse } from "src/modules/users/dto/user-response.dto";
+import { UserEntity } from "src/modules/users/user.entity";
+import { UsersService } from "src/modules/users/users.service";
+import type { Actor } from "src/modules/auth/current-actor.decorator";
+import {
+  applicationPaths,
+  ApplicationRoute,
+  PterodactylActor,
+  PterodactylController,
+  PterodactylRequestOf,
+} from "src/modules/pterodactyl/common/pterodactyl-route";
+import {
+  PterodactylBody,
+  uniqueViolation,
+} from "src/modules/pterodactyl/common/pterodactyl-body";
+import { PterodactylError } from "src/modules/pterodactyl/common/pterodactyl-errors";
+import {
+  filtersOf,
+  FractalItem,
+  FractalPage,
+  page,
+  pageOf,
+} from "src/modules/pterodactyl/common/fractal";
+import { LaravelBoolean } from "src/modules/pterodactyl/common/laravel-rules";
+import { translating } from "src/modules/pterodactyl/common/translate";
+import {
+  splitName,
+  userItem,
+} from "src/modules/pterodactyl/application/transformers";
+
+const userId = new DecimalIdPipe(PterodactylError.NOT_FOUND);
+
+/** Pterodactyl's user body (StoreUserRequest). */
+class StoreUserBody {
+  @IsAccountEmail()
+  email!: string;
+
+  @IsUsername()
+  username!: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(191)
+  first_name!: string;
+
+  @IsString()
+  @MinLength(1)
+  @MaxLength(191)
+  last_name!: string;
+
+  /** Hatchery's rule (8 to 256 characters) where Pterodactyl has none; null or absent: no password is set. */
+  @Optional({ nullable: true })
+  @IsPassword()
+  password?: string | null;
+
+  @Optional({ nullable: true })
+  @IsString()
+  @MaxLength(191)
+  external_id?: string | null;
+
+  /** Read and ignored: Hatchery has one language. */
+  @Optional()
+  @IsString()
+  language?: string;
+
+  @Optional()
+  @LaravelBoolean()
+  root_admin?: boolean;
+}
+
+/** On update every field is optional (Pterodactyl asks for them all again; clients that send them all still work). */
+class UpdateUserBody extends PartialType(StoreUserBody, {
+  skipNullProperties: false,
+}) {}
+
+const FILTERS = ["email", "uuid", "username", "external_id"] as const;
+
+const UNIQUE = {
+  USER_EMAIL_TAKEN: () => uniqueViolation("email"),
+  USER_USERNAME_TAKEN: () => uniqueViolation("username"),
+  USER_EXTERNAL_ID_TAKEN: () => uniqueViolation("external_id"),
+};
+
+const nameOf = (first: string, last: string): string =>
+  `${first.trim()} ${last.trim()}`.trim().slice(0, 255);
+
+const view = (user: UserEntity): FractalItem =>
+  userItem(toAdminUserResponse(user));
+
+/** Pterodactyl's application users (routes/api-application.php, /users). */
+@PterodactylController()
+@Controller(applicationPaths("users"))
+export class ApplicationUsersController {
+  constructor(
+    private readonly users: UsersService,
+    private readonly config: AppConfigService,
+  ) {}
+
+  @Get()
+  @ApplicationRoute("users", "read")
+  async list(
+    @Query() query: Record<string, unknown>,
+    @PterodactylRequestOf() req: HttpRequest,
+  ): Promise<FractalPage> {
+    const at = pageOf(query);
+    const { external_id: externalId, ...filters } = filtersOf(query, FILTERS);
+    const [rows, total] = await this.users.findPage(at, {
+      ...filters,
+      externalId,
+    });
+    return page(rows.map(view), total, at, req, this.config.http.appUrl);
+  }
+
+  @Get("external/:externalId")
+  @ApplicationRoute("users", "read")
+  async external(
+    @Param("externalId") externalId: string,
+  ): Promise<FractalItem> {
+    return view(await this.users.getByExternalId(externalId));
+  }
+
+  @Get(":id")
+  @ApplicationRoute("users", "read")
+  async view(@Param("id", userId) id: string): Promise<FractalItem> {
+    return view(await this.users.get(id));
+  }
+
+  @Post()
+  @HttpCode(201)
+  @ApplicationRoute("users", "write")
+  async create(
+    @PterodactylBody(StoreUserBody) body: StoreUserBody,
+    @PterodactylActor() actor: Actor,
+  ): Promise<FractalItem & { meta: { resource: string } }> {
+    const user = await translating(
+      this.users.create(
+        {
+          email: body.email,
+          username: body.username,
+          name: nameOf(body.first_name, body.last_name),
+          password: body.password ?? undefined,
+          admin: body.root_admin ?? false,
+          externalId: body.external_id ?? null,
+        },
+        actor,
+      ),
+      UNIQUE,
+    );
+    return {
+      ...view(user),
+      meta: {
+        resource: new URL(
+          `/api/application/users/${user.id}`,
+          this.config.http.appUrl,
+        ).toString(),
+      },
+    };
+  }
+
+  @Patch(":id")
+  @ApplicationRoute("users", "write")
+  async update(
+    @Param("id", userId) id: string,
+    @PterodactylBody(UpdateUserBody) body: UpdateUserBody,
+    @PterodactylActor() actor: Actor,
+  ): Promise<FractalItem> {
+    const current = await this.users.get(id);
+    const { first, last } = splitName(current.name);
+    const names =
+      body.first_name !== undefined || body.last_name !== undefined
+        ? { name: nameOf(body.first_name ?? first, body.last_name ?? last) }
+        : {};
+    const user = await translating(
+      this.users.update(
+        id,
+        {
+          ...(body.email !== undefined ? { email: body.email } : {}),
+          ...(body.username !== undefined ? { username: body.username } : {}),
+          ...names,
+          ...(typeof body.password === "string"
+            ? { password: body.password }
+            : {}),
+          ...(body.root_admin !== undefined ? { admin: body.root_admin } : {}),
+          ...(body.external_id !== undefined
+            ? { externalId: body.external_id }
+            : {}),
+        },
+        actor,
+      ),
+      UNIQUE,
+    );
+    return view(user);
+  }
+
+  @Delete(":id")
+  @HttpCode(204)
+  @ApplicationRoute("users", "write")
+  async delete(
+    @Param("id", userId) id: string,
+    @PterodactylActor() actor: Actor,
+  ): Promise<void> {
+    await this.users.delete(id, actor);
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { FractalItem, int, item, list, NULL_RESOURCE } from 'src/modules/pterodactyl/common/fractal';
+import { PterodactylClientLookups } from 'src/modules/pterodactyl/client/client-lookups';
+import { allocationItem, variableItem } from 'src/modules/pterodactyl/client/client-transformers';
+import { ClientServerSettingsService } from 'src/modules/servers/client-server-settings.service';
+import type { ServerContext } from 'src/modules/servers/server-context';
+import type { UserEntity } from 'src/modules/users/user.entity';
+
+/** Pterodactyl's client ServerTransformer, with its default includes (allocations, variables) and `?include=egg`. */
+@Injectable()
+export class PterodactylServerPresenter {
+  constructor(
+    private readonly lookups: PterodactylClientLookups,
+    private readonly settings: ClientServerSettingsService,
+  ) {}
+
+  async present(access: ServerContext, user: UserEntity, includeEgg: boolean): Promise<FractalItem> {
+    const { server } = access;
+    const canStartup = access.permissions.includes('server.startup.read');
+    const canAllocations = access.permissions.includes('server.allocation.read');
+    const [extras, allocations, startup] = await Promise.all([
+      this.lookups.serverExtras(server.id),
+      this.lookups.allocationsOf(server.id),
+      canStartup ? this.settings.startup(access) : Promise.resolve(null),
+    ]);
+    // Without startup.read every value is hidden, as Pterodactyl's StartupCommandService does.
+    const invocation = startup?.startup ?? server.startup.replace(/\{\{\s*[A-Za-z0-9_.]+\s*\}\}/g, '[hidden]');
+    // Without allocation.read only the primary allocation shows, and without its notes.
+    const shown = canAllocations ? allocations : allocations.filter((a) => a.id === server.allocationId);
+    const relationships: Record<string, unknown> = {
+      allocations: list(shown.map((a) => allocationItem(a, server.allocationId, !canAllocations))),
+      variables: startup ? list(startup.variables.map(variableItem)) : NULL_RESOURCE,
+    };
+    if (includeEgg) {
+      relationships.egg = item('egg', { uuid: extras.eggUuid, name: extras.eggName });
+    }
+    return item('server', {
+      server_owner: server.ownerId === user.id,
+      identifier: server.identifier,
+      internal_id: int(server.id),
+      uuid: server.uuid,
+      name: server.name,
+      node: server.node.name,
+      is_node_under_maintenance: extras.maintenance,
+      sftp_details: { ip: server.node.fqdn, port: server.node.daemonSftp },
+      description: server.description ?? '',
+      limits: {
+        memory: server.memory,
+        swap: server.swap,
+        disk: server.disk,
+        io: server.io,
+        cpu: server.cpu,
+        threads: server.threads,
+        oom_disabled: server.oomDisabled,
+      },
+      invocation,
+      docker_image: server.image,
+      egg_features: extras.eggFeatures,
+      feature_limits: { databases: server.databaseLimit, allocations: server.allocationLimit, backups: server.backupLimit },
+      status: server.suspended ? 'suspended' : server.status,
+      is_suspended: server.suspended,
+      is_installing: server.installedAt === null,
+      is_transferring: extras.hasTransfer,
+      relationships,
+    });
+  }
+}

@@ -1,0 +1,26 @@
+import { Module } from '@nestjs/common';
+import { BackupsModule } from 'src/modules/backups/backups.module';
+import { DatabasesModule } from 'src/modules/databases/databases.module';
+import { FilesModule } from 'src/modules/files/files.module';
+import { PterodactylClientBackupsSchedulesController } from 'src/modules/pterodactyl/client/client-backups-schedules.controller';
+import { PterodactylClientFilesController } from 'src/modules/pterodactyl/client/client-files.controller';
+import { PterodactylClientAccountController } from 'src/modules/pterodactyl/client/client-account.controller';
+import { PterodactylClientAuthGuard } from 'src/modules/pterodactyl/client/client-access';
+import { PterodactylClientLookups } from 'src/modules/pterodactyl/client/client-lookups';
+import { PterodactylServerPresenter } from 'src/modules/pterodactyl/client/client-server-presenter';
+import { PterodactylClientServerSettingsController } from 'src/modules/pterodactyl/client/client-server-settings.controller';
+import { PterodactylClientServersController } from 'src/modules/pterodactyl/client/client-servers.controller';
+import { SchedulesModule } from 'src/modules/schedules/schedules.module';
+import { ServersModule } from 'src/modules/servers/servers.module';
+import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
+
+/** The Pterodactyl client API (`/pterodactyl/api/client/**`, docs/pterodactyl-compat.md#client-api), over Hatchery's own services. */
+@Module({
+  imports: [ServersModule, FilesModule, BackupsModule, SchedulesModule, DatabasesModule, SshKeysModule],
+  controllers: [
+    PterodactylClientAccountController, PterodactylClientServersController, PterodactylClientFilesController, PterodactylClientBackupsSchedulesController,
+    PterodactylClientServerSettingsController,
+  ],
+  providers: [PterodactylClientAuthGuard, PterodactylClientLookups, PterodactylServerPresenter],
+})
+export class PterodactylClientModule {}

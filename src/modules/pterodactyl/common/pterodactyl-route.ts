@@ -1,0 +1,102 @@
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { PterodactylOnly } from 'src/common/auth/authenticated.decorator';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import { AppException } from 'src/common/errors/app.exception';
+import { headerOf, HttpRequest } from 'src/common/http/http';
+import { ApplicationResource, PterodactylKeyType } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
+import { ipAllowed, keyAllows, PterodactylKeysService, ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/pterodactyl-keys.service';
+import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
+
+const ROUTE_METADATA = 'hatchery:pterodactyl-route';
+
+type RouteRule = { family: 'client' } | { family: 'application'; resource: ApplicationResource; access: 'read' | 'write' };
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+type PterodactylRequest = HttpRequest & { pterodactylKey?: ResolvedPterodactylKey };
+
+/**
+ * Authenticates a Pterodactyl key in Pterodactyl's order (its AuthenticateKey, AuthenticateIPAccess,
+ * AuthenticateApplicationUser middleware, then AdminAcl): the key (401), the caller's address (403),
+ * an application key's owner being an administrator (403), the key's permission for the resource (403).
+ */
+@Injectable()
+export class PterodactylKeyGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly keys: PterodactylKeysService,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const rule = this.reflector.getAllAndOverride<RouteRule | undefined>(ROUTE_METADATA, [context.getHandler(), context.getClass()]);
+    if (!rule) {
+      throw new Error('PterodactylKeyGuard on a route without a Pterodactyl route rule');
+    }
+    const req = context.switchToHttp().getRequest<PterodactylRequest>();
+    const bearer = BEARER.exec(headerOf(req, 'authorization') ?? '')?.[1];
+    const key = bearer ? await this.keys.resolve(bearer) : null;
+    if (!key || (rule.family === 'application' && key.keyType !== PterodactylKeyType.APPLICATION)) {
+      throw new AppException(PterodactylError.UNAUTHENTICATED);
+    }
+    if (rule.family === 'client' && key.keyType !== PterodactylKeyType.CLIENT) {
+      throw new AppException(PterodactylError.APPLICATION_KEY_ON_CLIENT);
+    }
+    if (!ipAllowed(key.allowedIps, req.ip)) {
+      throw new AppException(PterodactylError.IP_NOT_ALLOWED, {
+        message: `This IP address (${req.ip}) does not have permission to access the API using these credentials.`,
+      });
+    }
+    // A suspended owner's keys are refused, as every other way in is (sessions, Hatchery keys, SFTP).
+    if (key.user.suspended) {
+      throw new AppException(PterodactylError.ACCOUNT_SUSPENDED);
+    }
+    if (rule.family === 'application') {
+      // The key never reaches beyond its owner: a demoted owner means a dead key.
+      if (!key.user.admin) {
+        throw new AppException(PterodactylError.NOT_ADMIN);
+      }
+      if (!keyAllows(key.permissions, rule.resource, rule.access)) {
+        throw new AppException(PterodactylError.UNAUTHORIZED);
+      }
+    }
+    req.pterodactylKey = key;
+    return true;
+  }
+}
+
+/** The route's paths: both the real application path and the one under `/pterodactyl`. */
+export const applicationPaths = (path: string): string[] => [`api/application/${path}`, `pterodactyl/api/application/${path}`];
+
+/** A controller of the layer: out of Hatchery's OpenAPI document (docs/pterodactyl-compat.md#openapi). */
+export const PterodactylController = (): ClassDecorator => applyDecorators(ApiExcludeController(), PterodactylOnly());
+
+/** An application API route: an application key with `access` on `resource`. */
+export const ApplicationRoute = (resource: ApplicationResource, access: 'read' | 'write'): MethodDecorator =>
+  applyDecorators(SetMetadata(ROUTE_METADATA, { family: 'application', resource, access } satisfies RouteRule), UseGuards(PterodactylKeyGuard));
+
+/** A client API route: a client key. */
+export const ClientRoute = (): MethodDecorator => applyDecorators(SetMetadata(ROUTE_METADATA, { family: 'client' } satisfies RouteRule), UseGuards(PterodactylKeyGuard));
+
+/** The key the request authenticated with, and its owner. */
+export const PterodactylCaller = createParamDecorator((_data: unknown, ctx: ExecutionContext): ResolvedPterodactylKey => {
+  const key = ctx.switchToHttp().getRequest<PterodactylRequest>().pterodactylKey;
+  if (!key) {
+    throw new Error('PterodactylCaller on a route without PterodactylKeyGuard');
+  }
+  return key;
+});
+
+/** Who made a change through the layer, as the audit log records it. */
+export const PterodactylActor = createParamDecorator((_data: unknown, ctx: ExecutionContext): Actor => {
+  const req = ctx.switchToHttp().getRequest<PterodactylRequest>();
+  const key = req.pterodactylKey;
+  if (!key) {
+    throw new Error('PterodactylActor on a route without PterodactylKeyGuard');
+  }
+  return { userId: key.user.id, username: key.user.username, email: key.user.email, via: `pterodactyl-key:${key.identifier}`, ip: req.ip };
+});
+
+/** The request itself (for pagination links). */
+export const PterodactylRequestOf = createParamDecorator((_data: unknown, ctx: ExecutionContext): HttpRequest => ctx.switchToHttp().getRequest<HttpRequest>());

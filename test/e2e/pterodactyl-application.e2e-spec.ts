@@ -1,0 +1,375 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DataSource } from 'typeorm';
+import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
+import { createUser } from 'test/factories/user.factory';
+import { createApiKey, signIn } from 'test/utils/auth';
+import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
+import { dbKinds } from 'test/utils/test-db';
+import { applicationKey, NOT_FOUND, PTERODACTYL_ACCEPT, UNAUTHORIZED } from 'test/utils/pterodactyl';
+
+const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: users, locations, nodes, allocations (%s)', (db) => {
+  let t: TestApp;
+  let key: string;
+  let cookie: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ db });
+    ({ key, cookie } = await applicationKey(t));
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  type Method = 'get' | 'post' | 'patch' | 'delete';
+  /** A request with the headers Pterodactyl's clients send, on the real path or under /pterodactyl. */
+  const api = (method: Method, path: string, as = key, prefix = '') =>
+    t.http()[method](`${prefix}/api/application${path}`).set('Authorization', `Bearer ${as}`).set('Accept', PTERODACTYL_ACCEPT);
+
+  const suffix = () => Math.random().toString(36).slice(2, 8);
+
+  describe('users', () => {
+    it('should create a user with 201, its Fractal item and the resource link', async () => {
+      const s = suffix();
+      const res = await api('post', '/users')
+        .send({ email: `Billing-${s}@Example.test`, username: `billing-${s}`, first_name: 'Ada', last_name: 'Love Lace', password: 'a long enough password', external_id: `ext-${s}`, language: 'en' })
+        .expect(201);
+      expect(res.body).toEqual({
+        object: 'user',
+        attributes: {
+          id: expect.any(Number),
+          external_id: `ext-${s}`,
+          uuid: expect.stringMatching(UUID),
+          username: `billing-${s}`,
+          email: `billing-${s}@example.test`,
+          first_name: 'Ada',
+          last_name: 'Love Lace',
+          language: 'en',
+          root_admin: false,
+          '2fa': false,
+          created_at: expect.stringMatching(ATOM),
+          updated_at: expect.stringMatching(ATOM),
+        },
+        meta: { resource: `http://panel.test/api/application/users/${res.body.attributes.id}` },
+      });
+      const rows: { name: string; external_id: string }[] = await t.app.get(DataSource).query('SELECT name, external_id FROM "user" WHERE id = $1', [res.body.attributes.id]);
+      expect(rows).toEqual([{ name: 'Ada Love Lace', external_id: `ext-${s}` }]);
+      // The new account signs in with the password given.
+      await t.http().post('/api/auth/sign-in/email').send({ email: `billing-${s}@example.test`, password: 'a long enough password' }).expect(200);
+    });
+
+    it('should view a user by id and by external id, on both paths, and 404 an unknown one', async () => {
+      const s = suffix();
+      const created = (await api('post', '/users').send({ email: `v-${s}@example.test`, username: `v-${s}`, first_name: 'V', last_name: 'W', external_id: `view-${s}` }).expect(201)).body;
+      const { meta: _meta, ...item } = created;
+      expect((await api('get', `/users/${created.attributes.id}`).expect(200)).body).toEqual(item);
+      expect((await api('get', `/users/external/view-${s}`, key, '/pterodactyl').expect(200)).body).toEqual(item);
+      expect((await api('get', '/users/external/nobody-has-this').expect(404)).body).toEqual(NOT_FOUND);
+      expect((await api('get', '/users/999999999').expect(404)).body).toEqual(NOT_FOUND);
+      expect((await api('get', '/users/not-a-number').expect(404)).body).toEqual(NOT_FOUND);
+    });
+
+    it('should list users with pagination meta and links, and filter them by e-mail, username, uuid and external id', async () => {
+      const s = suffix();
+      const made = [];
+      for (let i = 0; i < 3; i++) {
+        made.push((await api('post', '/users').send({ email: `list-${s}-${i}@example.test`, username: `list-${s}-${i}`, first_name: 'L', last_name: String(i), external_id: `list-${s}-${i}` }).expect(201)).body.attributes);
+      }
+      const total = Number((await t.app.get(DataSource).query('SELECT count(*) AS n FROM "user"'))[0].n);
+      const first = await api('get', '/users?per_page=2').expect(200);
+      expect(first.body.object).toBe('list');
+      expect(first.body.data).toHaveLength(2);
+      expect(first.body.meta).toEqual({
+        pagination: {
+          total,
+          count: 2,
+          per_page: 2,
+          current_page: 1,
+          total_pages: Math.ceil(total / 2),
+          links: { next: 'http://panel.test/api/application/users?per_page=2&page=2' },
+        },
+      });
+      const last = await api('get', `/users?per_page=2&page=${Math.ceil(total / 2)}`).expect(200);
+      expect(last.body.meta.pagination.links).toEqual({ previous: `http://panel.test/api/application/users?per_page=2&page=${Math.ceil(total / 2) - 1}` });
+      const byEmail = await api('get', `/users?filter[email]=${encodeURIComponent(`LIST-${s}-1@example.test`)}`).expect(200);
+      expect(byEmail.body.data.map((u: { attributes: { id: number } }) => u.attributes.id)).toEqual([made[1].id]);
+      expect(byEmail.body.meta.pagination).toMatchObject({ total: 1, count: 1, links: [] });
+      const byExternal = await api('get', `/users?filter[external_id]=list-${s}-2`).expect(200);
+      expect(byExternal.body.data.map((u: { attributes: { id: number } }) => u.attributes.id)).toEqual([made[2].id]);
+      const byUsername = await api('get', `/users?filter[username]=list-${s}`).expect(200);
+      expect(byUsername.body.data.map((u: { attributes: { id: number } }) => u.attributes.id)).toEqual(made.map((u) => u.id));
+      const byUuid = await api('get', `/users?filter[uuid]=${made[0].uuid}`).expect(200);
+      expect(byUuid.body.data.map((u: { attributes: { id: number } }) => u.attributes.id)).toEqual([made[0].id]);
+      // LIKE wildcards in a filter are literal.
+      expect((await api('get', `/users?filter[email]=${encodeURIComponent('%')}`).expect(200)).body.data).toEqual([]);
+    });
+
+    it('should refuse a taken e-mail or username, and missing fields, with 422', async () => {
+      const s = suffix();
+      await api('post', '/users').send({ email: `dup-${s}@example.test`, username: `dup-${s}`, first_name: 'D', last_name: 'U' }).expect(201);
+      const taken = await api('post', '/users').send({ email: `dup-${s}@example.test`, username: `other-${s}`, first_name: 'D', last_name: 'U' }).expect(422);
+      expect(taken.body).toEqual({
+        errors: [{ code: 'ValidationException', status: '422', detail: 'The email has already been taken.', meta: { source_field: 'email', rule: 'unique' } }],
+      });
+      const missing = await api('post', '/users').send({ username: `m-${s}` }).expect(422);
+      expect(missing.body.errors.map((e: { meta: { source_field: string; rule: string } }) => e.meta)).toEqual([
+        { source_field: 'email', rule: 'required' },
+        { source_field: 'first_name', rule: 'required' },
+        { source_field: 'last_name', rule: 'required' },
+      ]);
+    });
+
+    it('should update the fields given, and delete a user with 204', async () => {
+      const s = suffix();
+      const { id } = (await api('post', '/users').send({ email: `u-${s}@example.test`, username: `u-${s}`, first_name: 'Old', last_name: 'Name' }).expect(201)).body.attributes;
+      const updated = await api('patch', `/users/${id}`).send({ first_name: 'New', root_admin: '1', external_id: `upd-${s}` }).expect(200);
+      expect(updated.body.attributes).toMatchObject({ id, first_name: 'New', last_name: 'Name', root_admin: true, external_id: `upd-${s}`, email: `u-${s}@example.test` });
+      const res = await api('delete', `/users/${id}`).expect(204);
+      expect(res.text).toBe('');
+      await api('get', `/users/${id}`).expect(404);
+    });
+
+    it('should refuse reads and writes the key has no permission for', async () => {
+      const { key: readOnly } = await applicationKey(t, { users: 1 });
+      await api('get', '/users', readOnly).expect(200);
+      expect((await api('post', '/users', readOnly).send({}).expect(403)).body).toEqual(UNAUTHORIZED);
+      expect((await api('get', '/nodes', readOnly).expect(403)).body).toEqual(UNAUTHORIZED);
+    });
+  });
+
+  describe('locations, nodes and allocations', () => {
+    const newLocation = async () => (await api('post', '/locations').send({ short: `loc-${suffix()}`, long: 'Frankfurt' }).expect(201)).body.attributes;
+    const newNode = async (locationId: number, body: Record<string, unknown> = {}) =>
+      (
+        await api('post', '/nodes')
+          .send({ name: `node ${suffix()}`, location_id: locationId, fqdn: `n-${suffix()}.example.test`, scheme: 'https', memory: 4096, disk: 10240, memory_overallocate: 0, disk_overallocate: 0, upload_size: 100, daemon_sftp: 2022, daemon_listen: 8080, ...body })
+          .expect(201)
+      ).body;
+
+    it('should create, view, update, list and delete a location', async () => {
+      const location = await newLocation();
+      expect(location).toEqual({ id: expect.any(Number), short: expect.stringMatching(/^loc-/), long: 'Frankfurt', updated_at: expect.stringMatching(ATOM), created_at: expect.stringMatching(ATOM) });
+      expect((await api('get', `/locations/${location.id}`).expect(200)).body).toEqual({ object: 'location', attributes: location });
+      expect((await api('patch', `/locations/${location.id}`).send({ long: 'Berlin' }).expect(200)).body.attributes).toMatchObject({ id: location.id, long: 'Berlin' });
+      const list = await api('get', '/locations').expect(200);
+      expect(list.body.data.map((l: { attributes: { id: number } }) => l.attributes.id)).toContain(location.id);
+      const taken = await api('post', '/locations').send({ short: location.short }).expect(422);
+      expect(taken.body.errors[0].meta).toEqual({ source_field: 'short', rule: 'unique' });
+      await api('delete', `/locations/${location.id}`).expect(204);
+      await api('get', `/locations/${location.id}`).expect(404);
+    });
+
+    it('should create a node with 201 and show it as Pterodactyl does, without its daemon token', async () => {
+      const location = await newLocation();
+      const created = await newNode(location.id, { description: 'rack 4' });
+      expect(created).toEqual({
+        object: 'node',
+        attributes: {
+          id: expect.any(Number),
+          uuid: expect.stringMatching(UUID),
+          public: true,
+          name: expect.stringMatching(/^node /),
+          description: 'rack 4',
+          location_id: location.id,
+          fqdn: expect.stringMatching(/\.example\.test$/),
+          scheme: 'https',
+          behind_proxy: false,
+          maintenance_mode: false,
+          memory: 4096,
+          memory_overallocate: 0,
+          disk: 10240,
+          disk_overallocate: 0,
+          upload_size: 100,
+          daemon_listen: 8080,
+          daemon_sftp: 2022,
+          daemon_base: '/var/lib/pterodactyl/volumes',
+          created_at: expect.stringMatching(ATOM),
+          updated_at: expect.stringMatching(ATOM),
+          allocated_resources: { memory: 0, disk: 0 },
+        },
+        meta: { resource: `http://panel.test/api/application/nodes/${created.attributes.id}` },
+      });
+      const { meta: _meta, ...item } = created;
+      expect((await api('get', `/nodes/${created.attributes.id}`).expect(200)).body).toEqual(item);
+      const updated = await api('patch', `/nodes/${created.attributes.id}`).send({ name: 'renamed node', memory: 8192 }).expect(200);
+      expect(updated.body.attributes).toMatchObject({ name: 'renamed node', memory: 8192, fqdn: created.attributes.fqdn });
+      const unknownLocation = await api('post', '/nodes').send({ name: 'x', location_id: 999999999, fqdn: 'x.example.test', scheme: 'https', memory: 1, disk: 1 }).expect(422);
+      expect(unknownLocation.body.errors[0].meta).toEqual({ source_field: 'location_id', rule: 'exists' });
+      await api('delete', `/nodes/${created.attributes.id}`).expect(204);
+      expect((await api('get', `/nodes/${created.attributes.id}`).expect(404)).body).toEqual(NOT_FOUND);
+    });
+
+    it('should give the bare configuration Wings writes as config.yml, the same as Hatchery’s own endpoint', async () => {
+      const node = (await newNode((await newLocation()).id)).attributes;
+      const res = await api('get', `/nodes/${node.id}/configuration`).expect(200);
+      expect(res.headers['content-type']).toMatch(/^application\/json/);
+      expect(res.body).toMatchObject({
+        uuid: node.uuid,
+        token_id: expect.stringMatching(/^[A-Za-z0-9]{16}$/),
+        token: expect.stringMatching(/^[A-Za-z0-9]{64}$/),
+        api: expect.objectContaining({ port: 8080 }),
+        system: expect.objectContaining({ data: '/var/lib/pterodactyl/volumes', sftp: expect.objectContaining({ bind_port: 2022 }) }),
+        remote: 'http://panel.test',
+      });
+      expect(res.body).not.toHaveProperty('object');
+      const hatcheryKey = await createApiKey(t, cookie);
+      const own = await t.http().get(`/api/admin/daemon/nodes/${node.id}/configuration`).set('Authorization', `Bearer ${hatcheryKey}`).expect(200);
+      expect(res.body).toEqual(own.body.data);
+      // Reading the configuration needs nodes read permission.
+      const { key: usersOnly } = await applicationKey(t, { users: 3 });
+      await api('get', `/nodes/${node.id}/configuration`, usersOnly).expect(403);
+    });
+
+    it('should add allocations with 204, list them, and delete a free one', async () => {
+      const node = (await newNode((await newLocation()).id)).attributes;
+      const created = await api('post', `/nodes/${node.id}/allocations`).send({ ip: '10.0.0.5', alias: 'play.example.test', ports: ['25565', '25570-25572'] }).expect(204);
+      expect(created.text).toBe('');
+      const list = await api('get', `/nodes/${node.id}/allocations`).expect(200);
+      expect(list.body.data.map((a: { attributes: unknown }) => a.attributes)).toEqual(
+        [25565, 25570, 25571, 25572].map((port) => ({ id: expect.any(Number), ip: '10.0.0.5', alias: 'play.example.test', port, notes: null, assigned: false })),
+      );
+      expect(list.body.data[0].object).toBe('allocation');
+      const again = await api('post', `/nodes/${node.id}/allocations`).send({ ip: '10.0.0.5', ports: ['25565'] }).expect(422);
+      expect(again.body.errors[0].meta).toEqual({ source_field: 'ports', rule: 'unique' });
+      await api('delete', `/nodes/${node.id}/allocations/${list.body.data[0].attributes.id}`).expect(204);
+      expect((await api('get', `/nodes/${node.id}/allocations`).expect(200)).body.meta.pagination.total).toBe(3);
+      await api('get', '/nodes/999999999/allocations').expect(404);
+    });
+
+    it('should list the deployable nodes: public ones in the locations asked for, with room for the memory and disk', async () => {
+      const here = await newLocation();
+      const there = await newLocation();
+      const big = (await newNode(here.id, { memory: 8192, disk: 50000 })).attributes;
+      const small = (await newNode(here.id, { memory: 512, disk: 50000 })).attributes;
+      const elastic = (await newNode(here.id, { memory: 512, disk: 50000, memory_overallocate: -1 })).attributes;
+      const elsewhere = (await newNode(there.id, { memory: 8192, disk: 50000 })).attributes;
+      const ids = async (query: string) => (await api('get', `/nodes/deployable?${query}`).expect(200)).body.data.map((n: { attributes: { id: number } }) => n.attributes.id);
+      expect(await ids(`memory=1024&disk=1024&location_ids[]=${here.id}`)).toEqual([big.id, elastic.id]);
+      expect(await ids(`memory=256&disk=1024&location_ids[]=${here.id}&location_ids[]=${there.id}`)).toEqual([big.id, small.id, elastic.id, elsewhere.id]);
+      expect(await ids(`memory=1024&disk=60000&location_ids[]=${here.id}`)).toEqual([]);
+      const bad = await api('get', '/nodes/deployable?disk=x').expect(422);
+      expect(bad.body.errors.map((e: { meta: unknown }) => e.meta)).toEqual([
+        { source_field: 'memory', rule: 'required' },
+        { source_field: 'disk', rule: 'integer' },
+      ]);
+    });
+  });
+
+  (eggFixtureFiles().includes('egg-paper.json') ? describe : describe.skip)('nests and eggs', () => {
+    let nest: { id: string };
+    let egg: { id: string };
+
+    beforeAll(async () => {
+      const admin = (method: Method, path: string) => t.http()[method](path).set('Cookie', cookie).set('Origin', TEST_ORIGIN);
+      nest = (await admin('post', '/api/admin/nests').send({ name: `Minecraft ${suffix()}`, author: 'ops@example.test' }).expect(201)).body.data;
+      const paper = JSON.parse(readFileSync(join(EGG_FIXTURES_DIR, 'egg-paper.json'), 'utf8'));
+      egg = (await admin('post', `/api/admin/eggs/import?nestId=${nest.id}`).send(paper).expect(201)).body.data;
+    });
+
+    const intIdOf = async (table: 'nest' | 'egg', uuid: string): Promise<number> =>
+      (await t.app.get(DataSource).query(`SELECT int_id FROM "${table}" WHERE id = $1`, [uuid]))[0].int_id;
+
+    it('should show nests by integer id, with their eggs included', async () => {
+      const nestId = await intIdOf('nest', nest.id);
+      const eggId = await intIdOf('egg', egg.id);
+      const res = await api('get', `/nests/${nestId}?include=eggs`).expect(200);
+      expect(res.body).toEqual({
+        object: 'nest',
+        attributes: {
+          id: nestId,
+          uuid: nest.id,
+          author: 'ops@example.test',
+          name: expect.stringMatching(/^Minecraft /),
+          description: null,
+          created_at: expect.stringMatching(ATOM),
+          updated_at: expect.stringMatching(ATOM),
+          relationships: { eggs: { object: 'list', data: [expect.objectContaining({ object: 'egg', attributes: expect.objectContaining({ id: eggId }) })] } },
+        },
+      });
+      const all = await api('get', '/nests').expect(200);
+      expect(all.body.data.map((n: { attributes: { id: number } }) => n.attributes.id)).toContain(nestId);
+      expect((await api('get', '/nests/999999').expect(404)).body).toEqual(NOT_FOUND);
+      expect((await api('get', `/nests/${nest.id}`).expect(404)).body).toEqual(NOT_FOUND);
+    });
+
+    it('should show an egg as Pterodactyl does, with its variables and nest included', async () => {
+      const nestId = await intIdOf('nest', nest.id);
+      const eggId = await intIdOf('egg', egg.id);
+      const res = await api('get', `/nests/${nestId}/eggs/${eggId}?include=variables,nest`).expect(200);
+      const a = res.body.attributes;
+      expect(res.body.object).toBe('egg');
+      expect(a).toMatchObject({
+        id: eggId,
+        uuid: egg.id,
+        name: 'Paper',
+        nest: nestId,
+        docker_image: expect.stringMatching(/^ghcr\.io\/pterodactyl\/yolks:java_/),
+        docker_images: expect.objectContaining({ 'Java 21': 'ghcr.io/pterodactyl/yolks:java_21' }),
+        config: { files: expect.objectContaining({ 'server.properties': expect.any(Object) }), startup: { done: expect.any(String) }, stop: 'stop', logs: {}, file_denylist: [], extends: null },
+        startup: expect.stringContaining('java'),
+        script: { privileged: true, install: expect.stringContaining('PROJECT=paper'), entry: 'ash', container: expect.any(String), extends: null },
+      });
+      expect(a.relationships.nest).toEqual({ object: 'nest', attributes: expect.objectContaining({ id: nestId }) });
+      const variables = a.relationships.variables;
+      expect(variables.object).toBe('list');
+      expect(variables.data.map((v: { attributes: { env_variable: string } }) => v.attributes.env_variable)).toContain('SERVER_JARFILE');
+      expect(variables.data[0]).toEqual({
+        object: 'egg_variable',
+        attributes: {
+          id: expect.any(Number),
+          egg_id: eggId,
+          name: expect.any(String),
+          description: expect.any(String),
+          env_variable: expect.any(String),
+          default_value: expect.any(String),
+          user_viewable: expect.any(Boolean),
+          user_editable: expect.any(Boolean),
+          rules: expect.any(String),
+          created_at: expect.stringMatching(ATOM),
+          updated_at: expect.stringMatching(ATOM),
+        },
+      });
+      const listed = await api('get', `/nests/${nestId}/eggs`).expect(200);
+      expect(listed.body).toEqual({ object: 'list', data: [expect.objectContaining({ object: 'egg', attributes: expect.objectContaining({ id: eggId }) })] });
+      expect(listed.body.data[0].attributes).not.toHaveProperty('relationships');
+      await api('get', `/nests/${nestId + 1000}/eggs/${eggId}`).expect(404);
+    });
+
+    it('should give a null resource for an include the key may not read', async () => {
+      const { key: eggsOnly } = await applicationKey(t, { eggs: 1 });
+      const nestId = await intIdOf('nest', nest.id);
+      const eggId = await intIdOf('egg', egg.id);
+      await api('get', `/nests/${nestId}`, eggsOnly).expect(403);
+      const res = await api('get', `/nests/${nestId}/eggs/${eggId}?include=nest`, eggsOnly).expect(200);
+      expect(res.body.attributes.relationships).toEqual({ nest: { object: 'null_resource', attributes: null } });
+    });
+  });
+
+  it('should include a node\'s allocations and location', async () => {
+    const location = (await api('post', '/locations').send({ short: `inc-${suffix()}` }).expect(201)).body.attributes;
+    const node = (
+      await api('post', '/nodes').send({ name: 'with includes', location_id: location.id, fqdn: `inc-${suffix()}.example.test`, scheme: 'https', memory: 1024, disk: 1024 }).expect(201)
+    ).body.attributes;
+    await api('post', `/nodes/${node.id}/allocations`).send({ ip: '10.9.0.1', ports: ['30000-30001'] }).expect(204);
+    const res = await api('get', `/nodes/${node.id}?include=allocations,location,servers`).expect(200);
+    expect(res.body.attributes.relationships).toEqual({
+      allocations: { object: 'list', data: [30000, 30001].map((port) => ({ object: 'allocation', attributes: expect.objectContaining({ port, ip: '10.9.0.1' }) })) },
+      location: { object: 'location', attributes: location },
+    });
+    const listed = await api('get', '/nodes?include=location').expect(200);
+    expect(listed.body.data.find((n: { attributes: { id: number } }) => n.attributes.id === node.id).attributes.relationships).toEqual({
+      location: { object: 'location', attributes: location },
+    });
+  });
+
+  it('should keep the Hatchery session and origin rules out of the way of keys (no Origin needed for writes)', async () => {
+    const admin = await createUser(t.app, { admin: true });
+    const session = await signIn(t, admin.email);
+    // A session does not open the layer, even with a trusted origin.
+    await t.http().post('/api/application/locations').set('Cookie', session).set('Origin', TEST_ORIGIN).send({ short: 'nope' }).expect(401);
+  });
+});

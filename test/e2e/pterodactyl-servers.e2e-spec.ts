@@ -1,0 +1,155 @@
+import { DataSource } from 'typeorm';
+import { eggFixtureFiles } from 'test/utils/fixtures';
+import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { dbKinds } from 'test/utils/test-db';
+import { ALL_APPLICATION_PERMISSIONS, NOT_FOUND, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
+
+const hasPaper = eggFixtureFiles().includes('egg-paper.json');
+const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
+
+(hasPaper ? describe : describe.skip).each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: servers, against the Wings simulator (%s)', (db) => {
+  let p: SimPanel;
+  let key: string;
+  let eggId: number;
+  let nestId: number;
+  let locationId: number;
+
+  beforeAll(async () => {
+    p = await startSimPanel(db);
+    key = (await p.admin('post', '/api/admin/pterodactyl-keys').send({ description: 'billing', permissions: ALL_APPLICATION_PERMISSIONS }).expect(201)).body.data.key;
+    const [row] = await p.t.app.get(DataSource).query('SELECT e.int_id AS egg, n.int_id AS nest FROM egg e JOIN nest n ON n.id = e.nest_id WHERE e.id = $1', [p.eggId]);
+    eggId = row.egg;
+    nestId = row.nest;
+    locationId = (await api('get', `/nodes/${p.nodeId}`).expect(200)).body.attributes.location_id;
+  });
+
+  afterAll(async () => {
+    await p?.close();
+  });
+
+  type Method = 'get' | 'post' | 'patch' | 'delete';
+  const api = (method: Method, path: string) =>
+    p.t.http()[method](`/api/application${path}`).set('Authorization', `Bearer ${key}`).set('Accept', PTERODACTYL_ACCEPT);
+
+  const installed = async (id: number) => p.installed(String(id));
+
+  /** What a billing module sends to create a server. */
+  const serverBody = (user: number, extra: Record<string, unknown> = {}) => ({
+    name: 'Billed server',
+    user,
+    egg: eggId,
+    docker_image: 'ghcr.io/pterodactyl/yolks:java_21',
+    startup: 'java -Xms128M -Xmx{{SERVER_MEMORY}}M -jar {{SERVER_JARFILE}}',
+    environment: { SERVER_JARFILE: 'server.jar', BUILD_NUMBER: 'latest', MINECRAFT_VERSION: 'latest', BUNGEE_VERSION: 'latest' },
+    limits: { memory: 1024, swap: 0, disk: 2048, io: 500, cpu: 100 },
+    feature_limits: { databases: 0, allocations: 1, backups: 1 },
+    start_on_completion: false,
+    ...extra,
+  });
+
+  it('should walk the billing provisioning flow with Pterodactyl’s bodies and status codes', async () => {
+    const email = `customer-${db}@example.test`;
+    // 1. Find the customer by e-mail; there is none, so create the account.
+    expect((await api('get', `/users?filter[email]=${encodeURIComponent(email)}`).expect(200)).body.data).toEqual([]);
+    const user = (await api('post', '/users').send({ email, username: `customer-${db}`, first_name: 'Cus', last_name: 'Tomer', external_id: `client-${db}` }).expect(201)).body.attributes;
+    expect((await api('get', `/users?filter[email]=${encodeURIComponent(email)}`).expect(200)).body.data.map((u: { attributes: { id: number } }) => u.attributes.id)).toEqual([user.id]);
+
+    // 2. Create the server by deploy, with the service's id as external_id.
+    const created = await api('post', '/servers')
+      .send(serverBody(user.id, { external_id: `service-${db}`, deploy: { locations: [locationId], dedicated_ip: false, port_range: ['25565-25574'] } }))
+      .expect(201);
+    const server = created.body.attributes;
+    expect(created.body.object).toBe('server');
+    expect(server).toMatchObject({
+      id: expect.any(Number),
+      external_id: `service-${db}`,
+      uuid: expect.any(String),
+      identifier: server.uuid.slice(0, 8),
+      name: 'Billed server',
+      suspended: false,
+      limits: { memory: 1024, swap: 0, disk: 2048, io: 500, cpu: 100, threads: null, oom_disabled: true },
+      feature_limits: { databases: 0, allocations: 1, backups: 1 },
+      user: user.id,
+      node: Number(p.nodeId),
+      allocation: expect.any(Number),
+      nest: nestId,
+      egg: eggId,
+      container: {
+        startup_command: 'java -Xms128M -Xmx{{SERVER_MEMORY}}M -jar {{SERVER_JARFILE}}',
+        image: 'ghcr.io/pterodactyl/yolks:java_21',
+        installed: 0,
+        environment: expect.objectContaining({ SERVER_JARFILE: 'server.jar', P_SERVER_UUID: server.uuid }),
+      },
+      created_at: expect.stringMatching(ATOM),
+      updated_at: expect.stringMatching(ATOM),
+    });
+    // A variable the egg does not have (BUNGEE_VERSION) is left out, as Pterodactyl does.
+    expect(server.container.environment).not.toHaveProperty('BUNGEE_VERSION');
+    await installed(server.id);
+    await waitFor(() => p.sim.servers.has(server.uuid));
+
+    // 3. Find it again by the external id.
+    const found = await api('get', `/servers/external/service-${db}`).expect(200);
+    expect(found.body.attributes).toMatchObject({ id: server.id, container: expect.objectContaining({ installed: 1 }), status: null });
+
+    // 4. Change its build (an upgrade), as the modules send it.
+    const built = await api('patch', `/servers/${server.id}/build`)
+      .send({ allocation: server.allocation, memory: 2048, swap: 0, disk: 4096, io: 500, cpu: 200, threads: null, feature_limits: { databases: 1, allocations: 2, backups: 3 } })
+      .expect(200);
+    expect(built.body.attributes).toMatchObject({ limits: { memory: 2048, disk: 4096, cpu: 200 }, feature_limits: { databases: 1, allocations: 2, backups: 3 } });
+    await waitFor(() => p.sim.servers.get(server.uuid)?.config.build.memory_limit === 2048);
+
+    // 5. Suspend and unsuspend: 204 with no body, and Wings is told.
+    const suspended = await api('post', `/servers/${server.id}/suspend`).expect(204);
+    expect(suspended.text).toBe('');
+    expect((await api('get', `/servers/${server.id}`).expect(200)).body.attributes).toMatchObject({ suspended: true, status: 'suspended' });
+    await waitFor(() => p.sim.servers.get(server.uuid)?.config.suspended === true);
+    await api('post', `/servers/${server.id}/unsuspend`).expect(204);
+    expect((await api('get', `/servers/${server.id}`).expect(200)).body.attributes).toMatchObject({ suspended: false, status: null });
+
+    // 6. Delete it: 204, then it is gone.
+    await api('delete', `/servers/${server.id}`).expect(204);
+    expect((await api('get', `/servers/${server.id}`).expect(404)).body).toEqual(NOT_FOUND);
+    expect((await api('get', `/servers/external/service-${db}`).expect(404)).body).toEqual(NOT_FOUND);
+  });
+
+  it('should create on a given allocation, change details and startup, reinstall, and force-delete with the node down', async () => {
+    const allocation = (await api('get', `/nodes/${p.nodeId}/allocations?per_page=100`).expect(200)).body.data.map((a: { attributes: { id: number; assigned: boolean } }) => a.attributes).find((a: { assigned: boolean }) => !a.assigned);
+    const created = (await api('post', '/servers').send(serverBody(Number(p.owner.id), { allocation: { default: allocation.id } })).expect(201)).body.attributes;
+    expect(created.allocation).toBe(allocation.id);
+    await installed(created.id);
+
+    const details = await api('patch', `/servers/${created.id}/details`).send({ name: 'Renamed', user: Number(p.owner.id), external_id: `later-${db}`, description: 'from billing' }).expect(200);
+    expect(details.body.attributes).toMatchObject({ name: 'Renamed', external_id: `later-${db}`, description: 'from billing' });
+
+    const startup = await api('patch', `/servers/${created.id}/startup`)
+      .send({ startup: created.container.startup_command, environment: { SERVER_JARFILE: 'paper.jar', UNKNOWN: 'x' }, egg: eggId, image: 'ghcr.io/pterodactyl/yolks:java_17', skip_scripts: false })
+      .expect(200);
+    expect(startup.body.attributes.container).toMatchObject({ image: 'ghcr.io/pterodactyl/yolks:java_17', environment: expect.objectContaining({ SERVER_JARFILE: 'paper.jar' }) });
+
+    await api('post', `/servers/${created.id}/reinstall`).expect(204);
+    await installed(created.id);
+
+    p.sim.faults.down = true;
+    try {
+      expect((await api('delete', `/servers/${created.id}`).expect(503)).body.errors[0]).toMatchObject({ status: '503' });
+      await api('delete', `/servers/${created.id}/force`).expect(204);
+    } finally {
+      p.sim.faults.down = false;
+    }
+    await api('get', `/servers/${created.id}`).expect(404);
+  });
+
+  it('should list servers, and refuse bad bodies with 422', async () => {
+    const list = await api('get', '/servers').expect(200);
+    expect(list.body).toMatchObject({ object: 'list', meta: { pagination: expect.objectContaining({ per_page: 50, current_page: 1 }) } });
+    const missing = await api('post', '/servers').send({ name: 'x' }).expect(422);
+    expect(missing.body.errors.map((e: { meta: { source_field: string } }) => e.meta.source_field)).toEqual(['user', 'egg', 'limits', 'feature_limits']);
+    const unknownEgg = await api('post', '/servers').send(serverBody(Number(p.owner.id), { egg: 999999, deploy: { locations: [locationId], dedicated_ip: false } })).expect(422);
+    expect(unknownEgg.body.errors[0].meta).toEqual({ source_field: 'egg', rule: 'exists' });
+    const nowhere = await api('post', '/servers').send(serverBody(Number(p.owner.id), { deploy: { locations: [999999], dedicated_ip: false } })).expect(400);
+    expect(nowhere.body.errors[0]).toMatchObject({ status: '400', detail: expect.stringContaining('No viable allocation') });
+    const badEnv = await api('post', '/servers').send(serverBody(Number(p.owner.id), { environment: { SERVER_JARFILE: 'no spaces allowed.jar' }, deploy: { locations: [locationId], dedicated_ip: false } })).expect(422);
+    expect(badEnv.body.errors[0].meta).toEqual({ source_field: 'environment.SERVER_JARFILE', rule: 'invalid' });
+  });
+});
