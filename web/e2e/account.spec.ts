@@ -1,8 +1,8 @@
 import { createHash, generateKeyPairSync } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { Secret, TOTP } from 'otpauth';
-import type { Locator, Page } from '@playwright/test';
-import { expect, expectAccessible, expectNoHorizontalScroll, shot, signIn, test } from 'e2e/fixtures';
+import type { Page } from '@playwright/test';
+import { expect, expectAccessible, expectNoHorizontalScroll, openDialog, shot, signIn, test } from 'e2e/fixtures';
 
 // The account pages (/account, /account/api-keys, /account/ssh-keys, /account/sessions) against the
 // built panel. Every test signs a fresh account in, so what one test changes no other test sees.
@@ -27,13 +27,6 @@ const status = async (baseURL: string, path: string, auth: { apiKey?: string; co
     headers.cookie = auth.cookie;
   }
   return (await fetch(`${baseURL}${path}`, { headers })).status;
-};
-
-/** A dialog whose opening transition has finished (axe reads colours mid-fade as too faint). */
-const openDialog = async (page: Page, name: string): Promise<Locator> => {
-  const dialog = page.getByRole('dialog', { name });
-  await expect.poll(() => dialog.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
-  return dialog;
 };
 
 const twoFactorCard = (page: Page) => page.getByRole('region', { name: 'Two-factor sign-in' });

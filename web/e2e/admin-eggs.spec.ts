@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
-import type { Locator, Page } from '@playwright/test';
-import { expect, expectAccessibleInBothSchemes, expectFitsPhone, shot, test } from 'e2e/fixtures';
+import type { Page } from '@playwright/test';
+import { expect, expectAccessibleInBothSchemes, expectFitsPhone, openDialog, shot, test } from 'e2e/fixtures';
 
 // The administration of nests and eggs (/admin/nests, /admin/nests/$nestId, /admin/eggs/$eggId/...)
 // against the built panel, with Pterodactyl's own egg files. Every test makes its own nest.
@@ -12,13 +12,6 @@ import { expect, expectAccessibleInBothSchemes, expectFitsPhone, shot, test } fr
 const EGGS = process.env.HATCHERY_EGG_FIXTURES ?? resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'eggs', 'pterodactyl');
 const eggFile = (name: string) => join(EGGS, `egg-${name}.json`);
 const eggJson = (name: string) => JSON.parse(readFileSync(eggFile(name), 'utf8')) as Record<string, unknown> & { variables: Record<string, unknown>[] };
-
-/** A dialog whose opening transition has finished (axe reads colours mid-fade as too faint). */
-const openDialog = async (page: Page, name: string): Promise<Locator> => {
-  const dialog = page.getByRole('dialog', { name });
-  await expect.poll(() => dialog.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
-  return dialog;
-};
 
 /** Drops a file with this text on the drop zone, as a drag from the desktop does. */
 const dropFile = async (page: Page, name: string, text: string) => {

@@ -4,7 +4,7 @@ import { Secret, TOTP } from 'otpauth';
 import type { Locator, Page } from '@playwright/test';
 import { parse as parseYaml } from 'yaml';
 import { WingsSimulator } from 'test/wings-sim/simulator';
-import { expect, expectAccessible, expectNoHorizontalScroll, shot, test } from 'e2e/fixtures';
+import { expect, expectAccessibleInBothSchemes, expectNoHorizontalScroll, openDialog, shot, test } from 'e2e/fixtures';
 import { freePort } from 'e2e/panel-process';
 
 // The administration of users, nodes (with their allocations and Wings configuration), locations,
@@ -14,20 +14,9 @@ const codeAt = (secret: string, ms: number): string => new TOTP({ secret: Secret
 
 const suffix = (): string => randomBytes(3).toString('hex');
 
-/** A dialog whose opening transition has finished (axe reads colours mid-fade as too faint). */
-const openDialog = async (page: Page, name: string): Promise<Locator> => {
-  const dialog = page.getByRole('dialog', { name });
-  await expect.poll(() => dialog.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
-  return dialog;
-};
-
 /** axe in light and dark, no sideways scrolling at 390 px, and the README's screenshots. */
 const checkPage = async (page: Page, name: string): Promise<void> => {
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: null });
+  await expectAccessibleInBothSchemes(page);
   const size = page.viewportSize()!;
   await page.setViewportSize({ width: 390, height: 844 });
   // The navigation becomes a drawer: wait for the layout to settle before measuring.

@@ -1,41 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, expectNoHorizontalScroll, shot, test } from 'e2e/fixtures';
+import { chooseOption, expect, expectAccessible, expectAccessibleInBothSchemes, expectFitsPhone, expectNoHorizontalScroll, shot, test } from 'e2e/fixtures';
 
 // The administration's servers (/admin/servers, /new, /$sid) in real Chromium against the built panel
 // and the Wings simulator: the wizard creates a server that the node installs, then the server page
 // changes, suspends, reinstalls and deletes it; a node that is gone needs a force delete.
-
-/** Axe in light and dark (the page follows the emulated scheme in place: nothing typed is lost). */
-const axeBoth = async (page: Page) => {
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
-  await expectAccessible(page);
-  await page.emulateMedia({ colorScheme: null });
-};
-
-/** The page at 390 px, loaded afresh at that width (the shell's navbar collapses on load): no sideways scrolling, axe clean. */
-const narrow = async (page: Page, heading: string) => {
-  const size = page.viewportSize() ?? { width: 1280, height: 720 };
-  await page.setViewportSize({ width: 390, height: 844 });
-  await page.reload();
-  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
-  await expectNoHorizontalScroll(page);
-  await expectAccessible(page);
-  await page.setViewportSize(size);
-  await page.reload();
-  await expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
-};
-
-/** Picks an option of a Mantine select by typing into it. */
-const choose = async (page: Page, label: string, typed: string, option: string | RegExp) => {
-  const input = page.getByRole('combobox', { name: label, exact: true });
-  await input.click();
-  await input.fill(typed);
-  await page.getByRole('option', { name: option }).click();
-};
 
 test.describe('admin servers', () => {
   test('the wizard creates a server the node installs; the server page changes its build and startup, suspends, reinstalls and deletes it', async ({
@@ -63,9 +33,9 @@ test.describe('admin servers', () => {
     await expect(page.getByRole('heading', { name: 'Name and owner', level: 3, exact: true })).toBeVisible();
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.getByText('Choose the owner')).toBeVisible();
-    await axeBoth(page);
+    await expectAccessibleInBothSchemes(page);
     await page.getByRole('textbox', { name: 'Server name' }).fill(name);
-    await choose(page, 'Owner', 'owner@', /^owner · owner@hatchery\.test/);
+    await chooseOption(page, 'Owner', 'owner@', /^owner · owner@hatchery\.test/);
     await page.getByRole('button', { name: 'Next' }).click();
 
     // 2. The node with its room; its first free address is the primary, one more is added.
@@ -82,17 +52,17 @@ test.describe('admin servers', () => {
     const extraAddress = (await extraOption.textContent())?.trim() ?? '';
     await extraOption.click();
     await page.keyboard.press('Escape');
-    await axeBoth(page);
+    await expectAccessibleInBothSchemes(page);
     await shot(page, 'admin-server-new-node', ['light']);
     await page.getByRole('button', { name: 'Next' }).click();
 
     // 3. Nest → egg; the egg's image and startup command are filled in.
     await expect(page.getByRole('heading', { name: 'Egg and startup', level: 3, exact: true })).toBeVisible();
-    await choose(page, 'Nest', 'Mine', 'Minecraft');
-    await choose(page, 'Egg', 'Pap', 'Paper');
+    await chooseOption(page, 'Nest', 'Mine', 'Minecraft');
+    await chooseOption(page, 'Egg', 'Pap', 'Paper');
     await expect(page.getByRole('textbox', { name: 'Startup command' })).toHaveValue(/-jar \{\{SERVER_JARFILE\}\}/);
     await expect(page.getByRole('combobox', { name: 'Docker image', exact: true })).toHaveValue(/ghcr\.io\/pterodactyl\/yolks:java_/);
-    await axeBoth(page);
+    await expectAccessibleInBothSchemes(page);
     await page.getByRole('button', { name: 'Next' }).click();
 
     // 4. Variables: defaults filled in, checked by the egg's rules before going on.
@@ -103,7 +73,7 @@ test.describe('admin servers', () => {
     await page.getByRole('button', { name: 'Next' }).click();
     await expect(page.getByText('The SERVER_JARFILE field format is invalid.')).toBeVisible();
     await expect(page.getByRole('heading', { name: 'Variables', level: 3, exact: true })).toBeVisible();
-    await axeBoth(page);
+    await expectAccessibleInBothSchemes(page);
     await jar.fill('paper.jar');
     await page.getByRole('button', { name: 'Next' }).click();
 
@@ -116,13 +86,13 @@ test.describe('admin servers', () => {
     await page.getByRole('textbox', { name: 'Disk' }).fill('4096');
     await page.getByRole('textbox', { name: 'CPU', exact: true }).fill('150');
     await page.getByRole('textbox', { name: 'Backups' }).fill('2');
-    await axeBoth(page);
+    await expectAccessibleInBothSchemes(page);
     await page.getByRole('button', { name: 'Next' }).click();
 
     // 6. Review, then create.
     await expect(page.getByRole('heading', { name: 'Review', level: 3, exact: true })).toBeVisible();
     await expect(page.getByText('Memory 1.5 GiB, disk 4 GiB, CPU 150%')).toBeVisible();
-    await axeBoth(page);
+    await expectAccessibleInBothSchemes(page);
     await shot(page, 'admin-server-new');
     await shot(page, 'admin-server-new', ['mobile']);
     await page.getByRole('button', { name: 'Create server' }).click();
@@ -150,8 +120,8 @@ test.describe('admin servers', () => {
     expect(existsSync(onNode!.fs.root)).toBe(true);
     const startup = await api.admin('GET', `/api/admin/servers/${id}/startup`);
     expect((startup.variables as { envVariable: string; serverValue: string }[]).find((v) => v.envVariable === 'SERVER_JARFILE')?.serverValue).toBe('paper.jar');
-    await axeBoth(page);
-    await narrow(page, name);
+    await expectAccessibleInBothSchemes(page);
+    await expectFitsPhone(page, name, () => expectAccessible(page));
     await shot(page, 'admin-server');
 
     // The owner sees it.
@@ -171,8 +141,8 @@ test.describe('admin servers', () => {
     await page.getByRole('button', { name: `Make ${extraAddress} primary` }).click();
     await expect(page.getByRole('listitem', { name: extraAddress })).toContainText('Primary');
     await shot(page, 'admin-server-build', ['light']);
-    await axeBoth(page);
-    await narrow(page, name);
+    await expectAccessibleInBothSchemes(page);
+    await expectFitsPhone(page, name, () => expectAccessible(page));
 
     // Startup: the variable users cannot see is here, and editable.
     await page.getByRole('tab', { name: 'Startup' }).click();
@@ -184,8 +154,8 @@ test.describe('admin servers', () => {
     await expect
       .poll(async () => ((await api.admin('GET', `/api/admin/servers/${id}/startup`)).variables as { envVariable: string; serverValue: string }[]).find((v) => v.envVariable === 'DL_PATH')?.serverValue)
       .toBe('https://example.com/paper.jar');
-    await axeBoth(page);
-    await narrow(page, name);
+    await expectAccessibleInBothSchemes(page);
+    await expectFitsPhone(page, name, () => expectAccessible(page));
 
     // Manage: suspend (the owner's page says so), unsuspend.
     await page.getByRole('tab', { name: 'Manage' }).click();
@@ -196,8 +166,8 @@ test.describe('admin servers', () => {
     await shot(page, 'admin-server-manage', ['light']);
     await ownerPage.reload();
     await expect(ownerPage.getByText('This server is suspended: it cannot be started until an administrator lifts the suspension.')).toBeVisible();
-    await axeBoth(page);
-    await narrow(page, name);
+    await expectAccessibleInBothSchemes(page);
+    await expectFitsPhone(page, name, () => expectAccessible(page));
     await page.getByRole('button', { name: 'Unsuspend' }).click();
     await expect(page.getByText('Installed', { exact: true })).toBeVisible();
     expect((await api.admin('GET', `/api/admin/servers/${id}`)).suspended).toBe(false);
@@ -235,7 +205,7 @@ test.describe('admin servers', () => {
     await remove.getByRole('button', { name: 'Delete' }).click();
     await expect(remove.getByText('The node cannot be reached')).toBeVisible();
     await expect(remove.getByText(/its files and container stay on the node/)).toBeVisible();
-    await axeBoth(page);
+    await expectAccessibleInBothSchemes(page);
     await api.raw.request('GET', `/api/admin/servers/${server.id}`, { session: api.adminSession, expect: 200 });
     await remove.getByRole('button', { name: 'Force delete' }).click();
     await expect(page).toHaveURL(/\/admin\/servers$/);
@@ -294,7 +264,7 @@ test.describe('admin servers', () => {
     await expect(page.getByRole('heading', { name: 'Node and address', level: 3, exact: true })).toBeVisible();
     const primary = page.getByRole('combobox', { name: 'Primary address', exact: true });
     await expect(primary).toHaveAccessibleDescription(/That address is no longer free on this node/);
-    await axeBoth(page);
+    await expectAccessibleInBothSchemes(page);
     await api.admin('DELETE', `/api/admin/servers/${first.id}`);
   });
 });
@@ -309,7 +279,7 @@ const walkToReview = async (page: Page, nodeName: string, name: string, each: ()
   };
   await step('Name and owner');
   await page.getByRole('textbox', { name: 'Server name' }).fill(name);
-  await choose(page, 'Owner', 'owner@', /^owner · owner@hatchery\.test/);
+  await chooseOption(page, 'Owner', 'owner@', /^owner · owner@hatchery\.test/);
   await each();
   await page.getByRole('button', { name: 'Next' }).click();
   await step('Node and address');
@@ -320,8 +290,8 @@ const walkToReview = async (page: Page, nodeName: string, name: string, each: ()
   await each();
   await page.getByRole('button', { name: 'Next' }).click();
   await step('Egg and startup');
-  await choose(page, 'Nest', 'Mine', 'Minecraft');
-  await choose(page, 'Egg', 'Pap', 'Paper');
+  await chooseOption(page, 'Nest', 'Mine', 'Minecraft');
+  await chooseOption(page, 'Egg', 'Pap', 'Paper');
   await expect(page.getByRole('textbox', { name: 'Startup command' })).toHaveValue(/SERVER_JARFILE/);
   await each();
   await page.getByRole('button', { name: 'Next' }).click();
@@ -355,8 +325,8 @@ const listTest = async (page: Page, tag: string, ownerName: string, nodeName: st
   await expect(row).toContainText(ownerName);
   await expect(row).toContainText(nodeName);
   await expect(row.getByText('Installed')).toBeVisible();
-  await axeBoth(page);
-  await narrow(page, 'Servers');
+  await expectAccessibleInBothSchemes(page);
+  await expectFitsPhone(page, 'Servers', () => expectAccessible(page));
   await shot(page, 'admin-servers');
   await shot(page, 'admin-servers', ['mobile']);
   await row.getByRole('link', { name: `Open the server page of Listed ${tag} A` }).click();

@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { Page } from '@playwright/test';
 import { parse as parseYaml } from 'yaml';
 import { WingsSimulator } from 'test/wings-sim/simulator';
-import { expect, test } from 'e2e/fixtures';
+import { chooseOption, expect, test } from 'e2e/fixtures';
 import { freePort } from 'e2e/panel-process';
 
 // An administrator's first hour, end to end in the browser: a node made on its page, its config.yml
@@ -14,14 +13,6 @@ import { freePort } from 'e2e/panel-process';
 // the subject of admin-infra, admin-eggs and admin-servers.spec.ts; this test is the chain.
 
 const EGGS = process.env.HATCHERY_EGG_FIXTURES ?? resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'eggs', 'pterodactyl');
-
-/** Picks an option of a Mantine select by typing into it. */
-const choose = async (page: Page, label: string, typed: string, option: string | RegExp) => {
-  const input = page.getByRole('combobox', { name: label, exact: true });
-  await input.click();
-  await input.fill(typed);
-  await page.getByRole('option', { name: option }).click();
-};
 
 test('an admin creates a node, downloads its config.yml for Wings, imports an egg and creates a server the node installs', async ({ adminPage: page, api, panel, ownSims }) => {
   const paper = join(EGGS, 'egg-paper.json');
@@ -84,13 +75,13 @@ test('an admin creates a node, downloads its config.yml for Wings, imports an eg
   const name = `Tour server ${s}`;
   await page.goto('/admin/servers/new');
   await page.getByRole('textbox', { name: 'Server name' }).fill(name);
-  await choose(page, 'Owner', 'owner@', /^owner · owner@hatchery\.test/);
+  await chooseOption(page, 'Owner', 'owner@', /^owner · owner@hatchery\.test/);
   await page.getByRole('button', { name: 'Next' }).click();
   await page.getByRole('radio', { name: new RegExp(`^Tour ${s} \\(127\\.0\\.0\\.1\\)`) }).check();
   await expect(page.getByRole('combobox', { name: 'Primary address', exact: true })).toHaveValue(/^0\.0\.0\.0:2810\d$/);
   await page.getByRole('button', { name: 'Next' }).click();
-  await choose(page, 'Nest', 'Tour nest', nest);
-  await choose(page, 'Egg', 'Pap', 'Paper');
+  await chooseOption(page, 'Nest', 'Tour nest', nest);
+  await chooseOption(page, 'Egg', 'Pap', 'Paper');
   await page.getByRole('button', { name: 'Next' }).click();
   await expect(page.getByRole('textbox', { name: 'Server Jar File' })).toHaveValue('server.jar');
   await page.getByRole('button', { name: 'Next' }).click();

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Browser, type Page } from '@playwright/test';
+import { test as base, expect, type Browser, type Locator, type Page } from '@playwright/test';
 import { WingsSimulator } from 'test/wings-sim/simulator';
 import { e2eEnv, PanelApi, type E2eEnv, type Session } from 'e2e/panel-api';
 import { freePort } from 'e2e/panel-process';
@@ -179,6 +179,21 @@ export const expectAccessible = async (page: Page): Promise<void> => {
 export const expectNoHorizontalScroll = async (page: Page): Promise<void> => {
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
   expect(overflow, `horizontal overflow on ${page.url()}`).toBeLessThanOrEqual(0);
+};
+
+/** A dialog whose opening transition has finished (axe reads colours mid-fade as too faint). */
+export const openDialog = async (page: Page, name: string): Promise<Locator> => {
+  const dialog = page.getByRole('dialog', { name });
+  await expect.poll(() => dialog.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+  return dialog;
+};
+
+/** Picks an option of a Mantine select by typing into it (a string names the option exactly: other tests add look-alikes). */
+export const chooseOption = async (page: Page, label: string, typed: string, option: string | RegExp): Promise<void> => {
+  const input = page.getByRole('combobox', { name: label, exact: true });
+  await input.click();
+  await input.fill(typed);
+  await page.getByRole('option', { name: option, exact: typeof option === 'string' }).click();
 };
 
 /** Axe in the light scheme, then in the dark one: the page follows the emulated scheme and repaints in place. */

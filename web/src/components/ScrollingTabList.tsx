@@ -16,8 +16,31 @@ interface ScrollingTabListProps {
 export const ScrollingTabList = ({ label, active, children }: ScrollingTabListProps) => {
   const viewport = useRef<HTMLDivElement>(null);
   useEffect(() => {
-    const tab = viewport.current?.querySelector<HTMLElement>('[role="tab"][aria-selected="true"]');
-    tab?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
+    const root = viewport.current;
+    const list = root?.querySelector('[role="tablist"]');
+    if (!root || !list) {
+      return;
+    }
+    // Sideways only (scrollIntoView would move the page too), and again whenever the bar's width changes:
+    // the tabs widen once the web font has loaded.
+    const show = () => {
+      const tab = root.querySelector('[role="tab"][aria-selected="true"]');
+      if (!tab) {
+        return;
+      }
+      const bar = root.getBoundingClientRect();
+      const box = tab.getBoundingClientRect();
+      if (box.left < bar.left) {
+        root.scrollLeft -= bar.left - box.left;
+      } else if (box.right > bar.right) {
+        root.scrollLeft += box.right - bar.right;
+      }
+    };
+    show();
+    const observer = new ResizeObserver(show);
+    observer.observe(list);
+    observer.observe(root);
+    return () => observer.disconnect();
   }, [active]);
   return (
     <ScrollArea type="never" viewportRef={viewport}>
