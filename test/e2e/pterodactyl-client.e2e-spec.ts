@@ -251,5 +251,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const backup = await nodeactyl.createServerBackup(identifier);
     expect(backup.uuid).toMatch(/^[0-9a-f-]{36}$/);
     expect((await nodeactyl.listServerBackups(identifier)).length).toBeGreaterThanOrEqual(1);
+    // The node finishes the backup before the test ends: closing the panel mid-backup waits for its callback.
+    await waitFor(async () => (await call('get', `/servers/${identifier}/backups/${String(backup.uuid)}`).expect(200)).body.attributes.completed_at);
   });
 });
