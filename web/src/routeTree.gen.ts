@@ -20,6 +20,7 @@ import { Route as AppAccountApiKeysRouteImport } from './routes/_app/account/api
 import { Route as AppAccountSessionsRouteImport } from './routes/_app/account/sessions'
 import { Route as AppAccountSshKeysRouteImport } from './routes/_app/account/ssh-keys'
 import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
+import { Route as AppAdminApplicationKeysRouteImport } from './routes/_app/admin/application-keys'
 import { Route as AppAdminAuditRouteImport } from './routes/_app/admin/audit'
 import { Route as AppAdminDatabaseHostsRouteImport } from './routes/_app/admin/database-hosts'
 import { Route as AppAdminLocationsRouteImport } from './routes/_app/admin/locations'
@@ -104,6 +105,11 @@ const AppAccountSshKeysRoute = AppAccountSshKeysRouteImport.update({
 const AppAdminIndexRoute = AppAdminIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminApplicationKeysRoute = AppAdminApplicationKeysRouteImport.update({
+  id: '/application-keys',
+  path: '/application-keys',
   getParentRoute: () => AppAdminRoute,
 } as any)
 const AppAdminAuditRoute = AppAdminAuditRouteImport.update({
@@ -273,6 +279,7 @@ export interface FileRoutesByFullPath {
   '/account/api-keys': typeof AppAccountApiKeysRoute
   '/account/sessions': typeof AppAccountSessionsRoute
   '/account/ssh-keys': typeof AppAccountSshKeysRoute
+  '/admin/application-keys': typeof AppAdminApplicationKeysRoute
   '/admin/audit': typeof AppAdminAuditRoute
   '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/admin/locations': typeof AppAdminLocationsRoute
@@ -314,6 +321,7 @@ export interface FileRoutesByTo {
   '/account/api-keys': typeof AppAccountApiKeysRoute
   '/account/sessions': typeof AppAccountSessionsRoute
   '/account/ssh-keys': typeof AppAccountSshKeysRoute
+  '/admin/application-keys': typeof AppAdminApplicationKeysRoute
   '/admin/audit': typeof AppAdminAuditRoute
   '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/admin/locations': typeof AppAdminLocationsRoute
@@ -357,6 +365,7 @@ export interface FileRoutesById {
   '/_app/account/api-keys': typeof AppAccountApiKeysRoute
   '/_app/account/sessions': typeof AppAccountSessionsRoute
   '/_app/account/ssh-keys': typeof AppAccountSshKeysRoute
+  '/_app/admin/application-keys': typeof AppAdminApplicationKeysRoute
   '/_app/admin/audit': typeof AppAdminAuditRoute
   '/_app/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/_app/admin/locations': typeof AppAdminLocationsRoute
@@ -402,6 +411,7 @@ export interface FileRouteTypes {
     | '/account/api-keys'
     | '/account/sessions'
     | '/account/ssh-keys'
+    | '/admin/application-keys'
     | '/admin/audit'
     | '/admin/database-hosts'
     | '/admin/locations'
@@ -443,6 +453,7 @@ export interface FileRouteTypes {
     | '/account/api-keys'
     | '/account/sessions'
     | '/account/ssh-keys'
+    | '/admin/application-keys'
     | '/admin/audit'
     | '/admin/database-hosts'
     | '/admin/locations'
@@ -485,6 +496,7 @@ export interface FileRouteTypes {
     | '/_app/account/api-keys'
     | '/_app/account/sessions'
     | '/_app/account/ssh-keys'
+    | '/_app/admin/application-keys'
     | '/_app/admin/audit'
     | '/_app/admin/database-hosts'
     | '/_app/admin/locations'
@@ -604,6 +616,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/admin/'
       preLoaderRoute: typeof AppAdminIndexRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/application-keys': {
+      id: '/_app/admin/application-keys'
+      path: '/application-keys'
+      fullPath: '/admin/application-keys'
+      preLoaderRoute: typeof AppAdminApplicationKeysRouteImport
       parentRoute: typeof AppAdminRoute
     }
     '/_app/admin/audit': {
@@ -860,6 +879,7 @@ const AppAdminEggsEggIdRouteWithChildren =
   AppAdminEggsEggIdRoute._addFileChildren(AppAdminEggsEggIdRouteChildren)
 
 interface AppAdminRouteChildren {
+  AppAdminApplicationKeysRoute: typeof AppAdminApplicationKeysRoute
   AppAdminAuditRoute: typeof AppAdminAuditRoute
   AppAdminDatabaseHostsRoute: typeof AppAdminDatabaseHostsRoute
   AppAdminLocationsRoute: typeof AppAdminLocationsRoute
@@ -877,6 +897,7 @@ interface AppAdminRouteChildren {
 }
 
 const AppAdminRouteChildren: AppAdminRouteChildren = {
+  AppAdminApplicationKeysRoute: AppAdminApplicationKeysRoute,
   AppAdminAuditRoute: AppAdminAuditRoute,
   AppAdminDatabaseHostsRoute: AppAdminDatabaseHostsRoute,
   AppAdminLocationsRoute: AppAdminLocationsRoute,

@@ -7,6 +7,8 @@ export type Account = components['schemas']['AccountResponseDto'];
 export type ApiKey = components['schemas']['ApiKeyResponseDto'];
 export type CreatedApiKey = components['schemas']['CreatedApiKeyResponseDto'];
 export type AdminScope = NonNullable<components['schemas']['CreateApiKeyDto']['permissions']>[number];
+export type PterodactylKey = components['schemas']['PterodactylKeyResponseDto'];
+export type CreatedPterodactylKey = components['schemas']['CreatedPterodactylKeyResponseDto'];
 export type SshKey = components['schemas']['SshKeyResponseDto'];
 export type AccountSession = components['schemas']['SessionResponseDto'];
 export type TwoFactorSetup = components['schemas']['TwoFactorSetupResponseDto'];
@@ -18,6 +20,7 @@ const accountKeys = {
   all: ['account'] as const,
   me: ['account', 'me'] as const,
   apiKeys: ['account', 'api-keys'] as const,
+  pterodactylKeys: ['account', 'pterodactyl-keys'] as const,
   sshKeys: ['account', 'ssh-keys'] as const,
   sessions: ['account', 'sessions'] as const,
 };
@@ -28,6 +31,10 @@ const accountQuery = <T,>(queryKey: readonly string[], read: () => Promise<T>) =
 
 export const meQuery = accountQuery(accountKeys.me, async (): Promise<Account> => (await api.GET('/api/account')).data!.data);
 export const apiKeysQuery = accountQuery(accountKeys.apiKeys, async (): Promise<ApiKey[]> => (await api.GET('/api/account/api-keys')).data!.data);
+export const pterodactylKeysQuery = accountQuery(
+  accountKeys.pterodactylKeys,
+  async (): Promise<PterodactylKey[]> => (await api.GET('/api/account/pterodactyl-keys')).data!.data,
+);
 export const sshKeysQuery = accountQuery(accountKeys.sshKeys, async (): Promise<SshKey[]> => (await api.GET('/api/account/ssh-keys')).data!.data);
 export const sessionsQuery = accountQuery(accountKeys.sessions, async (): Promise<AccountSession[]> => (await api.GET('/api/account/sessions')).data!.data);
 
@@ -96,6 +103,26 @@ export const useDeleteApiKey = () => {
       await api.DELETE('/api/account/api-keys/{identifier}', { params: { path: { identifier } } });
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.apiKeys }),
+  });
+};
+
+/** A client key (`ptlc_…`) for tools that speak Pterodactyl's client API; the answer carries the key, once. */
+export const useCreatePterodactylKey = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: { description: string; allowedIps: string[] }): Promise<CreatedPterodactylKey> =>
+      (await api.POST('/api/account/pterodactyl-keys', { body })).data!.data,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.pterodactylKeys }),
+  });
+};
+
+export const useDeletePterodactylKey = () => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (identifier: string): Promise<void> => {
+      await api.DELETE('/api/account/pterodactyl-keys/{identifier}', { params: { path: { identifier } } });
+    },
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.pterodactylKeys }),
   });
 };
 

@@ -1,14 +1,15 @@
-import { ActionIcon, Alert, Badge, Button, Card, Checkbox, Code, Group, Modal, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Checkbox, Code, Group, Modal, NumberInput, Paper, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconKey, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
-import { CopyButton } from '@/components/CopyButton';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
+import { ShownOnceSecret } from '@/components/ShownOnceSecret';
 import { ListSkeleton } from '@/components/Skeletons';
+import { PterodactylKeysCard } from '@/features/account/components/PterodactylKeysCard';
 import { ADMIN_SCOPES, apiKeysQuery, useCreateApiKey, useDeleteApiKey, type AdminScope, type ApiKey, type CreatedApiKey } from '@/features/account/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { formatDateTime } from '@/lib/format';
@@ -117,25 +118,19 @@ const CreateKeyDialog = ({ opened, admin, onClose, onCreated }: { opened: boolea
 const NewKey = ({ created, onDismiss }: { created: CreatedApiKey; onDismiss: () => void }) => {
   const { t } = useTranslation();
   return (
-    <Alert color="teal" variant="light" title={t('account.apiKeys.createdTitle', { name: created.name })} styles={{ title: { color: 'var(--mantine-color-text)' } }} role="status">
-      <Stack gap="xs">
-        <Text size="sm">{t('account.apiKeys.createdText')}</Text>
-        <Group gap={4} wrap="nowrap" align="flex-start">
-          <Code data-testid="new-api-key" fz="sm" style={{ overflowWrap: 'anywhere' }}>
-            {created.key}
-          </Code>
-          <CopyButton value={created.key} label={t('account.apiKeys.copyKey')} />
-        </Group>
-        <Text size="xs" c="dimmed">
-          {t('account.apiKeys.usage')}
-        </Text>
-        <Group>
-          <Button size="xs" variant="light" onClick={onDismiss}>
-            {t('account.apiKeys.dismiss')}
-          </Button>
-        </Group>
-      </Stack>
-    </Alert>
+    <ShownOnceSecret
+      title={t('account.apiKeys.createdTitle', { name: created.name })}
+      text={t('account.apiKeys.createdText')}
+      value={created.key}
+      copyLabel={t('account.apiKeys.copyKey')}
+      testId="new-api-key"
+      dismissLabel={t('account.apiKeys.dismiss')}
+      onDismiss={onDismiss}
+    >
+      <Text size="xs" c="dimmed">
+        {t('account.apiKeys.usage')}
+      </Text>
+    </ShownOnceSecret>
   );
 };
 
@@ -238,6 +233,7 @@ export const ApiKeysPage = ({ admin }: { admin: boolean }) => {
           {list}
         </Stack>
       </Card>
+      <PterodactylKeysCard />
       <CreateKeyDialog
         opened={creating}
         admin={admin}
