@@ -211,6 +211,8 @@ describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl keys (%s)', (db) => 
       expect(res.body).toEqual(
         pterodactylError(403, 'AccessDeniedHttpException', expect.stringMatching(/^This IP address \(.+\) does not have permission to access the API using these credentials\.$/)),
       );
+      // A key refused for its address was not used: its last use stays empty.
+      expect((await keyRow(far.slice(0, 16))).last_used_at).toBeNull();
     });
   });
 

@@ -61,6 +61,7 @@ export class PterodactylKeyGuard implements CanActivate {
         throw new AppException(PterodactylError.UNAUTHORIZED);
       }
     }
+    await this.keys.markUsed(key);
     req.pterodactylKey = key;
     return true;
   }

@@ -127,11 +127,15 @@ export class PterodactylKeysService {
     if (!timingSafeEqual(presented, Buffer.from(key.tokenHash, 'utf8'))) {
       return null;
     }
+    return key;
+  }
+
+  /** Notes that a key was let through (at most once a minute): only after every check passed, its address too. */
+  async markUsed(key: ResolvedPterodactylKey): Promise<void> {
     const now = this.clock.now();
     if (key.lastUsedAt === null || now.getTime() - key.lastUsedAt.getTime() >= PTERODACTYL_KEY_POLICY.lastUsedResolutionMs) {
       await this.keys.touch(key.id, now);
       key.lastUsedAt = now;
     }
-    return key;
   }
 }
