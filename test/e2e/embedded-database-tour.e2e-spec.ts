@@ -412,8 +412,9 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const allocation = (await pt('get', `${s}/network/allocations`).expect(200)).body.data[0].attributes.id as number;
     await pt('post', `${s}/network/allocations/${allocation}`).send({ notes: 'tour' }).expect(200);
     await pt('post', `${s}/network/allocations/${allocation}/primary`).expect(200);
-    await pt('post', `${s}/network/allocations`).expect(400);
-    await pt('delete', `${s}/network/allocations/${allocation}`).expect(400);
+    await p().admin('patch', `/api/admin/servers/${server.id}/build`).send({ allocation_limit: 2 }).expect(200);
+    const added = (await pt('post', `${s}/network/allocations`).expect(200)).body.attributes.id as number;
+    await pt('delete', `${s}/network/allocations/${added}`).expect(204);
 
     const friend = await p().newUser();
     const uuid = (await pt('post', `${s}/users`).send({ email: friend.user.email, permissions: ['control.console'] }).expect(200)).body.attributes.uuid as string;

@@ -168,14 +168,14 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const added = await call('post', `/servers/${identifier}/users`).send({ email: friend.user.email, permissions }).expect(200);
     expect(added.body.object).toBe('server_subuser');
     // server.power needs all of control.start/stop/restart; names Hatchery lacks are dropped.
-    expect(added.body.attributes.permissions.sort()).toEqual(['backup.read', 'control.console', 'file.read', 'file.read-content']);
+    expect(added.body.attributes.permissions.sort()).toEqual(['allocation.create', 'backup.read', 'control.console', 'file.read', 'file.read-content']);
     const rows: { permissions: string[] }[] = await p.t.app.get(DataSource).query('SELECT permissions FROM subuser WHERE server_id = $1 AND user_id = $2', [server.id, friend.user.id]);
-    expect([...rows[0].permissions].sort()).toEqual(['server.backup.read', 'server.console', 'server.files.read', 'server.view']);
+    expect([...rows[0].permissions].sort()).toEqual(['server.allocation.create', 'server.backup.read', 'server.console', 'server.files.read', 'server.view']);
 
     const friendKey = (await createPterodactylKey(p.t, await signIn(p.t, friend.user.email), 'client')).key;
     const seen = await call('get', `/servers/${identifier}`, friendKey).expect(200);
     expect(seen.body.meta.is_server_owner).toBe(false);
-    expect(seen.body.meta.user_permissions.sort()).toEqual(['backup.read', 'control.console', 'file.read', 'file.read-content']);
+    expect(seen.body.meta.user_permissions.sort()).toEqual(['allocation.create', 'backup.read', 'control.console', 'file.read', 'file.read-content']);
     // No startup.read: values hidden and variables a null resource; no allocation.read: only the primary, without notes.
     expect(seen.body.attributes.relationships.variables).toEqual({ object: 'null_resource', attributes: null });
     expect(seen.body.attributes.invocation).toContain('[hidden]');
@@ -192,7 +192,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await call('get', `/servers/${identifier}`, friendKey).expect(404);
   });
 
-  it('should list allocations, keep notes, change the primary and refuse what administrators do', async () => {
+  it('should list allocations, keep notes, change the primary, and add and remove them within the limit', async () => {
     const listed = await call('get', `/servers/${identifier}/network/allocations`).expect(200);
     const [primary] = listed.body.data;
     expect(primary).toMatchObject({ object: 'allocation', attributes: { is_default: true, notes: null } });
@@ -201,7 +201,15 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect((await call('get', `/servers/${identifier}/network/allocations`).expect(200)).body.data[0].attributes.notes).toBe('game port');
     await call('post', `/servers/${identifier}/network/allocations/${primary.attributes.id}/primary`).expect(200);
     await call('post', `/servers/${identifier}/network/allocations/999999`).send({ notes: 'x' }).expect(404);
-    expect((await call('post', `/servers/${identifier}/network/allocations`).expect(400)).body.errors[0].code).toBe('BadRequestHttpException');
+    // Adding and removing follow Hatchery's rules: none while the limit is 0, then within it.
+    expect((await call('post', `/servers/${identifier}/network/allocations`).expect(409)).body.errors[0].detail).toContain('allocation limit is 0');
+    await p.admin('patch', `/api/admin/servers/${server.id}/build`).send({ allocation_limit: 2 }).expect(200);
+    const added = await call('post', `/servers/${identifier}/network/allocations`).expect(200);
+    expect(added.body).toMatchObject({ object: 'allocation', attributes: { is_default: false, ip: '0.0.0.0' } });
+    await call('post', `/servers/${identifier}/network/allocations`).expect(409);
+    await call('delete', `/servers/${identifier}/network/allocations/${primary.attributes.id}`).expect(409);
+    await call('delete', `/servers/${identifier}/network/allocations/${added.body.attributes.id}`).expect(204);
+    expect((await call('get', `/servers/${identifier}/network/allocations`).expect(200)).body.data).toHaveLength(1);
   });
 
   it('should show and change startup variables, rename and reinstall the server', async () => {

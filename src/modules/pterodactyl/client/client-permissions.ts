@@ -6,7 +6,7 @@ import type { ServerContext } from 'src/modules/servers/server-context';
  * group of them makes (docs/pterodactyl-compat.md#client-api). A Hatchery permission is granted only
  * when every Pterodactyl name of its group is asked for: Hatchery's `server.power` starts, stops and
  * restarts, so `control.start` alone must not give it. Names with no Hatchery equivalent
- * (`allocation.create`, `allocation.delete`, `startup.docker-image`, `database.view_password`) are
+ * (`startup.docker-image`, `database.view_password`) are
  * dropped, as Pterodactyl drops names it does not know.
  */
 const GROUPS: readonly [ServerPermission, readonly string[]][] = [
@@ -29,6 +29,8 @@ const GROUPS: readonly [ServerPermission, readonly string[]][] = [
   ['server.backup.restore', ['backup.restore']],
   ['server.allocation.read', ['allocation.read']],
   ['server.allocation.update', ['allocation.update']],
+  ['server.allocation.create', ['allocation.create']],
+  ['server.allocation.delete', ['allocation.delete']],
   ['server.startup.read', ['startup.read']],
   ['server.startup.update', ['startup.update']],
   ['server.database.create', ['database.create']],
@@ -71,7 +73,7 @@ export const PTERODACTYL_PERMISSIONS: Record<string, { description: string; keys
     description: "Manage the server's backups.",
     keys: { create: 'Create backups.', read: 'View backups.', delete: 'Delete and lock backups.', download: 'Download backups.', restore: 'Restore backups.' },
   },
-  allocation: { description: "View and annotate the server's allocations.", keys: { read: 'View allocations.', update: 'Set the primary allocation and notes.' } },
+  allocation: { description: "View and annotate the server's allocations.", keys: { read: 'View allocations.', update: 'Set the primary allocation and notes.', create: 'Add a free allocation, within the limit.', delete: 'Remove an allocation.' } },
   startup: { description: "The server's startup variables.", keys: { read: 'View startup variables.', update: 'Change startup variables.' } },
   database: {
     description: "Manage the server's databases.",

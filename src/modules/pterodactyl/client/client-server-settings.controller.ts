@@ -10,7 +10,6 @@ import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { DatabaseError } from 'src/modules/databases/databases.errors';
 import { CreateServerDatabaseDto } from 'src/modules/databases/dto/server-database.dto';
 import { ServerDatabasesService } from 'src/modules/databases/server-databases.service';
-import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import { ClientActor, ClientServerRoute, RefusedByDesign } from 'src/modules/pterodactyl/client/client-access';
 import { PterodactylClientLookups } from 'src/modules/pterodactyl/client/client-lookups';
 import { toHatcheryPermissions } from 'src/modules/pterodactyl/client/client-permissions';
@@ -21,9 +20,9 @@ import { PterodactylBody } from 'src/modules/pterodactyl/common/pterodactyl-body
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
 import { PterodactylController } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { ClientServerSettingsService } from 'src/modules/servers/client-server-settings.service';
+import type { NetworkAllocationDto } from 'src/modules/servers/dto/server-settings.dto';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import { CurrentServer, ServerAccess } from 'src/modules/servers/server-access';
-import { ServerEntity } from 'src/modules/servers/server.entity';
 import { SubuserError } from 'src/modules/servers/subusers/subusers.errors';
 import { SubusersService } from 'src/modules/servers/subusers/subusers.service';
 
@@ -82,6 +81,9 @@ class RenameBody {
 }
 
 /** A feature Hatchery leaves to administrators: refused as Pterodactyl refuses a disabled one. */
+/** Hatchery's network answer as Pterodactyl's allocation item. */
+const networkItem = (a: NetworkAllocationDto): FractalItem => allocationItem(a, a.isDefault ? a.id : null);
+
 const adminOnly = (message: string): AppException => new AppException({ code: 'PTERODACTYL_FEATURE_DISABLED', category: ErrorCategory.BAD_REQUEST, message });
 
 /**
@@ -142,12 +144,12 @@ export class PterodactylClientServerSettingsController {
     return list((await this.lookups.allocationsOf(access.server.id)).map((a) => allocationItem(a, access.server.allocationId)));
   }
 
-  /** Allocations are given and taken back by administrators in Hatchery. */
+  /** A free allocation of the node, within the server's allocation limit (Hatchery's own rules and activity). */
   @Post('network/allocations')
-  @ClientServerRoute('server.allocation.update')
-  @RefusedByDesign()
-  assignAllocation(): never {
-    throw adminOnly('Server auto-allocation is not enabled for this instance.');
+  @HttpCode(200)
+  @ClientServerRoute('server.allocation.create')
+  async assignAllocation(@CurrentServer() access: ServerAccess, @ClientActor() actor: Actor): Promise<FractalItem> {
+    return networkItem(await this.settings.addAllocation(access, actor));
   }
 
   @Post('network/allocations/:allocation')
@@ -161,32 +163,24 @@ export class PterodactylClientServerSettingsController {
   ): Promise<FractalItem> {
     const allocation = await this.allocationOf(access, id);
     const notes = body.notes === undefined || body.notes === null || body.notes === '' ? null : body.notes;
-    await this.db.getRepository(AllocationEntity).update({ id: allocation.id, serverId: access.server.id }, { notes });
-    if (notes !== allocation.notes) {
-      await this.activity.byUser(access.server.id, actor, 'server.allocation.notes', { allocation: `${allocation.ip}:${allocation.port}`, old: allocation.notes, new: notes });
-    }
-    return allocationItem({ ...allocation, notes }, access.server.allocationId);
+    return networkItem(await this.settings.setAllocationNotes(access, actor, allocation.id, notes));
   }
 
-  /** The node is told at once (as an administrator's change of the primary allocation is). */
+  /** The node is told at once, as Hatchery's own route does. */
   @Post('network/allocations/:allocation/primary')
   @HttpCode(200)
   @ClientServerRoute('server.allocation.update')
   async primaryAllocation(@CurrentServer() access: ServerAccess, @ClientActor() actor: Actor, @Param('allocation') id: string): Promise<FractalItem> {
     const allocation = await this.allocationOf(access, id);
-    if (allocation.id !== access.server.allocationId) {
-      await this.db.getRepository(ServerEntity).update({ id: access.server.id }, { allocationId: allocation.id });
-      await this.activity.byUser(access.server.id, actor, 'server.allocation.primary', { allocation: `${allocation.ip}:${allocation.port}` });
-      await this.daemon.sync(access.server.node, access.server.uuid).catch(() => undefined);
-    }
-    return allocationItem(allocation, allocation.id);
+    return networkItem(await this.settings.setPrimaryAllocation(access, actor, allocation.id));
   }
 
   @Delete('network/allocations/:allocation')
-  @ClientServerRoute('server.allocation.update')
-  @RefusedByDesign()
-  deleteAllocation(): never {
-    throw adminOnly('Allocations are removed from a server by an administrator in this panel.');
+  @HttpCode(204)
+  @ClientServerRoute('server.allocation.delete')
+  async deleteAllocation(@CurrentServer() access: ServerAccess, @ClientActor() actor: Actor, @Param('allocation') id: string): Promise<void> {
+    const allocation = await this.allocationOf(access, id);
+    await this.settings.removeAllocation(access, actor, allocation.id);
   }
 
   @Get('users')
