@@ -34,6 +34,13 @@ export class NodeOrigins implements OnApplicationBootstrap {
     return this.origins;
   }
 
+  /** Resolves once no load is running, including one a change during the last load started. */
+  async settled(): Promise<void> {
+    while (this.loading) {
+      await this.loading;
+    }
+  }
+
   /** Loads the list again (one load at a time); a failed load keeps the last list and is logged. */
   reload(): Promise<void> {
     if (this.loading) {
