@@ -1,4 +1,4 @@
-import { ActionIcon, Button, Card, Code, Group, Modal, Paper, Stack, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Card, Code, Group, Modal, Paper, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -11,7 +11,8 @@ import { FormError } from '@/components/FormError';
 import { ShownOnceSecret } from '@/components/ShownOnceSecret';
 import { ListSkeleton } from '@/components/Skeletons';
 import { pterodactylKeysQuery, useCreatePterodactylKey, useDeletePterodactylKey, type CreatedPterodactylKey, type PterodactylKey } from '@/features/account/api';
-import { MAX_ALLOWED_IPS, parseAllowedIps } from '@/lib/allowed-ips';
+import { AllowedIpsInput, allowedIpsProblem } from '@/components/AllowedIpsInput';
+import { parseAllowedIps } from '@/lib/allowed-ips';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { formatDateTime } from '@/lib/format';
 import { notifyError } from '@/lib/notify';
@@ -25,12 +26,7 @@ const CreateDialog = ({ opened, onClose, onCreated }: { opened: boolean; onClose
   const [description, setDescription] = useState('');
   const [ipsText, setIpsText] = useState('');
   const ips = parseAllowedIps(ipsText);
-  const ipsProblem =
-    ips.invalid.length > 0
-      ? t('account.pterodactylKeys.ipsInvalid', { entries: ips.invalid.join(', ') })
-      : ips.tooMany
-        ? t('account.pterodactylKeys.ipsTooMany', { max: MAX_ALLOWED_IPS })
-        : undefined;
+  const ipsProblem = allowedIpsProblem(ipsText, t);
   const fields = create.error instanceof ApiError ? fieldErrors(create.error) : {};
   const valid = description.trim() !== '' && ipsProblem === undefined;
   const close = () => {
@@ -73,18 +69,7 @@ const CreateDialog = ({ opened, onClose, onCreated }: { opened: boolean; onClose
             required
             data-autofocus
           />
-          <Textarea
-            label={t('account.pterodactylKeys.ips')}
-            description={t('account.pterodactylKeys.ipsHelp')}
-            placeholder={'203.0.113.7\n198.51.100.0/24'}
-            autosize
-            minRows={2}
-            maxRows={8}
-            value={ipsText}
-            onChange={(e) => setIpsText(e.currentTarget.value)}
-            error={ipsProblem ?? fields.allowedIps}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-          />
+          <AllowedIpsInput value={ipsText} onChange={setIpsText} error={ipsProblem ?? fields.allowedIps} />
           <FormError error={Object.keys(fields).length > 0 ? null : create.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={close} disabled={create.isPending}>

@@ -1,4 +1,4 @@
-import { ActionIcon, Badge, Button, Card, Code, Group, Input, Modal, Radio, Stack, Table, Text, Textarea, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Card, Code, Group, Input, Modal, Radio, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconKey, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -12,7 +12,8 @@ import { ShownOnceSecret } from '@/components/ShownOnceSecret';
 import { ListSkeleton } from '@/components/Skeletons';
 import { applicationKeysQuery, useCreateApplicationKey, useDeleteApplicationKey, type ApplicationKey, type CreatedApplicationKey } from '@/features/admin-application-keys/api';
 import { emptyGrid, grantedOf, LEVELS, RESOURCES, type Level, type PermissionGrid } from '@/features/admin-application-keys/permissions';
-import { MAX_ALLOWED_IPS, parseAllowedIps } from '@/lib/allowed-ips';
+import { AllowedIpsInput, allowedIpsProblem } from '@/components/AllowedIpsInput';
+import { parseAllowedIps } from '@/lib/allowed-ips';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { formatDateTime } from '@/lib/format';
 import { notify, notifyError } from '@/lib/notify';
@@ -92,12 +93,7 @@ const CreateDialog = ({ opened, onClose, onCreated }: { opened: boolean; onClose
   const [ipsText, setIpsText] = useState('');
   const [grid, setGrid] = useState<PermissionGrid>(emptyGrid);
   const ips = parseAllowedIps(ipsText);
-  const ipsProblem =
-    ips.invalid.length > 0
-      ? t('adminApplicationKeys.ipsInvalid', { entries: ips.invalid.join(', ') })
-      : ips.tooMany
-        ? t('adminApplicationKeys.ipsTooMany', { max: MAX_ALLOWED_IPS })
-        : undefined;
+  const ipsProblem = allowedIpsProblem(ipsText, t);
   const fields = create.error instanceof ApiError ? fieldErrors(create.error) : {};
   const valid = description.trim() !== '' && ipsProblem === undefined;
   const reset = () => {
@@ -141,18 +137,7 @@ const CreateDialog = ({ opened, onClose, onCreated }: { opened: boolean; onClose
             required
             data-autofocus
           />
-          <Textarea
-            label={t('adminApplicationKeys.ips')}
-            description={t('adminApplicationKeys.ipsHelp')}
-            placeholder={'203.0.113.7\n198.51.100.0/24'}
-            autosize
-            minRows={2}
-            maxRows={8}
-            value={ipsText}
-            onChange={(e) => setIpsText(e.currentTarget.value)}
-            error={ipsProblem ?? fields.allowedIps}
-            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-          />
+          <AllowedIpsInput value={ipsText} onChange={setIpsText} error={ipsProblem ?? fields.allowedIps} />
           <PermissionTable grid={grid} onChange={setGrid} />
           <FormError error={Object.keys(fields).length > 0 ? null : create.error} />
           <Group justify="flex-end">
