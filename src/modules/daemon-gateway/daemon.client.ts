@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Agent, Dispatcher, errors as undiciErrors, request } from 'undici';
 import { AppException } from 'src/common/errors/app.exception';
 import { ErrorCategory } from 'src/common/errors/error-codes';
+import { withinGrace } from 'src/common/shutdown/within-grace';
 import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
 
 /** What the client needs to reach one node. */
@@ -29,6 +30,8 @@ const DEFAULT_TIMEOUT_MS = 15_000;
 /** No daemon answer the panel reads whole is legitimately larger than this. */
 const DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
 const CONNECT_TIMEOUT_MS = 5_000;
+/** How long shutdown lets daemon requests in flight finish before it cuts them. */
+const AGENT_CLOSE_GRACE_MS = 5_000;
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'UND_ERR_SOCKET']);
 
 /**
@@ -40,6 +43,8 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'EN
 export class DaemonClient implements OnModuleDestroy {
   private readonly logger = new Logger(DaemonClient.name);
   private readonly agents = new Map<string, Agent>();
+  /** Aborted at shutdown, once the grace for requests in flight has run out. */
+  private readonly stopping = new AbortController();
 
   async json<T>(target: DaemonTarget, req: DaemonRequest): Promise<T> {
     const { status, text } = await this.send(target, req);
@@ -73,7 +78,7 @@ export class DaemonClient implements OnModuleDestroy {
         body: req.rawBody ?? (req.body === undefined ? undefined : JSON.stringify(req.body)),
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), this.stopping.signal]),
       });
     } catch (e) {
       throw this.transportError(target, req, e);
@@ -107,7 +112,7 @@ export class DaemonClient implements OnModuleDestroy {
         body: body as unknown as Dispatcher.DispatchOptions['body'],
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), this.stopping.signal]),
       });
     } catch (e) {
       throw this.transportError(full, req, e);
@@ -159,9 +164,20 @@ export class DaemonClient implements OnModuleDestroy {
     }
   }
 
+  /**
+   * Lets requests in flight finish for a moment, then cuts them: `close()` alone waits for every
+   * queued request, up to its own timeout (a stream upload's is 15 minutes), holding shutdown up.
+   */
   async onModuleDestroy(): Promise<void> {
-    await Promise.all([...this.agents.values()].map((a) => a.close()));
+    const agents = [...this.agents.values()];
     this.agents.clear();
+    const closed = Promise.all(agents.map((a) => a.close()));
+    if (!(await withinGrace(closed, AGENT_CLOSE_GRACE_MS))) {
+      this.logger.warn('Cut the daemon requests still in flight at shutdown');
+      // An agent's destroy() does not reach requests once close() has begun; their signals do.
+      this.stopping.abort(new Error('the panel is shutting down'));
+      await closed;
+    }
   }
 
   private agentFor(target: DaemonTarget): Agent {

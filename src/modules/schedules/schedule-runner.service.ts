@@ -12,6 +12,7 @@ import { ScheduleTaskExecutor } from 'src/modules/schedules/schedule-task.execut
 import type { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
 import { ScheduleError } from 'src/modules/schedules/schedules.errors';
 import { SchedulesRepository } from 'src/modules/schedules/schedules.repository';
+import { withinGrace } from 'src/common/shutdown/within-grace';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import { ServerContextResolver } from 'src/modules/servers/server-context';
 
@@ -118,13 +119,7 @@ export class ScheduleRunner implements OnModuleDestroy {
   /** Cuts every wait short, lets the runs record how they ended and release their claims. */
   async onModuleDestroy(): Promise<void> {
     this.stopping.abort(new Error('the panel is shutting down'));
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
-      timer.unref();
-    });
-    await Promise.race([this.whenIdle(), grace]);
-    clearTimeout(timer);
+    await withinGrace(this.whenIdle(), SHUTDOWN_GRACE_MS);
   }
 
   private staleBefore(now: Date): Date {
