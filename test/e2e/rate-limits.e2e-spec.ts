@@ -159,6 +159,27 @@ describe.each(dbKinds(['postgres']))('rate limits, memory store (%s)', (db) => {
     expect(anonymous.headers['x-ratelimit-remaining']).toBe('19');
   });
 
+  it("should count each Pterodactyl key on its own, as Hatchery's keys are, and a key that does not verify by address", async () => {
+    const ip = newIp();
+    const user = await createUser(t.app);
+    const cookie = (await t.http().post('/api/auth/sign-in/email').set('X-Forwarded-For', newIp()).send({ email: user.email, password: DEFAULT_PASSWORD }).expect(200)).headers['set-cookie'][0].split(';')[0];
+    const clientKey = async (): Promise<string> =>
+      (await t.http().post('/api/account/pterodactyl-keys').set('X-Forwarded-For', newIp()).set('Cookie', cookie).set('Origin', TEST_ORIGIN).send({ description: 'bot' }).expect(201)).body.data.key;
+    const [first, second] = [await clientKey(), await clientKey()];
+    const remaining = async (key: string, from: string, status: number): Promise<string> =>
+      (await t.http().get('/pterodactyl/api/client/permissions').set('X-Forwarded-For', from).set('Authorization', `Bearer ${key}`).expect(status)).headers['x-ratelimit-remaining'];
+
+    expect(await remaining(first, ip, 200)).toBe('149');
+    // The same key from another address spends the same budget; another key behind the same address has its own.
+    expect(await remaining(first, newIp(), 200)).toBe('148');
+    expect(await remaining(second, ip, 200)).toBe('149');
+    // A forged token naming a real key's identifier is counted against the address, not that key.
+    const forged = `${first.slice(0, 16)}${'x'.repeat(32)}`;
+    expect(await remaining(forged, ip, 401)).toBe('149');
+    expect(await remaining(forged, ip, 401)).toBe('148');
+    expect(await remaining(first, ip, 200)).toBe('147');
+  });
+
   it('should count requests with bad credentials by address, so they cannot dodge the limit', async () => {
     const ip = newIp();
     for (let i = 0; i < 20; i += 1) {

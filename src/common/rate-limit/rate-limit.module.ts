@@ -4,6 +4,7 @@ import { Clock } from 'src/common/clock';
 import { MemoryRateLimitStorage } from 'src/common/rate-limit/memory-rate-limit.storage';
 import { throttlersOf } from 'src/common/rate-limit/rate-limit.rules';
 import { RateLimitStorage } from 'src/common/rate-limit/rate-limit.storage';
+import { RateLimitTrackers } from 'src/common/rate-limit/rate-limit-trackers';
 import { RedisRateLimitStorage } from 'src/common/rate-limit/redis-rate-limit.storage';
 import { AppConfigService } from 'src/config/app-config.service';
 
@@ -22,7 +23,7 @@ import { AppConfigService } from 'src/config/app-config.service';
       }),
     }),
   ],
-  providers: [{ provide: RateLimitStorage, useExisting: ThrottlerStorage }],
-  exports: [RateLimitStorage],
+  providers: [{ provide: RateLimitStorage, useExisting: ThrottlerStorage }, RateLimitTrackers],
+  exports: [RateLimitStorage, RateLimitTrackers],
 })
 export class RateLimitModule {}

@@ -10,6 +10,7 @@ import { headerOf, HttpReply, HttpRequest } from 'src/common/http/http';
 import { isSignInRoute, RATE_LIMIT_RULES, routeOf, rulesOf, signInTargetOf } from 'src/common/rate-limit/rate-limit.rules';
 import { decidingHit, RateLimitHit, rateLimitKey, setRateLimitHeaders } from 'src/common/rate-limit/rate-limit.headers';
 import { RateLimitStorage } from 'src/common/rate-limit/rate-limit.storage';
+import { RateLimitTrackers } from 'src/common/rate-limit/rate-limit-trackers';
 import { AppConfigService } from 'src/config/app-config.service';
 import { AuthService } from 'src/modules/auth/auth.service';
 import { UsersService } from 'src/modules/users/users.service';
@@ -48,6 +49,7 @@ export class RateLimitGuard extends ThrottlerGuard {
     private readonly users: UsersService,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
+    private readonly trackers: RateLimitTrackers,
   ) {
     super(options, storageService, reflector);
   }
@@ -100,8 +102,9 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   /**
-   * By user (or API key) when the attached credentials work, else by client address (a proxy's
-   * X-Forwarded-For is believed only from TRUSTED_PROXIES, through Fastify's trustProxy). Sign-in
+   * By user or API key (Hatchery's, or one a registered tracker verifies, such as a Pterodactyl key)
+   * when the attached credentials work, else by client address (a proxy's X-Forwarded-For is
+   * believed only from TRUSTED_PROXIES, through Fastify's trustProxy). Sign-in
    * routes count by address only: credentials an attacker attaches must not buy fresh guesses.
    */
   protected override getTracker(req: Record<string, unknown>, context?: ExecutionContext): Promise<string> {
@@ -113,6 +116,10 @@ export class RateLimitGuard extends ThrottlerGuard {
     const hasCredentials = headerOf(req, 'authorization') !== undefined || headerOf(req, 'x-api-key') !== undefined || headerOf(req, 'cookie') !== undefined;
     if (!hasCredentials || (route !== undefined && isSignInRoute('', route))) {
       return `ip:${req.ip}`;
+    }
+    const registered = await this.trackers.trackerOf(req);
+    if (registered !== null) {
+      return registered;
     }
     // The attempt is shared with AuthGuard, which answers for credentials that fail.
     const auth = await this.auth.authenticateOnce(req, res).catch(() => null);

@@ -9,7 +9,7 @@ import { ApplicationNodesController } from 'src/modules/pterodactyl/application/
 import { ApplicationServersController } from 'src/modules/pterodactyl/application/servers.controller';
 import { ApplicationUsersController } from 'src/modules/pterodactyl/application/users.controller';
 import { PterodactylClientModule } from 'src/modules/pterodactyl/client/pterodactyl-client.module';
-import { PterodactylKeyGuard } from 'src/modules/pterodactyl/common/pterodactyl-route';
+import { PterodactylKeyGuard, PterodactylKeyRateLimitTracker } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { PterodactylKeyEntity } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
 import { PterodactylApplicationKeysController, PterodactylClientKeysController } from 'src/modules/pterodactyl/keys/pterodactyl-keys.controller';
 import { PterodactylKeysRepository } from 'src/modules/pterodactyl/keys/pterodactyl-keys.repository';
@@ -34,7 +34,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     ApplicationNestsController,
     ApplicationServersController,
   ],
-  providers: [PterodactylKeysRepository, PterodactylKeysService, PterodactylKeyGuard],
+  providers: [PterodactylKeysRepository, PterodactylKeysService, PterodactylKeyGuard, PterodactylKeyRateLimitTracker],
   exports: [PterodactylKeysService, PterodactylKeyGuard],
 })
 export class PterodactylModule {}

@@ -1,10 +1,11 @@
-import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, OnModuleInit, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { PterodactylOnly } from 'src/common/auth/authenticated.decorator';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { headerOf, HttpRequest } from 'src/common/http/http';
+import { RateLimitTrackers } from 'src/common/rate-limit/rate-limit-trackers';
 import { ApplicationResource, PterodactylKeyType } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
 import { ipAllowed, keyAllows, PterodactylKeysService, ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/pterodactyl-keys.service';
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
@@ -16,6 +17,40 @@ type RouteRule = { family: 'client' } | { family: 'application'; resource: Appli
 const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 type PterodactylRequest = HttpRequest & { pterodactylKey?: ResolvedPterodactylKey };
+
+const PTERODACTYL_BEARER = /^pt(la|lc)_/;
+const resolved = new WeakMap<HttpRequest, Promise<ResolvedPterodactylKey | null>>();
+
+/** The Pterodactyl key a request's Bearer token stands for, looked up once per request (rate limits and the guard share it). */
+const keyOfRequest = (req: HttpRequest, keys: PterodactylKeysService): Promise<ResolvedPterodactylKey | null> => {
+  let key = resolved.get(req);
+  if (!key) {
+    const bearer = BEARER.exec(headerOf(req, 'authorization') ?? '')?.[1];
+    key = bearer && PTERODACTYL_BEARER.test(bearer) ? keys.resolve(bearer) : Promise.resolve(null);
+    resolved.set(req, key);
+  }
+  return key;
+};
+
+/**
+ * Rate limits count a request made with a live Pterodactyl key against that key, as they count
+ * Hatchery's own keys (a billing system's many keys behind one address do not share one count); a
+ * key that does not verify counts against the address.
+ */
+@Injectable()
+export class PterodactylKeyRateLimitTracker implements OnModuleInit {
+  constructor(
+    private readonly trackers: RateLimitTrackers,
+    private readonly keys: PterodactylKeysService,
+  ) {}
+
+  onModuleInit(): void {
+    this.trackers.register(async (req) => {
+      const key = await keyOfRequest(req, this.keys);
+      return key ? `pterodactyl-key:${key.identifier}` : null;
+    });
+  }
+}
 
 /**
  * Authenticates a Pterodactyl key in Pterodactyl's order (its AuthenticateKey, AuthenticateIPAccess,
@@ -35,8 +70,7 @@ export class PterodactylKeyGuard implements CanActivate {
       throw new Error('PterodactylKeyGuard on a route without a Pterodactyl route rule');
     }
     const req = context.switchToHttp().getRequest<PterodactylRequest>();
-    const bearer = BEARER.exec(headerOf(req, 'authorization') ?? '')?.[1];
-    const key = bearer ? await this.keys.resolve(bearer) : null;
+    const key = await keyOfRequest(req, this.keys);
     if (!key || (rule.family === 'application' && key.keyType !== PterodactylKeyType.APPLICATION)) {
       throw new AppException(PterodactylError.UNAUTHENTICATED);
     }
