@@ -178,6 +178,13 @@ describe.each(dbKinds(['postgres']))('rate limits, memory store (%s)', (db) => {
     expect(await remaining(forged, ip, 401)).toBe('149');
     expect(await remaining(forged, ip, 401)).toBe('148');
     expect(await remaining(first, ip, 200)).toBe('147');
+    // Past its budget, the key gets Pterodactyl's 429.
+    for (let i = 0; i < 149; i += 1) {
+      await remaining(second, newIp(), 200);
+    }
+    const limited = await t.http().get('/pterodactyl/api/client/permissions').set('X-Forwarded-For', ip).set('Authorization', `Bearer ${second}`).expect(429);
+    expect(limited.body).toEqual({ errors: [{ code: 'TooManyRequestsHttpException', status: '429', detail: expect.any(String) }] });
+    expect(await remaining(first, ip, 200)).toBe('146');
   });
 
   it('should count requests with bad credentials by address, so they cannot dodge the limit', async () => {
