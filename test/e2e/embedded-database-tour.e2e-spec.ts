@@ -425,7 +425,8 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
     await pt('get', `${s}/startup`).expect(200);
     await pt('put', `${s}/startup/variable`).send({ key: 'SERVER_JARFILE', value: 'server.jar' }).expect(200);
-    await pt('put', `${s}/settings/docker-image`).send({ docker_image: 'x' }).expect(400);
+    const images = Object.values((await pt('get', `${s}/startup`).expect(200)).body.meta.docker_images as Record<string, string>);
+    await pt('put', `${s}/settings/docker-image`).send({ docker_image: images[images.length - 1] }).expect(204);
     await pt('post', `${s}/settings/rename`).send({ name: 'Ptero tour 2' }).expect(204);
     await pt('post', `${s}/settings/reinstall`).expect(202);
     await p().installed(server.id);

@@ -66,6 +66,33 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(readOnly.body).toMatchObject({ code: 'STARTUP_VARIABLE_READ_ONLY', message: 'The environment variable you are trying to edit is read-only.' });
   });
 
+  it("should switch to another of the egg's images for the next start, with the permission, and never to one it does not offer", async () => {
+    const startup = (await p.asOwner('get', `${base}/startup`).expect(200)).body.data as { dockerImage: string; dockerImages: { image: string }[] };
+    const other = startup.dockerImages.map((d) => d.image).find((i) => i !== startup.dockerImage)!;
+    expect(other).toBeDefined();
+    await p.asOwner('put', `${base}/settings/docker-image`).send({ dockerImage: other }).expect(204);
+    expect((await p.asOwner('get', `${base}/startup`).expect(200)).body.data.dockerImage).toBe(other);
+    // Wings reads the image from the configuration it fetches before a start.
+    expect((await p.sim.panel.getServerConfiguration(server.uuid)).settings.container.image).toBe(other);
+    expect((await activity())[0]).toMatchObject({ event: 'server.startup.image', metadata: { old: startup.dockerImage, new: other } });
+
+    const refused = await p.asOwner('put', `${base}/settings/docker-image`).send({ dockerImage: 'evil.example/miner:latest' }).expect(400);
+    expect(refused.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'dockerImage' }] });
+    await p.asOwner('put', `${base}/settings/docker-image`).send({}).expect(400);
+
+    // A subuser needs the permission: startup.update is not enough.
+    const friend = await p.newUser();
+    await p.asOwner('post', `${base}/users`).send({ email: friend.user.email, permissions: ['server.startup.read', 'server.startup.update'] }).expect(201);
+    await friend.as('put', `${base}/settings/docker-image`).send({ dockerImage: startup.dockerImage }).expect(403);
+
+    // An image an administrator set outside the egg's list stays theirs.
+    await p.admin('patch', `/api/admin/servers/${server.id}/startup`).send({ image: 'registry.example/custom:1' }).expect(200);
+    const custom = await p.asOwner('put', `${base}/settings/docker-image`).send({ dockerImage: startup.dockerImage }).expect(400);
+    expect(custom.body.code).toBe('DOCKER_IMAGE_SET_BY_ADMIN');
+    await p.admin('patch', `/api/admin/servers/${server.id}/startup`).send({ image: startup.dockerImage }).expect(200);
+    expect((await p.asOwner('get', `${base}/startup`).expect(200)).body.data.dockerImage).toBe(startup.dockerImage);
+  });
+
   it('should rename the server and log old and new names', async () => {
     await p.asOwner('post', `${base}/settings/rename`).send({ name: 'Creative', description: 'For building' }).expect(204);
     expect((await p.asOwner('get', base).expect(200)).body.data).toMatchObject({ name: 'Creative', description: 'For building' });

@@ -100,6 +100,15 @@ export const ROWS: Record<string, Row> = {
     status: 200,
     send: (c, as) => as('put', `${c.base}/startup/variable`).send({ key: 'BUILD_NUMBER', value: String(c.n()) }),
   },
+  'PUT /api/client/servers/:server/settings/docker-image': {
+    status: 204,
+    send: async (c, as) => {
+      // Another of the egg's images than the current one, read as the owner whoever asks.
+      const startup = (await c.p.asOwner('get', `${c.base}/startup`).expect(200)).body.data as { dockerImage: string; dockerImages: { image: string }[] };
+      const other = startup.dockerImages.map((d) => d.image).find((i) => i !== startup.dockerImage)!;
+      return as('put', `${c.base}/settings/docker-image`).send({ dockerImage: other });
+    },
+  },
   'POST /api/client/servers/:server/settings/rename': {
     status: 204,
     send: (c, as) => as('post', `${c.base}/settings/rename`).send({ name: `Matrix ${c.n()}` }),

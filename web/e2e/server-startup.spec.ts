@@ -30,7 +30,8 @@ test.describe('startup', () => {
     await expect(page.getByRole('heading', { name: 'Startup', exact: true })).toBeVisible();
     const preview = page.getByTestId('startup-preview');
     await expect(preview).toHaveText('java -Xms128M -XX:MaxRAMPercentage=95.0 -Dterminal.jline=false -Dterminal.ansi=true -jar paper.jar');
-    await expect(page.getByText('ghcr.io/pterodactyl/yolks:java_21')).toBeVisible();
+    const image = page.getByRole('combobox', { name: 'Docker image', exact: true });
+    await expect(image).toHaveValue('Java 21 (ghcr.io/pterodactyl/yolks:java_21)');
 
     // The jar file's rule (required|regex:/^([\w\d._-]+)(\.jar)$/), said in words and checked as typed.
     const jar = page.locator('section[data-variable="SERVER_JARFILE"]');
@@ -86,6 +87,14 @@ test.describe('startup', () => {
     await expect(jarInput).toHaveValue('paper-1.21.jar');
     // The API refuses the read-only one as well (403 STARTUP_VARIABLE_READ_ONLY).
     await api.raw.request('PUT', `/api/client/servers/${id}/startup/variable`, { session: ownerSession, body: { key: 'BUILD_NUMBER', value: '99' }, expect: 403 });
+
+    // Another of the egg's images, for the next start.
+    await image.click();
+    await page.getByRole('option', { name: 'Java 17 (ghcr.io/pterodactyl/yolks:java_17)' }).click();
+    await expect(page.getByText('The server will run Java 17 from its next start.')).toBeVisible();
+    await expect(image).toHaveValue('Java 17 (ghcr.io/pterodactyl/yolks:java_17)');
+    const switched = await api.raw.request<{ dockerImage: string }>('GET', `/api/client/servers/${id}/startup`, { session: ownerSession });
+    expect(switched.dockerImage).toBe('ghcr.io/pterodactyl/yolks:java_17');
 
     await expectAccessibleInBothSchemes(page);
     await shot(page, 'server-startup');

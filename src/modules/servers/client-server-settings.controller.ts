@@ -11,6 +11,7 @@ import {
   StartupDto,
   StartupVariableDto,
   UpdateAllocationNotesDto,
+  UpdateDockerImageDto,
   UpdateStartupVariableDto,
 } from 'src/modules/servers/dto/server-settings.dto';
 import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/server-access';
@@ -45,6 +46,13 @@ export class ClientServerSettingsController {
   @ServerRoute('server.settings.rename')
   async rename(@CurrentServer() access: ServerAccess, @CurrentActor() actor: Actor, @Body() dto: RenameServerDto): Promise<void> {
     await this.service.rename(access, actor, dto.name, dto.description);
+  }
+
+  @Put('settings/docker-image')
+  @HttpCode(204)
+  @ServerRoute('server.startup.docker-image')
+  async dockerImage(@CurrentServer() access: ServerAccess, @CurrentActor() actor: Actor, @Body() dto: UpdateDockerImageDto): Promise<void> {
+    await this.service.setDockerImage(access, actor, dto.dockerImage);
   }
 
   @Post('settings/reinstall')

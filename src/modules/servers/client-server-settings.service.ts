@@ -92,6 +92,29 @@ export class ClientServerSettingsService {
     });
   }
 
+  /**
+   * Switches the server to another of its egg's images (a Java version, say). A custom image an
+   * administrator set stays theirs to change. Wings reads the image from the configuration it fetches
+   * before it starts the server, so the next start uses it; nothing is sent to the node now.
+   */
+  async setDockerImage(access: ServerAccess, actor: Actor, image: string): Promise<void> {
+    const { server } = access;
+    const offered = server.egg.dockerImages.map((d) => d.image);
+    if (!offered.includes(server.image)) {
+      throw new AppException(ServerError.IMAGE_SET_BY_ADMIN);
+    }
+    if (!offered.includes(image)) {
+      throw new AppException(CommonError.VALIDATION_FAILED, { details: [{ field: 'dockerImage', message: "must be one of the images the server's egg offers" }] });
+    }
+    if (image === server.image) {
+      return;
+    }
+    await this.servers.transaction(async (manager) => {
+      await this.servers.update(server.id, { image }, manager);
+      await this.activityLog.byUser(server.id, actor, 'server.startup.image', { old: server.image, new: image }, { manager });
+    });
+  }
+
   /** The daemon wipes nothing but runs the install script again; the server shows installing until it reports back. */
   async reinstall(access: ServerAccess, actor: Actor): Promise<void> {
     const { server } = access;

@@ -35,6 +35,7 @@ export const SERVER_PERMISSIONS = {
   'server.allocation.delete': [],
   'server.startup.read': [],
   'server.startup.update': [],
+  'server.startup.docker-image': [],
   'server.settings.rename': [],
   'server.settings.reinstall': [],
   'server.activity.read': [],

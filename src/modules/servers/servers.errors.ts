@@ -50,6 +50,11 @@ export const ServerError = {
   SUSPENDED: { code: 'SERVER_SUSPENDED', category: ErrorCategory.CONFLICT, message: 'The server is suspended' },
   BUSY: { code: 'SERVER_BUSY', category: ErrorCategory.CONFLICT, message: 'The server is busy; wait for it to finish' },
   VARIABLE_NOT_FOUND: { code: 'STARTUP_VARIABLE_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'This server has no such startup variable' },
+  IMAGE_SET_BY_ADMIN: {
+    code: 'DOCKER_IMAGE_SET_BY_ADMIN',
+    category: ErrorCategory.BAD_REQUEST,
+    message: "This server's Docker image has been set by an administrator and cannot be changed here",
+  },
   VARIABLE_READ_ONLY: {
     code: 'STARTUP_VARIABLE_READ_ONLY',
     category: ErrorCategory.FORBIDDEN,

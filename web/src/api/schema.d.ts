@@ -1572,6 +1572,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/client/servers/{server}/settings/docker-image": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put: operations["ClientServerSettingsController_dockerImage"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/client/servers/{server}/settings/reinstall": {
         parameters: {
             query?: never;
@@ -2429,7 +2445,7 @@ export interface components {
              * @description E-mail address of the account to add; an address no account uses is invited to create one
              */
             email: string;
-            permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.allocation.create" | "server.allocation.delete" | "server.startup.read" | "server.startup.update" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read")[];
+            permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.allocation.create" | "server.allocation.delete" | "server.startup.read" | "server.startup.update" | "server.startup.docker-image" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read")[];
         };
         CreateTaskDto: {
             /** @enum {string} */
@@ -3042,6 +3058,13 @@ export interface components {
             /** @description An account that may create databases and users and grant privileges (CREATE USER, GRANT OPTION). */
             username?: string;
         };
+        UpdateDockerImageDto: {
+            /**
+             * @description One of the images the server's egg offers (`dockerImages[].image` of the startup route)
+             * @example ghcr.io/pterodactyl/yolks:java_21
+             */
+            dockerImage: string;
+        };
         UpdateEggDto: {
             /** @description Author e-mail as PTDL keeps it; defaults to the creator's e-mail. */
             author?: string;
@@ -3176,7 +3199,7 @@ export interface components {
             value: string | null;
         };
         UpdateSubuserDto: {
-            permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.allocation.create" | "server.allocation.delete" | "server.startup.read" | "server.startup.update" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read")[];
+            permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.allocation.create" | "server.allocation.delete" | "server.startup.read" | "server.startup.update" | "server.startup.docker-image" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read")[];
         };
         UpdateUserDto: {
             admin?: boolean;
@@ -8822,6 +8845,45 @@ export interface operations {
             cookie?: never;
         };
         requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ClientServerSettingsController_dockerImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateDockerImageDto"];
+            };
+        };
         responses: {
             /** @description Refused: the error shape of docs/api.md#errors */
             "4XX": {

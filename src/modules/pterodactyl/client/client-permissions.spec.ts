@@ -11,7 +11,7 @@ describe('Pterodactyl permission names', () => {
   });
 
   it('should drop names Hatchery has no equivalent for, and unknown ones', () => {
-    expect(toHatcheryPermissions(['startup.docker-image', 'database.view_password', 'admin.websocket.errors', '*'])).toEqual([]);
+    expect(toHatcheryPermissions(['database.view_password', 'admin.websocket.errors', '*'])).toEqual([]);
   });
 
   it('should give back the names of what was granted, and nothing for server.view', () => {

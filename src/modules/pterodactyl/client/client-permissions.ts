@@ -5,9 +5,8 @@ import type { ServerContext } from 'src/modules/servers/server-context';
  * Pterodactyl's subuser permission names (app/Models/Permission.php) and the Hatchery permission each
  * group of them makes (docs/pterodactyl-compat.md#client-api). A Hatchery permission is granted only
  * when every Pterodactyl name of its group is asked for: Hatchery's `server.power` starts, stops and
- * restarts, so `control.start` alone must not give it. Names with no Hatchery equivalent
- * (`startup.docker-image`, `database.view_password`) are
- * dropped, as Pterodactyl drops names it does not know.
+ * restarts, so `control.start` alone must not give it. A name with no Hatchery equivalent
+ * (`database.view_password`) is dropped, as Pterodactyl drops names it does not know.
  */
 const GROUPS: readonly [ServerPermission, readonly string[]][] = [
   ['websocket.connect', ['websocket.connect']],
@@ -33,6 +32,7 @@ const GROUPS: readonly [ServerPermission, readonly string[]][] = [
   ['server.allocation.delete', ['allocation.delete']],
   ['server.startup.read', ['startup.read']],
   ['server.startup.update', ['startup.update']],
+  ['server.startup.docker-image', ['startup.docker-image']],
   ['server.database.create', ['database.create']],
   ['server.database.read', ['database.read']],
   ['server.database.update', ['database.update']],
@@ -74,7 +74,7 @@ export const PTERODACTYL_PERMISSIONS: Record<string, { description: string; keys
     keys: { create: 'Create backups.', read: 'View backups.', delete: 'Delete and lock backups.', download: 'Download backups.', restore: 'Restore backups.' },
   },
   allocation: { description: "View and annotate the server's allocations.", keys: { read: 'View allocations.', update: 'Set the primary allocation and notes.', create: 'Add a free allocation, within the limit.', delete: 'Remove an allocation.' } },
-  startup: { description: "The server's startup variables.", keys: { read: 'View startup variables.', update: 'Change startup variables.' } },
+  startup: { description: "The server's startup variables and image.", keys: { read: 'View startup variables.', update: 'Change startup variables.', 'docker-image': "Choose the Docker image among the egg's images." } },
   database: {
     description: "Manage the server's databases.",
     keys: { create: 'Create databases.', read: 'View databases.', update: 'Rotate passwords.', delete: 'Delete databases.' },

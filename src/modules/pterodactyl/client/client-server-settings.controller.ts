@@ -2,7 +2,6 @@ import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query } from '@nes
 import { ArrayMaxSize, IsArray, IsEmail, IsString, MaxLength, MinLength } from 'class-validator';
 import { DataSource } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
-import { ErrorCategory } from 'src/common/errors/error-codes';
 import { isDecimalId } from 'src/common/validation/decimal-id.pipe';
 import { Optional } from 'src/common/validation/decorators';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
@@ -10,13 +9,14 @@ import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { DatabaseError } from 'src/modules/databases/databases.errors';
 import { CreateServerDatabaseDto } from 'src/modules/databases/dto/server-database.dto';
 import { ServerDatabasesService } from 'src/modules/databases/server-databases.service';
-import { ClientActor, ClientServerRoute, RefusedByDesign } from 'src/modules/pterodactyl/client/client-access';
+import { ClientActor, ClientServerRoute } from 'src/modules/pterodactyl/client/client-access';
 import { PterodactylClientLookups } from 'src/modules/pterodactyl/client/client-lookups';
 import { toHatcheryPermissions } from 'src/modules/pterodactyl/client/client-permissions';
 import { allocationItem, databaseItem, subuserItem, variableItem } from 'src/modules/pterodactyl/client/client-transformers';
 import { asHatchery } from 'src/modules/pterodactyl/client/client-validation';
 import { FractalItem, FractalList, includesOf, item, list, NULL_RESOURCE, withRelationships } from 'src/modules/pterodactyl/common/fractal';
-import { PterodactylBody } from 'src/modules/pterodactyl/common/pterodactyl-body';
+import { PterodactylBody, pterodactylValidationError } from 'src/modules/pterodactyl/common/pterodactyl-body';
+import { translating } from 'src/modules/pterodactyl/common/translate';
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
 import { PterodactylController } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { ClientServerSettingsService } from 'src/modules/servers/client-server-settings.service';
@@ -68,6 +68,12 @@ class StartupVariableBody {
   value?: string | null;
 }
 
+class DockerImageBody {
+  @IsString()
+  @MaxLength(255)
+  docker_image!: string;
+}
+
 class RenameBody {
   @IsString()
   @MinLength(1)
@@ -80,11 +86,9 @@ class RenameBody {
   description?: string | null;
 }
 
-/** A feature Hatchery leaves to administrators: refused as Pterodactyl refuses a disabled one. */
 /** Hatchery's network answer as Pterodactyl's allocation item. */
 const networkItem = (a: NetworkAllocationDto): FractalItem => allocationItem(a, a.isDefault ? a.id : null);
 
-const adminOnly = (message: string): AppException => new AppException({ code: 'PTERODACTYL_FEATURE_DISABLED', category: ErrorCategory.BAD_REQUEST, message });
 
 /**
  * `/pterodactyl/api/client/servers/{server}`: databases, network, subusers, startup and settings
@@ -262,12 +266,14 @@ export class PterodactylClientServerSettingsController {
     await this.settings.reinstall(access, actor);
   }
 
-  /** Hatchery's users do not choose the Docker image; an administrator does. */
+  /** Another of the egg's images (Hatchery's own route and rules: a custom image an administrator set stays theirs). */
   @Put('settings/docker-image')
-  @ClientServerRoute('server.startup.update')
-  @RefusedByDesign()
-  dockerImage(): never {
-    throw adminOnly("This server's Docker image is set by an administrator and cannot be updated here.");
+  @HttpCode(204)
+  @ClientServerRoute('server.startup.docker-image')
+  async dockerImage(@CurrentServer() access: ServerAccess, @ClientActor() actor: Actor, @PterodactylBody(DockerImageBody) body: DockerImageBody): Promise<void> {
+    await translating(this.settings.setDockerImage(access, actor, body.docker_image), {
+      VALIDATION_FAILED: () => pterodactylValidationError([{ field: 'docker_image', rule: 'in', detail: 'The selected docker image is invalid.' }]),
+    });
   }
 
   private async allocationOf(access: ServerAccess, id: string) {

@@ -16,6 +16,14 @@ export class UpdateStartupVariableDto {
   value!: string | null;
 }
 
+export class UpdateDockerImageDto {
+  @ApiProperty({ example: 'ghcr.io/pterodactyl/yolks:java_21', description: "One of the images the server's egg offers (`dockerImages[].image` of the startup route)" })
+  @IsString()
+  @MinLength(1)
+  @MaxLength(255)
+  dockerImage!: string;
+}
+
 export class RenameServerDto {
   @ApiProperty({ example: 'Survival' })
   @IsString()

@@ -35,3 +35,16 @@ export const useSaveVariable = (server: string) => {
     },
   });
 };
+
+/** `PUT S/settings/docker-image`: another of the egg's images, used from the server's next start. */
+export const useSetDockerImage = (server: string) => {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (dockerImage: string): Promise<void> => {
+      await api.PUT('/api/client/servers/{server}/settings/docker-image', { params: { path: { server } }, body: { dockerImage } } as never);
+    },
+    onSuccess: (_void, dockerImage) => {
+      queryClient.setQueryData(keys.startup(server), (old: Startup | undefined) => (old ? { ...old, dockerImage } : old));
+    },
+  });
+};

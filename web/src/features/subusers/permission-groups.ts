@@ -10,7 +10,7 @@ export const PERMISSION_GROUPS = [
   { key: 'schedules', permissions: ['server.schedule.read', 'server.schedule.create', 'server.schedule.update', 'server.schedule.delete'] },
   { key: 'users', permissions: ['server.subuser.read', 'server.subuser.create', 'server.subuser.update', 'server.subuser.delete'] },
   { key: 'network', permissions: ['server.allocation.read', 'server.allocation.update', 'server.allocation.create', 'server.allocation.delete'] },
-  { key: 'startup', permissions: ['server.startup.read', 'server.startup.update'] },
+  { key: 'startup', permissions: ['server.startup.read', 'server.startup.update', 'server.startup.docker-image'] },
   { key: 'settings', permissions: ['server.settings.rename', 'server.settings.reinstall'] },
   { key: 'activity', permissions: ['server.activity.read'] },
 ] as const;

@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Code, Group, List, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Badge, Button, Card, Code, Group, List, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconLock, IconVariable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -9,7 +9,7 @@ import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { CardsSkeleton } from '@/components/Skeletons';
 import { serverQuery } from '@/features/server/api';
-import { startupQuery, useSaveVariable, type Startup, type StartupVariable } from '@/features/startup/api';
+import { startupQuery, useSaveVariable, useSetDockerImage, type Startup, type StartupVariable } from '@/features/startup/api';
 import { previewCommand } from '@/features/startup/command-preview';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { parseRules, ruleStringProblem, valueProblems } from '@/lib/egg-rules';
@@ -136,11 +136,60 @@ const VariableCard = ({ serverId, variable, value, canUpdate, onType, onSaved }:
   );
 };
 
+/**
+ * The image the server runs in. With the permission, one of the egg's images can be chosen (a Java
+ * version, say); an image an administrator set that the egg does not offer stays theirs to change.
+ */
+const ImageChoice = ({ serverId, startup, canChoose }: { serverId: string; startup: Startup; canChoose: boolean }) => {
+  const { t } = useTranslation();
+  const setImage = useSetDockerImage(serverId);
+  const image = startup.dockerImages.find((d) => d.image === startup.dockerImage);
+  if (canChoose && image && startup.dockerImages.length > 1) {
+    return (
+      <Stack gap={4}>
+        <Select
+          label={t('startup.image')}
+          description={t('startup.imagePickHelp')}
+          data={startup.dockerImages.map((d) => ({ value: d.image, label: d.name === d.image ? d.image : `${d.name} (${d.image})` }))}
+          value={startup.dockerImage}
+          allowDeselect={false}
+          disabled={setImage.isPending}
+          onChange={(value) => {
+            if (value && value !== startup.dockerImage) {
+              const name = startup.dockerImages.find((d) => d.image === value)?.name ?? value;
+              setImage.mutate(value, { onSuccess: () => notify({ color: 'green', message: t('startup.imageSaved', { name }) }) });
+            }
+          }}
+          comboboxProps={{ withinPortal: true }}
+        />
+        {setImage.error ? <FormError error={setImage.error} /> : null}
+      </Stack>
+    );
+  }
+  let help = t('startup.imageHelp');
+  if (image && startup.dockerImages.length > 1) {
+    help = t('startup.imageChoices', { count: startup.dockerImages.length });
+  }
+  return (
+    <Stack gap={2}>
+      <Text size="sm" fw={600}>
+        {t('startup.image')}
+      </Text>
+      <Group gap="xs" wrap="nowrap">
+        <Code style={{ overflowWrap: 'anywhere' }}>{startup.dockerImage}</Code>
+        {image ? <Badge variant="default">{image.name}</Badge> : null}
+      </Group>
+      <Text size="sm" c="dimmed">
+        {help}
+      </Text>
+    </Stack>
+  );
+};
+
 /** The command as it will run, filled in with the values on the page (typed or saved), and the image it runs in. */
-const CommandCard = ({ startup, values }: { startup: Startup; values: Record<string, string> }) => {
+const CommandCard = ({ serverId, startup, values, canChooseImage }: { serverId: string; startup: Startup; values: Record<string, string>; canChooseImage: boolean }) => {
   const { t } = useTranslation();
   const command = previewCommand(startup.rawStartup, startup.startup, values);
-  const image = startup.dockerImages.find((d) => d.image === startup.dockerImage);
   return (
     <Card withBorder padding="md" component="section" aria-labelledby="startup-command">
       <Stack gap="xs">
@@ -156,18 +205,7 @@ const CommandCard = ({ startup, values }: { startup: Startup; values: Record<str
         <Text size="sm" c="dimmed">
           {t('startup.commandHelp', { example: '{{SERVER_MEMORY}}' })}
         </Text>
-        <Stack gap={2}>
-          <Text size="sm" fw={600}>
-            {t('startup.image')}
-          </Text>
-          <Group gap="xs" wrap="nowrap">
-            <Code style={{ overflowWrap: 'anywhere' }}>{startup.dockerImage}</Code>
-            {image ? <Badge variant="default">{image.name}</Badge> : null}
-          </Group>
-          <Text size="sm" c="dimmed">
-            {startup.dockerImages.length > 1 ? t('startup.imageChoices', { count: startup.dockerImages.length }) : t('startup.imageHelp')}
-          </Text>
-        </Stack>
+        <ImageChoice serverId={serverId} startup={startup} canChoose={canChooseImage} />
       </Stack>
     </Card>
   );
@@ -186,7 +224,8 @@ export const StartupPage = ({ serverId }: { serverId: string }) => {
   if (startup.isError) {
     return <ErrorState error={startup.error} onRetry={() => void startup.refetch()} />;
   }
-  const canUpdate = new Set(server.data?.permissions ?? []).has('server.startup.update');
+  const granted = new Set(server.data?.permissions ?? []);
+  const canUpdate = granted.has('server.startup.update');
   const valueOf = (v: StartupVariable): string => drafts[v.envVariable] ?? v.serverValue;
   const values = Object.fromEntries(startup.data.variables.map((v) => [v.envVariable, valueOf(v)]));
   const setDraft = (env: string, value: string | undefined) =>
@@ -205,7 +244,7 @@ export const StartupPage = ({ serverId }: { serverId: string }) => {
       <Title order={2} size="h3">
         {t('startup.title')}
       </Title>
-      <CommandCard startup={startup.data} values={values} />
+      <CommandCard serverId={serverId} startup={startup.data} values={values} canChooseImage={granted.has('server.startup.docker-image')} />
       <Title order={2} size="h4">
         {t('startup.variables')}
       </Title>
