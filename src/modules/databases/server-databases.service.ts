@@ -31,6 +31,9 @@ const STALE_REVOKING_SECONDS = 120;
 
 export type DatabaseList = Paginated<ServerDatabaseResponseDto> & { hostAvailable: boolean };
 
+/** A database as stored, with its host (never its password: the panel keeps none). */
+export type DatabaseRecord = LoadedDatabase;
+
 const specOf = (d: Pick<LoadedDatabase, 'database' | 'username' | 'remote'>): DatabaseSpec => ({
   database: d.database,
   username: d.username,
@@ -68,11 +71,28 @@ export class ServerDatabasesService implements OnModuleInit {
     return { data, hostAvailable: hosts.length > 0, meta };
   }
 
+  /** Every database of the server with its host, as stored (administrators' views: the Pterodactyl application API). */
+  records(access: ServerAccess): Promise<DatabaseRecord[]> {
+    return this.repo.allOfServer(access.server.id);
+  }
+
+  /** One database of the server with its host (404 DATABASE_NOT_FOUND when it is not this server's). */
+  record(access: ServerAccess, id: string): Promise<DatabaseRecord> {
+    return this.require(access, id);
+  }
+
   /**
    * All or nothing: the row is written in a transaction that commits only after the host has made
    * the database, the user and the grant; a host failure undoes what the host made and rolls back.
+   * An administrator may name the host (`hostId`); it must serve the server's node and have room
+   * (422-style VALIDATION_FAILED on `host` otherwise). Without it the panel picks one.
    */
-  async create(access: ServerAccess, dto: CreateServerDatabaseDto, actor: Actor): Promise<{ data: CreatedServerDatabaseDto; meta: DatabasePasswordMetaDto }> {
+  async create(
+    access: ServerAccess,
+    dto: CreateServerDatabaseDto,
+    actor: Actor,
+    options: { hostId?: string } = {},
+  ): Promise<{ data: CreatedServerDatabaseDto; meta: DatabasePasswordMetaDto; record: DatabaseRecord }> {
     const { server } = access;
     const longest = maxNameLength(server.id);
     if (dto.name.length > longest) {
@@ -95,7 +115,7 @@ export class ServerDatabasesService implements OnModuleInit {
         if (await this.repo.existsOnServer(server.id, spec.database, manager)) {
           throw new AppException(DatabaseError.NAME_TAKEN);
         }
-        const chosen = await this.takeHost(server, manager);
+        const chosen = await this.takeHost(server, manager, options.hostId);
         const inserted = await this.repo.insertDatabase(
           { serverId: server.id, hostId: chosen.id, ...spec, maxConnections: chosen.maxUserConnections, status: 'ready' },
           manager,
@@ -105,7 +125,7 @@ export class ServerDatabasesService implements OnModuleInit {
         await this.activity(server, actor, 'server.database.create', { database: spec.database, remote: spec.remote }, manager);
         return { row: inserted, host: chosen };
       });
-      return { data: toCreatedServerDatabase(row, host), meta: { password } };
+      return { data: toCreatedServerDatabase(row, host), meta: { password }, record: { ...row, host } };
     } catch (e) {
       if (madeOn) {
         // The host has it but the panel's commit failed: take it back off the host.
@@ -178,14 +198,20 @@ export class ServerDatabasesService implements OnModuleInit {
   }
 
   /** The best host with room, locked so that its limit holds against concurrent creations. */
-  private async takeHost(server: ServerRow, manager: EntityManager): Promise<DatabaseHostEntity> {
+  private async takeHost(server: ServerRow, manager: EntityManager, hostId?: string): Promise<DatabaseHostEntity> {
     const ranked = rankHosts(await this.repo.hostsFor(server.nodeId, manager), server.nodeId);
-    for (const { host } of ranked) {
+    const candidates = hostId === undefined ? ranked : ranked.filter(({ host }) => host.id === hostId);
+    for (const { host } of candidates) {
       const locked = await this.repo.lockHost(host.id, manager);
       const databases = locked ? ((await this.repo.countByHost([locked.id], manager)).get(locked.id) ?? 0) : 0;
       if (locked && hasRoom({ host: locked, databases })) {
         return locked;
       }
+    }
+    if (hostId !== undefined) {
+      throw new AppException(CommonError.VALIDATION_FAILED, {
+        details: [{ field: 'host', message: "the database host does not exist, does not serve this server's node, or is full" }],
+      });
     }
     throw new AppException(DatabaseError.NO_HOST);
   }

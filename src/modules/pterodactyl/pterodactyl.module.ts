@@ -9,6 +9,8 @@ import { ApplicationNodesController } from 'src/modules/pterodactyl/application/
 import { ApplicationServersController } from 'src/modules/pterodactyl/application/servers.controller';
 import { ApplicationUsersController } from 'src/modules/pterodactyl/application/users.controller';
 import { PterodactylClientModule } from 'src/modules/pterodactyl/client/pterodactyl-client.module';
+import { ApplicationServerDatabasesController } from 'src/modules/pterodactyl/application/server-databases.controller';
+import { DatabasesModule } from 'src/modules/databases/databases.module';
 import { PterodactylKeyGuard, PterodactylKeyRateLimitTracker } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { PterodactylKeyEntity } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
 import { PterodactylApplicationKeysController, PterodactylClientKeysController } from 'src/modules/pterodactyl/keys/pterodactyl-keys.controller';
@@ -23,7 +25,7 @@ import { UsersModule } from 'src/modules/users/users.module';
  */
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([PterodactylKeyEntity]), UsersModule, NodesModule, EggsModule, ServersModule, PterodactylClientModule],
+  imports: [TypeOrmModule.forFeature([PterodactylKeyEntity]), UsersModule, NodesModule, EggsModule, ServersModule, DatabasesModule, PterodactylClientModule],
   controllers: [
     PterodactylClientKeysController,
     PterodactylApplicationKeysController,
@@ -33,6 +35,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     ApplicationAllocationsController,
     ApplicationNestsController,
     ApplicationServersController,
+    ApplicationServerDatabasesController,
   ],
   providers: [PterodactylKeysRepository, PterodactylKeysService, PterodactylKeyGuard, PterodactylKeyRateLimitTracker],
   exports: [PterodactylKeysService, PterodactylKeyGuard],
