@@ -33,12 +33,13 @@ export class ServerDatabasesController {
   @Post()
   @ServerRoute('server.database.create')
   @ApiDataWithMeta(CreatedServerDatabaseDto, DatabasePasswordMetaDto, { status: 201 })
-  create(
+  async create(
     @CurrentServer() access: ServerAccess,
     @Body() dto: CreateServerDatabaseDto,
     @CurrentActor() actor: Actor,
   ): Promise<{ data: CreatedServerDatabaseDto; meta: DatabasePasswordMetaDto }> {
-    return this.service.create(access, dto, actor);
+    const { data, meta } = await this.service.create(access, dto, actor);
+    return { data, meta };
   }
 
   @Post(':database/rotate-password')
