@@ -140,6 +140,40 @@ const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
     await api('get', `/servers/${created.id}`).expect(404);
   });
 
+  it("should include a server's allocations, owner, nest, egg, variables, node and location, and a user's servers, each only with read on it", async () => {
+    const server = (await api('post', '/servers').send(serverBody(Number(p.owner.id), { deploy: { locations: [locationId], dedicated_ip: false, port_range: [] } })).expect(201)).body.attributes;
+    await installed(server.id);
+    const all = 'allocations,user,nest,egg,variables,location,node';
+    const viewed = (await api('get', `/servers/${server.id}?include=${all}`).expect(200)).body.attributes.relationships;
+    expect(viewed.allocations).toMatchObject({ object: 'list', data: [{ object: 'allocation', attributes: { id: server.allocation, assigned: true } }] });
+    expect(viewed.user).toMatchObject({ object: 'user', attributes: { id: Number(p.owner.id) } });
+    expect(viewed.nest).toMatchObject({ object: 'nest', attributes: { id: nestId } });
+    expect(viewed.egg).toMatchObject({ object: 'egg', attributes: { id: eggId } });
+    expect(viewed.variables.data.find((v: { attributes: { env_variable: string } }) => v.attributes.env_variable === 'SERVER_JARFILE')).toMatchObject({
+      object: 'server_variable',
+      attributes: { server_value: 'server.jar', default_value: 'server.jar' },
+    });
+    expect(viewed.node).toMatchObject({ object: 'node', attributes: { id: Number(p.nodeId) } });
+    expect(viewed.location).toMatchObject({ object: 'location', attributes: { id: locationId } });
+    // The list answers the same, the page's allocations in one go.
+    const listed = (await api('get', `/servers?include=allocations&per_page=100`).expect(200)).body.data.find((s: { attributes: { id: number } }) => s.attributes.id === server.id);
+    expect(listed.attributes.relationships.allocations.data).toHaveLength(1);
+
+    // A key without read on users, nodes and eggs: those includes are left out, the rest stay.
+    const narrow = (await p.admin('post', '/api/admin/pterodactyl-keys').send({ description: 'narrow', permissions: { ...ALL_APPLICATION_PERMISSIONS, users: 0, nodes: 0, eggs: 0 } }).expect(201)).body.data.key;
+    const limited = (
+      await p.t.http().get(`/api/application/servers/${server.id}?include=${all}`).set('Authorization', `Bearer ${narrow}`).set('Accept', PTERODACTYL_ACCEPT).expect(200)
+    ).body.attributes.relationships;
+    const nullResource = { object: 'null_resource', attributes: null };
+    expect([limited.user, limited.node, limited.egg]).toEqual([nullResource, nullResource, nullResource]);
+    expect(limited.nest.object).toBe('nest');
+
+    const owner = (await api('get', `/users/${p.owner.id}?include=servers`).expect(200)).body.attributes.relationships.servers;
+    expect(owner.object).toBe('list');
+    expect(owner.data.map((s: { attributes: { id: number } }) => s.attributes.id)).toContain(server.id);
+    await api('delete', `/servers/${server.id}`).expect(204);
+  });
+
   it('should list servers, and refuse bad bodies with 422', async () => {
     const list = await api('get', '/servers').expect(200);
     expect(list.body).toMatchObject({ object: 'list', meta: { pagination: expect.objectContaining({ per_page: 50, current_page: 1 }) } });

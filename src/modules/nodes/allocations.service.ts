@@ -42,6 +42,17 @@ export class AllocationsService {
     private readonly audit: AuditService,
   ) {}
 
+  /** Each of these servers' allocations (servers without any are absent). */
+  async ofServers(serverIds: string[]): Promise<Map<string, AllocationResponseDto[]>> {
+    const byServer = new Map<string, AllocationResponseDto[]>();
+    for (const row of await this.repo.findAllocationsOfServers(serverIds)) {
+      const list = byServer.get(row.serverId!) ?? [];
+      list.push(toAllocationResponse(row));
+      byServer.set(row.serverId!, list);
+    }
+    return byServer;
+  }
+
   async list(nodeId: string, page: Page): Promise<Paginated<AllocationResponseDto>> {
     await this.requireNode(nodeId);
     const [rows, total] = await this.repo.findAllocationPage(nodeId, page.skip, page.perPage);

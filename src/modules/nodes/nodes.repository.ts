@@ -88,6 +88,14 @@ export class NodesRepository {
       .findAndCount({ where: { nodeId }, order: { ip: 'ASC', port: 'ASC' }, skip, take });
   }
 
+  /** The allocations of these servers, in one query. */
+  findAllocationsOfServers(serverIds: string[]): Promise<AllocationEntity[]> {
+    if (serverIds.length === 0) {
+      return Promise.resolve([]);
+    }
+    return this.nodes.manager.getRepository(AllocationEntity).find({ where: { serverId: In(serverIds) }, order: { ip: 'ASC', port: 'ASC' } });
+  }
+
   findAllocation(nodeId: string, id: string, manager: EntityManager): Promise<AllocationEntity | null> {
     return manager.getRepository(AllocationEntity).findOneBy({ nodeId, id });
   }

@@ -9,6 +9,7 @@ import { ApplicationNodesController } from 'src/modules/pterodactyl/application/
 import { ApplicationServersController } from 'src/modules/pterodactyl/application/servers.controller';
 import { ApplicationUsersController } from 'src/modules/pterodactyl/application/users.controller';
 import { PterodactylClientModule } from 'src/modules/pterodactyl/client/pterodactyl-client.module';
+import { ApplicationServerViews } from 'src/modules/pterodactyl/application/server-views';
 import { ApplicationServerDatabasesController } from 'src/modules/pterodactyl/application/server-databases.controller';
 import { DatabasesModule } from 'src/modules/databases/databases.module';
 import { PterodactylKeyGuard, PterodactylKeyRateLimitTracker } from 'src/modules/pterodactyl/common/pterodactyl-route';
@@ -37,7 +38,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     ApplicationServersController,
     ApplicationServerDatabasesController,
   ],
-  providers: [PterodactylKeysRepository, PterodactylKeysService, PterodactylKeyGuard, PterodactylKeyRateLimitTracker],
+  providers: [ApplicationServerViews, PterodactylKeysRepository, PterodactylKeysService, PterodactylKeyGuard, PterodactylKeyRateLimitTracker],
   exports: [PterodactylKeysService, PterodactylKeyGuard],
 })
 export class PterodactylModule {}

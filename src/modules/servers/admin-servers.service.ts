@@ -35,8 +35,8 @@ export class AdminServersService {
     private readonly deletionSteps: ServerDeletionSteps,
   ) {}
 
-  async list(page: Page, search?: string): Promise<Paginated<AdminServerDto>> {
-    const [rows, total] = await this.servers.findListPage({}, page.skip, page.perPage, search);
+  async list(page: Page, search?: string, where: { ownerId?: string } = {}): Promise<Paginated<AdminServerDto>> {
+    const [rows, total] = await this.servers.findListPage(where, page.skip, page.perPage, search);
     const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
     return paginated(
       rows.map((s) => toAdminServer(s, allocations.get(s.id) ?? [])),

@@ -9,16 +9,16 @@ import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { Optional } from 'src/common/validation/decorators';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { EggsService } from 'src/modules/eggs/eggs.service';
+import { ApplicationServerViews, SERVER_INCLUDES } from 'src/modules/pterodactyl/application/server-views';
+import type { ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/pterodactyl-keys.service';
 import { AdminServerChangesService } from 'src/modules/servers/admin-server-changes.service';
 import { AdminServersService } from 'src/modules/servers/admin-servers.service';
 import type { AdminServerDto } from 'src/modules/servers/dto/server-response.dto';
-import { ServerConfigService } from 'src/modules/servers/server-config.service';
-import { serverItem } from 'src/modules/pterodactyl/application/transformers';
-import { FractalItem, FractalPage, page, pageOf } from 'src/modules/pterodactyl/common/fractal';
+import { FractalItem, FractalPage, includesOf, page, pageOf } from 'src/modules/pterodactyl/common/fractal';
 import { LaravelBoolean, LaravelInt } from 'src/modules/pterodactyl/common/laravel-rules';
 import { existsViolation, PterodactylBody, pterodactylValidationError, uniqueViolation } from 'src/modules/pterodactyl/common/pterodactyl-body';
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
-import { applicationPaths, ApplicationRoute, PterodactylActor, PterodactylController, PterodactylRequestOf } from 'src/modules/pterodactyl/common/pterodactyl-route';
+import { applicationPaths, ApplicationRoute, PterodactylActor, PterodactylCaller, PterodactylController, PterodactylRequestOf } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { translating } from 'src/modules/pterodactyl/common/translate';
 
 const serverId = new DecimalIdPipe(PterodactylError.NOT_FOUND);
@@ -123,6 +123,8 @@ const CREATE_ERRORS = {
   ALLOCATION_UNAVAILABLE: () => pterodactylValidationError([{ field: 'allocation.default', rule: 'p_allocation_available', detail: 'The allocation is not free on this node.' }]),
 };
 
+type QueryParams = Record<string, unknown>;
+
 /** Pterodactyl's application servers (routes/api-application.php, /servers). */
 @PterodactylController()
 @Controller(applicationPaths('servers'))
@@ -131,28 +133,28 @@ export class ApplicationServersController {
     private readonly servers: AdminServersService,
     private readonly changes: AdminServerChangesService,
     private readonly eggs: EggsService,
-    private readonly serverConfig: ServerConfigService,
     private readonly config: AppConfigService,
+    private readonly serverViews: ApplicationServerViews,
   ) {}
 
   @Get()
   @ApplicationRoute('servers', 'read')
-  async list(@Query() query: Record<string, unknown>, @PterodactylRequestOf() req: HttpRequest): Promise<FractalPage> {
+  async list(@Query() query: QueryParams, @PterodactylCaller() key: ResolvedPterodactylKey, @PterodactylRequestOf() req: HttpRequest): Promise<FractalPage> {
     const at = pageOf(query);
     const { data, meta } = await this.servers.list(at);
-    return page(await Promise.all(data.map((s) => this.view(s))), meta.pagination.total, at, req, this.config.http.appUrl);
+    return page(await this.serverViews.views(data, includesOf(query, SERVER_INCLUDES), key), meta.pagination.total, at, req, this.config.http.appUrl);
   }
 
   @Get('external/:externalId')
   @ApplicationRoute('servers', 'read')
-  async external(@Param('externalId') externalId: string): Promise<FractalItem> {
-    return this.view(await this.servers.getByExternalId(externalId));
+  async external(@Param('externalId') externalId: string, @Query() query: QueryParams, @PterodactylCaller() key: ResolvedPterodactylKey): Promise<FractalItem> {
+    return (await this.serverViews.views([await this.servers.getByExternalId(externalId)], includesOf(query, SERVER_INCLUDES), key))[0];
   }
 
   @Get(':id')
   @ApplicationRoute('servers', 'read')
-  async get(@Param('id', serverId) id: string): Promise<FractalItem> {
-    return this.view(await this.servers.get(id));
+  async get(@Param('id', serverId) id: string, @Query() query: QueryParams, @PterodactylCaller() key: ResolvedPterodactylKey): Promise<FractalItem> {
+    return (await this.serverViews.views([await this.servers.get(id)], includesOf(query, SERVER_INCLUDES), key))[0];
   }
 
   @Post()
@@ -336,9 +338,6 @@ export class ApplicationServersController {
   }
 
   private async view(server: AdminServerDto): Promise<FractalItem> {
-    const egg = await this.eggs.findEgg(server.eggId);
-    const loaded = await this.servers.findLoaded(server.id);
-    const environment = loaded ? (await this.serverConfig.configuration(loaded)).settings.environment : {};
-    return serverItem(server, { egg: egg?.intId ?? 0, nest: egg?.nest.intId ?? 0 }, environment);
+    return (await this.serverViews.views([server]))[0];
   }
 }

@@ -27,9 +27,13 @@ import {
   applicationPaths,
   ApplicationRoute,
   PterodactylActor,
+  PterodactylCaller,
   PterodactylController,
   PterodactylRequestOf,
 } from "src/modules/pterodactyl/common/pterodactyl-route";
+import { ApplicationServerViews } from "src/modules/pterodactyl/application/server-views";
+import { keyAllows, ResolvedPterodactylKey } from "src/modules/pterodactyl/keys/pterodactyl-keys.service";
+import { AdminServersService } from "src/modules/servers/admin-servers.service";
 import {
   PterodactylBody,
   uniqueViolation,
@@ -39,8 +43,12 @@ import {
   filtersOf,
   FractalItem,
   FractalPage,
+  includesOf,
+  list,
+  NULL_RESOURCE,
   page,
   pageOf,
+  withRelationships,
 } from "src/modules/pterodactyl/common/fractal";
 import { LaravelBoolean } from "src/modules/pterodactyl/common/laravel-rules";
 import { translating } from "src/modules/pterodactyl/common/translate";
@@ -105,6 +113,8 @@ const UNIQUE = {
 const nameOf = (first: string, last: string): string =>
   `${first.trim()} ${last.trim()}`.trim().slice(0, 255);
 
+const USER_INCLUDES = ["servers"] as const;
+
 const view = (user: UserEntity): FractalItem =>
   userItem(toAdminUserResponse(user));
 
@@ -115,12 +125,15 @@ export class ApplicationUsersController {
   constructor(
     private readonly users: UsersService,
     private readonly config: AppConfigService,
+    private readonly servers: AdminServersService,
+    private readonly serverViews: ApplicationServerViews,
   ) {}
 
   @Get()
   @ApplicationRoute("users", "read")
   async list(
     @Query() query: Record<string, unknown>,
+    @PterodactylCaller() key: ResolvedPterodactylKey,
     @PterodactylRequestOf() req: HttpRequest,
   ): Promise<FractalPage> {
     const at = pageOf(query);
@@ -129,21 +142,40 @@ export class ApplicationUsersController {
       ...filters,
       externalId,
     });
-    return page(rows.map(view), total, at, req, this.config.http.appUrl);
+    const includes = includesOf(query, USER_INCLUDES);
+    return page(await Promise.all(rows.map((u) => this.withIncludes(u, includes, key))), total, at, req, this.config.http.appUrl);
   }
 
   @Get("external/:externalId")
   @ApplicationRoute("users", "read")
   async external(
     @Param("externalId") externalId: string,
+    @Query() query: Record<string, unknown>,
+    @PterodactylCaller() key: ResolvedPterodactylKey,
   ): Promise<FractalItem> {
-    return view(await this.users.getByExternalId(externalId));
+    return this.withIncludes(await this.users.getByExternalId(externalId), includesOf(query, USER_INCLUDES), key);
   }
 
   @Get(":id")
   @ApplicationRoute("users", "read")
-  async view(@Param("id", userId) id: string): Promise<FractalItem> {
-    return view(await this.users.get(id));
+  async view(
+    @Param("id", userId) id: string,
+    @Query() query: Record<string, unknown>,
+    @PterodactylCaller() key: ResolvedPterodactylKey,
+  ): Promise<FractalItem> {
+    return this.withIncludes(await this.users.get(id), includesOf(query, USER_INCLUDES), key);
+  }
+
+  /** UserTransformer's `servers` include: every server the user owns (read on servers needed, else a null resource). */
+  private async withIncludes(user: UserEntity, includes: Set<(typeof USER_INCLUDES)[number]>, key: ResolvedPterodactylKey): Promise<FractalItem> {
+    if (!includes.has("servers")) {
+      return view(user);
+    }
+    if (!keyAllows(key.permissions, "servers", "read")) {
+      return withRelationships(view(user), { servers: NULL_RESOURCE });
+    }
+    const { data } = await this.servers.list({ page: 1, perPage: 1_000, skip: 0 }, undefined, { ownerId: user.id });
+    return withRelationships(view(user), { servers: list(await this.serverViews.views(data)) });
   }
 
   @Post()
