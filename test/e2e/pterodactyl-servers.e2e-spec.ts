@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { eggFixtureFiles } from 'test/utils/fixtures';
+import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
 import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 import { ALL_APPLICATION_PERMISSIONS, NOT_FOUND, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
@@ -126,6 +128,18 @@ const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
       .send({ startup: created.container.startup_command, environment: { SERVER_JARFILE: 'paper.jar', UNKNOWN: 'x' }, egg: eggId, image: 'ghcr.io/pterodactyl/yolks:java_17', skip_scripts: false })
       .expect(200);
     expect(startup.body.attributes.container).toMatchObject({ image: 'ghcr.io/pterodactyl/yolks:java_17', environment: expect.objectContaining({ SERVER_JARFILE: 'paper.jar' }) });
+
+    // Another egg: its variables are read (and checked) against the new egg's rules.
+    const vanillaUuid = (await p.admin('post', `/api/admin/eggs/import?nestId=${(await p.admin('get', `/api/admin/eggs/${p.eggId}`).expect(200)).body.data.nestId}`)
+      .send(JSON.parse(readFileSync(join(EGG_FIXTURES_DIR, 'egg-vanilla-minecraft.json'), 'utf8')))
+      .expect(201)).body.data.id;
+    const [{ int_id: vanilla }] = await p.t.app.get(DataSource).query('SELECT int_id FROM egg WHERE id = $1', [vanillaUuid]);
+    const refused = await api('patch', `/servers/${created.id}/startup`).send({ egg: vanilla, environment: { VANILLA_VERSION: 'x' } }).expect(422);
+    expect(refused.body.errors[0].meta).toEqual({ source_field: 'environment.VANILLA_VERSION', rule: 'invalid' });
+    const switched = await api('patch', `/servers/${created.id}/startup`).send({ egg: vanilla, environment: { VANILLA_VERSION: '1.20.4', MINECRAFT_VERSION: 'dropped' } }).expect(200);
+    expect(switched.body.attributes).toMatchObject({ egg: vanilla, nest: nestId });
+    expect(switched.body.attributes.container.environment).toMatchObject({ VANILLA_VERSION: '1.20.4', SERVER_JARFILE: 'server.jar' });
+    expect(switched.body.attributes.container.environment.MINECRAFT_VERSION).toBeUndefined();
 
     await api('post', `/servers/${created.id}/reinstall`).expect(204);
     await installed(created.id);

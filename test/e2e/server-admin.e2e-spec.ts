@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { DataSource } from 'typeorm';
-import { eggFixtureFiles } from 'test/utils/fixtures';
+import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
 import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 
@@ -123,6 +125,34 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(re.body.data.installStatus).toBe('installing');
     await waitFor(() => p.sim.panel.calls.filter((c) => c.path === `/servers/${uuid}/install` && c.method === 'POST').length > installsBefore);
     await installed(id);
+  });
+
+  it("should change a server's egg through its startup: the new egg's variables, its startup command, and the node told; a value the new egg refuses changes nothing", async () => {
+    const { id, uuid } = await p.createServer({ name: 'Egg change' });
+    await installed(id);
+    const paper = (await p.admin('get', `/api/admin/eggs/${p.eggId}`).expect(200)).body.data;
+    const vanilla = (await p.admin('post', `/api/admin/eggs/import?nestId=${paper.nestId}`).send(JSON.parse(readFileSync(join(EGG_FIXTURES_DIR, 'egg-vanilla-minecraft.json'), 'utf8'))).expect(201)).body.data;
+    const before = (await p.admin('get', `/api/admin/servers/${id}/startup`).expect(200)).body.data;
+
+    const refused = await p.admin('patch', `/api/admin/servers/${id}/startup`).send({ egg_id: vanilla.id, environment: { VANILLA_VERSION: 'x' } }).expect(400);
+    expect(refused.body.details.map((d: { field: string }) => d.field)).toEqual(['environment.VANILLA_VERSION']);
+    expect((await p.admin('get', `/api/admin/servers/${id}/startup`).expect(200)).body.data).toEqual(before);
+    expect((await p.admin('get', `/api/admin/servers/${id}`).expect(200)).body.data.eggId).toBe(p.eggId);
+
+    const changed = await p.admin('patch', `/api/admin/servers/${id}/startup`).send({ egg_id: vanilla.id, environment: { VANILLA_VERSION: '1.20.4' } }).expect(200);
+    expect(changed.body.data).toMatchObject({ eggId: vanilla.id, startup: vanilla.startup, image: before.image });
+    const after = (await p.admin('get', `/api/admin/servers/${id}/startup`).expect(200)).body.data;
+    expect(after.variables.map((v: { envVariable: string; serverValue: string }) => [v.envVariable, v.serverValue])).toEqual([
+      ['SERVER_JARFILE', 'server.jar'],
+      ['VANILLA_VERSION', '1.20.4'],
+    ]);
+    // Wings gets the new environment; Paper's variables are gone. The server is not reinstalled.
+    await waitFor(() => p.sim.servers.get(uuid)?.config.environment.VANILLA_VERSION === '1.20.4');
+    expect(p.sim.servers.get(uuid)?.config.environment.MINECRAFT_VERSION).toBeUndefined();
+    expect((await p.admin('get', `/api/admin/servers/${id}`).expect(200)).body.data.installStatus).toBeNull();
+    const audit = (await p.admin('get', `/api/admin/audit-logs?targetId=${id}`).expect(200)).body.data;
+    expect(audit.find((e: { action: string }) => e.action === 'server.startup.updated').changes).toMatchObject({ before: { eggId: p.eggId }, after: { eggId: vanilla.id } });
+    await p.admin('patch', `/api/admin/servers/${id}/startup`).send({ egg_id: '00000000-0000-4000-8000-000000000000' }).expect(404);
   });
 
   it('should delete on the daemon then here, freeing the allocations; with the daemon down only with force', async () => {

@@ -12,6 +12,8 @@ import { ServerEntity } from 'src/modules/servers/server.entity';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { EggError } from 'src/modules/eggs/eggs.errors';
+import { EggsService } from 'src/modules/eggs/eggs.service';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersService } from 'src/modules/users/users.service';
 
@@ -21,7 +23,7 @@ export interface SyncOutcome {
   syncError?: string;
 }
 
-const AUDITED = ['name', 'description', 'externalId', 'ownerId', 'memory', 'swap', 'disk', 'cpu', 'io', 'threads', 'oomDisabled', 'allocationId',
+const AUDITED = ['name', 'description', 'externalId', 'ownerId', 'eggId', 'memory', 'swap', 'disk', 'cpu', 'io', 'threads', 'oomDisabled', 'allocationId',
   'databaseLimit', 'allocationLimit', 'backupLimit', 'startup', 'image', 'skipScripts', 'suspended', 'status'] as const;
 
 /** Administrator changes to an existing server, each told to the daemon afterwards (`/sync`, `/reinstall`). */
@@ -34,6 +36,7 @@ export class AdminServerChangesService {
     private readonly users: UsersService,
     private readonly daemon: DaemonGateway,
     private readonly audit: AuditService,
+    private readonly eggs: EggsService,
   ) {}
 
   updateDetails(id: string, dto: UpdateServerDetailsDto, actor: Actor): Promise<{ server: AdminServerDto } & SyncOutcome> {
@@ -87,8 +90,19 @@ export class AdminServerChangesService {
     });
   }
 
+  /**
+   * The startup command, image, variable values, and the egg. Another egg (`egg_id`) brings its own
+   * variables: the server's values are replaced by the given ones, checked by the new egg's rules,
+   * and the egg's defaults for the rest; the startup command becomes the given one or the egg's, the
+   * image the given one, else the current one when the new egg offers it, else the egg's default.
+   * The server is not reinstalled (as in Pterodactyl): an administrator reinstalls when the new egg
+   * needs its files.
+   */
   updateStartup(id: string, dto: UpdateServerStartupDto, actor: Actor): Promise<{ server: AdminServerDto } & SyncOutcome> {
     return this.change(id, actor, 'server.startup.updated', async (server, manager) => {
+      if (dto.egg_id !== undefined && dto.egg_id !== server.eggId) {
+        return this.changeEgg(server, dto, manager);
+      }
       if (dto.environment) {
         const variables = await this.servers.variablesOf(server.eggId, manager);
         const { values, errors } = checkEnvironment(variables, dto.environment, { onlyGiven: true });
@@ -103,6 +117,26 @@ export class AdminServerChangesService {
         ...(dto.skip_scripts !== undefined ? { skipScripts: dto.skip_scripts } : {}),
       };
     });
+  }
+
+  private async changeEgg(server: LoadedServer, dto: UpdateServerStartupDto, manager: EntityManager): Promise<Partial<ServerEntity>> {
+    const egg = await this.eggs.findEgg(dto.egg_id!, manager);
+    if (!egg) {
+      throw new AppException(EggError.NOT_FOUND);
+    }
+    const { values, errors } = checkEnvironment(await this.servers.variablesOf(egg.id, manager), dto.environment ?? {});
+    if (errors.length > 0) {
+      throw new AppException(CommonError.VALIDATION_FAILED, { details: errors });
+    }
+    await this.servers.deleteServerValues(server.id, manager);
+    await this.servers.saveServerValues([...values].map(([variableId, value]) => ({ serverId: server.id, variableId, value })), manager);
+    const offered = egg.dockerImages.map((d) => d.image);
+    return {
+      eggId: egg.id,
+      startup: dto.startup ?? egg.startup,
+      image: dto.image ?? (offered.includes(server.image) ? server.image : egg.dockerImage),
+      ...(dto.skip_scripts !== undefined ? { skipScripts: dto.skip_scripts } : {}),
+    };
   }
 
   /** Wings stops a suspended server that is running when it syncs. */

@@ -488,6 +488,10 @@ export class ServersRepository {
     return manager.getRepository(ServerVariableEntity).findBy({ serverId });
   }
 
+  async deleteServerValues(serverId: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(ServerVariableEntity).delete({ serverId });
+  }
+
   async saveServerValues(rows: Partial<ServerVariableEntity>[], manager: EntityManager): Promise<void> {
     if (rows.length > 0) {
       await manager.getRepository(ServerVariableEntity).upsert(rows, ['serverId', 'variableId']);

@@ -3181,6 +3181,8 @@ export interface components {
             owner_id?: string;
         };
         UpdateServerStartupDto: {
+            /** Format: uuid */
+            egg_id?: string;
             /** @description Values for the egg's variables; checked against each variable's rules. */
             environment?: {
                 [key: string]: unknown;

@@ -256,20 +256,21 @@ export class ApplicationServersController {
   @ApplicationRoute('servers', 'write')
   async startup(@Param('id', serverId) id: string, @PterodactylBody(StartupBody) body: StartupBody, @PterodactylActor() actor: Actor): Promise<FractalItem> {
     const current = await this.servers.get(id);
+    let eggId = current.eggId;
     if (body.egg !== undefined) {
       const egg = await this.eggs.findEggByIntId(body.egg);
       if (!egg) {
         throw existsViolation('egg');
       }
-      if (egg.id !== current.eggId) {
-        throw pterodactylValidationError([{ field: 'egg', rule: 'p_egg_change', detail: 'Changing the egg of an existing server is not supported by this panel yet.' }]);
-      }
+      eggId = egg.id;
     }
-    const variables = new Set((await this.eggs.variablesOf(current.eggId)).map((v) => v.envVariable));
+    // The environment is read against the egg the server will have (a new egg brings its own variables).
+    const variables = new Set((await this.eggs.variablesOf(eggId)).map((v) => v.envVariable));
     const environment = body.environment ? Object.fromEntries(Object.entries(body.environment).filter(([name]) => variables.has(name))) : undefined;
     const { server } = await this.changes.updateStartup(
       id,
       {
+        ...(eggId !== current.eggId ? { egg_id: eggId } : {}),
         ...(body.startup !== undefined ? { startup: body.startup } : {}),
         ...(environment !== undefined ? { environment } : {}),
         ...(body.image !== undefined ? { image: body.image } : {}),

@@ -183,7 +183,7 @@ export class UpdateServerBuildDto extends PartialType(
 }
 
 /** Startup command, image and variable values (only the keys given change). */
-export class UpdateServerStartupDto extends PartialType(PickType(CreateServerDto, ['startup', 'environment', 'skip_scripts'] as const), {
+export class UpdateServerStartupDto extends PartialType(PickType(CreateServerDto, ['egg_id', 'startup', 'environment', 'skip_scripts'] as const), {
   skipNullProperties: false,
 }) {
   @Optional()
