@@ -353,12 +353,17 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await pt('get', '/account/ssh-keys').expect(200);
     const fingerprint = (await pt('post', '/account/ssh-keys').send({ name: 'tour', public_key: sshKeyLine() }).expect(200)).body.attributes.fingerprint as string;
     await pt('post', '/account/ssh-keys/remove').send({ fingerprint }).expect(204);
-    for (const path of ['/account/email', '/account/password']) {
-      await pt('put', path).send({}).expect(403);
-    }
-    await pt('get', '/account/two-factor').expect(403);
-    await pt('post', '/account/two-factor').send({}).expect(403);
-    await pt('post', '/account/two-factor/disable').send({}).expect(403);
+    // E-mail, two-factor and password on an account of their own: the password change ends the account's sessions.
+    const { user: keeper, as: keeperAs } = await p().newUser();
+    const keeperKey = data(await keeperAs('post', '/api/account/pterodactyl-keys').send({ description: 'tour account' }).expect(201)).key as string;
+    const kt = (method: 'get' | 'post' | 'put', path: string) =>
+      p().t.http()[method](`/pterodactyl/api/client${path}`).set('Accept', PTERODACTYL_ACCEPT).set('Authorization', `Bearer ${keeperKey}`);
+    await kt('put', '/account/email').send({ email: `moved-${keeper.email}`, password: DEFAULT_PASSWORD }).expect(204);
+    const totpSecret = (await kt('get', '/account/two-factor').expect(200)).body.data.secret as string;
+    await kt('post', '/account/two-factor').send({ code: codeAt(totpSecret, p().t.clock.now().getTime()), password: DEFAULT_PASSWORD }).expect(200);
+    await kt('post', '/account/two-factor/disable').send({ password: DEFAULT_PASSWORD }).expect(204);
+    await kt('put', '/account/password').send({ current_password: DEFAULT_PASSWORD, password: 'another long password', password_confirmation: 'another long password' }).expect(204);
+    expect((await kt('get', '/account/activity').expect(200)).body.meta.pagination.total).toBe(4);
 
     await pt('get', s).expect(200);
     await pt('get', `${s}/resources`).expect(200);

@@ -173,6 +173,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('admin: suspend sign-in and reset
     expect((await as('post', '/api/user/2fa/enable', userCookie).send({ code: recoveryCode })).status).toBeGreaterThanOrEqual(400);
 
     expect((await auditOf(user.id)).map((e) => [e.action, e.actorId, e.changes])).toEqual([
+      ['user.two_factor_enabled', user.id, {}],
       ['user.two_factor_reset', admin.id, { before: { twoFactorEnabled: true }, after: { twoFactorEnabled: false } }],
     ]);
     await t.app.get(BackgroundTasks).settled();

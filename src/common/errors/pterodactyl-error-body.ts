@@ -33,6 +33,13 @@ const CODE_BY_STATUS: Record<number, string> = {
   503: 'ServiceUnavailableHttpException',
 };
 
+/** Errors of the layer that Pterodactyl reports under an exception class of their own, not their status's. */
+const CODE_BY_ERROR: Record<string, string> = {
+  PTERODACTYL_INVALID_PASSWORD: 'InvalidPasswordProvidedException',
+  PTERODACTYL_2FA_TOKEN_INVALID: 'TwoFactorAuthenticationTokenInvalid',
+  PTERODACTYL_INVALID_SORT: 'InvalidSortQuery',
+};
+
 /** A 5xx's detail: Pterodactyl never shows the cause of a server-side failure. */
 const UNEXPECTED = 'An unexpected error was encountered while processing this request, please try again.';
 
@@ -56,10 +63,10 @@ export const pterodactylError = (status: number, code: string, message: string, 
   const fields = hatcheryFieldErrors(code, details);
   return fields
     ? { status: PTERODACTYL_VALIDATION_STATUS, body: pterodactylErrorBody(PTERODACTYL_VALIDATION_STATUS, message, fields) }
-    : { status, body: pterodactylErrorBody(status, message, details) };
+    : { status, body: pterodactylErrorBody(status, message, details, CODE_BY_ERROR[code]) };
 };
 
-const pterodactylErrorBody = (status: number, message: string, details: unknown): PterodactylErrorBody => {
+const pterodactylErrorBody = (status: number, message: string, details: unknown, code?: string): PterodactylErrorBody => {
   if (status === Number(PTERODACTYL_VALIDATION_STATUS) && Array.isArray(details)) {
     return {
       errors: (details as PterodactylFieldError[]).map((e) => ({
@@ -75,5 +82,5 @@ const pterodactylErrorBody = (status: number, message: string, details: unknown)
     return { errors: [{ code: 'NotFoundHttpException', status: '404', detail: 'The requested resource could not be found on the server.' }] };
   }
   const detail = status >= 500 && status !== 503 ? UNEXPECTED : message;
-  return { errors: [{ code: CODE_BY_STATUS[status] ?? 'HttpException', status: String(status), detail }] };
+  return { errors: [{ code: code ?? CODE_BY_STATUS[status] ?? 'HttpException', status: String(status), detail }] };
 };

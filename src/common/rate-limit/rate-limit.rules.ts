@@ -14,14 +14,24 @@ interface RateLimitRule {
   applies: (method: string, route: string) => boolean;
   /**
    * What the rule counts by. `client`: the caller's user or API key when its credentials work, else
-   * its address; on sign-in routes always the address. `account`: the account a sign-in names.
+   * its address; on sign-in routes always the address. `user`: the user whose credentials work,
+   * whichever session or key (Hatchery's or a Pterodactyl one) it used, else the address: one
+   * account's password guesses share one count however many keys it holds. `account`: the account a
+   * sign-in names.
    */
-  by: 'client' | 'account';
+  by: 'client' | 'user' | 'account';
 }
 
 const MINUTE = 60_000;
 const under = (prefix: string) => (_method: string, route: string) => route === prefix || route.startsWith(`${prefix}/`);
 const exactly = (route: string, method?: string) => (m: string, r: string) => r === route && (method === undefined || m === method);
+const anyOf =
+  (...tests: ((method: string, route: string) => boolean)[]) =>
+  (method: string, route: string) =>
+    tests.some((test) => test(method, route));
+
+/** The Pterodactyl client API's account routes (docs/pterodactyl-compat.md#client-api). */
+const PTERODACTYL_ACCOUNT = '/pterodactyl/api/client/account';
 
 export const isSignInRoute = under('/api/auth/sign-in');
 
@@ -45,9 +55,11 @@ export const RATE_LIMIT_RULES: RateLimitRule[] = [
   { name: 'reset-password', limit: 8, windowMs: 15 * MINUTE, applies: exactly('/api/auth/reset-password'), by: 'client' },
   { name: 'password-request', limit: 5, windowMs: 15 * MINUTE, applies: exactly('/api/auth/password/request'), by: 'client' },
   { name: 'password-reset', limit: 8, windowMs: 15 * MINUTE, applies: exactly('/api/auth/password/reset'), by: 'client' },
-  { name: 'two-factor', limit: 8, windowMs: 5 * MINUTE, applies: under('/api/user/2fa'), by: 'client' },
-  { name: 'account-password', limit: 8, windowMs: 5 * MINUTE, applies: under('/api/account/password'), by: 'client' },
-  { name: 'account-email', limit: 8, windowMs: 5 * MINUTE, applies: exactly('/api/account/email'), by: 'client' },
+  // Each takes the account's password: Hatchery's routes and the Pterodactyl layer's share one count
+  // per account, so neither a key (nor many) guesses faster than a session.
+  { name: 'two-factor', limit: 8, windowMs: 5 * MINUTE, applies: anyOf(under('/api/user/2fa'), under(`${PTERODACTYL_ACCOUNT}/two-factor`)), by: 'user' },
+  { name: 'account-password', limit: 8, windowMs: 5 * MINUTE, applies: anyOf(under('/api/account/password'), exactly(`${PTERODACTYL_ACCOUNT}/password`)), by: 'user' },
+  { name: 'account-email', limit: 8, windowMs: 5 * MINUTE, applies: anyOf(exactly('/api/account/email'), exactly(`${PTERODACTYL_ACCOUNT}/email`)), by: 'user' },
   { name: 'account-sessions', limit: 15, windowMs: 5 * MINUTE, applies: under('/api/account/sessions'), by: 'client' },
   { name: 'account-api-keys', limit: 20, windowMs: 5 * MINUTE, applies: under('/api/account/api-keys'), by: 'client' },
   { name: 'api-key-create', limit: 10, windowMs: MINUTE, applies: exactly('/api/account/api-keys', 'POST'), by: 'client' },

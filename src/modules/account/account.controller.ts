@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiData } from 'src/common/http/api-responses';
 import { AuthContext, requireSession } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
+import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
 import { AccountService } from 'src/modules/account/account.service';
 import { ChangeEmailDto, ChangePasswordDto } from 'src/modules/account/dto/account.dto';
@@ -23,15 +24,15 @@ export class AccountController {
   @Put('password')
   @HttpCode(204)
   @Authenticated({ sessionOnly: true, freshSession: true })
-  async changePassword(@CurrentAuth() current: AuthContext, @Body() dto: ChangePasswordDto): Promise<void> {
+  async changePassword(@CurrentAuth() current: AuthContext, @CurrentActor() actor: Actor, @Body() dto: ChangePasswordDto): Promise<void> {
     const auth = requireSession(current);
-    await this.service.changePassword(auth.user, auth.session.id, dto.currentPassword, dto.newPassword);
+    await this.service.changePassword(auth.user, auth.session.id, dto.currentPassword, dto.newPassword, actor);
   }
 
   @Put('email')
   @Authenticated({ sessionOnly: true, freshSession: true })
   @ApiData(AccountResponseDto)
-  async changeEmail(@CurrentAuth() auth: AuthContext, @Body() dto: ChangeEmailDto): Promise<{ data: AccountResponseDto }> {
-    return { data: toAccountResponse(await this.service.changeEmail(auth.user, dto.email, dto.password)) };
+  async changeEmail(@CurrentAuth() auth: AuthContext, @CurrentActor() actor: Actor, @Body() dto: ChangeEmailDto): Promise<{ data: AccountResponseDto }> {
+    return { data: toAccountResponse(await this.service.changeEmail(auth.user, dto.email, dto.password, actor)) };
   }
 }

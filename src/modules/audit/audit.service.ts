@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, FindOptionsWhere, Repository } from 'typeorm';
+import { EntityManager, FindOptionsWhere, ILike, Repository } from 'typeorm';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
+import { likeLiteral } from 'src/database/like';
 import { AuditChanges, AuditLogEntity } from 'src/modules/audit/audit-log.entity';
 import { AuditLogResponseDto, toAuditLogResponse } from 'src/modules/audit/dto/audit-log-response.dto';
 
@@ -76,6 +77,21 @@ export class AuditService {
       where.targetId = filter.targetId;
     }
     const [rows, total] = await this.repo.findAndCount({ where, order: { id: 'DESC' }, skip: page.skip, take: page.perPage });
+    return paginated(rows.map(toAuditLogResponse), total, page);
+  }
+
+  /**
+   * What a user did to their own account (password, e-mail, two-factor…), newest first unless
+   * `oldestFirst`: never another user's entries, not even an administrator's about this account,
+   * nor this user's actions on anything else. `event` matches anywhere in the action, any case.
+   */
+  async ownAccountEvents(userId: string, filter: { event?: string; oldestFirst?: boolean }, page: Page): Promise<Paginated<AuditLogResponseDto>> {
+    const where: FindOptionsWhere<AuditLogEntity> = { actorId: userId, targetType: 'user', targetId: userId };
+    if (filter.event) {
+      where.action = ILike(`%${likeLiteral(filter.event)}%`);
+    }
+    const order = filter.oldestFirst ? 'ASC' : 'DESC';
+    const [rows, total] = await this.repo.findAndCount({ where, order: { createdAt: order, id: order }, skip: page.skip, take: page.perPage });
     return paginated(rows.map(toAuditLogResponse), total, page);
   }
 }

@@ -10,7 +10,7 @@ import { headerOf, HttpReply, HttpRequest } from 'src/common/http/http';
 import { isSignInRoute, RATE_LIMIT_RULES, routeOf, rulesOf, signInTargetOf } from 'src/common/rate-limit/rate-limit.rules';
 import { decidingHit, RateLimitHit, rateLimitKey, setRateLimitHeaders } from 'src/common/rate-limit/rate-limit.headers';
 import { RateLimitStorage } from 'src/common/rate-limit/rate-limit.storage';
-import { RateLimitTrackers } from 'src/common/rate-limit/rate-limit-trackers';
+import { RateLimitTrackers, TrackedCredential } from 'src/common/rate-limit/rate-limit-trackers';
 import { AppConfigService } from 'src/config/app-config.service';
 import { AuthService } from 'src/modules/auth/auth.service';
 import { UsersService } from 'src/modules/users/users.service';
@@ -25,6 +25,7 @@ const RATE_LIMITED: ErrorDef = {
 const MAX_ACCOUNT_NAME = 191;
 
 const ACCOUNT_RULES = new Set(RATE_LIMIT_RULES.filter((r) => r.by === 'account').map((r) => r.name));
+const USER_RULES = new Set(RATE_LIMIT_RULES.filter((r) => r.by === 'user').map((r) => r.name));
 
 const HITS = Symbol('rateLimitHits');
 const ACCOUNT = Symbol('rateLimitAccount');
@@ -74,12 +75,12 @@ export class RateLimitGuard extends ThrottlerGuard {
       return;
     }
     counted[HITS] = [];
-    const rules = rulesOf(req).filter((rule) => rule.by === 'client');
+    const rules = rulesOf(req).filter((rule) => rule.by !== 'account');
     if (rules.length === 0) {
       return;
     }
-    const tracker = await this.clientOf(req, res);
     for (const rule of rules) {
+      const tracker = await this.clientOf(req, res, rule.by === 'user');
       const record = await this.storage.increment(rateLimitKey(rule.name, tracker), rule.windowMs, rule.limit, rule.windowMs, rule.name);
       counted[HITS].push({ limit: rule.limit, totalHits: record.totalHits, resetAt: record.resetAt });
     }
@@ -94,7 +95,8 @@ export class RateLimitGuard extends ThrottlerGuard {
   protected override async handleRequest({ context, limit, ttl, throttler, getTracker, generateKey }: ThrottlerRequest): Promise<boolean> {
     const req = context.switchToHttp().getRequest<CountedRequest>();
     const name = throttler.name ?? '';
-    const tracker = ACCOUNT_RULES.has(name) ? await this.accountOf(req) : await getTracker(req, context);
+    const res = context.switchToHttp().getResponse<HttpReply>();
+    const tracker = ACCOUNT_RULES.has(name) ? await this.accountOf(req) : USER_RULES.has(name) ? await this.clientOf(req, res, true) : await getTracker(req, context);
     const key = generateKey(context, tracker, name);
     const record = await this.storage.increment(key, ttl, limit, ttl, name);
     req[HITS]?.push({ limit, totalHits: record.totalHits, resetAt: record.resetAt });
@@ -111,19 +113,18 @@ export class RateLimitGuard extends ThrottlerGuard {
     return this.clientOf(req as unknown as HttpRequest, context!.switchToHttp().getResponse<HttpReply>());
   }
 
-  private async clientOf(req: HttpRequest, res: HttpReply): Promise<string> {
+  /** The caller's credential (or, `byUser`, its user) when it works, else its address. */
+  private async clientOf(req: HttpRequest, res: HttpReply, byUser = false): Promise<string> {
     const route = routeOf(req);
     const hasCredentials = headerOf(req, 'authorization') !== undefined || headerOf(req, 'x-api-key') !== undefined || headerOf(req, 'cookie') !== undefined;
     if (!hasCredentials || (route !== undefined && isSignInRoute('', route))) {
       return `ip:${req.ip}`;
     }
-    const registered = await this.trackers.trackerOf(req);
-    if (registered !== null) {
-      return registered;
+    const credential = (await this.trackers.credentialOf(req)) ?? credentialOf(await this.auth.authenticateOnce(req, res).catch(() => null));
+    if (!credential) {
+      return `ip:${req.ip}`;
     }
-    // The attempt is shared with AuthGuard, which answers for credentials that fail.
-    const auth = await this.auth.authenticateOnce(req, res).catch(() => null);
-    return trackerOf(auth, req);
+    return byUser ? `user:${credential.userId}` : credential.tracker;
   }
 
   /**
@@ -162,9 +163,6 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 }
 
-const trackerOf = (auth: AuthContext | null, req: HttpRequest): string => {
-  if (!auth) {
-    return `ip:${req.ip}`;
-  }
-  return auth.method === 'api-key' ? `key:${auth.apiKey.identifier}` : `user:${auth.user.id}`;
-};
+/** A Hatchery credential that worked (AuthService's attempt, shared with AuthGuard, which answers for one that failed). */
+const credentialOf = (auth: AuthContext | null): TrackedCredential | null =>
+  auth && { tracker: auth.method === 'api-key' ? `key:${auth.apiKey.identifier}` : `user:${auth.user.id}`, userId: auth.user.id };

@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiData } from 'src/common/http/api-responses';
 import type { AuthContext } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
+import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
 import { DisableTwoFactorDto, EnableTwoFactorDto } from 'src/modules/two-factor/dto/two-factor.dto';
 import { RecoveryCodesResponseDto, TwoFactorSetupResponseDto } from 'src/modules/two-factor/dto/two-factor-response.dto';
@@ -27,14 +28,14 @@ export class TwoFactorController {
   @HttpCode(200)
   @Authenticated({ sessionOnly: true })
   @ApiData(RecoveryCodesResponseDto)
-  async enable(@CurrentAuth() auth: AuthContext, @Body() dto: EnableTwoFactorDto): Promise<{ data: RecoveryCodesResponseDto }> {
-    return { data: { recoveryCodes: await this.service.enable(auth.user, dto.code) } };
+  async enable(@CurrentAuth() auth: AuthContext, @CurrentActor() actor: Actor, @Body() dto: EnableTwoFactorDto): Promise<{ data: RecoveryCodesResponseDto }> {
+    return { data: { recoveryCodes: await this.service.enable(auth.user, dto.code, actor) } };
   }
 
   @Post('disable')
   @HttpCode(204)
   @Authenticated({ sessionOnly: true })
-  async disable(@CurrentAuth() auth: AuthContext, @Body() dto: DisableTwoFactorDto): Promise<void> {
-    await this.service.disable(auth.user, dto.password);
+  async disable(@CurrentAuth() auth: AuthContext, @CurrentActor() actor: Actor, @Body() dto: DisableTwoFactorDto): Promise<void> {
+    await this.service.disable(auth.user, dto.password, actor);
   }
 }

@@ -29,6 +29,11 @@ export const TwoFactorError = {
     category: ErrorCategory.CONFLICT,
     message: 'Start with POST /api/user/2fa/setup, then confirm with a code',
   },
+  CODE_REQUIRED: {
+    code: 'TWO_FACTOR_CODE_REQUIRED',
+    category: ErrorCategory.BAD_REQUEST,
+    message: 'Two-factor sign-in is enabled: give the current code from the authenticator app (or a recovery code) as well',
+  },
   ALREADY_ENABLED: { code: 'TWO_FACTOR_ALREADY_ENABLED', category: ErrorCategory.CONFLICT, message: 'Two-factor sign-in is already enabled' },
   NOT_ENABLED: { code: 'TWO_FACTOR_NOT_ENABLED', category: ErrorCategory.CONFLICT, message: 'Two-factor sign-in is not enabled' },
 } satisfies Record<string, ErrorDef>;

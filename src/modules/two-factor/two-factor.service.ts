@@ -58,8 +58,15 @@ export class TwoFactorService {
     return { secret, uri: totpUri(secret, TOTP_ISSUER, user.email) };
   }
 
-  /** Turns two-factor sign-in on once `code` matches the pending secret; returns the recovery codes, shown this once. */
-  async enable(user: UserEntity, code: string): Promise<string[]> {
+  /**
+   * Turns two-factor sign-in on once `code` matches the pending secret; returns the recovery codes,
+   * shown this once. A caller that is not a signed-in session (the Pterodactyl layer's key) must also
+   * give the account's `password`, checked first.
+   */
+  async enable(user: UserEntity, code: string, actor: Actor, password?: string): Promise<string[]> {
+    if (password !== undefined) {
+      await this.checkPassword(user, password);
+    }
     if (user.twoFactorEnabled) {
       throw new AppException(TwoFactorError.ALREADY_ENABLED);
     }
@@ -80,24 +87,38 @@ export class TwoFactorService {
       const hashes = codes.map((c) => hashRecoveryCode(user.id, c));
       await this.repo.replaceRecoveryCodes(user.id, hashes, this.clock.now(), manager);
       await this.users.setColumns(user.id, { twoFactorEnabled: true }, manager);
+      await this.audit.record(manager, actor, { action: 'user.two_factor_enabled', targetType: 'user', targetId: user.id });
     });
     this.notify(user, twoFactorEnabledNotice(user, this.config.http.appUrl), 'two-factor enabled notice');
     return codes;
   }
 
   /** Turns two-factor sign-in off after the password is confirmed; the secret and recovery codes are deleted. */
-  async disable(user: UserEntity, password: string): Promise<void> {
-    if (!(await this.hasher.verify(user.passwordHash, password))) {
-      throw new AppException(UserError.INVALID_PASSWORD);
-    }
+  async disable(user: UserEntity, password: string, actor: Actor): Promise<void> {
+    await this.checkPassword(user, password);
     if (!user.twoFactorEnabled) {
       throw new AppException(TwoFactorError.NOT_ENABLED);
     }
     await this.repo.transaction(async (manager) => {
       await this.repo.removeAll(user.id, manager);
       await this.users.setColumns(user.id, { twoFactorEnabled: false }, manager);
+      await this.audit.record(manager, actor, { action: 'user.two_factor_disabled', targetType: 'user', targetId: user.id });
     });
     this.notify(user, twoFactorDisabledNotice(user, this.config.http.appUrl), 'two-factor disabled notice');
+  }
+
+  /**
+   * For a change asked without a fresh sign-in (a key): an account with two-factor sign-in on must
+   * show what a fresh sign-in would have, a current code or an unused recovery code (each works once).
+   */
+  async confirmSecondFactor(user: UserEntity, code: string | undefined): Promise<void> {
+    if (!user.twoFactorEnabled) {
+      return;
+    }
+    if (code === undefined || code === '') {
+      throw new AppException(TwoFactorError.CODE_REQUIRED);
+    }
+    await this.checkCode(user, code);
   }
 
   /**
@@ -197,6 +218,12 @@ export class TwoFactorService {
     }
     const remaining = await this.repo.countRecoveryCodes(user.id);
     this.notify(user, recoveryCodeUsedNotice(user, remaining, this.config.http.appUrl), 'recovery code used notice');
+  }
+
+  private async checkPassword(user: UserEntity, password: string): Promise<void> {
+    if (!(await this.hasher.verify(user.passwordHash, password))) {
+      throw new AppException(UserError.INVALID_PASSWORD);
+    }
   }
 
   private notify(user: UserEntity, message: MailMessage, purpose: string): void {

@@ -67,16 +67,28 @@ export class UsersService {
     return this.users.insert({ ...fields, admin: false });
   }
 
-  /** The user's own new password: every session but `keepSessionId` ends with the old one. */
-  async changePassword(user: UserEntity, passwordHash: string, keepSessionId: string): Promise<void> {
+  /**
+   * The user's own new password: every session but `keepSessionId` (every one, without it) ends with
+   * the old one. API keys stay. Audited as `user.password_changed`, never with the password.
+   */
+  async changePassword(user: UserEntity, passwordHash: string, keepSessionId: string | undefined, actor: Actor): Promise<void> {
     await this.users.transaction(async (manager) => {
       await this.users.update(user, { passwordHash }, manager);
       await this.sessions.revokeAll(user.id, keepSessionId, manager);
+      await this.audit.record(manager, actor, { action: 'user.password_changed', targetType: 'user', targetId: user.id });
     });
   }
 
-  changeEmail(user: UserEntity, email: string): Promise<UserEntity> {
-    return this.users.update(user, { email });
+  /** The user's own new e-mail address; audited as `user.email_changed` when it differs. */
+  changeEmail(user: UserEntity, email: string, actor: Actor): Promise<UserEntity> {
+    return this.users.transaction(async (manager) => {
+      const updated = await this.users.update(user, { email }, manager);
+      if (updated.email !== user.email) {
+        const changes = { before: { email: user.email }, after: { email: updated.email } };
+        await this.audit.record(manager, actor, { action: 'user.email_changed', targetType: 'user', targetId: user.id, changes });
+      }
+      return updated;
+    });
   }
 
   /** Sets flags without reloading the user; a new password hash also voids the user's reset links. */

@@ -1,11 +1,10 @@
-import { Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nestjs/common';
+import { Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ArrayMaxSize, IsArray, IsString, MaxLength, MinLength, ValidateBy } from 'class-validator';
 import ipaddr from 'ipaddr.js';
 import { AppException } from 'src/common/errors/app.exception';
-import { ErrorCategory } from 'src/common/errors/error-codes';
 import { Optional } from 'src/common/validation/decorators';
 import type { AuthContext } from 'src/modules/auth/auth-context';
-import { ClientAccountRoute, ClientAuth, RefusedByDesign } from 'src/modules/pterodactyl/client/client-access';
+import { ClientAccountRoute, ClientAuth } from 'src/modules/pterodactyl/client/client-access';
 import { PTERODACTYL_PERMISSIONS } from 'src/modules/pterodactyl/client/client-permissions';
 import { accountItem, apiKeyItem, sshKeyItem } from 'src/modules/pterodactyl/client/client-transformers';
 import { FractalItem, FractalList, list } from 'src/modules/pterodactyl/common/fractal';
@@ -49,16 +48,9 @@ class RemoveSshKeyBody {
 }
 
 /**
- * E-mail, password and two-factor change only from a signed-in session in Hatchery (its own API
- * refuses every API key there), so a client key is refused them too.
+ * `/pterodactyl/api/client`: the caller's account (AccountController@index, ApiKeyController, SSHKeyController,
+ * ClientController@permissions); e-mail, password, two-factor and activity are PterodactylClientAccountSecurityController's.
  */
-const SESSION_ONLY = {
-  code: 'PTERODACTYL_SESSION_ONLY',
-  category: ErrorCategory.FORBIDDEN,
-  message: "This action is only available from a signed-in session in the panel, not with an API key.",
-};
-
-/** `/pterodactyl/api/client`: the caller's account (AccountController, ApiKeyController, SSHKeyController, ClientController@permissions). */
 @PterodactylController()
 @Controller('pterodactyl/api/client')
 export class PterodactylClientAccountController {
@@ -77,44 +69,6 @@ export class PterodactylClientAccountController {
   @ClientAccountRoute()
   account(@ClientAuth() auth: AuthContext): FractalItem {
     return accountItem(auth.user);
-  }
-
-  @Put('account/email')
-  @ClientAccountRoute()
-  @RefusedByDesign()
-  email(): never {
-    throw new AppException(SESSION_ONLY);
-  }
-
-  @Put('account/password')
-  @ClientAccountRoute()
-  @RefusedByDesign()
-  password(): never {
-    throw new AppException(SESSION_ONLY);
-  }
-
-  @Get('account/two-factor')
-  @ClientAccountRoute()
-  @RefusedByDesign()
-  twoFactorSetup(@ClientAuth() auth: AuthContext): never {
-    if (auth.user.twoFactorEnabled) {
-      throw new AppException({ code: 'PTERODACTYL_2FA_ENABLED', category: ErrorCategory.BAD_REQUEST, message: 'Two-factor authentication is already enabled on this account.' });
-    }
-    throw new AppException(SESSION_ONLY);
-  }
-
-  @Post('account/two-factor')
-  @ClientAccountRoute()
-  @RefusedByDesign()
-  twoFactorEnable(): never {
-    throw new AppException(SESSION_ONLY);
-  }
-
-  @Post('account/two-factor/disable')
-  @ClientAccountRoute()
-  @RefusedByDesign()
-  twoFactorDisable(): never {
-    throw new AppException(SESSION_ONLY);
   }
 
   @Get('account/api-keys')

@@ -1,3 +1,4 @@
+import type { AuditLogResponseDto } from 'src/modules/audit/dto/audit-log-response.dto';
 import type { BackupResponseDto } from 'src/modules/backups/dto/backup.dto';
 import type { ServerDatabaseResponseDto } from 'src/modules/databases/dto/server-database.dto';
 import type { FileEntryDto } from 'src/modules/files/dto/file-response.dto';
@@ -156,16 +157,34 @@ export const subuserItem = (s: SubuserResponseDto): FractalItem =>
     permissions: toPterodactylNames(s.permissions),
   });
 
-/** Hatchery's activity does not record which credential a user acted with: `is_api` is false, `batch` and `description` null. */
-export const activityItem = (a: ServerActivityDto): FractalItem =>
+/** One entry of an activity log the layer shows: a server's (ServerActivityDto), or the account's own (accountActivityItem). */
+export type ActivityEntry = Pick<ServerActivityDto, 'id' | 'event' | 'ip' | 'metadata' | 'via' | 'timestamp'>;
+
+/** Properties Pterodactyl's transformer never counts as additional metadata. */
+const PLAIN_PROPERTIES = new Set(['ip', 'useragent', 'using_sftp']);
+
+/**
+ * Pterodactyl's ActivityLogTransformer over Hatchery's entries. `is_api`: made with a key (Hatchery's
+ * or a Pterodactyl one), not a session. Hatchery keeps no `batch` or `description` (null); no
+ * Pterodactyl description names Hatchery's properties, so any but the plain ones are additional metadata.
+ */
+export const activityItem = (a: ActivityEntry): FractalItem =>
   item('activity_log', {
     id: createHash('sha1').update(a.id).digest('hex'),
     batch: null,
     event: a.event,
-    is_api: false,
+    is_api: a.via !== null && (a.via.startsWith('api-key:') || a.via.startsWith('pterodactyl-key:')),
     ip: a.ip,
     description: null,
     properties: a.metadata,
-    has_additional_metadata: false,
+    has_additional_metadata: Object.keys(a.metadata).some((key) => !PLAIN_PROPERTIES.has(key)),
     timestamp: iso(a.timestamp),
   });
+
+/** Pterodactyl's client UserTransformer (an activity entry's `actor`). */
+export const clientUserItem = (u: UserEntity): FractalItem =>
+  item('user', { uuid: u.uuid, username: u.username, email: u.email, image: gravatar(u.email), '2fa_enabled': u.twoFactorEnabled, created_at: atom(u.createdAt) });
+
+/** An audit entry of the caller's own account as an activity entry: its changes are the properties. */
+export const accountActivityItem = (e: AuditLogResponseDto): FractalItem =>
+  activityItem({ id: e.id, event: e.action, ip: e.ip, metadata: { ...e.changes }, via: e.actor.via, timestamp: e.createdAt });

@@ -21,4 +21,19 @@ export const PterodactylError = {
   },
   IP_NOT_ALLOWED: { code: 'PTERODACTYL_IP_NOT_ALLOWED', category: ErrorCategory.FORBIDDEN, message: 'This IP address does not have permission to access the API using these credentials.' },
   NOT_FOUND: { code: 'PTERODACTYL_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'The requested resource could not be found on the server.' },
+  // The account's password, e-mail and two-factor (AccountController, TwoFactorController, their requests).
+  INVALID_PASSWORD: { code: 'PTERODACTYL_INVALID_PASSWORD', category: ErrorCategory.BAD_REQUEST, message: 'The password provided was invalid for this account.' },
+  TWO_FACTOR_PASSWORD: { code: 'PTERODACTYL_2FA_PASSWORD_INVALID', category: ErrorCategory.BAD_REQUEST, message: 'The password provided was not valid.' },
+  TWO_FACTOR_TOKEN_INVALID: {
+    code: 'PTERODACTYL_2FA_TOKEN_INVALID',
+    category: ErrorCategory.BAD_REQUEST,
+    message: 'The provided two-factor authentication token was not valid.',
+  },
+  TWO_FACTOR_ENABLED: { code: 'PTERODACTYL_2FA_ENABLED', category: ErrorCategory.BAD_REQUEST, message: 'Two-factor authentication is already enabled on this account.' },
+  TWO_FACTOR_NOT_SET_UP: {
+    code: 'PTERODACTYL_2FA_NOT_SET_UP',
+    category: ErrorCategory.BAD_REQUEST,
+    message: 'Two-factor authentication has not been set up: fetch a secret with GET /api/client/account/two-factor first.',
+  },
+  INVALID_SORT: { code: 'PTERODACTYL_INVALID_SORT', category: ErrorCategory.BAD_REQUEST, message: 'Requested sort(s) are not allowed. Allowed sort(s) are `timestamp`.' },
 } satisfies Record<string, ErrorDef>;

@@ -34,7 +34,8 @@ const keyOfRequest = (req: HttpRequest, keys: PterodactylKeysService): Promise<R
 
 /**
  * Rate limits count a request made with a live Pterodactyl key against that key, as they count
- * Hatchery's own keys (a billing system's many keys behind one address do not share one count); a
+ * Hatchery's own keys (a billing system's many keys behind one address do not share one count), and
+ * against its owner under the rules counted by account (password, e-mail and two-factor changes); a
  * key that does not verify counts against the address.
  */
 @Injectable()
@@ -47,7 +48,7 @@ export class PterodactylKeyRateLimitTracker implements OnModuleInit {
   onModuleInit(): void {
     this.trackers.register(async (req) => {
       const key = await keyOfRequest(req, this.keys);
-      return key ? `pterodactyl-key:${key.identifier}` : null;
+      return key ? { tracker: `pterodactyl-key:${key.identifier}`, userId: key.user.id } : null;
     });
   }
 }
