@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Page } from '@playwright/test';
 import { chooseOption, expect, expectAccessible, expectAccessibleInBothSchemes, expectFitsPhone, expectNoHorizontalScroll, shot, test } from 'e2e/fixtures';
+
+const EGGS = process.env.HATCHERY_EGG_FIXTURES ?? resolve(__dirname, '..', '..', '..', 'shared', 'fixtures', 'eggs', 'pterodactyl');
 
 // The administration's servers (/admin/servers, /new, /$sid) in real Chromium against the built panel
 // and the Wings simulator: the wizard creates a server that the node installs, then the server page
@@ -190,6 +193,37 @@ test.describe('admin servers', () => {
     await expect(page.getByText(`${name} was deleted`)).toBeVisible();
     await api.raw.request('GET', `/api/admin/servers/${id}`, { session: api.adminSession, expect: 404 });
     await expect.poll(() => node.sim.servers.has(String(made.uuid))).toBe(false);
+  });
+
+  test("changing the egg on the Startup tab: the new egg's variables with its defaults, checked by its rules, and the server not reinstalled", async ({ adminPage: page, api, panel, createServer, installed }) => {
+    test.skip(!panel.eggId, 'the Paper egg fixture is missing (set HATCHERY_EGG_FIXTURES)');
+    const paper = await api.admin('GET', `/api/admin/eggs/${panel.eggId}`);
+    const document = JSON.parse(readFileSync(resolve(EGGS, 'egg-vanilla-minecraft.json'), 'utf8')) as { name: string };
+    document.name = `Vanilla ${randomBytes(3).toString('hex')}`;
+    const vanilla = await api.admin('POST', `/api/admin/eggs/import?nestId=${String(paper.nestId)}`, document);
+    const server = await createServer({ name: `Egg change ${randomBytes(2).toString('hex')}` });
+    await installed(server);
+
+    await page.goto(`/admin/servers/${server.id}?tab=startup`);
+    await expect(page.getByRole('heading', { name: 'Egg', level: 3, exact: true })).toBeVisible();
+    await page.getByRole('button', { name: 'Change egg' }).click();
+    const dialog = page.getByRole('dialog', { name: "Change the server's egg" });
+    await dialog.getByRole('combobox', { name: 'Egg', exact: true }).click();
+    await page.getByRole('option', { name: document.name }).click();
+    const version = dialog.getByRole('textbox', { name: /Server Version/ });
+    await expect(version).toHaveValue('latest');
+    await version.fill('x');
+    await dialog.getByRole('button', { name: 'Change egg' }).click();
+    await expect(dialog.getByText(/must be between 3 and 15 characters/)).toBeVisible();
+    await version.fill('1.20.4');
+    await expect(dialog.getByText(/must be between 3 and 15 characters/)).toHaveCount(0);
+    await shot(page, 'admin-server-change-egg', ['light']);
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Change egg' }).click();
+    await expect(page.getByText('Saved, and the node has it')).toBeVisible();
+    await expect(page.getByRole('textbox', { name: /Server Version/ })).toHaveValue('1.20.4');
+    const after = await api.admin('GET', `/api/admin/servers/${server.id}`);
+    expect([after.eggId, after.installStatus]).toEqual([vanilla.id, null]);
   });
 
   test('a server on a node that cannot be reached: the normal delete is refused and explained, force delete removes it', async ({ adminPage: page, createServer, installed, newNode, api }) => {

@@ -183,6 +183,8 @@ export type BuildBody = Partial<Pick<CreateServerBody, 'memory' | 'swap' | 'disk
 };
 
 export interface StartupBody {
+  /** Another egg: its variables replace the server's (docs/api.md#changing-a-servers-egg). */
+  egg_id?: string;
   startup?: string;
   image?: string;
   skip_scripts?: boolean;
