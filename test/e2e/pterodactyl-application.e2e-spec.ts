@@ -150,6 +150,38 @@ describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: use
           .expect(201)
       ).body;
 
+    it('should filter and sort users, nodes and locations as Pterodactyl allows, and refuse a filter or sort it does not', async () => {
+      const ids = (res: { body: { data: { attributes: { id: number } }[] } }) => res.body.data.map((x) => x.attributes.id);
+      const s = suffix();
+      const fra = (await api('post', '/locations').send({ short: `fra-${s}`, long: `Frankfurt ${s}` }).expect(201)).body.attributes;
+      const ber = (await api('post', '/locations').send({ short: `ber-${s}`, long: `Berlin ${s}` }).expect(201)).body.attributes;
+      expect(ids(await api('get', `/locations?filter[short]=FRA-${s}`).expect(200))).toEqual([fra.id]);
+      expect(ids(await api('get', `/locations?filter[long]=${s}`).expect(200))).toEqual([fra.id, ber.id]);
+      expect(ids(await api('get', `/locations?filter[long]=${s}&sort=-id`).expect(200))).toEqual([ber.id, fra.id]);
+
+      const small = (await newNode(fra.id, { name: `small ${s}`, memory: 1024 })).attributes;
+      const big = (await newNode(ber.id, { name: `big ${s}`, memory: 8192 })).attributes;
+      expect(ids(await api('get', `/nodes?filter[name]=${s}&sort=memory`).expect(200))).toEqual([small.id, big.id]);
+      expect(ids(await api('get', `/nodes?filter[name]=${s}&sort=-memory`).expect(200))).toEqual([big.id, small.id]);
+      expect(ids(await api('get', `/nodes?filter[fqdn]=${encodeURIComponent(big.fqdn)}`).expect(200))).toEqual([big.id]);
+      expect(ids(await api('get', `/nodes?filter[uuid]=${small.uuid}`).expect(200))).toEqual([small.id]);
+      // The token's identifier is not shown (Pterodactyl hides it too), but it can be filtered on.
+      const [{ token_identifier: tokenId }] = await t.app.get(DataSource).query('SELECT token_identifier FROM node WHERE id = $1', [small.id]);
+      expect(ids(await api('get', `/nodes?filter[daemon_token_id]=${tokenId}`).expect(200))).toEqual([small.id]);
+
+      const users = [];
+      for (let i = 0; i < 2; i++) {
+        users.push((await api('post', '/users').send({ email: `sort-${s}-${i}@example.test`, username: `sort-${s}-${i}`, first_name: 'S', last_name: String(i) }).expect(201)).body.attributes);
+      }
+      expect(ids(await api('get', `/users?filter[username]=sort-${s}&sort=-id`).expect(200))).toEqual([users[1].id, users[0].id]);
+
+      const badFilter = await api('get', '/users?filter[password]=x').expect(400);
+      expect(badFilter.body.errors).toEqual([{ code: 'InvalidFilterQuery', status: '400', detail: 'Requested filter(s) `password` are not allowed. Allowed filter(s) are `email, uuid, username, external_id`.' }]);
+      const badSort = await api('get', '/nodes?sort=name').expect(400);
+      expect(badSort.body.errors).toEqual([{ code: 'InvalidSortQuery', status: '400', detail: 'Requested sort(s) `name` is not allowed. Allowed sort(s) are `id, uuid, memory, disk`.' }]);
+      await api('get', '/locations?sort=-short').expect(400);
+    });
+
     it('should create, view, update, list and delete a location', async () => {
       const location = await newLocation();
       expect(location).toEqual({ id: expect.any(Number), short: expect.stringMatching(/^loc-/), long: 'Frankfurt', updated_at: expect.stringMatching(ATOM), created_at: expect.stringMatching(ATOM) });

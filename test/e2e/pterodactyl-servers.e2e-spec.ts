@@ -188,9 +188,22 @@ const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
     await api('delete', `/servers/${server.id}`).expect(204);
   });
 
-  it('should list servers, and refuse bad bodies with 422', async () => {
+  it('should list servers, filtered and sorted as Pterodactyl allows, and refuse bad bodies with 422', async () => {
     const list = await api('get', '/servers').expect(200);
     expect(list.body).toMatchObject({ object: 'list', meta: { pagination: expect.objectContaining({ per_page: 50, current_page: 1 }) } });
+    const ids = (res: { body: { data: { attributes: { id: number } }[] } }) => res.body.data.map((x) => x.attributes.id);
+    const a = (await api('post', '/servers').send(serverBody(Number(p.owner.id), { name: `Filtered A ${db}`, external_id: `filter-a-${db}`, deploy: { locations: [locationId], dedicated_ip: false, port_range: [] } })).expect(201)).body.attributes;
+    const b = (await api('post', '/servers').send(serverBody(Number(p.owner.id), { name: `Filtered B ${db}`, deploy: { locations: [locationId], dedicated_ip: false, port_range: [] } })).expect(201)).body.attributes;
+    expect(ids(await api('get', `/servers?filter[name]=filtered`).expect(200))).toEqual([a.id, b.id]);
+    expect(ids(await api('get', `/servers?filter[name]=filtered&sort=-id`).expect(200))).toEqual([b.id, a.id]);
+    expect(ids(await api('get', `/servers?filter[uuidShort]=${b.identifier}`).expect(200))).toEqual([b.id]);
+    expect(ids(await api('get', `/servers?filter[external_id]=filter-a-${db}`).expect(200))).toEqual([a.id]);
+    expect(ids(await api('get', `/servers?filter[image]=java_21&filter[name]=filtered`).expect(200))).toEqual([a.id, b.id]);
+    expect((await api('get', '/servers?filter[node]=1').expect(400)).body.errors[0].code).toBe('InvalidFilterQuery');
+    for (const s of [a, b]) {
+      await installed(s.id);
+      await api('delete', `/servers/${s.id}`).expect(204);
+    }
     const missing = await api('post', '/servers').send({ name: 'x' }).expect(422);
     expect(missing.body.errors.map((e: { meta: { source_field: string } }) => e.meta.source_field)).toEqual(['user', 'egg', 'limits', 'feature_limits']);
     const unknownEgg = await api('post', '/servers').send(serverBody(Number(p.owner.id), { egg: 999999, deploy: { locations: [locationId], dedicated_ip: false } })).expect(422);

@@ -38,6 +38,7 @@ const CODE_BY_ERROR: Record<string, string> = {
   PTERODACTYL_INVALID_PASSWORD: 'InvalidPasswordProvidedException',
   PTERODACTYL_2FA_TOKEN_INVALID: 'TwoFactorAuthenticationTokenInvalid',
   PTERODACTYL_INVALID_SORT: 'InvalidSortQuery',
+  PTERODACTYL_INVALID_FILTER: 'InvalidFilterQuery',
 };
 
 /** A 5xx's detail: Pterodactyl never shows the cause of a server-side failure. */

@@ -8,6 +8,7 @@ import { CreateLocationDto, LocationResponseDto, toLocationResponse, UpdateLocat
 import { LocationEntity } from 'src/modules/nodes/location.entity';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
+import type { ListQuery } from 'src/database/like';
 
 const FIELDS = ['short', 'long'] as const;
 
@@ -18,8 +19,8 @@ export class LocationsService {
     private readonly audit: AuditService,
   ) {}
 
-  async list(page: Page): Promise<Paginated<LocationResponseDto>> {
-    const [rows, total] = await this.repo.findLocationPage(page.skip, page.perPage);
+  async list(page: Page, list: ListQuery = {}): Promise<Paginated<LocationResponseDto>> {
+    const [rows, total] = await this.repo.findLocationPage(page.skip, page.perPage, list);
     return paginated(rows.map(toLocationResponse), total, page);
   }
 

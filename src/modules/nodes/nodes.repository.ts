@@ -6,6 +6,7 @@ import { LocationEntity } from 'src/modules/nodes/location.entity';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { violations } from 'src/database/pg-errors';
+import { applyListQuery, ListQuery } from 'src/database/like';
 
 /** Locations, nodes and allocations. */
 @Injectable()
@@ -25,8 +26,9 @@ export class NodesRepository {
     return new Map(rows.map((l): [string, LocationEntity] => [l.id, l]));
   }
 
-  findLocationPage(skip: number, take: number): Promise<[LocationEntity[], number]> {
-    return this.nodes.manager.getRepository(LocationEntity).findAndCount({ order: { id: 'ASC' }, skip, take });
+  findLocationPage(skip: number, take: number, list: ListQuery = {}): Promise<[LocationEntity[], number]> {
+    const query = this.nodes.manager.getRepository(LocationEntity).createQueryBuilder('location').orderBy('location.id', 'ASC').skip(skip).take(take);
+    return applyListQuery(query, list, { id: 'location.id', short: 'location.short', long: 'location.long' }, 'location.id').getManyAndCount();
   }
 
   saveLocation(location: Partial<LocationEntity>, manager: EntityManager = this.nodes.manager): Promise<LocationEntity> {
@@ -54,8 +56,10 @@ export class NodesRepository {
     await this.nodes.update({ id }, { lastSeenAt: at });
   }
 
-  findNodePage(skip: number, take: number): Promise<[NodeEntity[], number]> {
-    return this.nodes.findAndCount({ order: { id: 'ASC' }, skip, take });
+  findNodePage(skip: number, take: number, list: ListQuery = {}): Promise<[NodeEntity[], number]> {
+    const query = this.nodes.createQueryBuilder('node').orderBy('node.id', 'ASC').skip(skip).take(take);
+    const columns = { id: 'node.id', uuid: 'node.uuid::text', name: 'node.name', fqdn: 'node.fqdn', tokenIdentifier: 'node.token_identifier', memory: 'node.memory', disk: 'node.disk' };
+    return applyListQuery(query, list, columns, 'node.id').getManyAndCount();
   }
 
   /** Every node's daemon address (`scheme://fqdn:port`), for the browser's content-security policy. */

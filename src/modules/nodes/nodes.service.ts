@@ -18,6 +18,7 @@ import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { NodeOrigins } from 'src/modules/nodes/node-origins';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
+import type { ListQuery } from 'src/database/like';
 
 const NODE_FIELDS = [
   'name',
@@ -69,8 +70,8 @@ export class NodesService {
     private readonly origins: NodeOrigins,
   ) {}
 
-  async list(page: Page): Promise<Paginated<NodeResponseDto>> {
-    const [rows, total] = await this.repo.findNodePage(page.skip, page.perPage);
+  async list(page: Page, list: ListQuery = {}): Promise<Paginated<NodeResponseDto>> {
+    const [rows, total] = await this.repo.findNodePage(page.skip, page.perPage, list);
     return paginated(rows.map(toNodeResponse), total, page);
   }
 

@@ -20,6 +20,7 @@ import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersService } from 'src/modules/users/users.service';
+import type { ListQuery } from 'src/database/like';
 
 @Injectable()
 export class AdminServersService {
@@ -35,8 +36,8 @@ export class AdminServersService {
     private readonly deletionSteps: ServerDeletionSteps,
   ) {}
 
-  async list(page: Page, search?: string, where: { ownerId?: string } = {}): Promise<Paginated<AdminServerDto>> {
-    const [rows, total] = await this.servers.findListPage(where, page.skip, page.perPage, search);
+  async list(page: Page, search?: string, where: { ownerId?: string } = {}, list: ListQuery = {}): Promise<Paginated<AdminServerDto>> {
+    const [rows, total] = await this.servers.findListPage(where, page.skip, page.perPage, search, list);
     const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
     return paginated(
       rows.map((s) => toAdminServer(s, allocations.get(s.id) ?? [])),

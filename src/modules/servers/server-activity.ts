@@ -5,6 +5,7 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
 import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
+import { likeLiteral } from 'src/database/like';
 
 /** Who wrote an entry that no signed-in user made: the schedule runner, the daemon, or the SFTP sign-in. */
 type SystemVia = 'schedule' | 'daemon' | 'sftp';
@@ -93,7 +94,7 @@ export class ServerActivityLog {
     const where: FindOptionsWhere<ServerActivityEntity> = { serverId };
     if (event !== undefined) {
       // `_` and `%` are LIKE wildcards; the prefix matches only literally.
-      where.event = event.endsWith('.*') ? Like(`${event.slice(0, -1).replace(/[\\%_]/g, (c) => `\\${c}`)}%`) : event;
+      where.event = event.endsWith('.*') ? Like(`${likeLiteral(event.slice(0, -1))}%`) : event;
     }
     return this.rows.findAndCount({ where, order: { createdAt: 'DESC', id: 'DESC' }, skip, take });
   }

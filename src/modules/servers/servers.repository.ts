@@ -11,6 +11,7 @@ import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ListedServer, LoadedServer, ServerEntity } from 'src/modules/servers/server.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
+import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
 
 /** An allocation as the cache keeps it: plain values, its date as epoch milliseconds. */
 export type AllocationSnapshot = Readonly<Omit<AllocationEntity, 'createdAt' | 'node' | 'server'> & { createdAt: number }>;
@@ -104,8 +105,6 @@ const clientListSource = (scope: ClientListScope): { from: string; where: string
   }
 };
 
-/** An ILIKE pattern matching values that contain `text` as typed (its `%`, `_` and `\\` taken literally). */
-const containsPattern = (text: string): string => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * Whether server `s` (or the server under another alias) matches a search pattern: its own columns,
@@ -169,12 +168,22 @@ export class ServersRepository {
    * One page of servers as list pages show them, in id order, and how many there are in all; `search`
    * keeps those that match it as the client list's search does.
    */
-  findListPage(where: { ownerId?: string }, skip: number, take: number, search?: string): Promise<[ListedServer[], number]> {
+  findListPage(where: { ownerId?: string }, skip: number, take: number, search?: string, list: ListQuery = {}): Promise<[ListedServer[], number]> {
     // Only many-to-one joins, so the page can be cut in SQL (skip/take would first select distinct ids).
     const query = this.listed().where(where);
     if (search !== undefined && search.trim() !== '') {
       query.andWhere(searchCondition(':pattern', 'server'), { pattern: containsPattern(search.trim()) });
     }
+    const columns = {
+      id: 'server.id',
+      uuid: 'server.uuid::text',
+      identifier: 'server.identifier',
+      name: 'server.name',
+      description: 'server.description',
+      image: 'server.image',
+      externalId: 'server.external_id',
+    };
+    applyListQuery(query, list, columns, 'server.id');
     return query.offset(skip).limit(take).getManyAndCount() as Promise<[ListedServer[], number]>;
   }
 

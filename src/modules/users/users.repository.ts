@@ -7,6 +7,7 @@ import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-re
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
 import { pgError, UNIQUE_VIOLATION, violations } from 'src/database/pg-errors';
+import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
 
 @Injectable()
 export class UsersRepository {
@@ -32,23 +33,18 @@ export class UsersRepository {
    * A page by id. With `search`, only users whose username, e-mail or name holds it; `filters` (Pterodactyl's
    * list filters) each match anywhere in their column. Both case-insensitive, with LIKE's wildcards taken literally.
    */
-  findPage(skip: number, take: number, search?: string, filters: UserFilters = {}): Promise<[UserEntity[], number]> {
+  findPage(skip: number, take: number, search?: string, filters: UserFilters = {}, sort?: ListQuery['sort']): Promise<[UserEntity[], number]> {
     const query = this.repo.createQueryBuilder('u').orderBy('u.id', 'ASC').skip(skip).take(take);
     if (search) {
-      const pattern = `%${escapeLike(search)}%`;
+      const pattern = containsPattern(search);
       query.andWhere(
         new Brackets((q) => {
           q.where('u.username ILIKE :pattern', { pattern }).orWhere('u.email ILIKE :pattern', { pattern }).orWhere('u.name ILIKE :pattern', { pattern });
         }),
       );
     }
-    for (const [field, value] of Object.entries(filters) as [keyof UserFilters, string | undefined][]) {
-      if (value !== undefined) {
-        const column = field === 'uuid' ? 'u.uuid::text' : `u.${field}`;
-        query.andWhere(`LOWER(${column}) LIKE :${field} ESCAPE '\\'`, { [field]: `%${escapeLike(value.toLowerCase())}%` });
-      }
-    }
-    return query.getManyAndCount();
+    const columns = { id: 'u.id', uuid: 'u.uuid::text', email: 'u.email', username: 'u.username', externalId: 'u.externalId' };
+    return applyListQuery(query, { filters: filters as Record<string, string | undefined>, sort }, columns, 'u.id').getManyAndCount();
   }
 
   count(): Promise<number> {
@@ -124,7 +120,6 @@ export interface UserFilters {
   name?: string;
 }
 
-const escapeLike = (value: string): string => value.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 const mapUniqueViolation = (e: unknown): unknown => {
   const error = pgError(e);

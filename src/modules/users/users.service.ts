@@ -13,6 +13,7 @@ import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
 import { UserFilters, UsersRepository } from 'src/modules/users/users.repository';
+import type { ListQuery } from 'src/database/like';
 
 /** What the audit log records of a user (never the password or its hash). */
 const AUDITED = ['username', 'email', 'name', 'admin', 'suspended'] as const;
@@ -32,8 +33,8 @@ export class UsersService {
   }
 
   /** A page of users, filtered (each filter matches case-insensitively anywhere in its column). */
-  findPage(page: Page, filters: UserFilters): Promise<[UserEntity[], number]> {
-    return this.users.findPage(page.skip, page.perPage, undefined, filters);
+  findPage(page: Page, filters: UserFilters, sort?: ListQuery['sort']): Promise<[UserEntity[], number]> {
+    return this.users.findPage(page.skip, page.perPage, undefined, filters, sort);
   }
 
   async getByExternalId(externalId: string): Promise<UserEntity> {

@@ -9,7 +9,7 @@ import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { toLocationResponse } from 'src/modules/nodes/dto/location.dto';
 import { LocationsService } from 'src/modules/nodes/locations.service';
 import { locationItem } from 'src/modules/pterodactyl/application/transformers';
-import { FractalItem, FractalPage, page, pageOf } from 'src/modules/pterodactyl/common/fractal';
+import { filtersOf, FractalItem, FractalPage, page, pageOf, sortOf } from 'src/modules/pterodactyl/common/fractal';
 import { PterodactylBody, uniqueViolation } from 'src/modules/pterodactyl/common/pterodactyl-body';
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
 import { applicationPaths, ApplicationRoute, PterodactylActor, PterodactylController, PterodactylRequestOf } from 'src/modules/pterodactyl/common/pterodactyl-route';
@@ -47,7 +47,7 @@ export class ApplicationLocationsController {
   @ApplicationRoute('locations', 'read')
   async list(@Query() query: Record<string, unknown>, @PterodactylRequestOf() req: HttpRequest): Promise<FractalPage> {
     const at = pageOf(query);
-    const { data, meta } = await this.locations.list(at);
+    const { data, meta } = await this.locations.list(at, { filters: filtersOf(query, ['short', 'long'] as const), sort: sortOf(query, ['id'] as const) });
     return page(data.map(locationItem), meta.pagination.total, at, req, this.config.http.appUrl);
   }
 

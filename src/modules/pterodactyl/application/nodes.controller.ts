@@ -16,7 +16,7 @@ import { AllocationsService } from 'src/modules/nodes/allocations.service';
 import { toLocationResponse } from 'src/modules/nodes/dto/location.dto';
 import { LocationsService } from 'src/modules/nodes/locations.service';
 import { keyAllows, ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/pterodactyl-keys.service';
-import { FractalItem, FractalList, FractalPage, includesOf, list, NULL_RESOURCE, page, pageOf, PterodactylPage, withRelationships } from 'src/modules/pterodactyl/common/fractal';
+import { filtersOf, FractalItem, FractalList, FractalPage, includesOf, list, NULL_RESOURCE, page, pageOf, PterodactylPage, sortOf, withRelationships } from 'src/modules/pterodactyl/common/fractal';
 import { LaravelBoolean, LaravelInt } from 'src/modules/pterodactyl/common/laravel-rules';
 import { existsViolation, PterodactylBody, pterodactylValidationError } from 'src/modules/pterodactyl/common/pterodactyl-body';
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
@@ -187,7 +187,8 @@ export class ApplicationNodesController {
   @ApplicationRoute('nodes', 'read')
   async list(@Query() query: Record<string, unknown>, @PterodactylCaller() key: ResolvedPterodactylKey, @PterodactylRequestOf() req: HttpRequest): Promise<FractalPage> {
     const at = pageOf(query);
-    const { data, meta } = await this.nodes.list(at);
+    const { daemon_token_id: tokenIdentifier, ...filters } = filtersOf(query, ['uuid', 'name', 'fqdn', 'daemon_token_id'] as const);
+    const { data, meta } = await this.nodes.list(at, { filters: { ...filters, tokenIdentifier }, sort: sortOf(query, ['id', 'uuid', 'memory', 'disk'] as const) });
     return page(await this.views(data, includesOf(query, NODE_INCLUDES), key), meta.pagination.total, at, req, this.config.http.appUrl);
   }
 

@@ -14,7 +14,7 @@ import type { ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/pterod
 import { AdminServerChangesService } from 'src/modules/servers/admin-server-changes.service';
 import { AdminServersService } from 'src/modules/servers/admin-servers.service';
 import type { AdminServerDto } from 'src/modules/servers/dto/server-response.dto';
-import { FractalItem, FractalPage, includesOf, page, pageOf } from 'src/modules/pterodactyl/common/fractal';
+import { filtersOf, FractalItem, FractalPage, includesOf, page, pageOf, sortOf } from 'src/modules/pterodactyl/common/fractal';
 import { LaravelBoolean, LaravelInt } from 'src/modules/pterodactyl/common/laravel-rules';
 import { existsViolation, PterodactylBody, pterodactylValidationError, uniqueViolation } from 'src/modules/pterodactyl/common/pterodactyl-body';
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
@@ -141,7 +141,9 @@ export class ApplicationServersController {
   @ApplicationRoute('servers', 'read')
   async list(@Query() query: QueryParams, @PterodactylCaller() key: ResolvedPterodactylKey, @PterodactylRequestOf() req: HttpRequest): Promise<FractalPage> {
     const at = pageOf(query);
-    const { data, meta } = await this.servers.list(at);
+    const { uuidShort: identifier, external_id: externalId, ...filters } = filtersOf(query, ['uuid', 'uuidShort', 'name', 'description', 'image', 'external_id'] as const);
+    const list = { filters: { ...filters, identifier, externalId }, sort: sortOf(query, ['id', 'uuid'] as const) };
+    const { data, meta } = await this.servers.list(at, undefined, {}, list);
     return page(await this.serverViews.views(data, includesOf(query, SERVER_INCLUDES), key), meta.pagination.total, at, req, this.config.http.appUrl);
   }
 

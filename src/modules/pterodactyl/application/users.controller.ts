@@ -39,17 +39,7 @@ import {
   uniqueViolation,
 } from "src/modules/pterodactyl/common/pterodactyl-body";
 import { PterodactylError } from "src/modules/pterodactyl/common/pterodactyl-errors";
-import {
-  filtersOf,
-  FractalItem,
-  FractalPage,
-  includesOf,
-  list,
-  NULL_RESOURCE,
-  page,
-  pageOf,
-  withRelationships,
-} from "src/modules/pterodactyl/common/fractal";
+import { filtersOf, FractalItem, FractalPage, includesOf, list, NULL_RESOURCE, page, pageOf, sortOf, withRelationships } from "src/modules/pterodactyl/common/fractal";
 import { LaravelBoolean } from "src/modules/pterodactyl/common/laravel-rules";
 import { translating } from "src/modules/pterodactyl/common/translate";
 import {
@@ -138,10 +128,14 @@ export class ApplicationUsersController {
   ): Promise<FractalPage> {
     const at = pageOf(query);
     const { external_id: externalId, ...filters } = filtersOf(query, FILTERS);
-    const [rows, total] = await this.users.findPage(at, {
-      ...filters,
-      externalId,
-    });
+    const [rows, total] = await this.users.findPage(
+      at,
+      {
+        ...filters,
+        externalId,
+      },
+      sortOf(query, ["id", "uuid"] as const),
+    );
     const includes = includesOf(query, USER_INCLUDES);
     return page(await Promise.all(rows.map((u) => this.withIncludes(u, includes, key))), total, at, req, this.config.http.appUrl);
   }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import type { PterodactylPage } from 'src/modules/pterodactyl/common/fractal';
+import { likeLiteral } from 'src/database/like';
 
 export type ClientListType = 'owner' | 'admin' | 'admin-all' | 'default';
 
@@ -30,8 +31,6 @@ export interface ClientAllocation {
 
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?::\d{0,5})?$/;
 
-/** `text` inside a LIKE pattern, taken literally. */
-const literal = (text: string): string => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /**
  * The few reads the client layer makes that Hatchery's services do not offer in Pterodactyl's terms:
@@ -69,7 +68,7 @@ export class PterodactylClientLookups {
     ] as const) {
       const value = filters[field];
       if (value !== undefined) {
-        where.push(`LOWER(${column}) LIKE ${p(`%${literal(value.toLowerCase())}%`)}`);
+        where.push(`LOWER(${column}) LIKE ${p(`%${likeLiteral(value.toLowerCase())}%`)}`);
       }
     }
     const any = filters['*'];
@@ -81,7 +80,7 @@ export class PterodactylClientLookups {
       } else {
         const exact = p(any);
         where.push(
-          `(s.uuid::text = ${exact} OR s.uuid::text LIKE ${p(`${literal(any.toLowerCase())}%`)} OR s.identifier = ${exact} OR s.external_id = ${exact} OR LOWER(s.name) LIKE ${p(`%${literal(any.toLowerCase())}%`)})`,
+          `(s.uuid::text = ${exact} OR s.uuid::text LIKE ${p(`${likeLiteral(any.toLowerCase())}%`)} OR s.identifier = ${exact} OR s.external_id = ${exact} OR LOWER(s.name) LIKE ${p(`%${likeLiteral(any.toLowerCase())}%`)})`,
         );
       }
     }

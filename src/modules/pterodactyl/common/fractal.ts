@@ -1,4 +1,6 @@
+import { AppException } from 'src/common/errors/app.exception';
 import { HttpRequest, pathOf } from 'src/common/http/http';
+import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
 
 /** One resource, as Pterodactyl's serializer writes it; included relationships sit inside `attributes`. */
 export interface FractalItem<A extends object = Record<string, unknown>> {
@@ -62,8 +64,24 @@ export const includesOf = <T extends string>(query: Query, offered: readonly T[]
   return new Set(raw.split(',').map((s) => s.trim()).filter((s): s is T => (offered as readonly string[]).includes(s)));
 };
 
-/** `filter[name]=value` from the query, only for the filters the route offers. */
+/** The names of the `filter[…]` the query asks for (flat keys, or a nested object from another parser). */
+const askedFilters = (query: Query): string[] => {
+  const flat = Object.keys(query).flatMap((k) => /^filter\[([^\]]*)\]$/.exec(k)?.[1] ?? []);
+  const nested = query.filter && typeof query.filter === 'object' ? Object.keys(query.filter) : [];
+  return [...flat, ...nested];
+};
+
+/**
+ * `filter[name]=value` from the query, for the filters the route offers; a filter it does not offer is
+ * 400 InvalidFilterQuery, as Pterodactyl's query builder (spatie/laravel-query-builder) answers.
+ */
 export const filtersOf = <T extends string>(query: Query, offered: readonly T[]): Partial<Record<T, string>> => {
+  const unknown = askedFilters(query).filter((name) => !(offered as readonly string[]).includes(name));
+  if (unknown.length > 0) {
+    throw new AppException(PterodactylError.INVALID_FILTER, {
+      message: `Requested filter(s) \`${unknown.join(', ')}\` are not allowed. Allowed filter(s) are \`${offered.join(', ')}\`.`,
+    });
+  }
   const out: Partial<Record<T, string>> = {};
   const nested = query.filter;
   for (const name of offered) {
@@ -74,6 +92,27 @@ export const filtersOf = <T extends string>(query: Query, offered: readonly T[])
     }
   }
   return out;
+};
+
+export interface ListSort<S extends string> {
+  by: S;
+  descending: boolean;
+}
+
+/** `?sort=field` (or `-field`, descending) among the route's; none asked: undefined; another: 400 InvalidSortQuery. */
+export const sortOf = <S extends string>(query: Query, offered: readonly S[]): ListSort<S> | undefined => {
+  const raw = query.sort;
+  if (raw === undefined || raw === '') {
+    return undefined;
+  }
+  const asked = typeof raw === 'string' ? raw : '';
+  const by = asked.startsWith('-') ? asked.slice(1) : asked;
+  if (!(offered as readonly string[]).includes(by)) {
+    throw new AppException(PterodactylError.INVALID_SORT, {
+      message: `Requested sort(s) \`${typeof raw === 'string' ? by : 'sort'}\` is not allowed. Allowed sort(s) are \`${offered.join(', ')}\`.`,
+    });
+  }
+  return { by: by as S, descending: asked.startsWith('-') };
 };
 
 /** A page of items with Fractal's pagination meta; links are absolute URLs of the same request with another page. */

@@ -35,5 +35,6 @@ export const PterodactylError = {
     category: ErrorCategory.BAD_REQUEST,
     message: 'Two-factor authentication has not been set up: fetch a secret with GET /api/client/account/two-factor first.',
   },
+  INVALID_FILTER: { code: 'PTERODACTYL_INVALID_FILTER', category: ErrorCategory.BAD_REQUEST, message: 'Requested filter(s) are not allowed.' },
   INVALID_SORT: { code: 'PTERODACTYL_INVALID_SORT', category: ErrorCategory.BAD_REQUEST, message: 'Requested sort(s) are not allowed. Allowed sort(s) are `timestamp`.' },
 } satisfies Record<string, ErrorDef>;
