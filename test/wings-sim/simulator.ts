@@ -206,12 +206,22 @@ export class WingsSimulator implements SimContext {
       }
     }
     this.servers.clear();
-    this.cutConnections();
     const http = this.http;
     this.http = null;
     if (http) {
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
+      // Stop listening first, then cut what is open; a connection accepted meanwhile, or a socket an
+      // upgrade in progress still holds, is cut on the next round, until the server has closed.
+      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
+      const cut = () => {
+        http.closeAllConnections();
+        this.cutConnections();
+      };
+      cut();
+      const rounds = setInterval(cut, 200);
+      await closed;
+      clearInterval(rounds);
+    } else {
+      this.cutConnections();
     }
     if (this.ownsDataDir && this.dataDir !== '') {
       await fsp.rm(this.dataDir, { recursive: true, force: true });
