@@ -9,7 +9,6 @@ import type { Response } from 'supertest';
 import { AppModule } from 'src/app.module';
 import { BackgroundTasks } from 'src/common/background/background-tasks';
 import { OutboundPolicy } from 'src/common/http/outbound-url';
-import { REFUSED_BY_DESIGN } from 'src/modules/pterodactyl/client/client-access';
 import { ScheduleRunner } from 'src/modules/schedules/schedule-runner.service';
 import { DEFAULT_PASSWORD } from 'test/factories/user.factory';
 import { sessionCookie } from 'test/utils/auth';
@@ -18,7 +17,7 @@ import { TEST_ORIGIN } from 'test/utils/create-test-app';
 import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
 import { MariaDb, mariadbAvailable, reserveServerIds, testHostBody } from 'test/utils/mariadb';
 import { LiveClient } from 'test/utils/live-client';
-import { listRoutes, RouteInfo } from 'test/utils/routes';
+import { listRoutes } from 'test/utils/routes';
 import { createPterodactylKey, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
 import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { SmtpSink } from 'test/utils/smtp-sink';
@@ -517,15 +516,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   it('should have answered 2xx on every route of the app at least once (101 for the WebSocket upgrade)', () => {
     const success = (key: string, status: number) => (status >= 200 && status < 300) || (key === 'GET /api/ws' && status === 101);
     const routes = listRoutes(AppModule);
-    // A route refused by design (the Pterodactyl layer's features Hatchery keeps to sessions or administrators) must have refused, never succeeded.
-    const refused = (r: RouteInfo): boolean => Reflect.getMetadata(REFUSED_BY_DESIGN, r.handler) === true;
-    const notRefused = routes.filter(refused).filter((r) => {
-      const statuses = answered.get(r.key) ?? [];
-      return statuses.length === 0 || statuses.some((status) => status < 400 || status >= 500);
-    });
-    expect(notRefused.map((r) => r.key)).toEqual([]);
     const never = routes
-      .filter((r) => !refused(r))
       .map((r) => r.key)
       .filter((key) => !(answered.get(key) ?? []).some((status) => success(key, status)));
     expect(never).toEqual([]);

@@ -2,7 +2,7 @@ import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { withinGrace } from 'src/common/shutdown/within-grace';
 
 /** How long shutdown waits for running tasks (an e-mail to a slow SMTP server) before it goes on. */
-export const BACKGROUND_SHUTDOWN_GRACE_MS = 10_000;
+const BACKGROUND_SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * Work a request starts but does not wait for (e-mails, the password-reset lookup), so its duration

@@ -12,7 +12,7 @@ export interface TrackedCredential {
  * keys): a tracker answers `null` when the request does not carry its kind of credential or the
  * credential does not verify (then the request counts by address, as any failed credential does).
  */
-export type RateLimitTracker = (req: HttpRequest) => Promise<TrackedCredential | null>;
+type RateLimitTracker = (req: HttpRequest) => Promise<TrackedCredential | null>;
 
 /** Trackers that feature modules register, consulted by RateLimitGuard before AuthService. */
 @Injectable()

@@ -11,7 +11,7 @@ import { UsersService } from 'src/modules/users/users.service';
  * What a caller without a fresh session (a Pterodactyl client key) gives instead: Hatchery's own
  * routes ask a session signed in within 5 minutes, with both factors when two-factor sign-in is on.
  */
-export interface StepUp {
+interface StepUp {
   twoFactorCode?: string;
 }
 

@@ -18,7 +18,7 @@ import { keyAllows, ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/
 
 /** ServerTransformer's includes (databases come from their own route, /servers/{id}/databases). */
 export const SERVER_INCLUDES = ['allocations', 'user', 'nest', 'egg', 'variables', 'location', 'node'] as const;
-export type ServerInclude = (typeof SERVER_INCLUDES)[number];
+type ServerInclude = (typeof SERVER_INCLUDES)[number];
 
 /** Servers as the application API shows them (its /servers routes and a user's `servers` include). */
 @Injectable()

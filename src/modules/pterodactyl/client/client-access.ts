@@ -35,11 +35,6 @@ export class PterodactylClientAuthGuard implements CanActivate {
   }
 }
 
-/** Metadata of a route that always refuses, by design (docs/pterodactyl-compat.md#not-supported): it answers 4xx and never 2xx. */
-export const REFUSED_BY_DESIGN = 'hatchery:pterodactyl-refused';
-
-/** The route answers only with a refusal: a feature Hatchery leaves to sessions or administrators. */
-export const RefusedByDesign = (): MethodDecorator => SetMetadata(REFUSED_BY_DESIGN, true);
 
 /** A client API route on the account (no server). */
 export const ClientAccountRoute = (): MethodDecorator => applyDecorators(ClientRoute(), UseGuards(PterodactylClientAuthGuard));

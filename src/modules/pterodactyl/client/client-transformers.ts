@@ -158,7 +158,7 @@ export const subuserItem = (s: SubuserResponseDto): FractalItem =>
   });
 
 /** One entry of an activity log the layer shows: a server's (ServerActivityDto), or the account's own (accountActivityItem). */
-export type ActivityEntry = Pick<ServerActivityDto, 'id' | 'event' | 'ip' | 'metadata' | 'via' | 'timestamp'>;
+type ActivityEntry = Pick<ServerActivityDto, 'id' | 'event' | 'ip' | 'metadata' | 'via' | 'timestamp'>;
 
 /** Properties Pterodactyl's transformer never counts as additional metadata. */
 const PLAIN_PROPERTIES = new Set(['ip', 'useragent', 'using_sftp']);

@@ -94,7 +94,7 @@ export const filtersOf = <T extends string>(query: Query, offered: readonly T[])
   return out;
 };
 
-export interface ListSort<S extends string> {
+interface ListSort<S extends string> {
   by: S;
   descending: boolean;
 }
