@@ -272,6 +272,30 @@ describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: use
       await api('get', '/nodes/999999999/allocations').expect(404);
     });
 
+    it('should filter a node\'s allocations as Pterodactyl does: exact ip and port, alias containing, server_id', async () => {
+      const node = (await newNode((await newLocation()).id)).attributes;
+      await api('post', `/nodes/${node.id}/allocations`).send({ ip: '10.1.0.5', alias: 'Play.Example.test', ports: ['25565-25567'] }).expect(204);
+      await api('post', `/nodes/${node.id}/allocations`).send({ ip: '2001:DB8::5', ports: ['25565'] }).expect(204);
+      const ports = async (query: string) =>
+        (await api('get', `/nodes/${node.id}/allocations?${query}`).expect(200)).body.data.map((a: { attributes: { ip: string; port: number } }) => `${a.attributes.ip}:${a.attributes.port}`);
+      expect(await ports('filter[ip]=10.1.0.5')).toEqual(['10.1.0.5:25565', '10.1.0.5:25566', '10.1.0.5:25567']);
+      // Exact, not contained; an IPv6 address in any spelling.
+      expect(await ports('filter[ip]=10.1.0')).toEqual([]);
+      expect(await ports(`filter[ip]=${encodeURIComponent('2001:db8:0::5')}`)).toEqual(['2001:db8::5:25565']);
+      expect(await ports('filter[port]=25565')).toEqual(['10.1.0.5:25565', '2001:db8::5:25565']);
+      expect(await ports('filter[port]=25565&filter[ip]=10.1.0.5')).toEqual(['10.1.0.5:25565']);
+      expect(await ports('filter[port]=abc')).toEqual([]);
+      expect(await ports('filter[ip_alias]=example')).toHaveLength(3);
+      expect(await ports(`filter[ip_alias]=${encodeURIComponent('%')}`)).toEqual([]);
+      // None is assigned: 0 (or any value that is no number) asks for the free ones, an id for its server's.
+      expect(await ports('filter[server_id]=0')).toHaveLength(4);
+      expect(await ports('filter[server_id]=none')).toHaveLength(4);
+      expect(await ports('filter[server_id]=1')).toEqual([]);
+      expect(await ports('filter[server_id]=99999999999999999999999')).toEqual([]);
+      const refused = await api('get', `/nodes/${node.id}/allocations?filter[notes]=x`).expect(400);
+      expect(refused.body.errors[0]).toMatchObject({ code: 'InvalidFilterQuery', status: '400' });
+    });
+
     it('should list the deployable nodes: public ones in the locations asked for, with room for the memory and disk', async () => {
       const here = await newLocation();
       const there = await newLocation();

@@ -65,6 +65,14 @@ const ACCESS_DENIED = /^ER_ACCESS_DENIED/;
       expect(listed.body.data[0].attributes.relationships.password).toEqual({ object: 'null_resource', attributes: null });
       const viewed = await api('get', `/servers/${server.id}/databases/${attributes.id}`).expect(200);
       expect(viewed.body.attributes).toMatchObject({ id: attributes.id, database: attributes.database });
+      // The server's own view includes them too (ServerTransformer's `databases`), only with read on them.
+      const included = await api('get', `/servers/${server.id}?include=databases`).expect(200);
+      expect(included.body.attributes.relationships.databases).toEqual({ object: 'list', data: [{ object: 'server_database', attributes: viewed.body.attributes }] });
+      const listedServer = (await api('get', '/servers?include=databases&per_page=100').expect(200)).body.data.find((s: { attributes: { id: number } }) => s.attributes.id === Number(server.id));
+      expect(listedServer.attributes.relationships.databases.data.map((d: { attributes: { id: number } }) => d.attributes.id)).toEqual([attributes.id]);
+      const noDatabases = (await p.admin('post', '/api/admin/pterodactyl-keys').send({ description: 'no databases', permissions: { ...ALL_APPLICATION_PERMISSIONS, server_databases: 0 } }).expect(201)).body.data.key;
+      const withheld = await api('get', `/servers/${server.id}?include=databases`, noDatabases).expect(200);
+      expect(withheld.body.attributes.relationships.databases).toEqual({ object: 'null_resource', attributes: null });
 
       // A new password: the old one no longer opens the database.
       await api('post', `/servers/${server.id}/databases/${attributes.id}/reset-password`).expect(204);

@@ -89,6 +89,9 @@ const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
     expect(server.container.environment).not.toHaveProperty('BUNGEE_VERSION');
     await installed(server.id);
     await waitFor(() => p.sim.servers.has(server.uuid));
+    // The module reads the port it was given from the node's allocations, filtered by server.
+    const held = (await api('get', `/nodes/${server.node}/allocations?filter[server_id]=${server.id}`).expect(200)).body.data;
+    expect(held.map((a: { attributes: unknown }) => a.attributes)).toEqual([expect.objectContaining({ id: server.allocation, assigned: true })]);
 
     // 3. Find it again by the external id.
     const found = await api('get', `/servers/external/service-${db}`).expect(200);
@@ -116,7 +119,11 @@ const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
   });
 
   it('should create on a given allocation, change details and startup, reinstall, and force-delete with the node down', async () => {
-    const allocation = (await api('get', `/nodes/${p.nodeId}/allocations?per_page=100`).expect(200)).body.data.map((a: { attributes: { id: number; assigned: boolean } }) => a.attributes).find((a: { assigned: boolean }) => !a.assigned);
+    // `filter[server_id]=0`, as billing modules ask for a free port: only unassigned allocations.
+    const free = (await api('get', `/nodes/${p.nodeId}/allocations?filter[server_id]=0&per_page=100`).expect(200)).body.data.map((a: { attributes: { id: number; assigned: boolean } }) => a.attributes);
+    expect(free.length).toBeGreaterThan(0);
+    expect(free.every((a: { assigned: boolean }) => !a.assigned)).toBe(true);
+    const [allocation] = free;
     const created = (await api('post', '/servers').send(serverBody(Number(p.owner.id), { allocation: { default: allocation.id } })).expect(201)).body.attributes;
     expect(created.allocation).toBe(allocation.id);
     await installed(created.id);

@@ -47,6 +47,23 @@ export const waitFor = async <T>(probe: () => Promise<T | undefined | false> | T
 };
 
 /**
+ * Runs one phase of a teardown; one still running after 8 s is named on stderr with what the
+ * process is waiting on, so a hook that times out says which part held it.
+ */
+const slowPhase = async (name: string, phase: () => Promise<void>): Promise<void> => {
+  const started = Date.now();
+  const watch = setInterval(() => {
+    process.stderr.write(`teardown: ${name} has taken ${Math.round((Date.now() - started) / 1000)} s; waiting on ${process.getActiveResourcesInfo().join(', ')}\n`);
+  }, 8000);
+  watch.unref();
+  try {
+    await phase();
+  } finally {
+    clearInterval(watch);
+  }
+};
+
+/**
  * A listening panel and a Wings simulator set up as an administrator would: location, node,
  * allocations 25565-25574, the node's token read from its configuration, the Paper egg imported.
  * With `external`, `env` carries the DATABASE_URL of a database the caller owns (several panels on one database).
@@ -133,8 +150,8 @@ export const startSimPanel = async (db: DbKind | 'external', options: Pick<TestA
     asOwner,
     createServer,
     close: async () => {
-      await sim.stop();
-      await t.close();
+      await slowPhase('the Wings simulator stopping', () => sim.stop());
+      await slowPhase('the panel closing', () => t.close());
     },
   };
 };

@@ -112,6 +112,14 @@ export class DatabasesRepository {
     return this.databases.find({ where: { serverId }, relations: { host: true }, order: { id: 'ASC' } }) as Promise<LoadedDatabase[]>;
   }
 
+  /** The databases of these servers, with their hosts, in one query. */
+  allOfServers(serverIds: string[]): Promise<LoadedDatabase[]> {
+    if (serverIds.length === 0) {
+      return Promise.resolve([]);
+    }
+    return this.databases.find({ where: { serverId: In(serverIds) }, relations: { host: true }, order: { id: 'ASC' } }) as Promise<LoadedDatabase[]>;
+  }
+
   findOfServer(serverId: string, id: string): Promise<LoadedDatabase | null> {
     return this.databases.findOne({ where: { serverId, id }, relations: { host: true } }) as Promise<LoadedDatabase | null>;
   }

@@ -5,7 +5,7 @@ import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AuditService } from 'src/modules/audit/audit.service';
-import { AllocationResponseDto, CreateAllocationsDto, toAllocationResponse } from 'src/modules/nodes/dto/allocation.dto';
+import { AllocationFilter, AllocationResponseDto, CreateAllocationsDto, toAllocationResponse } from 'src/modules/nodes/dto/allocation.dto';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
 
@@ -53,9 +53,9 @@ export class AllocationsService {
     return byServer;
   }
 
-  async list(nodeId: string, page: Page): Promise<Paginated<AllocationResponseDto>> {
+  async list(nodeId: string, page: Page, filter: AllocationFilter = {}): Promise<Paginated<AllocationResponseDto>> {
     await this.requireNode(nodeId);
-    const [rows, total] = await this.repo.findAllocationPage(nodeId, page.skip, page.perPage);
+    const [rows, total] = await this.repo.findAllocationPage(nodeId, page.skip, page.perPage, filter);
     return paginated(rows.map(toAllocationResponse), total, page);
   }
 

@@ -2,11 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
+import type { AllocationFilter } from 'src/modules/nodes/dto/allocation.dto';
 import { LocationEntity } from 'src/modules/nodes/location.entity';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { violations } from 'src/database/pg-errors';
-import { applyListQuery, ListQuery } from 'src/database/like';
+import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
 
 /** Locations, nodes and allocations. */
 @Injectable()
@@ -86,10 +87,30 @@ export class NodesRepository {
       .catch(violations({ FK_server_node: NodeError.HAS_SERVERS }));
   }
 
-  findAllocationPage(nodeId: string, skip: number, take: number): Promise<[AllocationEntity[], number]> {
-    return this.nodes.manager
+  findAllocationPage(nodeId: string, skip: number, take: number, filter: AllocationFilter = {}): Promise<[AllocationEntity[], number]> {
+    const query = this.nodes.manager
       .getRepository(AllocationEntity)
-      .findAndCount({ where: { nodeId }, order: { ip: 'ASC', port: 'ASC' }, skip, take });
+      .createQueryBuilder('a')
+      .where('a.node_id = :nodeId', { nodeId })
+      .orderBy('a.ip', 'ASC')
+      .addOrderBy('a.port', 'ASC')
+      .skip(skip)
+      .take(take);
+    if (filter.ip !== undefined) {
+      query.andWhere('a.ip = :ip', { ip: filter.ip });
+    }
+    if (filter.port !== undefined) {
+      query.andWhere('a.port = :port', { port: filter.port });
+    }
+    if (filter.aliasContains !== undefined) {
+      query.andWhere('LOWER(a.alias) LIKE :alias', { alias: containsPattern(filter.aliasContains.toLowerCase()) });
+    }
+    if (filter.server === null) {
+      query.andWhere('a.server_id IS NULL');
+    } else if (filter.server !== undefined) {
+      query.andWhere('a.server_id = :serverId', { serverId: filter.server });
+    }
+    return query.getManyAndCount();
   }
 
   /** The allocations of these servers, in one query. */

@@ -38,3 +38,14 @@ export const toAllocationResponse = (a: AllocationEntity): AllocationResponseDto
   serverId: a.serverId,
   assigned: a.serverId !== null,
 });
+
+/**
+ * Narrows a node's allocations: an exact address and port, an alias containing the text
+ * (case-insensitively), and the server holding them (`null`: none does).
+ */
+export interface AllocationFilter {
+  ip?: string;
+  port?: number;
+  aliasContains?: string;
+  server?: string | null;
+}

@@ -9,6 +9,7 @@ import { DatabaseRecord, ServerDatabasesService } from 'src/modules/databases/se
 import { AdminServersService } from 'src/modules/servers/admin-servers.service';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerContextResolver } from 'src/modules/servers/server-context';
+import { databaseItem } from 'src/modules/pterodactyl/application/transformers';
 import { asHatchery } from 'src/modules/pterodactyl/client/client-validation';
 import { atom, FractalItem, FractalList, includesOf, int, item, list, NULL_RESOURCE, withRelationships } from 'src/modules/pterodactyl/common/fractal';
 import { LaravelInt } from 'src/modules/pterodactyl/common/laravel-rules';
@@ -47,20 +48,6 @@ const hostItem = (h: DatabaseHostEntity): FractalItem =>
     node: h.nodeId === null ? null : int(h.nodeId),
     created_at: atom(h.createdAt),
     updated_at: atom(h.updatedAt),
-  });
-
-/** ServerDatabaseTransformer. */
-const databaseItem = (d: DatabaseRecord): FractalItem =>
-  item('server_database', {
-    id: int(d.id),
-    server: int(d.serverId),
-    host: int(d.hostId),
-    database: d.database,
-    username: d.username,
-    remote: d.remote,
-    max_connections: d.maxConnections ?? 0,
-    created_at: atom(d.createdAt),
-    updated_at: atom(d.updatedAt),
   });
 
 /**

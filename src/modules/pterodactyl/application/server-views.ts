@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { DatabaseRecord, ServerDatabasesService } from 'src/modules/databases/server-databases.service';
 import { EggsService } from 'src/modules/eggs/eggs.service';
 import { AllocationsService } from 'src/modules/nodes/allocations.service';
 import type { AllocationResponseDto } from 'src/modules/nodes/dto/allocation.dto';
@@ -11,13 +12,13 @@ import type { AdminServerDto } from 'src/modules/servers/dto/server-response.dto
 import { ServerConfigService } from 'src/modules/servers/server-config.service';
 import { toAdminUserResponse } from 'src/modules/users/dto/user-response.dto';
 import { UsersService } from 'src/modules/users/users.service';
-import { allocationItem, eggItem, eggVariableItem, locationItem, nestItem, nodeItem, serverItem, userItem } from 'src/modules/pterodactyl/application/transformers';
+import { allocationItem, databaseItem, eggItem, eggVariableItem, locationItem, nestItem, nodeItem, serverItem, userItem } from 'src/modules/pterodactyl/application/transformers';
 import { FractalItem, FractalList, item, list, NULL_RESOURCE, withRelationships } from 'src/modules/pterodactyl/common/fractal';
 import type { ApplicationResource } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
 import { keyAllows, ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/pterodactyl-keys.service';
 
-/** ServerTransformer's includes (databases come from their own route, /servers/{id}/databases). */
-export const SERVER_INCLUDES = ['allocations', 'user', 'nest', 'egg', 'variables', 'location', 'node'] as const;
+/** ServerTransformer's includes. */
+export const SERVER_INCLUDES = ['allocations', 'user', 'nest', 'egg', 'variables', 'location', 'node', 'databases'] as const;
 type ServerInclude = (typeof SERVER_INCLUDES)[number];
 
 /** Servers as the application API shows them (its /servers routes and a user's `servers` include). */
@@ -31,16 +32,19 @@ export class ApplicationServerViews {
     private readonly users: UsersService,
     private readonly nodes: NodesService,
     private readonly locations: LocationsService,
+    private readonly databases: ServerDatabasesService,
   ) {}
 
   /**
    * Servers with the relationships asked for; each needs the key's read permission on its resource,
-   * else it is a null resource, as Pterodactyl's transformer answers. Allocations load in one query
-   * for the whole page.
+   * else it is a null resource, as Pterodactyl's transformer answers. Allocations and databases
+   * load in one query each for the whole page.
    */
   async views(servers: AdminServerDto[], includes: Set<ServerInclude> = new Set(), key?: ResolvedPterodactylKey): Promise<FractalItem[]> {
     const may = (resource: ApplicationResource): boolean => key !== undefined && keyAllows(key.permissions, resource, 'read');
-    const allocations = includes.has('allocations') && may('allocations') ? await this.allocations.ofServers(servers.map((s) => s.id)) : new Map<string, AllocationResponseDto[]>();
+    const ids = servers.map((s) => s.id);
+    const allocations = includes.has('allocations') && may('allocations') ? await this.allocations.ofServers(ids) : new Map<string, AllocationResponseDto[]>();
+    const databases = includes.has('databases') && may('server_databases') ? await this.databases.recordsOfServers(ids) : new Map<string, DatabaseRecord[]>();
     return Promise.all(
       servers.map(async (server) => {
         const egg = await this.eggs.findEgg(server.eggId);
@@ -49,6 +53,9 @@ export class ApplicationServerViews {
         const relationships: Record<string, FractalItem | FractalList> = {};
         if (includes.has('allocations')) {
           relationships.allocations = may('allocations') ? list((allocations.get(server.id) ?? []).map(allocationItem)) : NULL_RESOURCE;
+        }
+        if (includes.has('databases')) {
+          relationships.databases = may('server_databases') ? list((databases.get(server.id) ?? []).map(databaseItem)) : NULL_RESOURCE;
         }
         if (includes.has('user')) {
           relationships.user = may('users') ? userItem(toAdminUserResponse(await this.users.get(server.ownerId))) : NULL_RESOURCE;

@@ -1,3 +1,4 @@
+import type { DatabaseRecord } from 'src/modules/databases/server-databases.service';
 import type { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import type { EggEntity } from 'src/modules/eggs/egg.entity';
 import type { NestEntity } from 'src/modules/eggs/nest.entity';
@@ -171,4 +172,18 @@ export const serverItem = (s: AdminServerDto, ids: { egg: number; nest: number }
     },
     updated_at: iso(s.updatedAt),
     created_at: iso(s.createdAt),
+  });
+
+/** ServerDatabaseTransformer. */
+export const databaseItem = (d: DatabaseRecord): FractalItem =>
+  item('server_database', {
+    id: int(d.id),
+    server: int(d.serverId),
+    host: int(d.hostId),
+    database: d.database,
+    username: d.username,
+    remote: d.remote,
+    max_connections: d.maxConnections ?? 0,
+    created_at: atom(d.createdAt),
+    updated_at: atom(d.updatedAt),
   });
