@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
-import { installBodyParsers } from 'src/common/http/fastify';
+import { installBodyParsers, installGracefulClose } from 'src/common/http/fastify';
 import { registerSecurityHeaders } from 'src/common/http/security-headers';
 import { FastifyWsAdapter } from 'src/common/http/ws-adapter';
 import { isApiPath, isWebAppRoute, registerWebApp } from 'src/common/http/web-app';
@@ -22,6 +22,7 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
   installBodyParsers(fastify);
+  installGracefulClose(fastify);
   await app.register(fastifyCookie);
   const config = app.get(AppConfigService);
   const nodeOrigins = app.get(NodeOrigins);

@@ -113,3 +113,37 @@ export const installBodyParsers = (fastify: FastifyInstance): void => {
   });
   installInputChecks(fastify);
 };
+
+/** How long requests still running when the panel starts closing may go on; then their connections are cut. */
+export const HTTP_CLOSE_GRACE_MS = 10_000;
+
+/**
+ * Closing ends, soon. Fastify's close waits for every connection to end, and a keep-alive connection
+ * busy with a request when it began stays open after its answer until the idle timeout (72 s,
+ * longer than a container runtime waits before it kills). While the panel closes, each answer says
+ * `Connection: close`, a connection is closed as soon as it falls idle, and what is still open after
+ * `graceMs` (a download, an answer that never comes) is cut.
+ */
+export const installGracefulClose = (fastify: FastifyInstance, graceMs = HTTP_CLOSE_GRACE_MS): void => {
+  let closing = false;
+  let sweep: NodeJS.Timeout | undefined;
+  let deadline: NodeJS.Timeout | undefined;
+  fastify.addHook('preClose', (done) => {
+    closing = true;
+    const server = fastify.server;
+    sweep = setInterval(() => server.closeIdleConnections(), 50).unref();
+    deadline = setTimeout(() => server.closeAllConnections(), graceMs).unref();
+    done();
+  });
+  fastify.addHook('onSend', (_req, reply, payload, done) => {
+    if (closing) {
+      void reply.header('connection', 'close');
+    }
+    done(null, payload);
+  });
+  fastify.addHook('onClose', (_instance, done) => {
+    clearInterval(sweep);
+    clearTimeout(deadline);
+    done();
+  });
+};

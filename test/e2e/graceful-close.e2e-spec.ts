@@ -1,0 +1,85 @@
+import { Agent, get, IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Controller, Get } from '@nestjs/common';
+import { Public } from 'src/common/auth/authenticated.decorator';
+import { createTestApp, TestApp } from 'test/utils/create-test-app';
+import { waitFor } from 'test/utils/sim-panel';
+
+/** A request the test holds open: it answers only once the test lets it go (or never). */
+const held = { entered: () => undefined as void, release: () => undefined as void };
+
+@Controller('api/test/held')
+class HeldController {
+  @Get()
+  @Public()
+  async answer(): Promise<{ answered: true }> {
+    await new Promise<void>((resolve) => {
+      held.release = resolve;
+      held.entered();
+    });
+    return { answered: true };
+  }
+}
+
+/** Sends GET /api/test/held on a keep-alive agent; resolves once the handler runs. */
+const holdRequest = async (t: TestApp, agent: Agent): Promise<{ response: Promise<IncomingMessage & { body: string }> }> => {
+  const { port } = t.app.getHttpServer().address() as AddressInfo;
+  const entered = new Promise<void>((resolve) => {
+    held.entered = resolve;
+  });
+  const response = new Promise<IncomingMessage & { body: string }>((resolve, reject) => {
+    get({ host: '127.0.0.1', port, path: '/api/test/held', agent }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (body += chunk));
+      res.on('end', () => resolve(Object.assign(res, { body })));
+      res.on('error', reject);
+    }).on('error', reject);
+  });
+  // Fastify has the request once the handler runs; surface a connection error instead of waiting forever.
+  await Promise.race([entered, response.then(() => undefined)]);
+  return { response };
+};
+
+describe('Closing the panel with requests in flight on keep-alive connections', () => {
+  let agent: Agent;
+
+  beforeEach(() => {
+    agent = new Agent({ keepAlive: true, keepAliveMsecs: 60_000 });
+  });
+
+  afterEach(() => {
+    agent.destroy();
+  });
+
+  it('should let a running request finish, tell its client the connection closes, and not wait for the idle timeout (72 s)', async () => {
+    const t = await createTestApp({ db: 'pglite', controllers: [HeldController] });
+    await t.app.listen(0, '127.0.0.1');
+    const { response } = await holdRequest(t, agent);
+    const closed = t.close();
+    // The answer comes once the panel has stopped listening (Nest's shutdown hooks run first).
+    await waitFor(() => !t.app.getHttpServer().listening);
+    held.release();
+    const res = await response;
+    expect(res.statusCode).toBe(200);
+    expect(JSON.parse(res.body)).toEqual({ answered: true });
+    expect(res.headers.connection).toBe('close');
+    // Without the panel closing the connection itself, this waits for Fastify's 72 s keep-alive
+    // timeout, past the test's own limit.
+    await closed;
+    expect(t.app.getHttpServer().listening).toBe(false);
+  });
+
+  it('should cut a request that never answers once the grace (10 s) is over, so the panel still stops', async () => {
+    const t = await createTestApp({ db: 'pglite', controllers: [HeldController] });
+    await t.app.listen(0, '127.0.0.1');
+    const { response } = await holdRequest(t, agent);
+    const outcome = response.then(
+      () => 'answered',
+      (err: NodeJS.ErrnoException) => err.code,
+    );
+    await t.close();
+    expect(await outcome).toBe('ECONNRESET');
+    held.release();
+  }, 40_000);
+});
