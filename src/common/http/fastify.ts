@@ -115,7 +115,7 @@ export const installBodyParsers = (fastify: FastifyInstance): void => {
 };
 
 /** How long requests still running when the panel starts closing may go on; then their connections are cut. */
-export const HTTP_CLOSE_GRACE_MS = 10_000;
+const HTTP_CLOSE_GRACE_MS = 10_000;
 
 /**
  * Closing ends, soon. Fastify's close waits for every connection to end, and a keep-alive connection

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
+import { EntityManager, In, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
 import { EggEntity } from 'src/modules/eggs/egg.entity';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
@@ -60,6 +60,16 @@ export class EggsRepository {
       skip,
       take,
     }) as Promise<[(EggEntity & { nest: NestEntity })[], number]>;
+  }
+
+  findEggsByIds(ids: string[]): Promise<(EggEntity & { nest: NestEntity })[]> {
+    return ids.length === 0 ? Promise.resolve([]) : (this.eggs.find({ where: { id: In(ids) }, relations: { nest: true } }) as Promise<(EggEntity & { nest: NestEntity })[]>);
+  }
+
+  findVariablesOfEggs(eggIds: string[]): Promise<EggVariableEntity[]> {
+    return eggIds.length === 0
+      ? Promise.resolve([])
+      : this.eggs.manager.getRepository(EggVariableEntity).find({ where: { eggId: In(eggIds) }, order: { position: 'ASC', createdAt: 'ASC' } });
   }
 
   findVariables(eggId: string, manager: EntityManager = this.eggs.manager): Promise<EggVariableEntity[]> {

@@ -79,6 +79,20 @@ export class EggsService {
     return this.repo.findVariables(eggId);
   }
 
+  /** The variables of these eggs, in one query, by egg id (an egg without any is absent). */
+  async variablesOfEggs(eggIds: string[]): Promise<Map<string, EggVariableEntity[]>> {
+    const byEgg = new Map<string, EggVariableEntity[]>();
+    for (const v of await this.repo.findVariablesOfEggs(eggIds)) {
+      byEgg.set(v.eggId, [...(byEgg.get(v.eggId) ?? []), v]);
+    }
+    return byEgg;
+  }
+
+  /** These eggs (each with its nest), in one query, by id. */
+  async findEggs(ids: string[]): Promise<Map<string, EggEntity & { nest: NestEntity }>> {
+    return new Map((await this.repo.findEggsByIds(ids)).map((egg) => [egg.id, egg]));
+  }
+
   /** The egg (with its nest) or null, for other modules (a new server's egg, a copied install script). */
   findEgg(id: string, manager?: EntityManager): Promise<(EggEntity & { nest: NestEntity }) | null> {
     return this.repo.findEgg(id, manager);

@@ -12,6 +12,7 @@ import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import { checkEnvironment } from 'src/modules/servers/server-environment';
 import { ServerError } from 'src/modules/servers/servers.errors';
+import type { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 
 const toNetworkAllocation = (a: Pick<AllocationEntity, 'id' | 'ip' | 'alias' | 'port' | 'notes'>, primaryId: string | null): NetworkAllocationDto => ({
@@ -39,8 +40,31 @@ export class ClientServerSettingsService {
 
   async startup(access: ServerAccess): Promise<StartupDto> {
     const { server } = access;
-    const variables = await this.servers.variablesOf(server.eggId);
-    const values = new Map((await this.servers.serverValuesOf(server.id)).map((v) => [v.variableId, v.value]));
+    const [variables, values] = await Promise.all([this.servers.variablesOf(server.eggId), this.servers.serverValuesOf(server.id)]);
+    return this.startupOf(access, variables, values);
+  }
+
+  /** The startup of many servers in two queries (their eggs' variables, their values), by server id. */
+  async startupOfMany(accesses: ServerAccess[]): Promise<Map<string, StartupDto>> {
+    const [variables, values] = await Promise.all([
+      this.servers.variablesOfEggs([...new Set(accesses.map((a) => a.server.eggId))]),
+      this.servers.serverValuesOfServers(accesses.map((a) => a.server.id)),
+    ]);
+    return new Map(
+      accesses.map((access) => [
+        access.server.id,
+        this.startupOf(
+          access,
+          variables.filter((v) => v.eggId === access.server.eggId),
+          values.filter((v) => v.serverId === access.server.id),
+        ),
+      ]),
+    );
+  }
+
+  private startupOf(access: ServerAccess, variables: EggVariableEntity[], serverValues: Pick<ServerVariableEntity, 'variableId' | 'value'>[]): StartupDto {
+    const { server } = access;
+    const values = new Map(serverValues.map((v) => [v.variableId, v.value]));
     const valueOf = (v: EggVariableEntity): string => values.get(v.id) ?? v.defaultValue;
     const byEnv = new Map(variables.map((v) => [v.envVariable, v]));
     const startup = server.startup.replace(/\{\{\s*(?:env\.|server\.build\.env\.)?([A-Za-z0-9_]+)\s*\}\}/g, (whole, name: string) => {

@@ -197,20 +197,77 @@ export class ServerContextResolver {
     return this.resolve(server, user.id, user.admin ? ALL_SERVER_PERMISSIONS : []);
   }
 
-  /** The owner, admin, subuser ladder. */
+  /**
+   * The caller's contexts on a page of servers (by identifier, in that order) in at most two queries
+   * whatever its length: the servers and the subuser grants not cached yet. A server gone meanwhile,
+   * or one the caller cannot reach, is left out.
+   */
+  async forCallerMany(auth: AuthContext, identifiers: string[]): Promise<ServerContext[]> {
+    const servers = await this.byIdentifiers(identifiers);
+    const asAdmin = adminPermissions(auth);
+    const grants = await this.subusers.grantsOf(
+      servers.filter((server) => !this.grantIsMoot(server, auth.user.id, asAdmin)).map((server) => server.id),
+      auth.user.id,
+    );
+    return servers.flatMap((server) => {
+      const context = this.ladder(server, auth.user.id, asAdmin, grants.get(server.id) ?? null);
+      return context ? [context] : [];
+    });
+  }
+
+  /** Servers by identifier from the cache, the rest in one query (and cached); unknown ones are left out. */
+  private async byIdentifiers(identifiers: string[]): Promise<ServerSnapshot[]> {
+    const keys = identifiers.filter(isServerRef).map((ref) => ref.toLowerCase());
+    const found = new Map<string, ServerSnapshot>();
+    const missing: string[] = [];
+    for (const key of keys) {
+      const hit = this.caches.servers.get(key);
+      if (hit) {
+        found.set(key, hit);
+      } else {
+        missing.push(key);
+      }
+    }
+    if (missing.length > 0) {
+      const ticket = this.caches.servers.ticket();
+      for (const row of await this.servers.findByIdentifiers(missing)) {
+        const snapshot = serverSnapshot(row, this.daemon.reach(row.node));
+        this.caches.servers.set(row.identifier, snapshot, serverTags(snapshot), ticket);
+        found.set(row.identifier, snapshot);
+      }
+    }
+    return keys.flatMap((key) => found.get(key) ?? []);
+  }
+
+  /** The owner, and an administrator holding every permission, need no subuser grant. */
+  private grantIsMoot(server: ServerSnapshot, userId: string, asAdmin: readonly ServerPermission[]): boolean {
+    return server.ownerId === userId || asAdmin.length === ALL_SERVER_PERMISSIONS.length;
+  }
+
   private async resolve(
     server: ServerSnapshot,
     userId: string,
     asAdmin: readonly ServerPermission[],
     permission?: ServerPermission,
   ): Promise<ServerContext | null> {
+    const grant = this.grantIsMoot(server, userId, asAdmin) ? null : await this.subusers.grantOf(server.id, userId);
+    return this.ladder(server, userId, asAdmin, grant, permission);
+  }
+
+  /** The owner, admin, subuser ladder. */
+  private ladder(
+    server: ServerSnapshot,
+    userId: string,
+    asAdmin: readonly ServerPermission[],
+    grant: readonly string[] | null,
+    permission?: ServerPermission,
+  ): ServerContext | null {
     if (server.ownerId === userId) {
       return { server, role: 'owner', permissions: ALL_SERVER_PERMISSIONS };
     }
     if (asAdmin.length === ALL_SERVER_PERMISSIONS.length) {
       return { server, role: 'admin', permissions: ALL_SERVER_PERMISSIONS };
     }
-    const grant = await this.subusers.grantOf(server.id, userId);
     if (!grant && asAdmin.length === 0) {
       return null;
     }

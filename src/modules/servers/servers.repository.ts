@@ -153,11 +153,23 @@ export class ServersRepository {
       .leftJoinAndSelect('server.owner', 'owner');
   }
 
+  /** These servers, each with its node, egg and owner, in one query. */
+  findByIds(ids: string[]): Promise<LoadedServer[]> {
+    return ids.length === 0 ? Promise.resolve([]) : (this.loaded(this.servers.manager).where({ id: In(ids) }).getMany() as Promise<LoadedServer[]>);
+  }
+
   /** By full uuid or by the 8-character identifier (ServerContextResolver caches what it builds from it). */
   findByRef(ref: string): Promise<LoadedServer | null> {
     const key = ref.toLowerCase();
     const where = UUID.test(key) ? { uuid: key } : { identifier: key };
     return this.loaded(this.servers.manager).where(where).getOne() as Promise<LoadedServer | null>;
+  }
+
+  /** Several servers by their 8-character identifiers, in one query. */
+  findByIdentifiers(identifiers: string[]): Promise<LoadedServer[]> {
+    return identifiers.length === 0
+      ? Promise.resolve([])
+      : (this.loaded(this.servers.manager).where({ identifier: In(identifiers.map((i) => i.toLowerCase())) }).getMany() as Promise<LoadedServer[]>);
   }
 
   findById(id: string, manager: EntityManager = this.servers.manager): Promise<LoadedServer | null> {

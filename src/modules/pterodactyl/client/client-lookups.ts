@@ -13,7 +13,13 @@ export interface ClientListFilters {
   '*'?: string;
 }
 
-interface ServerExtras {
+/** `$1, $2, …` for a list of parameters. */
+const placeholders = (values: unknown[]): string => values.map((_, i) => `$${i + 1}`).join(', ');
+
+/** A server the extras query did not find (deleted meanwhile). */
+export const NO_EXTRAS: ServerExtras = { maintenance: false, eggUuid: '', eggName: '', eggFeatures: [], hasTransfer: false };
+
+export interface ServerExtras {
   maintenance: boolean;
   eggUuid: string;
   eggName: string;
@@ -96,21 +102,39 @@ export class PterodactylClientLookups {
     return { identifiers: rows.map((r) => r.identifier), total: rows.length > 0 ? Number(rows[0].total) : 0 };
   }
 
-  /** What the client server transformer shows beyond the cached server: its node's maintenance, its egg. */
-  async serverExtras(serverId: string): Promise<ServerExtras> {
-    const [row]: { maintenance_mode: boolean; egg_id: string; egg_name: string; features: string[] | null }[] = await this.db.query(
-      'SELECT n.maintenance_mode, e.id AS egg_id, e.name AS egg_name, e.features FROM server s JOIN node n ON n.id = s.node_id JOIN egg e ON e.id = s.egg_id WHERE s.id = $1',
-      [serverId],
+  /** What the client server transformer shows beyond the cached servers (their nodes' maintenance, their eggs), in one query, by server id. */
+  async serversExtras(serverIds: string[]): Promise<Map<string, ServerExtras>> {
+    if (serverIds.length === 0) {
+      return new Map();
+    }
+    const rows: { id: string; maintenance_mode: boolean; egg_id: string; egg_name: string; features: string[] | null }[] = await this.db.query(
+      `SELECT s.id, n.maintenance_mode, e.id AS egg_id, e.name AS egg_name, e.features FROM server s JOIN node n ON n.id = s.node_id JOIN egg e ON e.id = s.egg_id WHERE s.id IN (${placeholders(serverIds)})`,
+      serverIds,
     );
-    return { maintenance: row?.maintenance_mode ?? false, eggUuid: row?.egg_id ?? '', eggName: row?.egg_name ?? '', eggFeatures: row?.features ?? [], hasTransfer: false };
+    return new Map(
+      rows.map((row) => [String(row.id), { maintenance: row.maintenance_mode, eggUuid: row.egg_id, eggName: row.egg_name, eggFeatures: row.features ?? [], hasTransfer: false }]),
+    );
   }
 
   async allocationsOf(serverId: string): Promise<ClientAllocation[]> {
-    const rows: { id: string; ip: string; alias: string | null; port: number; notes: string | null }[] = await this.db.query(
-      'SELECT id, ip, alias, port, notes FROM allocation WHERE server_id = $1 ORDER BY ip, port',
-      [serverId],
+    return (await this.allocationsOfServers([serverId])).get(serverId) ?? [];
+  }
+
+  /** The allocations of many servers in one query, by server id (a server with none is absent). */
+  async allocationsOfServers(serverIds: string[]): Promise<Map<string, ClientAllocation[]>> {
+    const byServer = new Map<string, ClientAllocation[]>();
+    if (serverIds.length === 0) {
+      return byServer;
+    }
+    const rows: { server_id: string; id: string; ip: string; alias: string | null; port: number; notes: string | null }[] = await this.db.query(
+      `SELECT server_id, id, ip, alias, port, notes FROM allocation WHERE server_id IN (${placeholders(serverIds)}) ORDER BY ip, port`,
+      serverIds,
     );
-    return rows.map((r) => ({ id: String(r.id), ip: r.ip, alias: r.alias, port: Number(r.port), notes: r.notes }));
+    for (const r of rows) {
+      const serverId = String(r.server_id);
+      byServer.set(serverId, [...(byServer.get(serverId) ?? []), { id: String(r.id), ip: r.ip, alias: r.alias, port: Number(r.port), notes: r.notes }]);
+    }
+    return byServer;
   }
 
   /** A backup of the server by its uuid (Pterodactyl's `{backup}`), as Hatchery's id; null when the server has none such. */

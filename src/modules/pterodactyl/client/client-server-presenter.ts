@@ -1,10 +1,18 @@
 import { Injectable } from '@nestjs/common';
 import { FractalItem, int, item, list, NULL_RESOURCE } from 'src/modules/pterodactyl/common/fractal';
-import { PterodactylClientLookups } from 'src/modules/pterodactyl/client/client-lookups';
+import { ClientAllocation, NO_EXTRAS, PterodactylClientLookups, ServerExtras } from 'src/modules/pterodactyl/client/client-lookups';
 import { allocationItem, variableItem } from 'src/modules/pterodactyl/client/client-transformers';
 import { ClientServerSettingsService } from 'src/modules/servers/client-server-settings.service';
+import type { StartupDto } from 'src/modules/servers/dto/server-settings.dto';
 import type { ServerContext } from 'src/modules/servers/server-context';
 import type { UserEntity } from 'src/modules/users/user.entity';
+
+/** What a server's item shows beyond its context, loaded for a whole page at once. */
+interface Loaded {
+  extras: ServerExtras;
+  allocations: ClientAllocation[];
+  startup: StartupDto | null;
+}
 
 /** Pterodactyl's client ServerTransformer, with its default includes (allocations, variables) and `?include=egg`. */
 @Injectable()
@@ -15,14 +23,30 @@ export class PterodactylServerPresenter {
   ) {}
 
   async present(access: ServerContext, user: UserEntity, includeEgg: boolean): Promise<FractalItem> {
-    const { server } = access;
-    const canStartup = access.permissions.includes('server.startup.read');
-    const canAllocations = access.permissions.includes('server.allocation.read');
-    const [extras, allocations, startup] = await Promise.all([
-      this.lookups.serverExtras(server.id),
-      this.lookups.allocationsOf(server.id),
-      canStartup ? this.settings.startup(access) : Promise.resolve(null),
+    const [item] = await this.presentMany([access], user, includeEgg);
+    return item;
+  }
+
+  /** Many servers (a list page) in a fixed number of queries, whatever their count. */
+  async presentMany(accesses: ServerContext[], user: UserEntity, includeEgg: boolean): Promise<FractalItem[]> {
+    const ids = accesses.map((a) => a.server.id);
+    const [extras, allocations, startups] = await Promise.all([
+      this.lookups.serversExtras(ids),
+      this.lookups.allocationsOfServers(ids),
+      this.settings.startupOfMany(accesses.filter((a) => a.permissions.includes('server.startup.read'))),
     ]);
+    return accesses.map((access) =>
+      this.item(access, user, includeEgg, {
+        extras: extras.get(access.server.id) ?? NO_EXTRAS,
+        allocations: allocations.get(access.server.id) ?? [],
+        startup: startups.get(access.server.id) ?? null,
+      }),
+    );
+  }
+
+  private item(access: ServerContext, user: UserEntity, includeEgg: boolean, { extras, allocations, startup }: Loaded): FractalItem {
+    const { server } = access;
+    const canAllocations = access.permissions.includes('server.allocation.read');
     // Without startup.read every value is hidden, as Pterodactyl's StartupCommandService does.
     const invocation = startup?.startup ?? server.startup.replace(/\{\{\s*[A-Za-z0-9_.]+\s*\}\}/g, '[hidden]');
     // Without allocation.read only the primary allocation shows, and without its notes.

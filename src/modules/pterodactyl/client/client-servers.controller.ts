@@ -53,9 +53,8 @@ export class PterodactylClientServersController {
     const filters: ClientListFilters = filtersOf(query, ['uuid', 'name', 'description', 'external_id', '*'] as const);
     const { identifiers, total } = await this.lookups.serverPage(auth.user, type, filters, at);
     const includeEgg = includesOf(query, ['egg'] as const).has('egg');
-    const items = await Promise.all(
-      identifiers.map(async (identifier) => this.presenter.present(await this.contexts.forCaller(auth, identifier), auth.user, includeEgg)),
-    );
+    const contexts = await this.contexts.forCallerMany(auth, identifiers);
+    const items = await this.presenter.presentMany(contexts, auth.user, includeEgg);
     return page(items, total, at, req, this.config.http.appUrl);
   }
 
