@@ -198,6 +198,7 @@ const loadScenarios = (panel: string, sim: string, s: Seeded): LoadScenario[] =>
   const base = { warmupSeconds: SETTINGS.warmupSeconds, durationSeconds: SETTINGS.durationSeconds };
   const key = { authorization: `Bearer ${s.owner.key}` };
   const adminKey = { authorization: `Bearer ${s.adminKey}` };
+  const pteroKey = { authorization: `Bearer ${s.owner.pterodactylKey}`, accept: 'Application/vnd.pterodactyl.v1+json' };
   const nodeAuth = { authorization: `Bearer ${s.node.tokenId}.${s.node.token}` };
   const first = s.ownerServers[0];
   const detailPaths = s.ownerServers.map((x) => `/api/client/servers/${x.identifier}`);
@@ -236,6 +237,12 @@ const loadScenarios = (panel: string, sim: string, s: Seeded): LoadScenario[] =>
         expectStatus('s2-admin', `${panel}/api/client/servers?type=admin-all&page=1`, { headers: adminKey }, (b) =>
           listOf(50)(b) ?? (b.meta?.pagination?.total === SEED.servers ? null : `expected a total of ${SEED.servers}`),
         ),
+    },
+    {
+      id: 's2-pterodactyl',
+      title: '2. GET /pterodactyl/api/client (Pterodactyl client key, owner of 50)',
+      job: { ...base, url: `${panel}/pterodactyl/api/client`, headers: pteroKey, connections: c },
+      probe: () => expectStatus('s2-pterodactyl', `${panel}/pterodactyl/api/client`, { headers: pteroKey }, listOf(SEED.ownerServers)),
     },
     {
       id: 's3-websocket',
