@@ -210,9 +210,12 @@ const RESOURCES = {
     expect(node1Polls.length - frames(one, a1).length).toBeLessThanOrEqual(1);
     expect(node2Polls.length - frames(one, b1).length).toBeLessThanOrEqual(1);
     expect(Math.abs(frames(one, a1).length - frames(two, a1).length)).toBeLessThanOrEqual(1);
+    // Polls start an interval apart. They are timed where the node receives them, so one held up on
+    // a busy machine can arrive close to the next: count them over the whole span instead of
+    // comparing single gaps (polling twice per interval would still show as twice the count).
     for (const list of [node1Polls, node2Polls]) {
-      const gaps = list.slice(1).map((r, i) => r.time.getTime() - list[i].time.getTime());
-      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(INTERVAL_MS - 20);
+      const span = list[list.length - 1].time.getTime() - list[0].time.getTime();
+      expect((list.length - 1) * INTERVAL_MS).toBeLessThanOrEqual(span + 100);
     }
     expect(perServer(p.sim, perServerFrom[0])).toEqual([]);
     expect(perServer(sim2, perServerFrom[1])).toEqual([]);
