@@ -43,6 +43,25 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(long.body).toMatchObject({ statusCode: 400, code: 'VALIDATION_FAILED', details: [{ field: 'search', message: expect.any(String) }] });
   });
 
+  it("should keep one node's servers with nodeId (a node page's Servers tab), alone or with a search", async () => {
+    await p.createServer({ name: 'On the sim node' });
+    const locationId = (await p.admin('get', `/api/admin/nodes/${p.nodeId}`).expect(200)).body.data.locationId;
+    const empty = (
+      await p.admin('post', '/api/admin/nodes').send({ name: 'empty', fqdn: '127.0.0.1', scheme: 'http', daemonListen: 8080, memory: 1024, disk: 1024, locationId }).expect(201)
+    ).body.data;
+    const total = (await p.admin('get', '/api/admin/servers').expect(200)).body.meta.pagination.total;
+    const onSim = await p.admin('get', `/api/admin/servers?nodeId=${p.nodeId}&perPage=100`).expect(200);
+    expect(onSim.body.meta.pagination.total).toBe(total);
+    expect(onSim.body.data.every((s: { node: { id: string } }) => s.node.id === p.nodeId)).toBe(true);
+    expect(names(await p.admin('get', `/api/admin/servers?nodeId=${p.nodeId}&search=on%20the`).expect(200))).toEqual(['On the sim node']);
+    const none = await p.admin('get', `/api/admin/servers?nodeId=${empty.id}`).expect(200);
+    expect(none.body).toMatchObject({ data: [], meta: { pagination: { total: 0 } } });
+    await p.admin('get', '/api/admin/servers?nodeId=999999999').expect(200);
+    const bad = await p.admin('get', '/api/admin/servers?nodeId=first').expect(400);
+    expect(bad.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'nodeId', message: 'nodeId must be a node id' }] });
+    await p.admin('delete', `/api/admin/nodes/${empty.id}`).expect(204);
+  });
+
   it('should sum what the servers of each node take of it', async () => {
     const usage = async (): Promise<{ nodeId: string; servers: number; memory: number; disk: number } | undefined> =>
       ((await p.admin('get', '/api/admin/servers/node-usage').expect(200)).body.data as { nodeId: string; servers: number; memory: number; disk: number }[]).find(

@@ -215,6 +215,7 @@ test.describe('administration: users, nodes, locations, database hosts, audit lo
     await expect(page.getByText('4 allocations')).toBeVisible();
     expect((await listed()).map((a) => a.port)).toEqual([27202, 27203, 27204, 27205]);
 
+
     // The location holds a node now: deleting it is refused, and says why.
     await page.goto('/admin/locations');
     await page.getByRole('button', { name: `Delete lab-${s}` }).click();
@@ -230,6 +231,31 @@ test.describe('administration: users, nodes, locations, database hosts, audit lo
     await expect(page.getByRole('button', { name: /^location\.created/ })).toHaveCount(0);
     await entry.click();
     await expect(page.getByText(`"name": "Node ${s}"`)).toBeVisible();
+  });
+
+  test("nodes: a node's Servers tab lists the servers on it, each opening to its administration", async ({ adminPage: page, api, newNode, createServer }) => {
+    test.slow();
+    const s = suffix();
+    const node = await newNode();
+    await page.goto(`/admin/nodes/${node.id}`);
+    await page.getByRole('tablist', { name: 'Node pages' }).getByRole('tab', { name: 'Servers' }).click();
+    await expect(page).toHaveURL(/tab=servers/);
+    await expect(page.getByText('No servers on this node')).toBeVisible();
+
+    const onNode = await createServer({ node_id: node.id, name: `On node ${s}` });
+    // A server elsewhere is not listed here.
+    await createServer({ name: `Elsewhere ${s}` });
+    await page.reload();
+    await expect(page.getByText('1 server on this node')).toBeVisible();
+    const table = page.getByRole('table', { name: 'Servers' });
+    await expect(table.getByRole('row')).toHaveCount(2);
+    const row = table.getByRole('row', { name: new RegExp(`On node ${s}`) });
+    await expect(row).toContainText(':27100');
+    await expect(row).toContainText('owner');
+    await checkPage(page, 'admin-node-servers');
+    await row.getByRole('link', { name: `On node ${s}`, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`/admin/servers/${onNode.id}`));
+    await api.admin('DELETE', `/api/admin/servers/${onNode.id}`);
   });
 
   test('database hosts: create, test (connected and refused, explained), edit, delete', async ({ adminPage: page, api, newNode }) => {

@@ -36,7 +36,7 @@ export class AdminServersController {
   @Authenticated({ admin: AdminScope.SERVERS_READ })
   @ApiPage(AdminServerDto)
   list(@Query() query: AdminServerListQueryDto): Promise<Paginated<AdminServerDto>> {
-    return this.service.list(toPage(query), query.search);
+    return this.service.list(toPage(query), query.search, query.nodeId === undefined ? {} : { nodeId: query.nodeId });
   }
 
   /** Per node with servers: how many, and the memory and disk their limits take of it. */

@@ -36,7 +36,7 @@ export class AdminServersService {
     private readonly deletionSteps: ServerDeletionSteps,
   ) {}
 
-  async list(page: Page, search?: string, where: { ownerId?: string } = {}, list: ListQuery = {}): Promise<Paginated<AdminServerDto>> {
+  async list(page: Page, search?: string, where: { ownerId?: string; nodeId?: string } = {}, list: ListQuery = {}): Promise<Paginated<AdminServerDto>> {
     const [rows, total] = await this.servers.findListPage(where, page.skip, page.perPage, search, list);
     const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
     return paginated(

@@ -180,7 +180,7 @@ export class ServersRepository {
    * One page of servers as list pages show them, in id order, and how many there are in all; `search`
    * keeps those that match it as the client list's search does.
    */
-  findListPage(where: { ownerId?: string }, skip: number, take: number, search?: string, list: ListQuery = {}): Promise<[ListedServer[], number]> {
+  findListPage(where: { ownerId?: string; nodeId?: string }, skip: number, take: number, search?: string, list: ListQuery = {}): Promise<[ListedServer[], number]> {
     // Only many-to-one joins, so the page can be cut in SQL (skip/take would first select distinct ids).
     const query = this.listed().where(where);
     if (search !== undefined && search.trim() !== '') {

@@ -5709,6 +5709,8 @@ export interface operations {
     AdminServersController_list: {
         parameters: {
             query?: {
+                /** @description Keeps the servers on this node (a node's page lists them). */
+                nodeId?: string;
                 page?: number;
                 perPage?: number;
                 /**

@@ -139,6 +139,11 @@ export class AdminServerListQueryDto extends PaginationQueryDto {
   @IsString()
   @MaxLength(100)
   search?: string;
+
+  /** Keeps the servers on this node (a node's page lists them). */
+  @Optional()
+  @Matches(DECIMAL_ID, { message: 'nodeId must be a node id' })
+  nodeId?: string;
 }
 
 export class DeleteServerQueryDto {

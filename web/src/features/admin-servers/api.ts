@@ -211,7 +211,7 @@ const readAll = async <T,>(path: string, query: Record<string, string> = {}, pat
 
 const adminServerKeys = {
   all: ['admin-servers'] as const,
-  list: (page: number, search: string) => ['admin-servers', 'list', page, search] as const,
+  list: (page: number, search: string, nodeId: string) => ['admin-servers', 'list', page, search, nodeId] as const,
   one: (id: string) => ['admin-servers', 'server', id] as const,
   startup: (id: string) => ['admin-servers', 'server', id, 'startup'] as const,
   usage: ['admin-servers', 'node-usage'] as const,
@@ -219,11 +219,13 @@ const adminServerKeys = {
 
 const LIST_PER_PAGE = 25;
 
-export const adminServersQuery = (page: number, search: string) =>
+/** A page of servers; `nodeId` keeps those on one node (its page's Servers tab). */
+export const adminServersQuery = (page: number, search: string, nodeId = '') =>
   queryOptions({
-    queryKey: adminServerKeys.list(page, search),
+    queryKey: adminServerKeys.list(page, search, nodeId),
     queryFn: async (): Promise<PageOf<AdminServer>> => {
-      const { data } = await api.GET('/api/admin/servers', { params: { query: { page, perPage: LIST_PER_PAGE, ...(search ? { search } : {}) } } } as never);
+      const query = { page, perPage: LIST_PER_PAGE, ...(search ? { search } : {}), ...(nodeId ? { nodeId } : {}) };
+      const { data } = await api.GET('/api/admin/servers', { params: { query } } as never);
       return data as unknown as PageOf<AdminServer>;
     },
     placeholderData: keepPreviousData,

@@ -13,6 +13,7 @@ import { AllocationsTab } from '@/features/admin-nodes/components/AllocationsTab
 import { ConfigurationTab } from '@/features/admin-nodes/components/ConfigurationTab';
 import { NodeForm } from '@/features/admin-nodes/components/NodeForm';
 import { NodeHealth } from '@/features/admin-nodes/components/NodeHealth';
+import { ServersTab } from '@/features/admin-nodes/components/ServersTab';
 import { NODE_TABS, type NodeTab } from '@/features/admin-nodes/node-tabs';
 import { notify } from '@/lib/notify';
 
@@ -86,7 +87,7 @@ const SettingsTab = ({ node }: { node: AdminNode }) => {
   );
 };
 
-/** /admin/nodes/$nid?tab=: one node: its settings, its Wings configuration and its allocations. */
+/** /admin/nodes/$nid?tab=: one node: its settings, its Wings configuration, its allocations and its servers. */
 export const NodePage = ({ nodeId, tab, onTabChange }: { nodeId: string; tab: NodeTab; onTabChange: (tab: NodeTab) => void }) => {
   const { t } = useTranslation();
   const node = useQuery(nodeQuery(nodeId));
@@ -145,6 +146,9 @@ export const NodePage = ({ nodeId, tab, onTabChange }: { nodeId: string; tab: No
         </Tabs.Panel>
         <Tabs.Panel value="allocations" pt="md">
           <AllocationsTab nodeId={n.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="servers" pt="md">
+          <ServersTab nodeId={n.id} />
         </Tabs.Panel>
       </Tabs>
     </Stack>
