@@ -21,7 +21,7 @@ export default defineConfig({
   fullyParallel: true,
   forbidOnly: isCi(),
   retries: 0,
-  timeout: 30_000,
+  timeout: 60_000,
   expect: { timeout: 10_000 },
   outputDir: '../node_modules/.cache/hatchery/playwright',
   reporter: [['list'], ['./e2e/summary-reporter.ts']],

@@ -20,7 +20,7 @@ test.describe('schedules and activity', () => {
     newNode,
   }) => {
     // A long walk through two pages, with axe in both schemes at each step.
-    test.setTimeout(120_000);
+    test.setTimeout(180_000);
     const node = await newNode();
     const server = await createServer({ node_id: node.id, name: 'Scheduled' });
     await installed(server);
