@@ -19,7 +19,7 @@ test.describe('admin servers', () => {
     newNode,
   }) => {
     test.skip(!panel.eggId, 'the Paper egg fixture is missing (set HATCHERY_EGG_FIXTURES)');
-    test.setTimeout(180_000);
+    test.setTimeout(300_000);
     const name = `Wizard ${randomBytes(3).toString('hex')}`;
     // A node of this test's own, with its own simulator: the shared one fills up with the other specs' servers
     // (their limits add up past its memory), and this one shows what reached the node.
