@@ -1,7 +1,7 @@
 import fastifyCookie from '@fastify/cookie';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
-import { Logger } from 'nestjs-pino';
+import { PanelLogger } from 'src/common/logging/logging.module';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
 import { installBodyParsers, installGracefulClose } from 'src/common/http/fastify';
 import { registerSecurityHeaders } from 'src/common/http/security-headers';
@@ -19,7 +19,7 @@ import { createOpenApiDocument } from 'src/openapi';
  * with `createHttpAdapter` (src/common/http/fastify.ts) and `bodyParser: false`.
  */
 export const setupApp = async (app: NestFastifyApplication): Promise<NestFastifyApplication> => {
-  app.useLogger(app.get(Logger));
+  app.useLogger(app.get(PanelLogger));
   const fastify = app.getHttpAdapter().getInstance();
   installBodyParsers(fastify);
   installGracefulClose(fastify);

@@ -29,7 +29,8 @@ export class AppConfigService {
   readonly appName: string;
   readonly http: { host: string; port: number; appUrl: string; trustedOrigins: string[]; trustedProxies: string[] };
   readonly db: DatabaseConfig;
-  readonly log: { level: EnvSchema['LOG_LEVEL'] };
+  /** `format` is resolved: `auto` is pretty on a terminal outside production, JSON elsewhere. */
+  readonly log: { level: EnvSchema['LOG_LEVEL']; format: 'json' | 'pretty' };
   readonly files: { editMaxBytes: number };
   /** argon2id parameters for new password hashes (memory in KiB). */
   readonly passwordHash: { memoryCost: number; timeCost: number; parallelism: number };
@@ -77,7 +78,10 @@ export class AppConfigService {
           dataDir: schema.PGLITE_DIR ?? resolve(schema.DATA_DIR, 'pglite'),
           runMigrations: schema.DB_RUN_MIGRATIONS,
         };
-    this.log = { level: schema.LOG_LEVEL };
+    this.log = {
+      level: schema.LOG_LEVEL,
+      format: schema.LOG_FORMAT === 'auto' ? (schema.NODE_ENV !== 'production' && process.stdout.isTTY ? 'pretty' : 'json') : schema.LOG_FORMAT,
+    };
     this.files = { editMaxBytes: schema.FILE_EDIT_MAX_MB * 1024 * 1024 };
     this.passwordHash = { memoryCost: schema.PASSWORD_HASH_MEMORY_KIB, timeCost: schema.PASSWORD_HASH_TIME_COST, parallelism: schema.PASSWORD_HASH_PARALLELISM };
     this.outbound = { allowPrivate: schema.OUTBOUND_ALLOW_PRIVATE };

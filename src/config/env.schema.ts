@@ -42,6 +42,7 @@ const toNumber = ({ value }: { value: unknown }): unknown => (typeof value === '
 
 export const NODE_ENVS = ['development', 'production', 'test'] as const;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const LOG_FORMATS = ['auto', 'json', 'pretty'] as const;
 export const CAPTCHA_PROVIDERS = ['turnstile', 'hcaptcha', 'recaptcha'] as const;
 export type CaptchaProvider = (typeof CAPTCHA_PROVIDERS)[number];
 
@@ -119,6 +120,13 @@ export class EnvSchema {
 
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: (typeof LOG_LEVELS)[number] = 'info';
+
+  /**
+   * `json` (one object a line, for log collectors), `pretty` (readable coloured lines) or `auto`: pretty
+   * on a terminal outside production, JSON everywhere else.
+   */
+  @IsIn(LOG_FORMATS)
+  LOG_FORMAT: (typeof LOG_FORMATS)[number] = 'auto';
 
   @Transform(toBoolean)
   @IsBoolean()

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Global, Module } from '@nestjs/common';
-import { LoggerModule } from 'nestjs-pino';
+import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { Logger, LoggerModule } from 'nestjs-pino';
 import pino, { type DestinationStream } from 'pino';
+import type { PrettyOptions } from 'pino-pretty';
 import { AppConfigService } from 'src/config/app-config.service';
 
 /** Where log lines go; tests override it to read what would have been written. */
@@ -78,12 +79,83 @@ const stdoutDestination = (): DestinationStream => {
   return destination;
 };
 
+interface PrettyLine {
+  msg?: string;
+  context?: string;
+  req?: { method?: string; url?: string };
+  res?: { statusCode?: number };
+  responseTime?: number;
+}
+
+/** One readable line: `GET /api/servers 200 3 ms` for a request, `[Context] message` for the rest. */
+export const prettyMessage = (line: PrettyLine): string => {
+  if (line.req?.method && line.res?.statusCode !== undefined) {
+    return `${line.req.method} ${line.req.url ?? ''} ${line.res.statusCode} ${line.responseTime ?? '?'} ms`;
+  }
+  return line.context ? `[${line.context}] ${line.msg ?? ''}` : (line.msg ?? '');
+};
+
+/**
+ * Readable coloured lines for a developer's terminal (LOG_FORMAT=pretty, or auto on a terminal outside
+ * production). pino-pretty is loaded only then: a production process never needs it.
+ */
+export const prettyDestination = async (destination?: NodeJS.WritableStream): Promise<DestinationStream> => {
+  const { default: pretty } = await import('pino-pretty');
+  const options: PrettyOptions = {
+    ...(destination ? { destination } : {}),
+    colorize: true,
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,context,req,res,responseTime',
+    messageFormat: (line) => prettyMessage(line),
+    singleLine: true,
+  };
+  return pretty(options);
+};
+
 @Global()
 @Module({
-  providers: [{ provide: LOG_STREAM, useFactory: stdoutDestination }],
+  providers: [
+    {
+      provide: LOG_STREAM,
+      inject: [AppConfigService],
+      useFactory: (config: AppConfigService) => (config.log.format === 'pretty' ? prettyDestination() : stdoutDestination()),
+    },
+  ],
   exports: [LOG_STREAM],
 })
-class LogStreamModule {}
+class LogStreamModule implements OnApplicationShutdown {
+  constructor(@Inject(LOG_STREAM) private readonly stream: DestinationStream & { flushSync?: () => void }) {}
+
+  /**
+   * Nest ends a SIGTERM by sending the signal again once the app has closed, and a process killed by a
+   * signal emits no 'exit': the lines still buffered are written here.
+   */
+  onApplicationShutdown(): void {
+    try {
+      this.stream.flushSync?.();
+    } catch {
+      // Nothing more can be done for log lines at exit.
+    }
+  }
+}
+
+/**
+ * Nest's start-up chatter (a line per module, per controller and per route: about 400 here) is logged
+ * at debug level, not info: at LOG_LEVEL=debug it is all still there.
+ */
+const START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+
+@Injectable()
+export class PanelLogger extends Logger {
+  override log(message: unknown, ...optionalParams: unknown[]): void {
+    const context = optionalParams.at(-1);
+    if (typeof context === 'string' && START_UP_CONTEXTS.has(context)) {
+      this.debug(message, ...optionalParams);
+      return;
+    }
+    super.log(message, ...optionalParams);
+  }
+}
 
 @Module({
   imports: [
@@ -115,5 +187,7 @@ class LogStreamModule {}
       }),
     }),
   ],
+  providers: [PanelLogger],
+  exports: [PanelLogger],
 })
 export class LoggingModule {}
