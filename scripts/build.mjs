@@ -4,8 +4,8 @@
 // sources skips both (about a second instead of a minute). `--force` rebuilds everything.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -84,6 +84,8 @@ if (stamp.server !== server || !existsSync(at('dist', 'main.js'))) {
   rmSync(aside, { recursive: true, force: true });
   const kept = existsSync(web);
   if (kept) {
+    // npm ci empties node_modules, its .cache included
+    mkdirSync(dirname(aside), { recursive: true });
     renameSync(web, aside);
   }
   run('server (nest build)', bin('nest'), ['build']);
