@@ -1,4 +1,4 @@
-/** The rows `npm run bench` measures and the table it prints (also used for the README). */
+/** The rows `npm run bench` measures and the table it prints (also used for docs/benchmarks.md). */
 import { readFileSync } from 'node:fs';
 import type { LoadResult } from 'bench/load';
 
