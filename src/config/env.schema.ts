@@ -54,7 +54,7 @@ export const CAPTCHA_VERIFY_URLS: Record<CaptchaProvider, string> = {
 
 /** Pterodactyl's stock eggs, as its panel seeds them (database/Seeders/eggs/), at their raw GitHub addresses. */
 const STOCK_EGGS_BASE = 'https://raw.githubusercontent.com/pterodactyl/panel/1.0-develop/database/Seeders/eggs';
-export const STOCK_EGG_URLS: readonly string[] = [
+const STOCK_EGG_URLS: readonly string[] = [
   'minecraft/egg-paper.json',
   'minecraft/egg-vanilla-minecraft.json',
   'minecraft/egg-forge-minecraft.json',

@@ -24,13 +24,13 @@ export class EggGalleryEntryDto {
   error!: GalleryEntryErrorDto | null;
 }
 
-export class FieldChangeDto {
+class FieldChangeDto {
   field!: string;
   before!: string | null;
   after!: string | null;
 }
 
-export class VariableChangeDto {
+class VariableChangeDto {
   envVariable!: string;
   @ApiProperty({ enum: ['added', 'removed', 'changed'] })
   change!: 'added' | 'removed' | 'changed';
