@@ -54,7 +54,9 @@ const tinyDocV2 = (): Json => ({
 /** Serves egg documents on 127.0.0.1, which a test may change between requests. */
 class EggHost {
   readonly docs = new Map<string, string>();
+  readonly requests: string[] = [];
   private readonly server = http.createServer((req, res) => {
+    this.requests.push(req.url ?? '');
     const doc = this.docs.get(req.url ?? '');
     if (doc === undefined) {
       res.writeHead(404).end('not found');
@@ -89,9 +91,10 @@ describe.each(dbKinds(['postgres', 'pglite']))('egg gallery and update from URL 
     await host.start();
     host.docs.set('/tiny.json', JSON.stringify(tinyDoc()));
     host.docs.set('/broken.json', '<html>not an egg</html>');
+    host.docs.set('/invalid.json', JSON.stringify({ ...tinyDoc(), startup: undefined, author: 7 }));
     t = await createTestApp({
       db,
-      env: { EGG_GALLERY_URLS: [host.url('/tiny.json'), host.url('/broken.json'), host.url('/gone.json')].join(',') },
+      env: { EGG_GALLERY_URLS: [host.url('/tiny.json'), host.url('/broken.json'), host.url('/gone.json'), host.url('/invalid.json')].join(',') },
       overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }],
     });
     const admin = await createUser(t.app, { admin: true });
@@ -127,6 +130,14 @@ describe.each(dbKinds(['postgres', 'pglite']))('egg gallery and update from URL 
           installed: [],
           error: { code: 'OUTBOUND_FETCH_FAILED', message: `127.0.0.1:${port} answered with HTTP 404` },
         },
+        {
+          url: host.url('/invalid.json'),
+          name: null,
+          description: null,
+          author: null,
+          installed: [],
+          error: { code: 'VALIDATION_FAILED', message: 'Validation failed: author must be a string; startup must be a string' },
+        },
       ],
     });
 
@@ -135,6 +146,8 @@ describe.each(dbKinds(['postgres', 'pglite']))('egg gallery and update from URL 
     expect(imported.body.data).toMatchObject({ name: 'Tiny Java', nestId: nest.id, updateUrl: url });
     const after = await as('get', `${EGGS}/gallery`).expect(200);
     expect(after.body.data[0].installed).toEqual([{ id: imported.body.data.id, name: 'Tiny Java', nestId: nest.id, nestName: 'Minecraft' }]);
+    // The second listing reads the documents from the cache: the one fetch after the first is the import's.
+    expect(host.requests.filter((r) => r === '/tiny.json')).toHaveLength(2);
   });
 
   it('should preview the differences of a changed document field by field, then apply them with one audit entry', async () => {

@@ -58,8 +58,14 @@ export class EggGalleryService {
       const { egg } = parsePtdl(await this.transfer.fetchDocument(url));
       return { name: egg.name, description: egg.description, author: egg.author, error: null };
     } catch (e) {
-      const error = e instanceof AppException ? { code: e.code, message: e.message } : { code: 'INTERNAL_ERROR', message: 'The document could not be read' };
+      const error = e instanceof AppException ? { code: e.code, message: withDetails(e) } : { code: 'INTERNAL_ERROR', message: 'The document could not be read' };
       return { name: null, description: null, author: null, error };
     }
   }
 }
+
+/** A refusal with the fields it names (a document with missing or mistyped fields), the first three. */
+const withDetails = (e: AppException): string => {
+  const details = Array.isArray(e.details) ? (e.details as { message?: unknown }[]).slice(0, 3).map((d) => String(d.message)) : [];
+  return details.length > 0 ? `${e.message}: ${details.join('; ')}` : e.message;
+};
