@@ -36,6 +36,8 @@ export class AppConfigService {
   readonly passwordHash: { memoryCost: number; timeCost: number; parallelism: number };
   /** Whether user-supplied URLs may lead to private addresses (OutboundPolicy); never in production. */
   readonly outbound: { allowPrivate: boolean };
+  /** The egg gallery's documents (EGG_GALLERY_URLS); empty: no gallery. */
+  readonly eggGallery: { urls: string[] };
   readonly rateLimit: { enabled: boolean; redisUrl?: string };
   /** `zeroLimitUnlimited`: a server backup limit of 0 means no limit rather than no backups. */
   readonly backups: { zeroLimitUnlimited: boolean };
@@ -85,6 +87,7 @@ export class AppConfigService {
     this.files = { editMaxBytes: schema.FILE_EDIT_MAX_MB * 1024 * 1024 };
     this.passwordHash = { memoryCost: schema.PASSWORD_HASH_MEMORY_KIB, timeCost: schema.PASSWORD_HASH_TIME_COST, parallelism: schema.PASSWORD_HASH_PARALLELISM };
     this.outbound = { allowPrivate: schema.OUTBOUND_ALLOW_PRIVATE };
+    this.eggGallery = { urls: [...new Set(schema.EGG_GALLERY_URLS)] };
     this.rateLimit = { enabled: schema.RATE_LIMIT_ENABLED, redisUrl: schema.REDIS_URL };
     this.backups = { zeroLimitUnlimited: schema.BACKUP_LIMIT_ZERO_UNLIMITED };
     this.hotCache = { ttlMs: schema.HOT_CACHE_TTL_SECONDS * 1000, maxEntries: schema.HOT_CACHE_MAX_ENTRIES };

@@ -53,6 +53,25 @@ export const CAPTCHA_VERIFY_URLS: Record<CaptchaProvider, string> = {
   recaptcha: 'https://www.google.com/recaptcha/api/siteverify',
 };
 
+/** Pterodactyl's stock eggs, as its panel seeds them (database/Seeders/eggs/), at their raw GitHub addresses. */
+const STOCK_EGGS_BASE = 'https://raw.githubusercontent.com/pterodactyl/panel/1.0-develop/database/Seeders/eggs';
+const STOCK_EGG_URLS: readonly string[] = [
+  'minecraft/egg-paper.json',
+  'minecraft/egg-vanilla-minecraft.json',
+  'minecraft/egg-forge-minecraft.json',
+  'minecraft/egg-bungeecord.json',
+  'minecraft/egg-sponge--sponge-vanilla.json',
+  'rust/egg-rust.json',
+  'source-engine/egg-ark--survival-evolved.json',
+  'source-engine/egg-counter--strike--global-offensive.json',
+  'source-engine/egg-custom-source-engine-game.json',
+  'source-engine/egg-garrys-mod.json',
+  'source-engine/egg-insurgency.json',
+  'source-engine/egg-team-fortress2.json',
+  'voice-servers/egg-mumble-server.json',
+  'voice-servers/egg-teamspeak3-server.json',
+].map((path) => `${STOCK_EGGS_BASE}/${path}`);
+
 // `addr@host` or `Name <addr@host>`, as nodemailer takes it.
 const MAIL_ADDRESS = /^(?:[^<>]*<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
 
@@ -186,6 +205,13 @@ export class EnvSchema {
   @Transform(toBoolean)
   @IsBoolean()
   OUTBOUND_ALLOW_PRIVATE = false;
+
+  // The egg gallery (Admin → Eggs → Gallery): comma-separated URLs of PTDL egg documents the panel
+  // fetches (with the egg-import address rules) to list them by name and description and import them.
+  // Unset: Pterodactyl's 14 stock eggs on raw.githubusercontent.com; `none`: no gallery.
+  @Transform((arg) => (typeof arg.value === 'string' && arg.value.trim().toLowerCase() === 'none' ? [] : toList(arg)))
+  @IsUrl({ require_tld: false, protocols: ['http', 'https'], require_protocol: true }, { each: true, message: 'EGG_GALLERY_URLS must be a comma-separated list of http(s) URLs' })
+  EGG_GALLERY_URLS: string[] = [...STOCK_EGG_URLS];
 
   // A server's backup limit of 0 disables backups there; with this set, 0 means no limit instead.
   @Transform(toBoolean)

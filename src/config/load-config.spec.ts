@@ -120,6 +120,19 @@ describe(AppConfigService.name, () => {
     expect(problemsOf({ LIVE_STATUS_INTERVAL_MS: '50', LIVE_STATUS_TIMEOUT_MS: 'soon' }).map((p) => p.split(':')[0])).toEqual(['LIVE_STATUS_INTERVAL_MS', 'LIVE_STATUS_TIMEOUT_MS']);
   });
 
+  it("should list Pterodactyl's 14 stock eggs in the egg gallery by default, none with EGG_GALLERY_URLS=none, and refuse a non-http URL", () => {
+    const urls = AppConfigService.fromEnv({ APP_KEY: 'k'.repeat(40) }).eggGallery.urls;
+    expect(urls).toHaveLength(14);
+    expect(urls).toContain('https://raw.githubusercontent.com/pterodactyl/panel/1.0-develop/database/Seeders/eggs/minecraft/egg-paper.json');
+    expect(urls.every((u) => u.startsWith('https://raw.githubusercontent.com/pterodactyl/panel/1.0-develop/database/Seeders/eggs/'))).toBe(true);
+    expect(AppConfigService.fromEnv({ APP_KEY: 'k'.repeat(40), EGG_GALLERY_URLS: 'none' }).eggGallery.urls).toEqual([]);
+    expect(AppConfigService.fromEnv({ APP_KEY: 'k'.repeat(40), EGG_GALLERY_URLS: 'https://a.test/1.json, https://a.test/1.json,http://b.test/2.json' }).eggGallery.urls).toEqual([
+      'https://a.test/1.json',
+      'http://b.test/2.json',
+    ]);
+    expect(problemsOf({ EGG_GALLERY_URLS: 'ftp://a.test/1.json' })).toEqual(['EGG_GALLERY_URLS: EGG_GALLERY_URLS must be a comma-separated list of http(s) URLs']);
+  });
+
   it('should ask for no CAPTCHA and send no mail by default', () => {
     const config = AppConfigService.fromEnv({ APP_KEY: 'k'.repeat(40), APP_URL: 'https://panel.example.com' });
     expect(config.captcha).toBeNull();

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import type { Locator, Page } from '@playwright/test';
 import { parse as parseYaml } from 'yaml';
@@ -40,6 +41,35 @@ const trySignIn = async (baseURL: string, email: string, password: string): Prom
 };
 
 test.describe('administration: users, nodes, locations, database hosts, audit log', () => {
+  // The shared panel is set up by global setup (location, the simulator's node, the Paper egg, the owner), so
+  // the empty checklist is the API's test (test/e2e/admin-overview.e2e-spec.ts); here, the page as it stands.
+  test('overview: the setup checklist ticks what is done and links where each step is done; counts open their lists; version and health', async ({ adminPage: page }) => {
+    const { version } = JSON.parse(await readFile(join(__dirname, '..', '..', 'package.json'), 'utf8')) as { version: string };
+    await page.goto('/admin');
+    const checklist = page.getByRole('list', { name: 'Getting started' });
+    for (const step of ['Create a location', 'Add a node', 'Install and configure Wings', 'Import an egg', 'Add a user']) {
+      await expect(checklist.getByRole('listitem').filter({ hasText: step })).toHaveAttribute('data-done', 'true');
+    }
+    const services = page.getByRole('list', { name: 'Services' });
+    await expect(services.getByRole('listitem').filter({ hasText: 'Database' })).toContainText('Answering');
+    await expect(services.getByRole('listitem').filter({ hasText: 'Mail (SMTP)' })).toContainText('Not configured');
+    await expect(services.getByRole('listitem').filter({ hasText: 'Redis' })).toContainText('Not configured');
+    await expect(page.getByRole('list', { name: 'Nodes' }).getByRole('listitem').filter({ has: page.getByRole('link', { name: 'sim', exact: true }) })).toContainText('Reachable');
+    await expect(page.getByTestId('panel-version')).toHaveText(`Hatchery ${version}`);
+    await checkPage(page, 'admin-overview');
+
+    await checklist.getByRole('link', { name: 'Create a location' }).click();
+    await expect(page).toHaveURL(/\/admin\/locations\?create=true$/);
+    await (await openDialog(page, 'New location')).getByRole('button', { name: 'Close' }).click();
+    await page.goto('/admin');
+    await checklist.getByRole('link', { name: 'Import an egg' }).click();
+    await expect(page.getByRole('heading', { name: 'Egg gallery', exact: true })).toBeVisible();
+    await page.goto('/admin');
+    await page.getByRole('link', { name: /^\d+ nodes?: open the list$/ }).click();
+    await expect(page).toHaveURL(/\/admin\/nodes$/);
+  });
+
+
   test('users: create, make admin, reset two-factor, suspend (sign-in refused), lift it', async ({ adminPage: page, api, panel }) => {
     test.slow();
     const s = suffix();

@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createConnection } from 'mysql2/promise';
@@ -10,6 +12,25 @@ import { freePort, startPanel, type PanelProcess } from 'e2e/panel-process';
 
 const ROOT = resolve(__dirname, '..', '..');
 const EGGS = process.env.HATCHERY_EGG_FIXTURES ?? resolve(ROOT, '..', 'shared', 'fixtures', 'eggs', 'pterodactyl');
+
+/** The eggs of the panel's egg gallery (EGG_GALLERY_URLS), served from the fixtures by a host on loopback. */
+const GALLERY_EGGS = ['vanilla-minecraft', 'rust', 'mumble-server'];
+
+/** Serves `/eggs/egg-<name>.json` from the fixtures for the gallery's names; 404 otherwise. */
+const startEggHost = async (): Promise<{ server: Server; urls: string[] }> => {
+  const server = createServer((req, res) => {
+    const name = /^\/eggs\/egg-([a-z0-9-]+)\.json$/.exec(req.url ?? '')?.[1];
+    const file = name && GALLERY_EGGS.includes(name) ? join(EGGS, `egg-${name}.json`) : undefined;
+    if (!file || !existsSync(file)) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' }).end('not found');
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'application/json' }).end(readFileSync(file));
+  });
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { server, urls: GALLERY_EGGS.map((name) => `${base}/eggs/egg-${name}.json`) };
+};
 
 const storageState = (file: string, baseURL: string, cookie: string): string => {
   const [name, value] = [cookie.slice(0, cookie.indexOf('=')), cookie.slice(cookie.indexOf('=') + 1)];
@@ -32,13 +53,18 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
   const admin = { email: 'admin@hatchery.test', password: 'browser-admin-password' };
   let panel: PanelProcess | undefined;
   let sim: WingsSimulator | undefined;
+  let eggHost: Server | undefined;
   const teardown = async () => {
     await sim?.stop();
     await panel?.stop();
+    eggHost?.closeAllConnections();
+    await new Promise<void>((done) => (eggHost ? eggHost.close(() => done()) : done()));
     rmSync(work, { recursive: true, force: true });
   };
 
   try {
+    const gallery = await startEggHost();
+    eggHost = gallery.server;
     panel = await startPanel(work, {
       ADMIN_EMAIL: admin.email,
       ADMIN_PASSWORD: admin.password,
@@ -47,6 +73,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       CONSOLE_TOKEN_TTL_SECONDS: String(CONSOLE_TOKEN_TTL_SECONDS),
       // The files spec pulls from a file host on loopback, which the panel refuses by default.
       OUTBOUND_ALLOW_PRIVATE: 'true',
+      // The egg gallery lists eggs from that host (admin-eggs.spec.ts), not from GitHub.
+      EGG_GALLERY_URLS: gallery.urls.join(','),
     });
     const { baseURL } = panel;
     const api = new PanelApi(baseURL);

@@ -28,6 +28,7 @@ import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
 import { Route as AppAdminEggsEggIdRouteImport } from './routes/_app/admin/eggs/$eggId'
+import { Route as AppAdminEggsGalleryRouteImport } from './routes/_app/admin/eggs/gallery'
 import { Route as AppAdminNestsIndexRouteImport } from './routes/_app/admin/nests/index'
 import { Route as AppAdminNestsNestIdRouteImport } from './routes/_app/admin/nests/$nestId'
 import { Route as AppAdminNodesIndexRouteImport } from './routes/_app/admin/nodes/index'
@@ -145,6 +146,11 @@ const AuthPasswordResetRoute = AuthPasswordResetRouteImport.update({
 const AppAdminEggsEggIdRoute = AppAdminEggsEggIdRouteImport.update({
   id: '/eggs/$eggId',
   path: '/eggs/$eggId',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminEggsGalleryRoute = AppAdminEggsGalleryRouteImport.update({
+  id: '/eggs/gallery',
+  path: '/eggs/gallery',
   getParentRoute: () => AppAdminRoute,
 } as any)
 const AppAdminNestsIndexRoute = AppAdminNestsIndexRouteImport.update({
@@ -289,6 +295,7 @@ export interface FileRoutesByFullPath {
   '/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
+  '/admin/eggs/gallery': typeof AppAdminEggsGalleryRoute
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/admin/nodes/$nid': typeof AppAdminNodesNidRoute
   '/admin/servers/$sid': typeof AppAdminServersSidRoute
@@ -329,6 +336,7 @@ export interface FileRoutesByTo {
   '/account': typeof AppAccountIndexRoute
   '/admin': typeof AppAdminIndexRoute
   '/auth/password': typeof AuthPasswordIndexRoute
+  '/admin/eggs/gallery': typeof AppAdminEggsGalleryRoute
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/admin/nodes/$nid': typeof AppAdminNodesNidRoute
   '/admin/servers/$sid': typeof AppAdminServersSidRoute
@@ -375,6 +383,7 @@ export interface FileRoutesById {
   '/_app/admin/': typeof AppAdminIndexRoute
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/_app/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
+  '/_app/admin/eggs/gallery': typeof AppAdminEggsGalleryRoute
   '/_app/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/_app/admin/nodes/$nid': typeof AppAdminNodesNidRoute
   '/_app/admin/servers/$sid': typeof AppAdminServersSidRoute
@@ -421,6 +430,7 @@ export interface FileRouteTypes {
     | '/admin/'
     | '/auth/password/'
     | '/admin/eggs/$eggId'
+    | '/admin/eggs/gallery'
     | '/admin/nests/$nestId'
     | '/admin/nodes/$nid'
     | '/admin/servers/$sid'
@@ -461,6 +471,7 @@ export interface FileRouteTypes {
     | '/account'
     | '/admin'
     | '/auth/password'
+    | '/admin/eggs/gallery'
     | '/admin/nests/$nestId'
     | '/admin/nodes/$nid'
     | '/admin/servers/$sid'
@@ -506,6 +517,7 @@ export interface FileRouteTypes {
     | '/_app/admin/'
     | '/auth/password/'
     | '/_app/admin/eggs/$eggId'
+    | '/_app/admin/eggs/gallery'
     | '/_app/admin/nests/$nestId'
     | '/_app/admin/nodes/$nid'
     | '/_app/admin/servers/$sid'
@@ -672,6 +684,13 @@ declare module '@tanstack/react-router' {
       path: '/eggs/$eggId'
       fullPath: '/admin/eggs/$eggId'
       preLoaderRoute: typeof AppAdminEggsEggIdRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/eggs/gallery': {
+      id: '/_app/admin/eggs/gallery'
+      path: '/eggs/gallery'
+      fullPath: '/admin/eggs/gallery'
+      preLoaderRoute: typeof AppAdminEggsGalleryRouteImport
       parentRoute: typeof AppAdminRoute
     }
     '/_app/admin/nests/': {
@@ -885,6 +904,7 @@ interface AppAdminRouteChildren {
   AppAdminLocationsRoute: typeof AppAdminLocationsRoute
   AppAdminIndexRoute: typeof AppAdminIndexRoute
   AppAdminEggsEggIdRoute: typeof AppAdminEggsEggIdRouteWithChildren
+  AppAdminEggsGalleryRoute: typeof AppAdminEggsGalleryRoute
   AppAdminNestsNestIdRoute: typeof AppAdminNestsNestIdRoute
   AppAdminNodesNidRoute: typeof AppAdminNodesNidRoute
   AppAdminServersSidRoute: typeof AppAdminServersSidRoute
@@ -903,6 +923,7 @@ const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminLocationsRoute: AppAdminLocationsRoute,
   AppAdminIndexRoute: AppAdminIndexRoute,
   AppAdminEggsEggIdRoute: AppAdminEggsEggIdRouteWithChildren,
+  AppAdminEggsGalleryRoute: AppAdminEggsGalleryRoute,
   AppAdminNestsNestIdRoute: AppAdminNestsNestIdRoute,
   AppAdminNodesNidRoute: AppAdminNodesNidRoute,
   AppAdminServersSidRoute: AppAdminServersSidRoute,

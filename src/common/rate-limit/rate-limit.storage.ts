@@ -16,4 +16,9 @@ export abstract class RateLimitStorage implements ThrottlerStorage {
 
   /** The counter's hits in its open window and when that window ends, or null when it has none. */
   abstract peek(key: string, throttlerName: string): Promise<{ totalHits: number; resetAt: number } | null>;
+
+  /** Whether the shared store answers within `timeoutMs`; null when the counters are in this process's memory. */
+  ping(_timeoutMs: number): Promise<boolean | null> {
+    return Promise.resolve(null);
+  }
 }

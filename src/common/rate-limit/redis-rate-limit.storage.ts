@@ -47,6 +47,16 @@ export class RedisRateLimitStorage extends RateLimitStorage {
     return { totalHits: Number(count), resetAt: this.clock.now().getTime() + ttl };
   }
 
+  override async ping(timeoutMs: number): Promise<boolean> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    try {
+      return await Promise.race([this.redis.ping().then((pong) => pong === 'PONG', () => false), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
   async onModuleDestroy(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }

@@ -157,8 +157,8 @@ export class DaemonGateway {
     };
   }
 
-  systemInformation(node: NodeEntity): Promise<DaemonSystemInfo> {
-    return this.client.json<DaemonSystemInfo>(this.target(node), { method: 'GET', path: '/api/system', timeoutMs: 10_000 });
+  systemInformation(node: NodeEntity, timeoutMs = 10_000): Promise<DaemonSystemInfo> {
+    return this.client.json<DaemonSystemInfo>(this.target(node), { method: 'GET', path: '/api/system', timeoutMs });
   }
 
   /** POST /api/update: Wings applies the configuration over its own. */

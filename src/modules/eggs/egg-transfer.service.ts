@@ -60,20 +60,31 @@ export class EggTransferService {
     });
   }
 
-  /** Fetches a document from a public http(s) URL (size-capped, never a private address) and imports it. */
+  /**
+   * Fetches a document from a public http(s) URL (size-capped, never a private address) and imports it.
+   * A document without its own `meta.update_url` keeps this URL as the egg's update URL, so the egg
+   * can later be updated from where it came (Pterodactyl's stock eggs carry none).
+   */
   async importFromUrl(nestId: string, url: string, actor: Actor): Promise<EggResponseDto> {
+    const document = await this.fetchDocument(url);
+    const withSource = isDocument(document) && isDocument(document.meta) && typeof document.meta.update_url !== 'string' ? { ...document, meta: { ...document.meta, update_url: url } } : document;
+    return this.import(nestId, withSource, actor, url);
+  }
+
+  /** The JSON document at a public http(s) URL, fetched under the outbound address rules. */
+  async fetchDocument(url: string): Promise<unknown> {
     const { body } = await fetchPublic(url, {
       policy: this.outbound,
       maxBytes: EGG_IMPORT_MAX_BYTES,
       timeoutMs: EGG_IMPORT_TIMEOUT_MS,
       accept: 'application/json',
     });
-    let document: unknown;
     try {
-      document = JSON.parse(body.toString('utf8'));
+      return JSON.parse(body.toString('utf8')) as unknown;
     } catch {
       throw new AppException(EggError.IMPORT_NOT_JSON);
     }
-    return this.import(nestId, document, actor, url);
   }
 }
+
+const isDocument = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);

@@ -10,7 +10,10 @@ import { uuidParam } from 'src/common/validation/uuid-param';
 import { CreateEggDto, ImportEggUrlDto, UpdateEggDto } from 'src/modules/eggs/dto/egg.dto';
 import { EggListItemDto, EggResponseDto } from 'src/modules/eggs/dto/egg-response.dto';
 import { EggListQueryDto, importTarget } from 'src/modules/eggs/dto/egg-import.dto';
+import { EggGalleryEntryDto, EggUpdatePreviewDto } from 'src/modules/eggs/dto/egg-gallery.dto';
+import { EggGalleryService } from 'src/modules/eggs/egg-gallery.service';
 import { EggTransferService } from 'src/modules/eggs/egg-transfer.service';
+import { EggUpdateService } from 'src/modules/eggs/egg-update.service';
 import { EggError } from 'src/modules/eggs/eggs.errors';
 import { EggsService } from 'src/modules/eggs/eggs.service';
 
@@ -22,6 +25,8 @@ export class EggsController {
   constructor(
     private readonly eggs: EggsService,
     private readonly transfer: EggTransferService,
+    private readonly gallery: EggGalleryService,
+    private readonly updates: EggUpdateService,
   ) {}
 
   @Get()
@@ -56,6 +61,14 @@ export class EggsController {
     return { data: await this.transfer.importFromUrl(dto.nestId, dto.url, actor) };
   }
 
+  /** The eggs of EGG_GALLERY_URLS, described from their documents (fetched by the panel, cached). */
+  @Get('gallery')
+  @Authenticated({ admin: AdminScope.EGGS_READ })
+  @ApiData(EggGalleryEntryDto, { isArray: true })
+  async galleryList(): Promise<{ data: EggGalleryEntryDto[] }> {
+    return { data: await this.gallery.list() };
+  }
+
   @Get(':egg')
   @Authenticated({ admin: AdminScope.EGGS_READ })
   @ApiData(EggResponseDto)
@@ -85,5 +98,22 @@ export class EggsController {
     const { text, fileName } = await this.transfer.export(id);
     // The file name is a slug of ASCII letters, digits and dashes, so it needs no quoting rules.
     res.type('application/json; charset=utf-8').header('content-disposition', `attachment; filename="${fileName}"`).send(text);
+  }
+
+  /** What updating the egg from its update URL would change, field by field; changes nothing. */
+  @Get(':egg/update-preview')
+  @Authenticated({ admin: AdminScope.EGGS_READ })
+  @ApiData(EggUpdatePreviewDto)
+  async updatePreview(@Param('egg', eggId) id: string): Promise<{ data: EggUpdatePreviewDto }> {
+    return { data: await this.updates.preview(id) };
+  }
+
+  /** Fetches the egg's update URL again and applies the document (audited as egg.updated_from_url). */
+  @Post(':egg/update')
+  @HttpCode(200)
+  @Authenticated({ admin: AdminScope.EGGS_WRITE })
+  @ApiData(EggResponseDto)
+  async updateFromUrl(@Param('egg', eggId) id: string, @CurrentActor() actor: Actor): Promise<{ data: EggResponseDto }> {
+    return { data: await this.updates.apply(id, actor) };
   }
 }

@@ -19,6 +19,12 @@ export const EggError = {
     message: 'Only PTDL_v1 and PTDL_v2 egg documents can be imported',
   },
   IMPORT_NOT_JSON: { code: 'EGG_IMPORT_NOT_JSON', category: ErrorCategory.BAD_REQUEST, message: 'The URL did not return a JSON document' },
+  NO_UPDATE_URL: { code: 'EGG_NO_UPDATE_URL', category: ErrorCategory.CONFLICT, message: 'The egg has no update URL to update from' },
+  UPDATE_URL_CHANGED: {
+    code: 'EGG_UPDATE_URL_CHANGED',
+    category: ErrorCategory.CONFLICT,
+    message: 'The egg\'s update URL changed while the update was fetched; try again',
+  },
   NEST_NOT_FOUND: { code: 'NEST_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'Nest not found' },
   NEST_HAS_EGGS: { code: 'NEST_HAS_EGGS', category: ErrorCategory.CONFLICT, message: 'The nest still has eggs and cannot be deleted' },
   VARIABLE_NOT_FOUND: { code: 'EGG_VARIABLE_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'Egg variable not found' },

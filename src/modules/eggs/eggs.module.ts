@@ -2,7 +2,9 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { outboundPolicyProvider } from 'src/common/http/outbound-policy.provider';
 import { AuditModule } from 'src/modules/audit/audit.module';
+import { EggGalleryService } from 'src/modules/eggs/egg-gallery.service';
 import { EggTransferService } from 'src/modules/eggs/egg-transfer.service';
+import { EggUpdateService } from 'src/modules/eggs/egg-update.service';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import { EggVariablesController } from 'src/modules/eggs/egg-variables.controller';
 import { EggVariablesService } from 'src/modules/eggs/egg-variables.service';
@@ -23,6 +25,8 @@ import { NestsService } from 'src/modules/eggs/nests.service';
     EggsService,
     EggVariablesService,
     EggTransferService,
+    EggGalleryService,
+    EggUpdateService,
     // Outbound requests never reach private addresses unless OUTBOUND_ALLOW_PRIVATE (not in production).
     outboundPolicyProvider,
   ],

@@ -21,6 +21,14 @@ export class EggsRepository {
     return manager.getRepository(NestEntity).findOneBy({ id });
   }
 
+  countEggs(): Promise<number> {
+    return this.eggs.count();
+  }
+
+  countNests(): Promise<number> {
+    return this.eggs.manager.getRepository(NestEntity).count();
+  }
+
   findNestPage(skip: number, take: number): Promise<[NestEntity[], number]> {
     return this.eggs.manager.getRepository(NestEntity).findAndCount({ order: { createdAt: 'ASC', id: 'ASC' }, skip, take });
   }
@@ -64,6 +72,13 @@ export class EggsRepository {
 
   findEggsByIds(ids: string[]): Promise<(EggEntity & { nest: NestEntity })[]> {
     return ids.length === 0 ? Promise.resolve([]) : (this.eggs.find({ where: { id: In(ids) }, relations: { nest: true } }) as Promise<(EggEntity & { nest: NestEntity })[]>);
+  }
+
+  /** Eggs installed from these addresses (their update URL), with their nests. */
+  findEggsByUpdateUrls(urls: string[]): Promise<(EggEntity & { nest: NestEntity })[]> {
+    return urls.length === 0
+      ? Promise.resolve([])
+      : (this.eggs.find({ where: { updateUrl: In(urls) }, relations: { nest: true }, order: { name: 'ASC', id: 'ASC' } }) as Promise<(EggEntity & { nest: NestEntity })[]>);
   }
 
   findVariablesOfEggs(eggIds: string[]): Promise<EggVariableEntity[]> {

@@ -51,6 +51,12 @@ export class EggsService {
     return paginated(rows.map(toEggListItem), total, page);
   }
 
+  /** How many eggs and nests the panel holds. */
+  async counts(): Promise<{ eggs: number; nests: number }> {
+    const [eggs, nests] = await Promise.all([this.repo.countEggs(), this.repo.countNests()]);
+    return { eggs, nests };
+  }
+
   async getResponse(id: string, manager?: EntityManager): Promise<EggResponseDto> {
     const egg = await this.get(id, manager);
     return toEggResponse(egg, egg.nest, await this.repo.findVariables(id, manager));

@@ -1,6 +1,10 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import type { Transporter } from 'nodemailer';
+import { Clock } from 'src/common/clock';
 import { AppConfigService } from 'src/config/app-config.service';
+
+const CHECK_TIMEOUT_MS = 3_000;
+const CHECK_CACHE_MS = 60_000;
 
 export interface MailMessage {
   to: string;
@@ -24,14 +28,44 @@ export class MailService implements OnApplicationShutdown {
   private readonly logger = new Logger(MailService.name);
   /** Opened on the first mail: nodemailer is loaded only by panels that send one. */
   private transport?: Promise<Transporter>;
+  private lastCheck?: { until: number; result: Promise<'up' | 'down'> };
 
-  constructor(private readonly config: AppConfigService) {}
+  constructor(
+    private readonly config: AppConfigService,
+    private readonly clock: Clock,
+  ) {}
 
   private transportFor(smtpUrl: string): Promise<Transporter> {
     this.transport ??= import('nodemailer').then(({ default: nodemailer }) =>
       nodemailer.createTransport({ url: smtpUrl, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 }),
     );
     return this.transport;
+  }
+
+  /**
+   * Whether SMTP_URL's server answers (connects, greets, and accepts the login when the URL has one),
+   * with short timeouts, its answer kept for a minute: a health check, cheap enough for every page view.
+   */
+  async check(): Promise<'not-configured' | 'up' | 'down'> {
+    const { smtpUrl } = this.config.mail;
+    if (!smtpUrl) {
+      return 'not-configured';
+    }
+    const now = this.clock.now().getTime();
+    if (!this.lastCheck || this.lastCheck.until <= now) {
+      const result = import('nodemailer').then(async ({ default: nodemailer }) => {
+        const probe = nodemailer.createTransport({ url: smtpUrl, connectionTimeout: CHECK_TIMEOUT_MS, greetingTimeout: CHECK_TIMEOUT_MS, socketTimeout: CHECK_TIMEOUT_MS });
+        try {
+          return (await probe.verify()) ? ('up' as const) : ('down' as const);
+        } catch {
+          return 'down' as const;
+        } finally {
+          probe.close();
+        }
+      });
+      this.lastCheck = { until: now + CHECK_CACHE_MS, result };
+    }
+    return this.lastCheck.result;
   }
 
   /** Sends one message; resolves true once the server accepted it, false (after logging a warning) otherwise. Never rejects. */

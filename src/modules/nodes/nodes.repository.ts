@@ -53,6 +53,19 @@ export class NodesRepository {
     return this.nodes.findOneBy({ tokenIdentifier });
   }
 
+  countNodes(): Promise<number> {
+    return this.nodes.count();
+  }
+
+  countLocations(): Promise<number> {
+    return this.nodes.manager.getRepository(LocationEntity).count();
+  }
+
+  /** The first `take` nodes by id, for the overview's health list. */
+  findFirstNodes(take: number): Promise<NodeEntity[]> {
+    return this.nodes.find({ order: { id: 'ASC' }, take });
+  }
+
   async touchNode(id: string, at: Date): Promise<void> {
     await this.nodes.update({ id }, { lastSeenAt: at });
   }

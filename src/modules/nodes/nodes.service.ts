@@ -85,6 +85,29 @@ export class NodesService {
     return this.repo.findNodeByTokenIdentifier(identifier);
   }
 
+  /** How many nodes and locations the panel holds. */
+  async counts(): Promise<{ nodes: number; locations: number }> {
+    const [nodes, locations] = await Promise.all([this.repo.countNodes(), this.repo.countLocations()]);
+    return { nodes, locations };
+  }
+
+  /**
+   * Whether each of the first `take` nodes' daemon answers GET /api/system within `timeoutMs`, all at
+   * once; `waiting` for one that fails and has never called the panel (Wings not set up yet).
+   */
+  async health(take: number, timeoutMs: number): Promise<{ node: NodeEntity; status: 'reachable' | 'waiting' | 'unreachable' }[]> {
+    const nodes = await this.repo.findFirstNodes(take);
+    return Promise.all(
+      nodes.map(async (node) => {
+        const answered = await this.daemon.systemInformation(node, timeoutMs).then(
+          () => true,
+          () => false,
+        );
+        return { node, status: answered ? 'reachable' : node.lastSeenAt ? 'unreachable' : 'waiting' } as const;
+      }),
+    );
+  }
+
   /** Records that the node's daemon called in. */
   touch(id: string, at: Date): Promise<void> {
     return this.repo.touchNode(id, at);

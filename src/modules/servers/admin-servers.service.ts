@@ -46,6 +46,11 @@ export class AdminServersService {
     );
   }
 
+  /** How many servers the panel holds. */
+  count(): Promise<number> {
+    return this.servers.count();
+  }
+
   async get(id: string): Promise<AdminServerDto> {
     return this.view(await this.require(id));
   }

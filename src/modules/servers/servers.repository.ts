@@ -140,6 +140,10 @@ export class ServersRepository {
     return this.servers.manager.transaction(fn);
   }
 
+  count(): Promise<number> {
+    return this.servers.count();
+  }
+
   /**
    * A server with its node, egg and owner in one query (findOne with relations would first select
    * the distinct id, then the row: two round trips on every server request).

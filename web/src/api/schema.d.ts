@@ -331,6 +331,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/eggs/{egg}/update": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Fetches the egg's update URL again and applies the document (audited as egg.updated_from_url). */
+        post: operations["EggsController_updateFromUrl"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/eggs/{egg}/update-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What updating the egg from its update URL would change, field by field; changes nothing. */
+        get: operations["EggsController_updatePreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/eggs/{egg}/variables": {
         parameters: {
             query?: never;
@@ -361,6 +395,23 @@ export interface paths {
         options?: never;
         head?: never;
         patch: operations["EggVariablesController_update"];
+        trace?: never;
+    };
+    "/api/admin/eggs/gallery": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The eggs of EGG_GALLERY_URLS, described from their documents (fetched by the panel, cached). */
+        get: operations["EggsController_galleryList"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/admin/eggs/import": {
@@ -551,6 +602,23 @@ export interface paths {
         };
         /** The daemon's own system information. */
         get: operations["NodesController_system"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/overview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Counts, the first-setup checklist, the version and the health of the database, mail, Redis and each node (each probe given 2 s at most). */
+        get: operations["AdminOverviewController_get"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1961,6 +2029,13 @@ export interface components {
             /** Format: uuid */
             user?: string | null;
         };
+        AdminOverviewDto: {
+            counts: components["schemas"]["OverviewCountsDto"];
+            health: components["schemas"]["OverviewHealthDto"];
+            /** @description In the order they are done on a new panel: location, node, wings, egg, user, server. */
+            setup: components["schemas"]["SetupStepDto"][];
+            version: string;
+        };
         AdminServerDto: {
             allocationId: string | null;
             allocations: {
@@ -2559,6 +2634,16 @@ export interface components {
             image: string;
             name: string;
         };
+        EggGalleryEntryDto: {
+            author: string | null;
+            description: string | null;
+            error: components["schemas"]["GalleryEntryErrorDto"] | null;
+            /** @description Installed eggs whose update URL is this entry's URL. */
+            installed: components["schemas"]["InstalledEggDto"][];
+            /** @description From the document; null when it could not be fetched or read (see `error`). */
+            name: string | null;
+            url: string;
+        };
         EggListItemDto: {
             id: string;
             name: string;
@@ -2590,6 +2675,15 @@ export interface components {
             updatedAt: string;
             updateUrl: string | null;
             variables: components["schemas"]["EggVariableResponseDto"][];
+        };
+        EggUpdatePreviewDto: {
+            /** @description Egg fields (startup, dockerImages, scripts, config…), each side as text, lists one item a line. */
+            fields: components["schemas"]["FieldChangeDto"][];
+            /** @description Nothing would change. */
+            upToDate: boolean;
+            url: string;
+            /** @description Variables by environment name; `removed` ones take the servers' values with them. */
+            variables: components["schemas"]["VariableChangeDto"][];
         };
         EggVariableResponseDto: {
             createdAt: string;
@@ -2632,6 +2726,11 @@ export interface components {
             backups: number;
             databases: number;
         };
+        FieldChangeDto: {
+            after: string | null;
+            before: string | null;
+            field: string;
+        };
         FileEntryDto: {
             created?: string;
             isDirectory: boolean;
@@ -2650,6 +2749,10 @@ export interface components {
         ForgetPasswordResponseDto: {
             message: string;
         };
+        GalleryEntryErrorDto: {
+            code: string;
+            message: string;
+        };
         HealthDto: {
             /** @enum {string} */
             database: "up";
@@ -2661,6 +2764,12 @@ export interface components {
             nestId: string;
             /** Format: uri */
             url: string;
+        };
+        InstalledEggDto: {
+            id: string;
+            name: string;
+            nestId: string;
+            nestName: string;
         };
         InstallScriptDto: {
             container_image: string;
@@ -2693,6 +2802,16 @@ export interface components {
             isDefault: boolean;
             notes: string | null;
             port: number;
+        };
+        NodeHealthDto: {
+            id: string;
+            lastSeenAt: string | null;
+            name: string;
+            /**
+             * @description `waiting`: the daemon does not answer and has never called the panel (Wings not set up yet).
+             * @enum {string}
+             */
+            status: "reachable" | "waiting" | "unreachable";
         };
         NodeResponseDto: {
             allowInsecure: boolean;
@@ -2730,6 +2849,21 @@ export interface components {
             memory: number;
             nodeId: string;
             servers: number;
+        };
+        OverviewCountsDto: {
+            eggs: number;
+            locations: number;
+            nests: number;
+            nodes: number;
+            servers: number;
+            users: number;
+        };
+        OverviewHealthDto: {
+            database: components["schemas"]["ServiceHealthDto"];
+            mail: components["schemas"]["ServiceHealthDto"];
+            /** @description The first 50 nodes by id. */
+            nodes: components["schemas"]["NodeHealthDto"][];
+            redis: components["schemas"]["ServiceHealthDto"];
         };
         PageMetaDto: {
             pagination: components["schemas"]["PaginationDto"];
@@ -2916,6 +3050,12 @@ export interface components {
             isSuspended: boolean;
             resources: components["schemas"]["ResourceUsageDto"];
         };
+        ServiceHealthDto: {
+            /** @description Whether the panel is set up to use it (SMTP_URL, REDIS_URL); the database always is. */
+            configured: boolean;
+            /** @enum {string} */
+            status: "up" | "down" | "not-configured";
+        };
         SessionResponseDto: {
             createdAt: string;
             current: boolean;
@@ -2928,6 +3068,11 @@ export interface components {
         SessionStateDto: {
             session: components["schemas"]["CurrentSessionDto"];
             user: components["schemas"]["UserResponseDto"];
+        };
+        SetupStepDto: {
+            done: boolean;
+            /** @enum {string} */
+            key: "location" | "node" | "wings" | "egg" | "user" | "server";
         };
         SftpAuthAnswerDto: {
             permissions: string[];
@@ -3223,6 +3368,12 @@ export interface components {
             updatedAt: string;
             username: string;
             uuid: string;
+        };
+        VariableChangeDto: {
+            /** @enum {string} */
+            change: "added" | "removed" | "changed";
+            envVariable: string;
+            fields: components["schemas"]["FieldChangeDto"][];
         };
         WebsocketDiagnosticsDto: {
             error: string;
@@ -4485,6 +4636,88 @@ export interface operations {
             };
         };
     };
+    EggsController_updateFromUrl: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                egg: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EggResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    EggsController_updatePreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                egg: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EggUpdatePreviewDto"];
+                    };
+                };
+            };
+        };
+    };
     EggVariablesController_list: {
         parameters: {
             query?: never;
@@ -4650,6 +4883,45 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["EggVariableResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    EggsController_galleryList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["EggGalleryEntryDto"][];
                     };
                 };
             };
@@ -5582,6 +5854,45 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["DaemonSystemInfoDto"];
+                    };
+                };
+            };
+        };
+    };
+    AdminOverviewController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminOverviewDto"];
                     };
                 };
             };

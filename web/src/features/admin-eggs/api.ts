@@ -1,4 +1,5 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
 import { api } from '@/lib/api/client';
 
 /** NestResponseDto. */
@@ -255,5 +256,35 @@ export const useDeleteVariable = (eggId: string) => {
   return useMutation({
     mutationFn: (id: string) => api.DELETE('/api/admin/eggs/{egg}/variables/{variable}', { params: { path: { egg: eggId, variable: id } } }),
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.egg(eggId) }),
+  });
+};
+
+export type GalleryEntry = components['schemas']['EggGalleryEntryDto'];
+export type EggUpdatePreview = components['schemas']['EggUpdatePreviewDto'];
+
+/** The eggs of the panel's gallery (EGG_GALLERY_URLS), as the panel read them from their documents. */
+export const galleryQuery = () =>
+  queryOptions({
+    queryKey: [...keys.eggs, 'gallery'],
+    queryFn: async (): Promise<GalleryEntry[]> => (await api.GET('/api/admin/eggs/gallery')).data!.data,
+  });
+
+/** What updating the egg from its update URL would change; fetched afresh each time it is asked for. */
+export const updatePreviewQuery = (eggId: string) =>
+  queryOptions({
+    queryKey: [...keys.egg(eggId), 'update-preview'],
+    queryFn: async (): Promise<EggUpdatePreview> => (await api.GET('/api/admin/eggs/{egg}/update-preview', { params: { path: { egg: eggId } } })).data!.data,
+    staleTime: 0,
+    gcTime: 0,
+  });
+
+/** Applies the document at the egg's update URL (the panel fetches it again). */
+export const useUpdateEggFromUrl = () => {
+  const changed = useEggsChanged();
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (eggId: string): Promise<string> => (await api.POST('/api/admin/eggs/{egg}/update', { params: { path: { egg: eggId } } })).data!.data.id,
+    // The egg page reloads the egg (its tabs show the new startup, script and variables).
+    onSuccess: (eggId) => Promise.all([changed(), qc.invalidateQueries({ queryKey: keys.egg(eggId) })]),
   });
 };

@@ -1,19 +1,14 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
 import { api } from '@/lib/api/client';
 
-/** The lists the overview counts: each is read as one row per page, for its `meta.pagination.total`. */
-export const COUNTED = ['users', 'nodes', 'servers', 'eggs'] as const;
-export type Counted = (typeof COUNTED)[number];
+export type AdminOverview = components['schemas']['AdminOverviewDto'];
+export type SetupStepKey = AdminOverview['setup'][number]['key'];
+export type NodeHealth = AdminOverview['health']['nodes'][number];
 
-interface PageMeta {
-  meta: { pagination: { total: number } };
-}
-
-export const countQuery = (what: Counted) =>
+/** Counts, the setup checklist, the version and the health of the panel's services and nodes. */
+export const overviewQuery = () =>
   queryOptions({
-    queryKey: ['admin', 'count', what],
-    queryFn: async (): Promise<number> => {
-      const { data } = await api.GET(`/api/admin/${what}`, { params: { query: { perPage: 1 } } } as never);
-      return (data as unknown as PageMeta).meta.pagination.total;
-    },
+    queryKey: ['admin', 'overview'],
+    queryFn: async (): Promise<AdminOverview> => (await api.GET('/api/admin/overview')).data!.data,
   });

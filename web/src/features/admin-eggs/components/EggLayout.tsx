@@ -1,5 +1,5 @@
 import { Anchor, Breadcrumbs, Button, Group, ScrollArea, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconDownload } from '@tabler/icons-react';
+import { IconDownload, IconRefresh } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -9,6 +9,7 @@ import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { PageSkeleton } from '@/components/Skeletons';
 import { eggQuery, exportEgg, useDeleteEgg } from '@/features/admin-eggs/api';
+import { EggUpdateDialog } from '@/features/admin-eggs/components/EggUpdateDialog';
 import { notify, notifyError } from '@/lib/notify';
 
 /** The egg's tabs: each a child route of /admin/eggs/$eggId, its value the path segment after it. */
@@ -41,6 +42,7 @@ export const EggLayout = ({ eggId }: { eggId: string }) => {
   const remove = useDeleteEgg();
   const [deleting, setDeleting] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [updating, setUpdating] = useState(false);
 
   if (egg.isPending) {
     return <PageSkeleton />;
@@ -85,6 +87,11 @@ export const EggLayout = ({ eggId }: { eggId: string }) => {
           </Text>
         </Stack>
         <Group gap="xs">
+          {egg.data.updateUrl ? (
+            <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => setUpdating(true)}>
+              {t('adminEggs.update.button')}
+            </Button>
+          ) : null}
           <Button variant="default" leftSection={<IconDownload size={16} aria-hidden />} loading={exporting} onClick={() => void download()}>
             {t('adminEggs.egg.export')}
           </Button>
@@ -115,6 +122,7 @@ export const EggLayout = ({ eggId }: { eggId: string }) => {
       </Tabs>
       {/* The key resets a tab's form to what was saved. */}
       <Outlet key={egg.data.updatedAt} />
+      {updating ? <EggUpdateDialog eggId={eggId} name={name} onClose={() => setUpdating(false)} /> : null}
       <ConfirmDialog
         opened={deleting}
         title={t('adminEggs.egg.deleteTitle')}

@@ -78,7 +78,12 @@ export const NestsPage = () => {
           {t('adminEggs.nests.subtitle')}
         </Text>
       </Stack>
-      <Button onClick={() => setCreating(true)}>{t('adminEggs.nests.create')}</Button>
+      <Group gap="xs">
+        <Button variant="default" renderRoot={(props) => <Link {...props} to="/admin/eggs/gallery" />}>
+          {t('adminEggs.gallery.open')}
+        </Button>
+        <Button onClick={() => setCreating(true)}>{t('adminEggs.nests.create')}</Button>
+      </Group>
     </Group>
   );
 

@@ -52,11 +52,11 @@ const LocationDialog = ({ location, onClose }: { location?: Location; onClose: (
 };
 
 /** /admin/locations: where nodes stand (short code and description); a location with nodes cannot be deleted. */
-export const LocationsPage = () => {
+export const LocationsPage = ({ startCreating = false }: { startCreating?: boolean }) => {
   const { t } = useTranslation();
   const list = useQuery(locationsQuery());
   const remove = useDeleteLocation();
-  const [editing, setEditing] = useState<Location | 'new' | null>(null);
+  const [editing, setEditing] = useState<Location | 'new' | null>(startCreating ? 'new' : null);
   const [deleting, setDeleting] = useState<Location | null>(null);
   const newButton = <Button onClick={() => setEditing('new')}>{t('adminLocations.create')}</Button>;
 

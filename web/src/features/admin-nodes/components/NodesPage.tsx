@@ -16,12 +16,12 @@ import { notify } from '@/lib/notify';
 const MIB = 1024 * 1024;
 
 /** /admin/nodes: every node with its daemon's health (each asked on its own), and a new node. */
-export const NodesPage = () => {
+export const NodesPage = ({ startCreating = false }: { startCreating?: boolean }) => {
   const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const list = useQuery(nodesQuery());
   const create = useCreateNode();
-  const [creating, setCreating] = useState(false);
+  const [creating, setCreating] = useState(startCreating);
   const newButton = <Button onClick={() => setCreating(true)}>{t('adminNodes.create')}</Button>;
 
   let body;

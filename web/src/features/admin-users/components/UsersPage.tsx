@@ -36,14 +36,14 @@ const UserBadges = ({ user }: { user: AdminUser }) => {
 };
 
 /** /admin/users: every account, searchable and paged (both kept in the address), and a new one. */
-export const UsersPage = ({ search, onSearchChange }: { search: UsersSearch; onSearchChange: (next: UsersSearch) => void }) => {
+export const UsersPage = ({ search, onSearchChange, startCreating = false }: { search: UsersSearch; onSearchChange: (next: UsersSearch) => void; startCreating?: boolean }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const page = search.page ?? 1;
   const [typed, setTyped] = useState(search.q ?? '');
   const list = useQuery(usersQuery(search.q ?? '', page));
   const create = useCreateUser();
-  const [creating, setCreating] = useState(false);
+  const [creating, setCreating] = useState(startCreating);
 
   // The address follows the search box a moment after typing stops.
   useEffect(() => {

@@ -1,7 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { LocationsPage } from '@/features/admin-locations/components/LocationsPage';
 
-// `/admin/locations`: where nodes stand.
+// `/admin/locations?create=true`: where nodes stand; `create` opens the new-location dialog (the overview's checklist links there).
 export const Route = createFileRoute('/_app/admin/locations')({
-  component: LocationsPage,
+  validateSearch: (search: Record<string, unknown>): { create?: true } => (search.create === true ? { create: true } : {}),
+  component: function AdminLocationsRoute() {
+    return <LocationsPage startCreating={Route.useSearch().create === true} />;
+  },
 });

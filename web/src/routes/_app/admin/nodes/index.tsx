@@ -1,7 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { NodesPage } from '@/features/admin-nodes/components/NodesPage';
 
-// `/admin/nodes`: every node and its daemon's health.
+// `/admin/nodes?create=true`: every node and its daemon's health; `create` opens the new-node dialog (the overview's checklist links there).
 export const Route = createFileRoute('/_app/admin/nodes/')({
-  component: NodesPage,
+  validateSearch: (search: Record<string, unknown>): { create?: true } => (search.create === true ? { create: true } : {}),
+  component: function AdminNodesRoute() {
+    return <NodesPage startCreating={Route.useSearch().create === true} />;
+  },
 });
