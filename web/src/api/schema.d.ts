@@ -770,6 +770,26 @@ export interface paths {
         patch: operations["UsersController_update"];
         trace?: never;
     };
+    "/api/admin/users/{id}/password-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time link with which the user chooses a password (24 hours; a newer link, or a password
+         *     set another way, ends it). For handing over by hand, when no e-mail reached the account.
+         */
+        post: operations["AdminPasswordLinkController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users/{id}/suspend": {
         parameters: {
             query?: never;
@@ -1661,6 +1681,7 @@ export interface paths {
         };
         get: operations["SubusersController_list"];
         put?: never;
+        /** `meta.email` tells whether the invitation (or, to an existing account, the notice) was e-mailed, and if not why. */
         post: operations["SubusersController_create"];
         delete?: never;
         options?: never;
@@ -2035,6 +2056,10 @@ export interface components {
             email: string;
             externalId: string | null;
             id: string;
+            /** @description When a server owner's invitation created the account (adding its address as a subuser); null otherwise. */
+            invitedAt: string | null;
+            /** @description The last sign-in that opened a session; null if the account never signed in (since the panel started recording it). */
+            lastSignInAt: string | null;
             name: string;
             suspended: boolean;
             twoFactorEnabled: boolean;
@@ -2447,6 +2472,9 @@ export interface components {
             email: string;
             permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.allocation.create" | "server.allocation.delete" | "server.startup.read" | "server.startup.update" | "server.startup.docker-image" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read")[];
         };
+        CreateSubuserMetaDto: {
+            email: components["schemas"]["SubuserEmailDto"];
+        };
         CreateTaskDto: {
             /** @enum {string} */
             action: "command" | "power" | "backup";
@@ -2741,6 +2769,12 @@ export interface components {
             total: number;
             totalPages: number;
         };
+        PasswordLinkResponseDto: {
+            /** @description When the link stops working unless used before. */
+            expiresAt: string;
+            /** @description The link; shown this once (only its hash is stored). Using it sets the password and ends it. */
+            url: string;
+        };
         PowerDto: {
             action: string;
         };
@@ -3009,6 +3043,14 @@ export interface components {
             name: string;
             rules: string;
             serverValue: string;
+        };
+        SubuserEmailDto: {
+            /**
+             * @description Why not: the panel has no mail server (SMTP_URL), or the mail server refused or could not be reached.
+             * @enum {string|null}
+             */
+            reason: "mail_not_configured" | "mail_failed" | null;
+            sent: boolean;
         };
         SubuserResponseDto: {
             createdAt: string;
@@ -6477,6 +6519,47 @@ export interface operations {
             };
         };
     };
+    AdminPasswordLinkController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasswordLinkResponseDto"];
+                    };
+                };
+            };
+        };
+    };
     UsersController_suspend: {
         parameters: {
             query?: never;
@@ -7114,7 +7197,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -7161,7 +7247,10 @@ export interface operations {
                 perPage?: number;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -7205,7 +7294,10 @@ export interface operations {
                 perPage?: number;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -7246,7 +7338,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -7291,6 +7386,8 @@ export interface operations {
             header?: never;
             path: {
                 backup: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -7332,6 +7429,8 @@ export interface operations {
             header?: never;
             path: {
                 backup: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -7369,6 +7468,8 @@ export interface operations {
             header?: never;
             path: {
                 backup: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -7410,6 +7511,8 @@ export interface operations {
             header?: never;
             path: {
                 backup: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -7451,6 +7554,8 @@ export interface operations {
             header?: never;
             path: {
                 backup: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -7491,7 +7596,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -7533,7 +7641,10 @@ export interface operations {
                 perPage?: number;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -7576,7 +7687,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -7622,6 +7736,8 @@ export interface operations {
             header?: never;
             path: {
                 database: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -7659,6 +7775,8 @@ export interface operations {
             header?: never;
             path: {
                 database: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -7699,7 +7817,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -7738,7 +7859,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -7784,7 +7908,10 @@ export interface operations {
                 file: string;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -7822,7 +7949,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -7866,7 +7996,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -7905,7 +8038,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -7944,7 +8080,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -7985,7 +8124,10 @@ export interface operations {
                 file: string;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8026,7 +8168,10 @@ export interface operations {
                 directory?: string;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8065,7 +8210,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8109,7 +8257,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8148,7 +8299,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8189,7 +8343,10 @@ export interface operations {
                 directory?: string;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8224,7 +8381,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8263,7 +8423,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8302,7 +8465,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8343,6 +8509,8 @@ export interface operations {
             header?: never;
             path: {
                 allocation: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -8388,6 +8556,8 @@ export interface operations {
             header?: never;
             path: {
                 allocation: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -8425,6 +8595,8 @@ export interface operations {
             header?: never;
             path: {
                 allocation: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -8464,7 +8636,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8507,7 +8682,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8549,7 +8727,10 @@ export interface operations {
                 perPage?: number;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8590,7 +8771,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8635,6 +8819,8 @@ export interface operations {
             header?: never;
             path: {
                 schedule: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -8676,6 +8862,8 @@ export interface operations {
             header?: never;
             path: {
                 schedule: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -8721,6 +8909,8 @@ export interface operations {
             header?: never;
             path: {
                 schedule: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -8758,6 +8948,8 @@ export interface operations {
             header?: never;
             path: {
                 schedule: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -8799,6 +8991,8 @@ export interface operations {
             header?: never;
             path: {
                 schedule: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -8844,6 +9038,8 @@ export interface operations {
             header?: never;
             path: {
                 schedule: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
                 task: string;
             };
             cookie?: never;
@@ -8880,7 +9076,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8919,7 +9118,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8955,7 +9157,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8994,7 +9199,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -9033,7 +9241,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -9076,7 +9287,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -9115,7 +9329,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -9149,6 +9366,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SubuserResponseDto"];
+                        meta: components["schemas"]["CreateSubuserMetaDto"];
                     };
                 };
             };
@@ -9159,6 +9377,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
                 user: string;
             };
             cookie?: never;
@@ -9200,6 +9420,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
                 user: string;
             };
             cookie?: never;
@@ -9245,6 +9467,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
                 user: string;
             };
             cookie?: never;
@@ -9281,7 +9505,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
