@@ -28,7 +28,7 @@ const invitedUsername = (email: string): string => {
 };
 
 /** A new subuser, and what became of the e-mail that tells them (an invitation, or a notice to an existing account). */
-export interface AddedSubuser {
+interface AddedSubuser {
   subuser: SubuserResponseDto;
   email: SubuserEmailDto;
 }
