@@ -53,6 +53,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('invitations (%s)', (db) => {
 
   const makeLink = async (user: Pick<UserEntity, 'id'>): Promise<{ token: string; expiresAt: string }> => {
     const res = await p.asAdmin('post', `/api/admin/users/${user.id}/password-link`).expect(201);
+    expect(res.headers['cache-control']).toBe('no-store');
     expect(Object.keys(res.body.data).sort()).toEqual(['expiresAt', 'url']);
     const token = LINK.exec(res.body.data.url)?.[1];
     if (!token) {

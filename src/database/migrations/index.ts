@@ -16,8 +16,8 @@ import { AddUserSuspended1795556895760 } from 'src/database/migrations/179555689
 import { AddPterodactylApiKeys1795556975889 } from 'src/database/migrations/1795556975889-AddPterodactylApiKeys';
 import { AddExternalIds1795557281824 } from 'src/database/migrations/1795557281824-AddExternalIds';
 import { AddIntegerIdsToNestsEggsVariables1795559118375 } from 'src/database/migrations/1795559118375-AddIntegerIdsToNestsEggsVariables';
-import { AddUserInvitedAndLastSignIn1795600000000 } from 'src/database/migrations/1795600000000-AddUserInvitedAndLastSignIn';
+import { AddUserInvitedAndLastSignIn1795784174896 } from 'src/database/migrations/1795784174896-AddUserInvitedAndLastSignIn';
 
 /** Every migration, in order. Add each generated migration here. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const MIGRATIONS: MixedList<Function> = [CreateUsersSessionsApiKeys1795315755628, AddEggsNestsAuditLog1795317728241, AddLocationsNodesAllocations1795319433215, ExpandServers1795319827218, AddSubusers1795325211659, AddSchedules1795325500827, AddDatabaseHosts1795325589072, AddSshKeys1795326159280, AddBackups1795327366808, AddTwoFactorAndPasswordResets1795327621174, AddChangeNotifications1795336765267, AddEggForceOutgoingIp1795420145602, AddTwoFactorChallenges1795534712689, AddUserSuspended1795556895760, AddPterodactylApiKeys1795556975889, AddExternalIds1795557281824, AddIntegerIdsToNestsEggsVariables1795559118375, AddUserInvitedAndLastSignIn1795600000000];
+export const MIGRATIONS: MixedList<Function> = [CreateUsersSessionsApiKeys1795315755628, AddEggsNestsAuditLog1795317728241, AddLocationsNodesAllocations1795319433215, ExpandServers1795319827218, AddSubusers1795325211659, AddSchedules1795325500827, AddDatabaseHosts1795325589072, AddSshKeys1795326159280, AddBackups1795327366808, AddTwoFactorAndPasswordResets1795327621174, AddChangeNotifications1795336765267, AddEggForceOutgoingIp1795420145602, AddTwoFactorChallenges1795534712689, AddUserSuspended1795556895760, AddPterodactylApiKeys1795556975889, AddExternalIds1795557281824, AddIntegerIdsToNestsEggsVariables1795559118375, AddUserInvitedAndLastSignIn1795784174896];

@@ -1,4 +1,4 @@
-import { Controller, Param, Post } from '@nestjs/common';
+import { Controller, Header, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
@@ -19,6 +19,8 @@ export class AdminPasswordLinkController {
    * set another way, ends it). For handing over by hand, when no e-mail reached the account.
    */
   @Post(':id/password-link')
+  // The link is a credential: no cache keeps it.
+  @Header('Cache-Control', 'no-store')
   @Authenticated({ admin: AdminScope.USERS_WRITE })
   @ApiData(PasswordLinkResponseDto, { status: 201 })
   async create(@Param('id', new DecimalIdPipe(UserError.NOT_FOUND)) id: string, @CurrentActor() actor: Actor): Promise<{ data: PasswordLinkResponseDto }> {

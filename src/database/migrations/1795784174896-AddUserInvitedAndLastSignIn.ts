@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class AddUserInvitedAndLastSignIn1795600000000 implements MigrationInterface {
-  name = 'AddUserInvitedAndLastSignIn1795600000000';
+export class AddUserInvitedAndLastSignIn1795784174896 implements MigrationInterface {
+  name = 'AddUserInvitedAndLastSignIn1795784174896';
 
   public async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`ALTER TABLE "user" ADD "invited_at" TIMESTAMP WITH TIME ZONE`);
