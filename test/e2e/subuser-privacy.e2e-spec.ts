@@ -73,7 +73,7 @@ const shapeOf = (value: unknown): unknown =>
   describe('adding a subuser by an unknown e-mail', () => {
     const add = (email: string, permissions: string[] = ['server.files.read']) => p.asOwner('post', `${base}/users`).send({ email, permissions });
 
-    it('should answer with the same status and shape as for a known account, and mail an invitation only to the unknown one', async () => {
+    it('should answer with the same status and shape as for a known account, mail an invitation to the unknown one and a notice to the known one', async () => {
       const { user: known } = await p.newUser();
       const knownRes = await add(known.email);
       const unknownRes = await add('Newcomer@Example.test');
@@ -91,8 +91,10 @@ const shapeOf = (value: unknown): unknown =>
         ['server.subuser.create', ['email', 'permissions']],
       ]);
 
+      // Both answers say the e-mail went out: the known account was told it was added.
+      expect([knownRes.body.meta, unknownRes.body.meta]).toEqual([{ email: { sent: true, reason: null } }, { email: { sent: true, reason: null } }]);
       await settled();
-      expect(sink.to(known.email)).toEqual([]);
+      expect(sink.to(known.email).map((m) => m.subject)).toEqual(['You were given access to a server on Hatchery']);
       const mails = sink.to('newcomer@example.test');
       expect(mails).toHaveLength(1);
       expect(mails[0].subject).toBe(INVITATION_SUBJECT);

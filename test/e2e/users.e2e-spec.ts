@@ -27,6 +27,8 @@ const userBody = (user: UserEntity): Record<string, unknown> => ({
   twoFactorEnabled: user.twoFactorEnabled,
   suspended: user.suspended,
   externalId: user.externalId,
+  invitedAt: user.invitedAt?.toISOString() ?? null,
+  lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
   createdAt: user.createdAt.toISOString(),
   updatedAt: user.updatedAt.toISOString(),
 });
@@ -84,6 +86,8 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
           twoFactorEnabled: false,
           suspended: false,
           externalId: null,
+          invitedAt: null,
+          lastSignInAt: null,
           createdAt: expect.stringMatching(ISO),
           updatedAt: expect.stringMatching(ISO),
         },
@@ -335,9 +339,11 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
       });
       const ids = (res.body.data as { id: string }[]).map((u) => BigInt(u.id));
       expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
-      expect(res.body.data[0]).toEqual(userBody(admin));
+      // The admin signed in (beforeAll): the list says when.
+      expect(res.body.data[0]).toEqual(userBody((await reload(t, admin.id))!));
+      expect(res.body.data[0].lastSignInAt).toMatch(ISO);
       for (const u of res.body.data as Record<string, unknown>[]) {
-        expect(Object.keys(u).sort()).toEqual(['admin', 'createdAt', 'email', 'externalId', 'id', 'name', 'suspended', 'twoFactorEnabled', 'updatedAt', 'username', 'uuid']);
+        expect(Object.keys(u).sort()).toEqual(['admin', 'createdAt', 'email', 'externalId', 'id', 'invitedAt', 'lastSignInAt', 'name', 'suspended', 'twoFactorEnabled', 'updatedAt', 'username', 'uuid']);
       }
     });
 
@@ -370,8 +376,9 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
     ];
 
     it('should answer 403 ADMIN_REQUIRED on every route and change nothing when the session is not an admin', async () => {
-      const user = await createUser(t.app);
-      const userCookie = await signIn(t, user.email);
+      const created = await createUser(t.app);
+      const userCookie = await signIn(t, created.email);
+      const user = (await reload(t, created.id))!;
       const before = await count();
       for (const [method, path, body] of routes(user.id)) {
         const res = await as(method, path, userCookie).send(body);
@@ -443,6 +450,7 @@ describe.each(dbKinds(['postgres']))('admin users pagination (%s)', (db) => {
       users.push(await createUser(t.app));
     }
     cookie = await signIn(t, admin.email);
+    users[0] = (await reload(t, admin.id))!;
   });
 
   afterAll(async () => {

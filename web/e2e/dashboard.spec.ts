@@ -102,8 +102,8 @@ test.describe('dashboard', () => {
     await createServer({ name: `Arena ${t}` });
 
     await ownerPage.goto('/');
-    await expect(ownerPage.getByRole('tab', { name: 'My servers' })).toHaveAttribute('aria-selected', 'true');
-    await expect(ownerPage.getByRole('tab', { name: 'All servers' })).toHaveCount(0);
+    await expect(ownerPage.getByRole('tab', { name: 'All my servers' })).toHaveAttribute('aria-selected', 'true');
+    await expect(ownerPage.getByRole('tab', { name: 'All servers (admin)' })).toHaveCount(0);
     const search = ownerPage.getByRole('searchbox', { name: 'Search servers' });
     await search.fill(`lobby ${t}`);
     await expect(ownerPage).toHaveURL(new RegExp(`[?&]q=lobby(\\+|%20)${t}`));
@@ -124,9 +124,9 @@ test.describe('dashboard', () => {
 
     // The administrator owns none of these, and finds them under "All servers", with their owner.
     await adminPage.goto(`/?tab=all&q=${t}`);
-    await expect(adminPage.getByRole('tab', { name: 'All servers' })).toHaveAttribute('aria-selected', 'true');
+    await expect(adminPage.getByRole('tab', { name: 'All servers (admin)' })).toHaveAttribute('aria-selected', 'true');
     await expect(card(adminPage, `Arena ${t}`).getByText('Owner: owner')).toBeVisible();
-    await adminPage.getByRole('tab', { name: 'My servers' }).click();
+    await adminPage.getByRole('tab', { name: 'All my servers' }).click();
     await expect(adminPage).toHaveURL(new RegExp(`/\\?q=${t}$`));
     await expect(adminPage.getByRole('heading', { name: `No servers match “${t}”` })).toBeVisible();
   });

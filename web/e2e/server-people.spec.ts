@@ -81,6 +81,73 @@ test.describe('subusers', () => {
     await expect(page.getByRole('heading', { name: 'No subusers yet' })).toBeVisible();
   });
 
+  test("an invitation no mail server sent: the owner is told, an administrator hands over a password link, and the invitee's first view shows the shared server, marked", async ({
+    ownerPage: page,
+    adminPage,
+    createServer,
+    browser,
+    panel,
+  }) => {
+    const server = await createServer();
+    const id = server.uuid.slice(0, 8);
+    const email = `invitee-${id}@hatchery.test`;
+
+    // The owner adds an address no account uses; this panel has no SMTP_URL, and says so.
+    await page.goto(`/server/${id}/users`);
+    await page.getByRole('button', { name: 'Add subuser' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a subuser' });
+    await dialog.getByLabel('E-mail address').fill(email);
+    await dialog.getByRole('button', { name: 'Add subuser' }).click();
+    const notice = page.getByRole('alert').filter({ hasText: 'No e-mail was sent' });
+    await expect(notice).toContainText(`No e-mail was sent to ${email}: this panel has no mail server configured.`);
+    await expect(notice).toContainText('Make a password link');
+    await expectAccessible(page);
+    await shot(page, 'subusers-no-email', ['light']);
+
+    // The administrator finds the account marked as invited, and makes a link.
+    await adminPage.goto(`/admin/users?q=${encodeURIComponent(email)}`);
+    const row = adminPage.getByRole('listitem', { name: new RegExp(`^invitee-${id}_`) });
+    await expect(row.getByText('Invited', { exact: true })).toBeVisible();
+    await shot(adminPage, 'admin-users-invited', ['light', 'dark']);
+    await row.getByRole('link', { name: /Manage/ }).click();
+    await expect(adminPage.getByText('Never', { exact: true })).toBeVisible();
+    await adminPage.getByRole('button', { name: 'Make a password link' }).click();
+    const link = (await adminPage.getByTestId('password-link').textContent())!;
+    expect(link).toMatch(new RegExp(`^${panel.baseURL}/auth/password/reset\\?token=[A-Za-z0-9_-]{43}$`));
+    await expect(adminPage.getByRole('button', { name: 'Copy the password link' })).toBeVisible();
+    await expectAccessible(adminPage);
+    await shot(adminPage, 'admin-user-password-link');
+    await shot(adminPage, 'admin-user-password-link', ['mobile']);
+
+    // The invitee, in a fresh context: chooses a password through the link, signs in, and sees the server.
+    const context = await browser.newContext({ baseURL: panel.baseURL, locale: 'en-US', timezoneId: 'UTC' });
+    const invitee = await context.newPage();
+    await invitee.goto(link);
+    await invitee.getByRole('textbox', { name: 'New password', exact: true }).fill('my first password');
+    await invitee.getByRole('textbox', { name: 'Repeat the new password' }).fill('my first password');
+    await invitee.getByRole('button', { name: 'Set the password' }).click();
+    await invitee.getByRole('link', { name: 'Sign in' }).click();
+    await invitee.getByRole('textbox', { name: 'E-mail or username' }).fill(email);
+    await invitee.getByRole('textbox', { name: 'Password', exact: true }).fill('my first password');
+    await invitee.getByRole('button', { name: 'Sign in' }).click();
+    await expect(invitee).toHaveURL(`${panel.baseURL}/`);
+    await expect(invitee.getByRole('tab', { name: 'All my servers' })).toHaveAttribute('aria-selected', 'true');
+    const card = invitee.getByRole('article', { name: server.name });
+    await expect(card.getByText('Shared by owner')).toBeVisible();
+    await expectAccessible(invitee);
+    await shot(invitee, 'dashboard-shared');
+    await shot(invitee, 'dashboard-shared', ['mobile']);
+    // The link is spent.
+    const again = await invitee.request.post(`${panel.baseURL}/api/auth/reset-password`, { data: { token: new URL(link).searchParams.get('token'), newPassword: 'another password' } });
+    expect(again.status()).toBe(400);
+    await context.close();
+
+    // The mark is gone once the account signed in.
+    await adminPage.goto(`/admin/users?q=${encodeURIComponent(email)}`);
+    await expect(row).toBeVisible();
+    await expect(row.getByText('Invited', { exact: true })).toHaveCount(0);
+  });
+
   test('a subuser cannot grant what they lack: those boxes are disabled', async ({ createServer, newSubuser, browser, panel }) => {
     const server = await createServer();
     const id = server.uuid.slice(0, 8);

@@ -43,14 +43,20 @@ export class SignInService {
     // Only once the password is right, so that the answer tells a stranger nothing about the account.
     refuseSuspended(user);
     await this.twoFactor.verifySignIn(user, totp);
-    return { user, ...(await this.sessions.create(user, meta)) };
+    return this.openSession(user, meta);
   }
 
   /** The code step of a two-factor sign-in, by the challenge its password step answered. */
   async completeTwoFactor(challenge: string, code: string, meta: ClientMeta): Promise<SignedIn> {
     const user = await this.twoFactor.redeemChallenge(challenge, code);
     refuseSuspended(user);
-    return { user, ...(await this.sessions.create(user, meta)) };
+    return this.openSession(user, meta);
+  }
+
+  private async openSession(user: UserEntity, meta: ClientMeta): Promise<SignedIn> {
+    const opened = await this.sessions.create(user, meta);
+    await this.users.recordSignIn(user.id, opened.session.createdAt);
+    return { user, ...opened };
   }
 
   async signUp(dto: SignUpDto, meta: ClientMeta): Promise<SignedIn> {
@@ -63,6 +69,6 @@ export class SignInService {
       email: dto.email,
       passwordHash: await this.hasher.hash(dto.password),
     });
-    return { user, ...(await this.sessions.create(user, meta)) };
+    return this.openSession(user, meta);
   }
 }

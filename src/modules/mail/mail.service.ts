@@ -12,6 +12,9 @@ export interface MailMessage {
   text: string;
 }
 
+/** What became of a message: accepted by the mail server, not sent for want of SMTP_URL, or refused or unreachable. */
+export type MailOutcome = 'sent' | 'not_configured' | 'failed';
+
 /** Why a mail is sent and for whom, for the log line that replaces it when it cannot go out. */
 interface MailContext {
   purpose: string;
@@ -68,24 +71,24 @@ export class MailService implements OnApplicationShutdown {
     return this.lastCheck.result;
   }
 
-  /** Sends one message; resolves true once the server accepted it, false (after logging a warning) otherwise. Never rejects. */
-  async deliver(message: MailMessage, context: MailContext): Promise<boolean> {
+  /** Sends one message; resolves 'sent' once the server accepted it, else (after logging a warning) why not. Never rejects. */
+  async deliver(message: MailMessage, context: MailContext): Promise<MailOutcome> {
     const { smtpUrl } = this.config.mail;
     if (!smtpUrl) {
       this.logger.warn({ purpose: context.purpose, userId: context.userId }, `SMTP_URL is not set: the ${context.purpose} e-mail was not sent`);
-      return false;
+      return 'not_configured';
     }
     try {
       const transport = await this.transportFor(smtpUrl);
       await transport.sendMail({ from: this.config.mail.from, to: message.to, subject: message.subject, text: message.text });
-      return true;
+      return 'sent';
     } catch (e) {
       const err = e as { code?: unknown; responseCode?: unknown };
       this.logger.warn(
         { purpose: context.purpose, userId: context.userId, code: err.code, responseCode: err.responseCode },
         `The ${context.purpose} e-mail could not be sent through SMTP_URL`,
       );
-      return false;
+      return 'failed';
     }
   }
 

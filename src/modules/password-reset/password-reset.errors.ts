@@ -7,4 +7,9 @@ export const PasswordResetError = {
     category: ErrorCategory.BAD_REQUEST,
     message: 'This password reset link is invalid, was already used or has expired; request a new one',
   },
+  LINK_FOR_SELF: {
+    code: 'PASSWORD_LINK_FOR_SELF',
+    category: ErrorCategory.CONFLICT,
+    message: 'You cannot make a password link for your own account; change your password in your account settings',
+  },
 } satisfies Record<string, ErrorDef>;

@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from 'src/modules/audit/audit.module';
 import { CaptchaModule } from 'src/modules/captcha/captcha.module';
 import { MailModule } from 'src/modules/mail/mail.module';
+import { AdminPasswordLinkController } from 'src/modules/password-reset/admin-password-link.controller';
 import { PasswordResetController } from 'src/modules/password-reset/password-reset.controller';
 import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-reset-token.entity';
 import { PasswordResetRepository } from 'src/modules/password-reset/password-reset.repository';
@@ -10,8 +12,8 @@ import { SessionsModule } from 'src/modules/sessions/sessions.module';
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([PasswordResetTokenEntity]), UsersModule, SessionsModule, MailModule, CaptchaModule],
-  controllers: [PasswordResetController],
+  imports: [TypeOrmModule.forFeature([PasswordResetTokenEntity]), UsersModule, SessionsModule, MailModule, CaptchaModule, AuditModule],
+  controllers: [PasswordResetController, AdminPasswordLinkController],
   providers: [PasswordResetRepository, PasswordResetService],
   exports: [PasswordResetService],
 })

@@ -6,7 +6,10 @@ import { Clock } from 'src/common/clock';
 import { sha256Hex } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
 import { AppConfigService } from 'src/config/app-config.service';
-import { MailService } from 'src/modules/mail/mail.service';
+import { MailOutcome, MailService } from 'src/modules/mail/mail.service';
+import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import { AuditService } from 'src/modules/audit/audit.service';
+import { PasswordLinkResponseDto } from 'src/modules/password-reset/dto/password-reset.dto';
 import { invitationMail, passwordChangedMail, passwordResetMail, resetLink } from 'src/modules/password-reset/password-reset-mails';
 import { PasswordResetError } from 'src/modules/password-reset/password-reset.errors';
 import { PasswordResetRepository } from 'src/modules/password-reset/password-reset.repository';
@@ -32,6 +35,7 @@ export class PasswordResetService {
     private readonly tasks: BackgroundTasks,
     private readonly clock: Clock,
     private readonly config: AppConfigService,
+    private readonly audit: AuditService,
   ) {}
 
   /**
@@ -69,14 +73,36 @@ export class PasswordResetService {
 
   /**
    * A set-password link for an account created by invitation. The token row is written with the
-   * caller's transaction; the returned `send` mails the link and is to be called once that transaction
-   * has committed (it returns at once; the mail goes out in the background).
+   * caller's transaction; the returned `send` mails the link, is to be called once that transaction
+   * has committed, and tells what became of the mail (the inviter is told when it did not go out).
    */
-  async invite(user: UserEntity, invitation: { serverName: string; invitedBy: string }, manager: EntityManager): Promise<{ send: () => void }> {
-    const token = await this.issueToken(user, INVITATION_TOKEN_LIFETIME_MS, manager);
+  async invite(user: UserEntity, invitation: { serverName: string; invitedBy: string }, manager: EntityManager): Promise<{ send: () => Promise<MailOutcome> }> {
+    const { token } = await this.issueToken(user, INVITATION_TOKEN_LIFETIME_MS, manager);
     const mail = invitationMail(user, resetLink(this.config.http.appUrl, token), { ...invitation, validHours: INVITATION_TOKEN_LIFETIME_MS / 3_600_000 });
-    const purpose = 'invitation';
-    return { send: () => this.tasks.run(purpose, () => this.mail.deliver(mail, { purpose, userId: user.id })) };
+    return { send: () => this.mail.deliver(mail, { purpose: 'invitation', userId: user.id }) };
+  }
+
+  /**
+   * A set-password link an administrator hands over by hand (the account's invitation could not be
+   * mailed, say). It is the account's only link: any earlier one, an invitation's too, stops working.
+   * Audited without the token. Not for the caller's own account: they know their password, and
+   * changing it in their account settings asks for it, which a link would let a stolen session skip.
+   */
+  async adminLink(userId: string, actor: Actor): Promise<PasswordLinkResponseDto> {
+    if (actor.userId === userId) {
+      throw new AppException(PasswordResetError.LINK_FOR_SELF);
+    }
+    return this.tokens.transaction(async (manager) => {
+      const user = await this.users.get(userId, manager);
+      const { token, expiresAt } = await this.issueToken(user, INVITATION_TOKEN_LIFETIME_MS, manager);
+      await this.audit.record(manager, actor, {
+        action: 'user.password_link_created',
+        targetType: 'user',
+        targetId: user.id,
+        changes: { after: { expiresAt: expiresAt.toISOString() } },
+      });
+      return { url: resetLink(this.config.http.appUrl, token), expiresAt: expiresAt.toISOString() };
+    });
   }
 
   private async issue(email: string): Promise<void> {
@@ -84,16 +110,17 @@ export class PasswordResetService {
     if (!user) {
       return;
     }
-    const token = await this.issueToken(user, RESET_TOKEN_LIFETIME_MS);
+    const { token } = await this.issueToken(user, RESET_TOKEN_LIFETIME_MS);
     const link = resetLink(this.config.http.appUrl, token);
     await this.mail.deliver(passwordResetMail(user, link), { purpose: 'password reset', userId: user.id });
   }
 
   /** A new single-use token for the user, replacing any earlier one; only its hash is stored. */
-  private async issueToken(user: UserEntity, lifetimeMs: number, manager?: EntityManager): Promise<string> {
+  private async issueToken(user: UserEntity, lifetimeMs: number, manager?: EntityManager): Promise<{ token: string; expiresAt: Date }> {
     const token = randomBytes(TOKEN_BYTES).toString('base64url');
     const now = this.clock.now();
-    await this.tokens.replaceForUser({ userId: user.id, tokenHash: sha256Hex(token), createdAt: now, expiresAt: new Date(now.getTime() + lifetimeMs) }, manager);
-    return token;
+    const expiresAt = new Date(now.getTime() + lifetimeMs);
+    await this.tokens.replaceForUser({ userId: user.id, tokenHash: sha256Hex(token), createdAt: now, expiresAt }, manager);
+    return { token, expiresAt };
   }
 }

@@ -1,3 +1,4 @@
+import { ApiParam } from '@nestjs/swagger';
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthenticatedRequest } from 'src/modules/auth/auth-context';
@@ -46,9 +47,17 @@ export class ServerAccessGuard implements CanActivate {
   }
 }
 
-/** A client route on `{server}` that needs `permission` there (docs/api.md#server-access). */
+/**
+ * A client route on `{server}` that needs `permission` there (docs/api.md#server-access). The guard,
+ * not a handler parameter, reads `{server}`, so it is declared to the OpenAPI document here.
+ */
 export const ServerRoute = (permission: ServerPermission): MethodDecorator =>
-  applyDecorators(Authenticated(), SetMetadata(SERVER_PERMISSION_METADATA, permission), UseGuards(ServerAccessGuard));
+  applyDecorators(
+    Authenticated(),
+    SetMetadata(SERVER_PERMISSION_METADATA, permission),
+    UseGuards(ServerAccessGuard),
+    ApiParam({ name: 'server', type: String, description: "The server's short identifier or UUID" }),
+  );
 
 export const CurrentServer = createParamDecorator((_data: unknown, ctx: ExecutionContext): ServerContext => {
   const access = ctx.switchToHttp().getRequest<ServerRequest>().serverAccess;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from 'src/modules/audit/audit.module';
 import { EggsModule } from 'src/modules/eggs/eggs.module';
+import { MailModule } from 'src/modules/mail/mail.module';
 import { NodesModule } from 'src/modules/nodes/nodes.module';
 import { AdminServerChangesService } from 'src/modules/servers/admin-server-changes.service';
 import { AdminServersController } from 'src/modules/servers/admin-servers.controller';
@@ -32,7 +33,7 @@ import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity]), AuditModule, EggsModule, NodesModule, UsersModule, SshKeysModule, PasswordResetModule],
+  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity]), AuditModule, EggsModule, NodesModule, UsersModule, SshKeysModule, PasswordResetModule, MailModule],
   controllers: [AdminServersController, ClientServersController, ClientServerSettingsController, SubusersController, RemoteController],
   providers: [
     ServersRepository,

@@ -39,6 +39,14 @@ export class UserEntity {
   @Column({ type: 'boolean', default: false })
   suspended!: boolean;
 
+  /** When the account was made for an address a server owner added as a subuser; null for every other account. */
+  @Column({ name: 'invited_at', type: 'timestamptz', nullable: true })
+  invitedAt!: Date | null;
+
+  /** The last password (or two-factor) sign-in that opened a session; null until the first. */
+  @Column({ name: 'last_sign_in_at', type: 'timestamptz', nullable: true })
+  lastSignInAt!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -98,6 +98,11 @@ export class UsersRepository {
     }
   }
 
+  /** Written directly, so that a sign-in does not count as a change of the account (`updated_at`). */
+  async recordSignIn(id: string, at: Date): Promise<void> {
+    await this.repo.manager.query('UPDATE "user" SET last_sign_in_at = $1 WHERE id = $2', [at, id]);
+  }
+
   /** The foreign key refuses while the user owns servers. */
   async delete(id: string, manager: EntityManager = this.repo.manager): Promise<void> {
     await manager

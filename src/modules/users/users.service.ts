@@ -98,8 +98,13 @@ export class UsersService {
   }
 
   /** An account for someone invited by e-mail: nobody can sign in to it until a password is set. */
-  createInvited(email: string, username: string, manager: EntityManager): Promise<UserEntity> {
-    return this.users.insert({ username, email, name: '', passwordHash: PasswordHasher.NO_PASSWORD }, manager);
+  createInvited(email: string, username: string, invitedAt: Date, manager: EntityManager): Promise<UserEntity> {
+    return this.users.insert({ username, email, name: '', passwordHash: PasswordHasher.NO_PASSWORD, invitedAt }, manager);
+  }
+
+  /** Notes a sign-in that opened a session (the administration's "invited, never signed in" reads it). */
+  recordSignIn(id: string, at: Date): Promise<void> {
+    return this.users.recordSignIn(id, at);
   }
 
   async get(id: string, manager?: EntityManager): Promise<UserEntity> {

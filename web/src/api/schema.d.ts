@@ -838,6 +838,26 @@ export interface paths {
         patch: operations["UsersController_update"];
         trace?: never;
     };
+    "/api/admin/users/{id}/password-link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A one-time link with which the user chooses a password (24 hours; a newer link, or a password
+         *     set another way, ends it). For handing over by hand, when no e-mail reached the account.
+         */
+        post: operations["AdminPasswordLinkController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/users/{id}/suspend": {
         parameters: {
             query?: never;
@@ -1729,6 +1749,7 @@ export interface paths {
         };
         get: operations["SubusersController_list"];
         put?: never;
+        /** `meta.email` tells whether the invitation (or, to an existing account, the notice) was e-mailed, and if not why. */
         post: operations["SubusersController_create"];
         delete?: never;
         options?: never;
@@ -2110,6 +2131,10 @@ export interface components {
             email: string;
             externalId: string | null;
             id: string;
+            /** @description When a server owner's invitation created the account (adding its address as a subuser); null otherwise. */
+            invitedAt: string | null;
+            /** @description The last sign-in that opened a session; null if the account never signed in (since the panel started recording it). */
+            lastSignInAt: string | null;
             name: string;
             suspended: boolean;
             twoFactorEnabled: boolean;
@@ -2522,6 +2547,9 @@ export interface components {
             email: string;
             permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.allocation.create" | "server.allocation.delete" | "server.startup.read" | "server.startup.update" | "server.startup.docker-image" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read")[];
         };
+        CreateSubuserMetaDto: {
+            email: components["schemas"]["SubuserEmailDto"];
+        };
         CreateTaskDto: {
             /** @enum {string} */
             action: "command" | "power" | "backup";
@@ -2875,6 +2903,12 @@ export interface components {
             total: number;
             totalPages: number;
         };
+        PasswordLinkResponseDto: {
+            /** @description When the link stops working unless used before. */
+            expiresAt: string;
+            /** @description The link; shown this once (only its hash is stored). Using it sets the password and ends it. */
+            url: string;
+        };
         PowerDto: {
             action: string;
         };
@@ -3154,6 +3188,14 @@ export interface components {
             name: string;
             rules: string;
             serverValue: string;
+        };
+        SubuserEmailDto: {
+            /**
+             * @description Why not: the panel has no mail server (SMTP_URL), or the mail server refused or could not be reached.
+             * @enum {string|null}
+             */
+            reason: "mail_not_configured" | "mail_failed" | null;
+            sent: boolean;
         };
         SubuserResponseDto: {
             createdAt: string;
@@ -6788,6 +6830,47 @@ export interface operations {
             };
         };
     };
+    AdminPasswordLinkController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasswordLinkResponseDto"];
+                    };
+                };
+            };
+        };
+    };
     UsersController_suspend: {
         parameters: {
             query?: never;
@@ -7425,7 +7508,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -7472,7 +7558,10 @@ export interface operations {
                 perPage?: number;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -7516,7 +7605,10 @@ export interface operations {
                 perPage?: number;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -7557,7 +7649,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -7602,6 +7697,8 @@ export interface operations {
             header?: never;
             path: {
                 backup: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -7643,6 +7740,8 @@ export interface operations {
             header?: never;
             path: {
                 backup: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -7680,6 +7779,8 @@ export interface operations {
             header?: never;
             path: {
                 backup: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -7721,6 +7822,8 @@ export interface operations {
             header?: never;
             path: {
                 backup: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -7762,6 +7865,8 @@ export interface operations {
             header?: never;
             path: {
                 backup: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -7802,7 +7907,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -7844,7 +7952,10 @@ export interface operations {
                 perPage?: number;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -7887,7 +7998,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -7933,6 +8047,8 @@ export interface operations {
             header?: never;
             path: {
                 database: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -7970,6 +8086,8 @@ export interface operations {
             header?: never;
             path: {
                 database: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -8010,7 +8128,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8049,7 +8170,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8095,7 +8219,10 @@ export interface operations {
                 file: string;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8133,7 +8260,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8177,7 +8307,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8216,7 +8349,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8255,7 +8391,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8296,7 +8435,10 @@ export interface operations {
                 file: string;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8337,7 +8479,10 @@ export interface operations {
                 directory?: string;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8376,7 +8521,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8420,7 +8568,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8459,7 +8610,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8500,7 +8654,10 @@ export interface operations {
                 directory?: string;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8535,7 +8692,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8574,7 +8734,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8613,7 +8776,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8654,6 +8820,8 @@ export interface operations {
             header?: never;
             path: {
                 allocation: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -8699,6 +8867,8 @@ export interface operations {
             header?: never;
             path: {
                 allocation: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -8736,6 +8906,8 @@ export interface operations {
             header?: never;
             path: {
                 allocation: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -8775,7 +8947,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8818,7 +8993,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8860,7 +9038,10 @@ export interface operations {
                 perPage?: number;
             };
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -8901,7 +9082,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -8946,6 +9130,8 @@ export interface operations {
             header?: never;
             path: {
                 schedule: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -8987,6 +9173,8 @@ export interface operations {
             header?: never;
             path: {
                 schedule: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -9032,6 +9220,8 @@ export interface operations {
             header?: never;
             path: {
                 schedule: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -9069,6 +9259,8 @@ export interface operations {
             header?: never;
             path: {
                 schedule: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -9110,6 +9302,8 @@ export interface operations {
             header?: never;
             path: {
                 schedule: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
             };
             cookie?: never;
         };
@@ -9155,6 +9349,8 @@ export interface operations {
             header?: never;
             path: {
                 schedule: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
                 task: string;
             };
             cookie?: never;
@@ -9191,7 +9387,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -9230,7 +9429,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -9266,7 +9468,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -9305,7 +9510,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -9344,7 +9552,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -9387,7 +9598,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;
@@ -9426,7 +9640,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody: {
@@ -9460,6 +9677,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SubuserResponseDto"];
+                        meta: components["schemas"]["CreateSubuserMetaDto"];
                     };
                 };
             };
@@ -9470,6 +9688,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
                 user: string;
             };
             cookie?: never;
@@ -9511,6 +9731,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
                 user: string;
             };
             cookie?: never;
@@ -9556,6 +9778,8 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
                 user: string;
             };
             cookie?: never;
@@ -9592,7 +9816,10 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
             cookie?: never;
         };
         requestBody?: never;

@@ -20,3 +20,11 @@ export class ResetPasswordDto {
 export class ForgetPasswordResponseDto {
   message!: string;
 }
+
+/** A one-time "choose your password" link an administrator hands over. */
+export class PasswordLinkResponseDto {
+  /** The link; shown this once (only its hash is stored). Using it sets the password and ends it. */
+  url!: string;
+  /** When the link stops working unless used before. */
+  expiresAt!: string;
+}

@@ -198,7 +198,7 @@ export class PterodactylClientServerSettingsController {
   @HttpCode(200)
   @ClientServerRoute('server.subuser.create')
   async createSubuser(@CurrentServer() access: ServerAccess, @ClientActor() actor: Actor, @PterodactylBody(StoreSubuserBody) body: StoreSubuserBody): Promise<FractalItem> {
-    return subuserItem(await this.subusers.create(access, actor, body.email, toHatcheryPermissions(body.permissions)));
+    return subuserItem((await this.subusers.create(access, actor, body.email, toHatcheryPermissions(body.permissions))).subuser);
   }
 
   @Get('users/:user')

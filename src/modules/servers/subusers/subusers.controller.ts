@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiData } from 'src/common/http/api-responses';
+import { ApiData, ApiDataWithMeta } from 'src/common/http/api-responses';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/server-access';
-import { CreateSubuserDto, SubuserResponseDto, UpdateSubuserDto } from 'src/modules/servers/subusers/dto/subuser.dto';
+import { CreateSubuserDto, CreateSubuserMetaDto, SubuserResponseDto, UpdateSubuserDto } from 'src/modules/servers/subusers/dto/subuser.dto';
 import { SubusersService } from 'src/modules/servers/subusers/subusers.service';
 
 /** Subusers of a server; `{user}` is the subuser's user id. */
@@ -19,11 +19,17 @@ export class SubusersController {
     return { data: await this.service.list(access) };
   }
 
+  /** `meta.email` tells whether the invitation (or, to an existing account, the notice) was e-mailed, and if not why. */
   @Post()
   @ServerRoute('server.subuser.create')
-  @ApiData(SubuserResponseDto, { status: 201 })
-  async create(@CurrentServer() access: ServerAccess, @CurrentActor() actor: Actor, @Body() dto: CreateSubuserDto): Promise<{ data: SubuserResponseDto }> {
-    return { data: await this.service.create(access, actor, dto.email, dto.permissions) };
+  @ApiDataWithMeta(SubuserResponseDto, CreateSubuserMetaDto, { status: 201 })
+  async create(
+    @CurrentServer() access: ServerAccess,
+    @CurrentActor() actor: Actor,
+    @Body() dto: CreateSubuserDto,
+  ): Promise<{ data: SubuserResponseDto; meta: CreateSubuserMetaDto }> {
+    const { subuser, email } = await this.service.create(access, actor, dto.email, dto.permissions);
+    return { data: subuser, meta: { email } };
   }
 
   @Get(':user')

@@ -8,7 +8,11 @@ import { consoleTokenId } from 'src/modules/daemon-gateway/daemon-token-signer';
 import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission } from 'src/modules/servers/server-permissions';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
-import { SubuserResponseDto, toSubuserResponse } from 'src/modules/servers/subusers/dto/subuser.dto';
+import { SubuserEmailDto, SubuserResponseDto, toSubuserResponse } from 'src/modules/servers/subusers/dto/subuser.dto';
+import { addedToServerMail } from 'src/modules/servers/subusers/subuser-mails';
+import { Clock } from 'src/common/clock';
+import { AppConfigService } from 'src/config/app-config.service';
+import { MailOutcome, MailService } from 'src/modules/mail/mail.service';
 import { SubuserError } from 'src/modules/servers/subusers/subusers.errors';
 import { LoadedSubuser, SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
 import { PasswordResetService } from 'src/modules/password-reset/password-reset.service';
@@ -23,6 +27,15 @@ const invitedUsername = (email: string): string => {
   return `${stem}_${randomString(6, LOWER_ALPHANUMERIC)}`;
 };
 
+/** A new subuser, and what became of the e-mail that tells them (an invitation, or a notice to an existing account). */
+interface AddedSubuser {
+  subuser: SubuserResponseDto;
+  email: SubuserEmailDto;
+}
+
+const toEmailOutcome = (outcome: MailOutcome): SubuserEmailDto =>
+  outcome === 'sent' ? { sent: true, reason: null } : { sent: false, reason: outcome === 'not_configured' ? 'mail_not_configured' : 'mail_failed' };
+
 /** Every subuser can see the server it was added to; the rest is what it was granted. */
 const IMPLIED: readonly ServerPermission[] = ['server.view'];
 
@@ -36,6 +49,9 @@ export class SubusersService {
     private readonly activityLog: ServerActivityLog,
     private readonly daemon: DaemonGateway,
     private readonly passwordReset: PasswordResetService,
+    private readonly mail: MailService,
+    private readonly clock: Clock,
+    private readonly config: AppConfigService,
   ) {}
 
   async list(access: ServerAccess): Promise<SubuserResponseDto[]> {
@@ -48,11 +64,12 @@ export class SubusersService {
 
   /**
    * Adds the account that uses `email`. An address no account uses gets one (a generated username,
-   * no usable password) and an e-mailed link to choose its password, so the answer is the same
-   * either way and does not tell the caller whether the address had an account. The account, its
-   * link and the subuser row are written in one transaction; the mail goes out after it commits.
+   * no usable password) and an e-mailed link to choose its password; an existing account is e-mailed
+   * a notice. So the answer, which tells whether the e-mail went out, is the same either way and
+   * does not tell the caller whether the address had an account. The account, its link and the
+   * subuser row are written in one transaction; the mail goes out after it commits.
    */
-  async create(access: ServerAccess, actor: Actor, email: string, requested: string[]): Promise<SubuserResponseDto> {
+  async create(access: ServerAccess, actor: Actor, email: string, requested: string[]): Promise<AddedSubuser> {
     const permissions = this.grantable(access, requested);
     try {
       return await this.add(access, actor, email.trim().toLowerCase(), permissions);
@@ -65,17 +82,18 @@ export class SubusersService {
     }
   }
 
-  private async add(access: ServerAccess, actor: Actor, email: string, permissions: ServerPermission[]): Promise<SubuserResponseDto> {
+  private async add(access: ServerAccess, actor: Actor, email: string, permissions: ServerPermission[]): Promise<AddedSubuser> {
     const existing = await this.users.findByEmail(email);
     if (existing && existing.id === access.server.ownerId) {
       throw new AppException(SubuserError.IS_OWNER);
     }
-    let invitation: { send: () => void } | undefined;
+    const about = { serverName: access.server.name, invitedBy: actor.username };
+    let invitation: { send: () => Promise<MailOutcome> } | undefined;
     const saved = await this.subusers.transaction(async (manager) => {
       let user = existing;
       if (!user) {
-        user = await this.users.createInvited(email, invitedUsername(email), manager);
-        invitation = await this.passwordReset.invite(user, { serverName: access.server.name, invitedBy: actor.username }, manager);
+        user = await this.users.createInvited(email, invitedUsername(email), this.clock.now(), manager);
+        invitation = await this.passwordReset.invite(user, about, manager);
       }
       const row = await this.subusers.insert({ serverId: access.server.id, userId: user.id, permissions }, manager);
       if (!row) {
@@ -84,8 +102,10 @@ export class SubusersService {
       await this.activity(manager, access, actor, 'server.subuser.create', { email: user.email, permissions });
       return (await this.subusers.findOne(access.server.id, user.id, manager))!;
     });
-    invitation?.send();
-    return toSubuserResponse(saved);
+    const outcome = invitation
+      ? await invitation.send()
+      : await this.mail.deliver(addedToServerMail(saved.user, this.config.http.appUrl, about), { purpose: 'subuser added notice', userId: saved.userId });
+    return { subuser: toSubuserResponse(saved), email: toEmailOutcome(outcome) };
   }
 
   /** New permissions replace the old; console sessions opened under the old ones are cut. */

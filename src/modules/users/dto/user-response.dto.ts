@@ -28,6 +28,16 @@ export const toUserResponse = (user: UserEntity): UserResponseDto => ({
 export class AdminUserResponseDto extends UserResponseDto {
   suspended!: boolean;
   externalId!: string | null;
+  /** When a server owner's invitation created the account (adding its address as a subuser); null otherwise. */
+  invitedAt!: string | null;
+  /** The last sign-in that opened a session; null if the account never signed in (since the panel started recording it). */
+  lastSignInAt!: string | null;
 }
 
-export const toAdminUserResponse = (user: UserEntity): AdminUserResponseDto => ({ ...toUserResponse(user), suspended: user.suspended, externalId: user.externalId });
+export const toAdminUserResponse = (user: UserEntity): AdminUserResponseDto => ({
+  ...toUserResponse(user),
+  suspended: user.suspended,
+  externalId: user.externalId,
+  invitedAt: user.invitedAt?.toISOString() ?? null,
+  lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
+});

@@ -65,6 +65,17 @@ export const useSetSuspended = (id: string) =>
 export const useResetTwoFactor = (id: string) =>
   useUserChange(async () => (await api.DELETE('/api/admin/users/{id}/two-factor', { params: { path: { id } } })).data!.data);
 
+export type PasswordLink = components['schemas']['PasswordLinkResponseDto'];
+
+/** A one-time "choose your password" link for the account; any older link stops working. */
+export const useCreatePasswordLink = (id: string) =>
+  useMutation({
+    mutationFn: async (): Promise<PasswordLink> => (await api.POST('/api/admin/users/{id}/password-link', { params: { path: { id } } })).data!.data,
+  });
+
+/** Made by a server owner's invitation and never signed in since: they may be waiting for a way in. */
+export const isInvitedOnly = (user: Pick<AdminUser, 'invitedAt' | 'lastSignInAt'>): boolean => user.invitedAt !== null && user.lastSignInAt === null;
+
 export const useDeleteUser = () => {
   const qc = useQueryClient();
   return useMutation({

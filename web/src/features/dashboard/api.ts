@@ -3,10 +3,14 @@ import { useMemo } from 'react';
 import { api } from '@/lib/api/client';
 import type { ListedServer } from '@/features/dashboard/server-view';
 
-/** The dashboard's tabs and the list `type` each reads (docs/api.md: no type = own and shared). */
+/**
+ * The dashboard's tabs and the list `type` each reads. `mine`, the first a user sees, is every server
+ * they can open, their own and those shared with them (docs/api.md: no type = own and shared), as
+ * Pterodactyl's default list; `shared` narrows it to the shared ones; `all` is every server (admins).
+ */
 export const SERVER_TABS = ['mine', 'shared', 'all'] as const;
 export type ServerTab = (typeof SERVER_TABS)[number];
-const LIST_TYPE: Record<ServerTab, 'owner' | 'subuser' | 'admin-all'> = { mine: 'owner', shared: 'subuser', all: 'admin-all' };
+const LIST_TYPE: Record<ServerTab, 'subuser' | 'admin-all' | undefined> = { mine: undefined, shared: 'subuser', all: 'admin-all' };
 
 /** Cards per page: divisible by the 1, 2 and 3 columns of the grid. */
 const PAGE_SIZE = 24;
@@ -25,7 +29,7 @@ interface ServerListResult {
 /** One page of a tab; with `search`, of its servers matching it (the panel searches, across every page). */
 const fetchPage = async (tab: ServerTab, page: number, search: string, signal?: AbortSignal): Promise<ListPage> => {
   const { data } = await api.GET('/api/client/servers', {
-    params: { query: { type: LIST_TYPE[tab], page, perPage: PAGE_SIZE, ...(search ? { search } : {}) } },
+    params: { query: { ...(LIST_TYPE[tab] ? { type: LIST_TYPE[tab] } : {}), page, perPage: PAGE_SIZE, ...(search ? { search } : {}) } },
     signal,
   });
   return data as unknown as ListPage;

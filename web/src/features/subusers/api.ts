@@ -1,5 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
 import { api } from '@/lib/api/client';
+import { inCatalogue } from '@/features/subusers/permission-groups';
 
 /** SubuserResponseDto of `GET /api/client/servers/{server}/users`. */
 export interface Subuser {
@@ -25,15 +27,20 @@ export const subusersQuery = (server: string) =>
     },
   });
 
+/** Whether the new subuser was e-mailed (an invitation, or a notice to an existing account), and if not why. */
+export type SubuserEmail = components['schemas']['SubuserEmailDto'];
+
 export const useSaveSubuser = (server: string) => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { userId?: string; email?: string; permissions: string[] }) => {
+    /** Adding answers what became of the e-mail to the new subuser; editing answers nothing. */
+    mutationFn: async (input: { userId?: string; email?: string; permissions: string[] }): Promise<SubuserEmail | null> => {
       if (input.userId) {
         await api.POST(U, { params: { path: { server, user: input.userId } }, body: { permissions: input.permissions } } as never);
-      } else {
-        await api.POST(P, { params: { path: { server } }, body: { email: input.email, permissions: input.permissions } } as never);
+        return null;
       }
+      const { data } = await api.POST(P, { params: { path: { server } }, body: { email: input.email ?? '', permissions: inCatalogue(input.permissions) } });
+      return data?.meta.email ?? null;
     },
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.list(server) }),
   });

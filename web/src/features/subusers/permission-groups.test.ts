@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
-import { groupState, PERMISSION_GROUPS, toggleGroup } from '@/features/subusers/permission-groups';
+import { groupState, inCatalogue, PERMISSION_GROUPS, toggleGroup } from '@/features/subusers/permission-groups';
 
 const files = PERMISSION_GROUPS.find((g) => g.key === 'files')!.permissions;
 
@@ -28,5 +28,10 @@ describe('permission groups', () => {
 
   it('a group with nothing grantable is never "all"', () => {
     expect(groupState(files, new Set(), new Set()).all).toBe(false);
+  });
+
+  it('a request carries the chosen catalogue permissions in catalogue order, nothing else', () => {
+    expect(inCatalogue(['server.power', 'server.everything', 'server.view', 'server.power'])).toEqual(['server.view', 'server.power']);
+    expect(inCatalogue(ALL_SERVER_PERMISSIONS)).toEqual(PERMISSION_GROUPS.flatMap((g) => g.permissions));
   });
 });

@@ -16,6 +16,14 @@ export const PERMISSION_GROUPS = [
 ] as const;
 
 type Permission = (typeof PERMISSION_GROUPS)[number]['permissions'][number];
+
+const CATALOGUE: readonly Permission[] = PERMISSION_GROUPS.flatMap((g) => g.permissions);
+
+/** The chosen names that are permissions of the catalogue, in its order: what a request body carries. */
+export const inCatalogue = (chosen: Iterable<string>): Permission[] => {
+  const wanted = new Set(chosen);
+  return CATALOGUE.filter((p) => wanted.has(p));
+};
 type Underscored<S extends string> = S extends `${infer A}.${infer B}` ? `${A}_${Underscored<B>}` : S;
 
 /** The label's i18n key; typed per permission, so a permission without its label fails the typecheck. */

@@ -9,6 +9,6 @@ export const Route = createFileRoute('/_app/')({
     const search = Route.useSearch();
     const { session } = Route.useRouteContext();
     const navigate = Route.useNavigate();
-    return <DashboardPage search={search} admin={session.user.admin} onSearchChange={(next) => void navigate({ search: next, replace: true })} />;
+    return <DashboardPage search={search} admin={session.user.admin} selfId={session.user.id} onSearchChange={(next) => void navigate({ search: next, replace: true })} />;
   },
 });

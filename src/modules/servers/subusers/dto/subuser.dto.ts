@@ -36,6 +36,18 @@ export class SubuserResponseDto {
   updatedAt!: string;
 }
 
+/** Whether the e-mail telling the new subuser went out: an invitation to choose a password, or a notice to an existing account. */
+export class SubuserEmailDto {
+  sent!: boolean;
+  /** Why not: the panel has no mail server (SMTP_URL), or the mail server refused or could not be reached. */
+  @ApiProperty({ enum: ['mail_not_configured', 'mail_failed'], nullable: true, type: String })
+  reason!: 'mail_not_configured' | 'mail_failed' | null;
+}
+
+export class CreateSubuserMetaDto {
+  email!: SubuserEmailDto;
+}
+
 export const toSubuserResponse = (s: LoadedSubuser): SubuserResponseDto => ({
   id: s.userId,
   uuid: s.user.uuid,

@@ -8,7 +8,8 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { PageSkeleton } from '@/components/Skeletons';
-import { type AdminUser, useDeleteUser, useResetTwoFactor, useSetSuspended, useUpdateUser, userQuery } from '@/features/admin-users/api';
+import { ShownOnceSecret } from '@/components/ShownOnceSecret';
+import { type AdminUser, isInvitedOnly, type PasswordLink, useCreatePasswordLink, useDeleteUser, useResetTwoFactor, useSetSuspended, useUpdateUser, userQuery } from '@/features/admin-users/api';
 import { UserForm } from '@/features/admin-users/components/UserForm';
 import { formatDateTime } from '@/lib/format';
 import { notify } from '@/lib/notify';
@@ -117,6 +118,54 @@ const AccessCard = ({ user, self }: { user: AdminUser; self: boolean }) => {
   );
 };
 
+/**
+ * A one-time "choose your password" link for an account that cannot get in (an invitation no mail
+ * server sent, a forgotten password on a panel without mail), shown once with a copy button.
+ */
+const PasswordLinkCard = ({ user, self }: { user: AdminUser; self: boolean }) => {
+  const { t, i18n } = useTranslation();
+  const create = useCreatePasswordLink(user.id);
+  const [link, setLink] = useState<PasswordLink | null>(null);
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Stack gap="sm">
+        <Title order={3} size="h4">
+          {t('adminUsers.linkTitle')}
+        </Title>
+        <Text size="sm" c="dimmed">
+          {self ? t('adminUsers.linkSelf') : isInvitedOnly(user) ? t('adminUsers.linkTextInvited', { email: user.email }) : t('adminUsers.linkText')}
+        </Text>
+        {link ? (
+          <ShownOnceSecret
+            title={t('adminUsers.linkMade')}
+            text={t('adminUsers.linkShownOnce', { email: user.email, expires: formatDateTime(link.expiresAt, i18n.language) })}
+            value={link.url}
+            copyLabel={t('adminUsers.linkCopy')}
+            testId="password-link"
+            dismissLabel={t('adminUsers.linkDismiss')}
+            onDismiss={() => setLink(null)}
+          />
+        ) : null}
+        <Group>
+          <Button
+            variant="default"
+            disabled={self}
+            loading={create.isPending}
+            onClick={() =>
+              create.mutate(undefined, {
+                onSuccess: setLink,
+              })
+            }
+          >
+            {link ? t('adminUsers.linkAgain') : t('adminUsers.linkCreate')}
+          </Button>
+        </Group>
+        {create.error ? <FormError error={create.error} /> : null}
+      </Stack>
+    </Paper>
+  );
+};
+
 /** /admin/users/$uid: one account: what it is, its details to edit, and its access. */
 export const UserPage = ({ userId, selfId }: { userId: string; selfId: string }) => {
   const { t, i18n } = useTranslation();
@@ -142,6 +191,8 @@ export const UserPage = ({ userId, selfId }: { userId: string; selfId: string })
     );
   }
   const u = user.data;
+  const invitedOnly = isInvitedOnly(u);
+  const linkCard = <PasswordLinkCard user={u} self={u.id === selfId} />;
   return (
     <Stack gap="md">
       {back}
@@ -155,6 +206,11 @@ export const UserPage = ({ userId, selfId }: { userId: string; selfId: string })
             {t('adminUsers.suspendedBadge')}
           </Badge>
         ) : null}
+        {invitedOnly ? (
+          <Badge color="yellow" variant="light" styles={{ label: { color: 'var(--mantine-color-text)' } }}>
+            {t('adminUsers.invitedBadge')}
+          </Badge>
+        ) : null}
       </Group>
       <Paper withBorder p="md" radius="md">
         <SimpleGrid cols={{ base: 1, sm: 2, md: 4 }} spacing="sm">
@@ -164,8 +220,11 @@ export const UserPage = ({ userId, selfId }: { userId: string; selfId: string })
           </Fact>
           <Fact label={t('adminUsers.twoFactor')}>{u.twoFactorEnabled ? t('adminUsers.on') : t('adminUsers.off')}</Fact>
           <Fact label={t('adminUsers.createdAt')}>{formatDateTime(u.createdAt, i18n.language)}</Fact>
+          <Fact label={t('adminUsers.lastSignIn')}>{u.lastSignInAt ? formatDateTime(u.lastSignInAt, i18n.language) : t('adminUsers.neverSignedIn')}</Fact>
         </SimpleGrid>
       </Paper>
+      {/* An invited account that never got in: the link is likely what the administrator came for. */}
+      {invitedOnly ? linkCard : null}
       <Paper withBorder p="md" radius="md">
         <Stack gap="sm">
           <Title order={3} size="h4">
@@ -191,6 +250,7 @@ export const UserPage = ({ userId, selfId }: { userId: string; selfId: string })
           />
         </Stack>
       </Paper>
+      {invitedOnly ? null : linkCard}
       <AccessCard user={u} self={u.id === selfId} />
     </Stack>
   );

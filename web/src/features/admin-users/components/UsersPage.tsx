@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { ListSkeleton } from '@/components/Skeletons';
-import { type AdminUser, useCreateUser, usersQuery } from '@/features/admin-users/api';
+import { type AdminUser, isInvitedOnly, useCreateUser, usersQuery } from '@/features/admin-users/api';
 import { UserForm } from '@/features/admin-users/components/UserForm';
 import { notify } from '@/lib/notify';
 
@@ -24,6 +24,11 @@ const UserBadges = ({ user }: { user: AdminUser }) => {
       {user.suspended ? (
         <Badge variant="filled" color="red">
           {t('adminUsers.suspendedBadge')}
+        </Badge>
+      ) : null}
+      {isInvitedOnly(user) ? (
+        <Badge variant="light" color="yellow" styles={{ label: { color: 'var(--mantine-color-text)' } }} title={t('adminUsers.invitedHint')}>
+          {t('adminUsers.invitedBadge')}
         </Badge>
       ) : null}
       {user.twoFactorEnabled ? (

@@ -29,12 +29,14 @@ const LIVE_COLOR: Record<ConnectionState, string> = {
 interface DashboardPageProps {
   search: DashboardSearch;
   admin: boolean;
+  /** The signed-in user's id: their servers carry no owner, the others "Shared by …". */
+  selfId: string;
   /** Replaces the URL's search params (tab, q, page). */
   onSearchChange: (next: DashboardSearch) => void;
 }
 
 /** `/`: the caller's servers by tab, searchable and paged, each card live from `/api/ws`. */
-export const DashboardPage = ({ search, admin, onSearchChange }: DashboardPageProps) => {
+export const DashboardPage = ({ search, admin, selfId, onSearchChange }: DashboardPageProps) => {
   const { t } = useTranslation();
   const tab: ServerTab = search.tab === 'all' && !admin ? 'mine' : (search.tab ?? 'mine');
   const page = search.page ?? 1;
@@ -118,11 +120,6 @@ export const DashboardPage = ({ search, admin, onSearchChange }: DashboardPagePr
                   {t('dashboard.empty.createServer')}
                 </Button>
               ) : null}
-              {tab === 'mine' ? (
-                <Button variant="light" onClick={() => setTab('shared')}>
-                  {t('dashboard.empty.showShared')}
-                </Button>
-              ) : null}
             </Group>
           }
         />
@@ -135,7 +132,13 @@ export const DashboardPage = ({ search, admin, onSearchChange }: DashboardPagePr
         </Text>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" aria-busy={list.isPlaceholderData || undefined} style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
           {servers.map((server) => (
-            <ServerCard key={server.id} server={server} live={live.servers.get(server.uuid)} status={statuses.get(server.uuid)!} showOwner={tab !== 'mine'} />
+            <ServerCard
+              key={server.id}
+              server={server}
+              live={live.servers.get(server.uuid)}
+              status={statuses.get(server.uuid)!}
+              owner={server.owner.id === selfId ? 'self' : tab === 'all' ? 'other' : 'sharer'}
+            />
           ))}
         </SimpleGrid>
         <ListPagination total={totalPages} value={page} onChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })} label={t('dashboard.pagination')} />

@@ -1,4 +1,5 @@
 import { Anchor, Badge, Box, Card, Group, Progress, Stack, Text } from '@mantine/core';
+import { IconUsers } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { MUTED } from '@/features/dashboard/components/muted';
@@ -46,12 +47,15 @@ interface ServerCardProps {
   server: ListedServer;
   live: LiveServerState | undefined;
   status: StatusView;
-  /** Shows the owner (the "all servers" tab holds other people's servers). */
-  showOwner: boolean;
+  /**
+   * Whose server it is: the caller's own (no owner shown); one shared with the caller ("Shared by"
+   * badge); or, in an administrator's list of every server, someone else's ("Owner:").
+   */
+  owner: 'self' | 'sharer' | 'other';
 }
 
 /** One server: name (a link to its console), address, node, live status, use against limits, badges. */
-export const ServerCard = ({ server, live, status, showOwner }: ServerCardProps) => {
+export const ServerCard = ({ server, live, status, owner }: ServerCardProps) => {
   const { t } = useTranslation();
   const address = addressOf(server);
   const badges = badgesOf(server, live);
@@ -82,15 +86,28 @@ export const ServerCard = ({ server, live, status, showOwner }: ServerCardProps)
           <span>{address ?? t('dashboard.noAddress')}</span>
           {' · '}
           <span>{server.node.name}</span>
-          {showOwner ? (
+          {owner === 'other' ? (
             <>
               {' · '}
               <span>{t('dashboard.owner', { name: server.owner.username })}</span>
             </>
           ) : null}
         </Text>
-        {badges.length > 0 ? (
+        {badges.length > 0 || owner === 'sharer' ? (
           <Group gap={6}>
+            {owner === 'sharer' ? (
+              <Badge
+                color="grape"
+                variant="light"
+                leftSection={<IconUsers size={12} aria-hidden />}
+                tt="none"
+                styles={{ label: { color: 'var(--mantine-color-text)', overflow: 'hidden', textOverflow: 'ellipsis' } }}
+                aria-label={t('dashboard.sharedByLabel', { name: server.owner.username })}
+                maw="100%"
+              >
+                {t('dashboard.sharedBy', { name: server.owner.username })}
+              </Badge>
+            ) : null}
             {badges.map((b) => (
               <Badge key={b} color={BADGE_COLOR[b]} variant="light">
                 {t(`dashboard.badge.${b}`)}

@@ -1,5 +1,5 @@
-import { ActionIcon, Badge, Button, Card, Group, Modal, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
-import { IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Alert, Badge, Button, Card, Group, Modal, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { IconMailOff, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,12 +9,25 @@ import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { ListSkeleton } from '@/components/Skeletons';
 import { serverQuery } from '@/features/server/api';
-import { subusersQuery, type Subuser, useRemoveSubuser, useSaveSubuser } from '@/features/subusers/api';
+import { subusersQuery, type Subuser, type SubuserEmail, useRemoveSubuser, useSaveSubuser } from '@/features/subusers/api';
 import { PermissionMatrix } from '@/features/subusers/components/PermissionMatrix';
 import { notify, notifyError } from '@/lib/notify';
 
 /** Add (`subuser: null` with an e-mail field) or edit a subuser's permissions. */
-const SubuserDialog = ({ serverId, subuser, grantable, onClose }: { serverId: string; subuser: Subuser | null; grantable: ReadonlySet<string>; onClose: () => void }) => {
+const SubuserDialog = ({
+  serverId,
+  subuser,
+  grantable,
+  onClose,
+  onAdded,
+}: {
+  serverId: string;
+  subuser: Subuser | null;
+  grantable: ReadonlySet<string>;
+  onClose: () => void;
+  /** The e-mail address added, and what became of the e-mail that tells them. */
+  onAdded: (added: { email: string; mail: SubuserEmail }) => void;
+}) => {
   const { t } = useTranslation();
   const save = useSaveSubuser(serverId);
   const [email, setEmail] = useState('');
@@ -24,11 +37,15 @@ const SubuserDialog = ({ serverId, subuser, grantable, onClose }: { serverId: st
       <form
         onSubmit={(e) => {
           e.preventDefault();
+          const address = email.trim();
           save.mutate(
-            { userId: subuser?.id, email: subuser ? undefined : email.trim(), permissions: [...chosen] },
+            { userId: subuser?.id, email: subuser ? undefined : address, permissions: [...chosen] },
             {
-              onSuccess: () => {
+              onSuccess: (mail) => {
                 notify({ color: 'green', message: subuser ? t('subusers.saved') : t('subusers.added') });
+                if (mail) {
+                  onAdded({ email: address, mail });
+                }
                 onClose();
               },
             },
@@ -64,6 +81,8 @@ export const SubusersPage = ({ serverId }: { serverId: string }) => {
   const remove = useRemoveSubuser(serverId);
   const [editing, setEditing] = useState<Subuser | 'new' | null>(null);
   const [removing, setRemoving] = useState<Subuser | null>(null);
+  // Whether the last subuser added was e-mailed: when not, the owner must hear it, and why.
+  const [added, setAdded] = useState<{ email: string; mail: SubuserEmail } | null>(null);
   const granted = new Set(server.data?.permissions ?? []);
   const addButton = granted.has('server.subuser.create') ? <Button onClick={() => setEditing('new')}>{t('subusers.add')}</Button> : null;
 
@@ -121,8 +140,29 @@ export const SubusersPage = ({ serverId }: { serverId: string }) => {
         </Title>
         {list.data && list.data.length > 0 ? addButton : null}
       </Group>
+      {added && !added.mail.sent ? (
+        <Alert
+          color="yellow"
+          variant="light"
+          icon={<IconMailOff size={18} aria-hidden />}
+          title={t('subusers.noEmailTitle')}
+          styles={{ title: { color: 'var(--mantine-color-text)' } }}
+          withCloseButton
+          closeButtonLabel={t('subusers.noEmailDismiss')}
+          onClose={() => setAdded(null)}
+          role="alert"
+        >
+          {t(added.mail.reason === 'mail_failed' ? 'subusers.noEmail_mail_failed' : 'subusers.noEmail_mail_not_configured', { email: added.email })}
+        </Alert>
+      ) : added ? (
+        <Alert color="teal" variant="light" withCloseButton closeButtonLabel={t('subusers.noEmailDismiss')} onClose={() => setAdded(null)} role="status">
+          {t('subusers.emailSent', { email: added.email })}
+        </Alert>
+      ) : null}
       {body}
-      {editing ? <SubuserDialog serverId={serverId} subuser={editing === 'new' ? null : editing} grantable={granted} onClose={() => setEditing(null)} /> : null}
+      {editing ? (
+        <SubuserDialog serverId={serverId} subuser={editing === 'new' ? null : editing} grantable={granted} onClose={() => setEditing(null)} onAdded={setAdded} />
+      ) : null}
       <ConfirmDialog
         opened={removing !== null}
         title={t('subusers.removeTitle')}
