@@ -88,7 +88,7 @@ interface PrettyLine {
 }
 
 /** One readable line: `GET /api/servers 200 3 ms` for a request, `[Context] message` for the rest. */
-export const prettyMessage = (line: PrettyLine): string => {
+const prettyMessage = (line: PrettyLine): string => {
   if (line.req?.method && line.res?.statusCode !== undefined) {
     return `${line.req.method} ${line.req.url ?? ''} ${line.res.statusCode} ${line.responseTime ?? '?'} ms`;
   }
