@@ -1,4 +1,4 @@
-import type { LiveResources, LiveServerState } from '@/features/dashboard/live-status';
+import type { LiveResources, LiveServerState } from '@/lib/live-status';
 
 /** A server of `GET /api/client/servers`, as far as the dashboard reads it. */
 export interface ListedServer {
