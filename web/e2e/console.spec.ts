@@ -130,6 +130,8 @@ test.describe('server console', () => {
     await expect(page.getByText('Running', { exact: true })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Console output' })).toContainText('[simulator] preparing world...');
     await expect(page.getByRole('img', { name: /^Memory: between/ })).toBeVisible();
+    // The server's 2048 MiB, written as the dashboard card writes it (not the node's container limit).
+    await expect(page.getByText(/^[\d.]+ [KMG]iB of 2 GiB$/)).toBeVisible();
     await page.screenshot({ path: `${screenshotsDir}/console.png`, fullPage: true });
     // The scheme is "System" by default: the page follows the emulated preference.
     await page.emulateMedia({ colorScheme: 'dark' });

@@ -13,7 +13,7 @@ import { ConsoleTerminal } from '@/features/console/components/ConsoleTerminal';
 import { consoleHealth } from '@/features/console/node-status';
 import { useConsole } from '@/features/console/use-console';
 import { describeError } from '@/lib/errors';
-import { formatDuration } from '@/lib/format';
+import { formatDuration, serverMemoryLimit } from '@/lib/format';
 import { notifyError } from '@/lib/notify';
 import { useLiveStatus } from '@/lib/use-live-status';
 
@@ -276,7 +276,7 @@ export const ConsolePage = ({ server }: { server: ConsoleServer }) => {
       {canConsole ? <CommandLine serverId={server.uuid} onSend={(command) => view.client?.sendCommand(command) ?? false} disabledReason={commandBlocked} /> : null}
 
       <Suspense fallback={<Skeleton height={170} />}>
-        <ConsoleGraphs points={points} memoryLimitBytes={view.stats?.memoryLimitBytes || server.limits.memory * 1024 * 1024} />
+        <ConsoleGraphs points={points} memoryLimitBytes={serverMemoryLimit(server.limits.memory, view.stats?.memoryLimitBytes) ?? 0} />
       </Suspense>
     </Stack>
   );
