@@ -14,6 +14,7 @@ import { ChmodDialog, TextDialog } from '@/features/files/components/FileDialogs
 import { FileTable, type RowAction } from '@/features/files/components/FileTable';
 import { OperationsTray } from '@/features/files/components/OperationsTray';
 import { filesFromDataTransfer, filesFromInput } from '@/features/files/dropped-files';
+import { fileKind } from '@/features/files/file-kind';
 import { arrangeEntries, type FileEntry, type SortDir, type SortKey } from '@/features/files/file-list';
 import { serverWork, type Operation } from '@/features/files/operations';
 import { breadcrumbs, joinPath, normalizePath, parentOf, pulledName } from '@/features/files/paths';
@@ -154,10 +155,18 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
     const names = namesFor(entry);
     switch (action) {
       case 'open':
-        if (entry.isDirectory) {
-          go(joinPath(directory, entry.name));
-        } else {
-          edit(joinPath(directory, entry.name));
+        switch (fileKind(entry)) {
+          case 'directory':
+            go(joinPath(directory, entry.name));
+            return;
+          case 'text':
+            edit(joinPath(directory, entry.name));
+            return;
+          case 'archive':
+          case 'binary':
+            // Not for the editor: opening it means having it.
+            onAction('download', entry);
+            return;
         }
         return;
       case 'download':
