@@ -2,7 +2,7 @@ import type { ConsoleDiagnosis, ConsoleState } from '@/features/console/console-
 import type { LiveServerState } from '@/lib/live-status';
 
 /** What the console page shows about the server and its node. */
-export interface ConsoleHealth {
+interface ConsoleHealth {
   /** A `console.status.*` key: the node's word for the server, or `unreachable`. */
   status: string;
   /** The node is not answering: power actions and commands cannot reach it. */

@@ -3,7 +3,7 @@
 // first; the name decides what the sniff cannot tell (an empty or tiny `.jar` sniffs as text).
 import { isArchive } from '@/features/files/paths';
 
-export type FileKind = 'directory' | 'text' | 'archive' | 'binary';
+type FileKind = 'directory' | 'text' | 'archive' | 'binary';
 
 /** Mimetypes of the archives Wings' decompress unpacks (gabriel-vasile/mimetype's names). */
 const ARCHIVE_MIMES = new Set([

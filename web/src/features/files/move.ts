@@ -2,9 +2,9 @@
 // pairs (PUT /files/rename, docs/wings.md), so the move is one request, not one per entry.
 import { joinPath } from '@/features/files/paths';
 
-export type MoveProblem = 'empty' | 'outside' | 'same' | 'intoItself';
+type MoveProblem = 'empty' | 'outside' | 'same' | 'intoItself';
 
-export type MovePlan = { ok: true; target: string; files: { from: string; to: string }[] } | { ok: false; problem: MoveProblem };
+type MovePlan = { ok: true; target: string; files: { from: string; to: string }[] } | { ok: false; problem: MoveProblem };
 
 /** `input` (relative to `directory`, or absolute from the server's root) as an absolute path; null when `..` climbs above the root. */
 export const resolveTarget = (directory: string, input: string): string | null => {
