@@ -247,6 +247,7 @@ test.describe('file manager', () => {
     await move.getByLabel(/Into the folder/).fill(`${world}/old`);
     await expect(move.getByText('A folder cannot be moved into itself.')).toBeVisible();
     await expect(move.getByRole('button', { name: 'Move' })).toBeDisabled();
+    await page.screenshot({ path: test.info().outputPath('files-move-dialog.png'), animations: 'disabled' });
     await move.getByLabel(/Into the folder/).fill('../archive/lobby');
     await move.getByRole('button', { name: 'Move' }).click();
     await expect(page.getByText(`Moved ${notes}, ${world}, server-binary → /archive/lobby.`)).toBeVisible();
