@@ -50,8 +50,12 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const list = (await p.asOwner('get', `${base}/list?directory=/config/`).expect(200)).body.data;
     expect(list.directory).toBe('/config');
     expect(list.entries).toEqual([
-      expect.objectContaining({ name: 'server.properties', path: '/config/server.properties', size: 11, mode: '644', modeBits: 0o644, isFile: true, isDirectory: false, isSymlink: false }),
+      expect.objectContaining({ name: 'server.properties', path: '/config/server.properties', size: 11, mode: '644', modeBits: 0o644, isFile: true, isDirectory: false, isSymlink: false, mimetype: 'text/plain; charset=utf-8' }),
     ]);
+    // What the node sniffed, so the page can tell text it may edit from archives and other binaries.
+    const plugins = (await p.asOwner('get', `${base}/list?directory=/plugins`).expect(200)).body.data.entries as { name: string; mimetype?: string }[];
+    expect(plugins.map((e) => [e.name, e.mimetype])).toEqual(expect.arrayContaining([['a.jar', 'text/plain; charset=utf-8']]));
+    expect((await p.asOwner('get', `${base}/list?directory=/`).expect(200)).body.data.entries).toContainEqual(expect.objectContaining({ name: 'plugins', mimetype: 'inode/directory' }));
     expect(new Date(list.entries[0].modified).toISOString()).toBe(list.entries[0].modified);
     expect(await activity('server.file.write')).toEqual([expect.objectContaining({ metadata: { file: '/config/server.properties' } })]);
   });

@@ -10,6 +10,11 @@ import { PanelServerConfiguration, SimulatorTiming } from 'test/wings-sim/types'
 export interface SimFaults {
   /** Connections are destroyed as soon as they arrive; open sockets are cut when switched on. */
   down?: boolean;
+  /**
+   * A hung node: connections are accepted but no request or websocket upgrade is ever answered (open
+   * sockets go quiet too). Switching it off closes the held ones, as a node restarting would.
+   */
+  hang?: boolean;
   /** Every HTTP answer waits this long first. */
   slowMs?: number;
   /** Every HTTP request (after the request log) is answered 500 with Wings' generic error. */

@@ -27,6 +27,7 @@ const DEFAULT_TIMING: SimulatorTiming = { lineDelayMs: 50, statsIntervalMs: 1000
 /** Every fault switch, off; the type makes a new switch in SimFaults fail to compile until it is listed here. */
 const NO_FAULTS: { [K in keyof Required<SimFaults>]: undefined } = {
   down: undefined,
+  hang: undefined,
   slowMs: undefined,
   status500: undefined,
   malformedJson: undefined,
@@ -35,7 +36,7 @@ const NO_FAULTS: { [K in keyof Required<SimFaults>]: undefined } = {
   backupFails: undefined,
 };
 
-/** Fault switches; turning `down` on cuts every open connection at once. */
+/** Fault switches; turning `down` on cuts every open connection at once, turning `hang` off closes what it held. */
 class FaultSwitches implements SimFaults {
   slowMs?: number;
   status500?: boolean;
@@ -44,8 +45,24 @@ class FaultSwitches implements SimFaults {
   installFails?: boolean;
   backupFails?: boolean;
   private isDown = false;
+  private isHung = false;
 
-  constructor(private readonly onDown: () => void) {}
+  constructor(
+    private readonly onDown: () => void,
+    private readonly onHangEnd: () => void,
+  ) {}
+
+  get hang(): boolean {
+    return this.isHung;
+  }
+
+  set hang(v: boolean | undefined) {
+    const was = this.isHung;
+    this.isHung = v === true;
+    if (was && !this.isHung) {
+      this.onHangEnd();
+    }
+  }
 
   get down(): boolean {
     return this.isDown;
@@ -88,6 +105,8 @@ export class WingsSimulator implements SimContext {
   private bootTimeMs = 0;
   private http: Server | null = null;
   private readonly sockets = new Set<Socket | Duplex>();
+  /** Connections whose request or upgrade a hung node holds unanswered. */
+  private readonly held = new Set<Socket | Duplex>();
   private readonly wss = new WebSocketServer({ noServer: true });
   private readonly routes = new RouteTable();
   private readonly cfg: SimulatorConfiguration;
@@ -103,7 +122,10 @@ export class WingsSimulator implements SimContext {
       ignorePanelConfigUpdates: false,
     };
     this.timing = { ...DEFAULT_TIMING, ...opts.timing };
-    this.faults = new FaultSwitches(() => this.cutConnections());
+    this.faults = new FaultSwitches(
+      () => this.cutConnections(),
+      () => this.releaseHeld(),
+    );
     this.panel = new PanelClient({
       panelUrl: () => this.cfg.panelUrl,
       tokenId: () => this.cfg.tokenId,
@@ -182,6 +204,10 @@ export class WingsSimulator implements SimContext {
       socket.on('error', () => socket.destroy());
       if (this.faults.down) {
         socket.destroy();
+        return;
+      }
+      if (this.faults.hang) {
+        this.hold(socket);
         return;
       }
       this.preamble(req)
@@ -329,6 +355,19 @@ export class WingsSimulator implements SimContext {
     socket.on('close', () => this.sockets.delete(socket));
   }
 
+  /** A hung node: the connection stays open and nothing is ever written to it. */
+  private hold(socket: Socket | Duplex): void {
+    this.held.add(socket);
+    socket.on('close', () => this.held.delete(socket));
+  }
+
+  private releaseHeld(): void {
+    for (const socket of this.held) {
+      socket.destroy();
+    }
+    this.held.clear();
+  }
+
   private cutConnections(): void {
     for (const client of this.wss.clients) {
       client.terminate();
@@ -371,6 +410,10 @@ export class WingsSimulator implements SimContext {
   private async onRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     if (this.faults.down) {
       req.socket.destroy();
+      return;
+    }
+    if (this.faults.hang) {
+      this.hold(req.socket);
       return;
     }
     const { url, entry } = await this.preamble(req);

@@ -77,7 +77,8 @@ class WsConnection {
   }
 
   private rawSend(msg: WsMessage): void {
-    if (this.ws.readyState !== WebSocket.OPEN) {
+    // A hung node keeps the socket open and says nothing.
+    if (this.ws.readyState !== WebSocket.OPEN || this.sim.faults.hang) {
       return;
     }
     const frame: WsMessage = msg.args && msg.args.length > 0 ? { event: msg.event, args: msg.args } : { event: msg.event };

@@ -249,6 +249,24 @@ describe(WingsSimulator.name, () => {
       expect((await api('/api/system')).status).toBe(200);
     });
 
+    it('should hold requests unanswered while hung and close them when the hang ends', async () => {
+      h.sim.faults.hang = true;
+      const held = api('/api/system', { signal: AbortSignal.timeout(2_000) }).then(
+        (res) => `answered ${res.status}`,
+        () => 'closed',
+      );
+      let settled = false;
+      void held.finally(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(settled).toBe(false);
+      h.sim.faults.hang = false;
+      // Closed, not answered, and well before the client's own timeout.
+      const started = Date.now();
+      expect(await held).toBe('closed');
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect((await api('/api/system')).status).toBe(200);
+    });
+
     it('should answer 500, slow answers and malformed JSON when asked to', async () => {
       h.sim.faults.status500 = true;
       const res = await api('/api/system');
@@ -265,11 +283,11 @@ describe(WingsSimulator.name, () => {
     });
 
     it('should turn every fault off at once with resetFaults, saying whether any was on', async () => {
-      Object.assign(h.sim.faults, { status500: true, malformedJson: true, slowMs: 50, wrongToken: true, installFails: true, backupFails: true });
+      Object.assign(h.sim.faults, { hang: true, status500: true, malformedJson: true, slowMs: 50, wrongToken: true, installFails: true, backupFails: true });
       h.sim.faults.down = true;
       expect(h.sim.resetFaults()).toBe(true);
-      const { down, slowMs, status500, malformedJson, wrongToken, installFails, backupFails } = h.sim.faults;
-      expect([down, slowMs, status500, malformedJson, wrongToken, installFails, backupFails].filter(Boolean)).toEqual([]);
+      const { down, hang, slowMs, status500, malformedJson, wrongToken, installFails, backupFails } = h.sim.faults;
+      expect([down, hang, slowMs, status500, malformedJson, wrongToken, installFails, backupFails].filter(Boolean)).toEqual([]);
       expect(h.sim.resetFaults()).toBe(false);
       const res = await api('/api/system');
       expect(res.status).toBe(200);

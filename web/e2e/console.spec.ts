@@ -106,6 +106,18 @@ test.describe('server console', () => {
     }
     await expect(page.getByRole('status').filter({ hasText: /node/ })).toHaveText('Connected to the node');
     await expect(alert).toHaveCount(0);
+
+    // A node that hangs (takes connections, never answers) is named as fast as the dashboard names
+    // it (the live-status timeout, 5 s here), with the power buttons off; back when it answers again.
+    node.sim.faults.hang = true;
+    await page.reload();
+    await expect(page.getByText('Node not answering', { exact: true })).toBeVisible({ timeout: 12_000 });
+    await expect(alert).toContainText('The node this server runs on is not answering');
+    await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeDisabled();
+    await page.screenshot({ path: test.info().outputPath('console-node-hung.png') });
+    node.sim.resetFaults();
+    await expect(page.getByRole('status').filter({ hasText: /node/ })).toHaveText('Connected to the node', { timeout: 15_000 });
+    await expect(page.getByRole('button', { name: 'Start', exact: true })).toBeEnabled();
   });
 
   test('screenshots: light, dark and 390 px', async ({ ownerPage: page, createServer, installed }) => {
@@ -118,6 +130,8 @@ test.describe('server console', () => {
     await expect(page.getByText('Running', { exact: true })).toBeVisible();
     await expect(page.getByRole('region', { name: 'Console output' })).toContainText('[simulator] preparing world...');
     await expect(page.getByRole('img', { name: /^Memory: between/ })).toBeVisible();
+    // The server's 2048 MiB, written as the dashboard card writes it (not the node's container limit).
+    await expect(page.getByText(/^[\d.]+ [KMG]iB of 2 GiB$/)).toBeVisible();
     await page.screenshot({ path: `${screenshotsDir}/console.png`, fullPage: true });
     // The scheme is "System" by default: the page follows the emulated preference.
     await page.emulateMedia({ colorScheme: 'dark' });

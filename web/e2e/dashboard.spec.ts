@@ -80,13 +80,13 @@ test.describe('dashboard', () => {
       await expect(card(page, `Away ${t}`).getByText('Running', { exact: true })).toBeVisible({ timeout: 15_000 });
 
       far.faults.down = true;
-      await expect(card(page, `Away ${t}`).getByText('Node unreachable')).toBeVisible({ timeout: 20_000 });
+      await expect(card(page, `Away ${t}`).getByText('Node not answering')).toBeVisible({ timeout: 20_000 });
       await expect(card(page, `Away ${t}`).getByRole('progressbar')).toHaveCount(0);
       await expect(card(page, `Near ${t}`).getByText('Running', { exact: true })).toBeVisible();
       // The near node's card still follows its server: stopping it shows.
       await api.admin('POST', `/api/client/servers/${near.uuid}/power`, { action: 'stop' });
       await expect(card(page, `Near ${t}`).getByText('Offline', { exact: true })).toBeVisible({ timeout: 20_000 });
-      await expect(card(page, `Away ${t}`).getByText('Node unreachable')).toBeVisible();
+      await expect(card(page, `Away ${t}`).getByText('Node not answering')).toBeVisible();
 
       far.resetFaults();
       await expect(card(page, `Away ${t}`).getByText('Running', { exact: true })).toBeVisible({ timeout: 20_000 });

@@ -215,6 +215,60 @@ test.describe('file manager', () => {
     await expect(row(page, 'mods')).toHaveCount(0);
   });
 
+  test('moves several entries in one call; archives and binaries are not offered to the editor; the tray shows whole words', async ({ ownerPage: page, createServer, installed, volume }) => {
+    const { id, onDisk, put } = await serverWithFiles({ createServer, installed, volume });
+    const notes = 'server-settings-for-the-lobby-notes.txt';
+    const world = 'world-of-the-weekend-event';
+    put(`/m/${notes}`, 'motd');
+    put(`/m/${world}/level.dat`, 'level');
+    // Told apart by what the node sniffs (no telling name) and by name (a .jar that sniffs as text).
+    writeFileSync(onDisk('/m/server-binary'), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0, 0, 0, 1]));
+    put('/m/paper.jar', 'plugin');
+    writeFileSync(onDisk('/m/old-backup.tar.gz'), Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0]));
+    await openFiles(page, id, '/m');
+    const offers = async (name: string) => {
+      await row(page, name).getByRole('button', { name: `Actions for ${name}` }).click();
+      const items = await page.getByRole('menuitem').allInnerTexts();
+      await page.keyboard.press('Escape');
+      return items.map((i) => i.trim());
+    };
+    expect(await offers(notes)).toContain('Edit');
+    for (const name of ['server-binary', 'paper.jar']) {
+      expect([name, await offers(name)]).toEqual([name, expect.not.arrayContaining(['Edit', 'Extract'])]);
+    }
+    expect(await offers('old-backup.tar.gz')).toEqual(expect.arrayContaining(['Download', 'Extract']));
+    expect(await offers('old-backup.tar.gz')).not.toContain('Edit');
+
+    for (const name of [notes, world, 'server-binary']) {
+      await row(page, name).getByRole('checkbox').check();
+    }
+    await page.getByRole('button', { name: 'Move', exact: true }).click();
+    const move = page.getByRole('dialog', { name: 'Move 3 entries' });
+    await move.getByLabel(/Into the folder/).fill(`${world}/old`);
+    await expect(move.getByText('A folder cannot be moved into itself.')).toBeVisible();
+    await expect(move.getByRole('button', { name: 'Move' })).toBeDisabled();
+    await page.screenshot({ path: test.info().outputPath('files-move-dialog.png'), animations: 'disabled' });
+    await move.getByLabel(/Into the folder/).fill('../archive/lobby');
+    await move.getByRole('button', { name: 'Move' }).click();
+    await expect(page.getByText(`Moved ${notes}, ${world}, server-binary → /archive/lobby.`)).toBeVisible();
+    await expect(row(page, notes)).toHaveCount(0);
+    for (const path of [notes, `${world}/level.dat`, 'server-binary']) {
+      expect(statSync(onDisk(`/archive/lobby/${path}`)).isFile()).toBe(true);
+    }
+
+    // The tray writes the whole subject, wrapped, at desktop width and at 390 px: nothing cut with "…".
+    const tray = page.getByRole('region', { name: 'Operations' });
+    for (const size of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+      await page.setViewportSize(size);
+      await expect(tray).toContainText(`Move: ${notes}, ${world}, server-binary → /archive/lobby`);
+      const cut = await tray.evaluate((el) =>
+        [...el.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1 && getComputedStyle(e).overflowX !== 'visible').map((e) => e.textContent),
+      );
+      expect(cut).toEqual([]);
+      await page.screenshot({ path: test.info().outputPath(`files-tray-${size.width}.png`), animations: 'disabled' });
+    }
+  });
+
   test('editor in dark and at 390 px', async ({ ownerPage: page, createServer, installed, volume }) => {
     const { id, put } = await serverWithFiles({ createServer, installed, volume });
     put('/shots/config.yml', 'server:\n  port: 25565\n  motd: "Hello"\n');

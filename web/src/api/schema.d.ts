@@ -2764,6 +2764,8 @@ export interface components {
             isDirectory: boolean;
             isFile: boolean;
             isSymlink?: boolean;
+            /** @description What the node sniffed from the content (`inode/directory`, `text/plain; charset=utf-8`, `application/zip` …); may be omitted. */
+            mimetype?: string;
             mode: string;
             modeBits?: number;
             modified?: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatBytes, formatDateTime, formatDuration, formatPercent, formatRelativeSeconds } from '@/lib/format';
+import { formatBytes, formatDateTime, formatDuration, formatPercent, formatRelativeSeconds, serverMemoryLimit } from '@/lib/format';
 
 describe('formatBytes', () => {
   it('should use binary units with few digits', () => {
@@ -16,6 +16,20 @@ describe('formatBytes', () => {
 
   it('should show a dash for what is not a number', () => {
     expect(formatBytes(Number.NaN)).toBe('–');
+  });
+});
+
+describe('serverMemoryLimit', () => {
+  it("should take the server's own limit over the node's container limit, which carries Wings' overhead", () => {
+    // 2048 MiB on Wings: a container of 2048 × 1.15 MB.
+    expect(formatBytes(serverMemoryLimit(2048, 2_355_200_000)!, 'en')).toBe('2 GiB');
+    expect(formatBytes(serverMemoryLimit(2048)!, 'en')).toBe('2 GiB');
+    expect(formatBytes(serverMemoryLimit(1536, 1_766_400_000)!, 'en')).toBe('1.5 GiB');
+  });
+
+  it('should fall back to the container limit for a server without one, and to null when nothing is known', () => {
+    expect(serverMemoryLimit(0, 8 * 1024 ** 3)).toBe(8 * 1024 ** 3);
+    expect(serverMemoryLimit(0, 0)).toBeNull();
   });
 });
 

@@ -18,6 +18,15 @@ export const formatBytes = (bytes: number, locale?: string): string => {
   return `${sign}${new Intl.NumberFormat(locale, { maximumFractionDigits: digits }).format(value)} ${UNITS[unit]}`;
 };
 
+/**
+ * A server's memory limit in bytes, the one figure the dashboard card and the console both write
+ * (through formatBytes, so 2048 MiB reads "2 GiB" in both): its own limit (MiB, as the panel stores it)
+ * when it has one. The node's container limit only stands in for a server without one: Wings adds
+ * 5–15 % overhead to the container, so that figure is never the limit the host set. Null when neither is known.
+ */
+export const serverMemoryLimit = (limitMiB: number, containerLimitBytes = 0): number | null =>
+  limitMiB > 0 ? limitMiB * 1024 * 1024 : containerLimitBytes > 0 ? containerLimitBytes : null;
+
 /** 42.345 → "42.3%"; the input is a percentage (0–100, or more for several CPU cores). */
 export const formatPercent = (percent: number, locale?: string): string =>
   Number.isFinite(percent) ? new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(percent / 100) : '–';

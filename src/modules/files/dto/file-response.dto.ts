@@ -12,6 +12,8 @@ export class FileEntryDto {
   isDirectory!: boolean;
   isFile!: boolean;
   isSymlink?: boolean;
+  /** What the node sniffed from the content (`inode/directory`, `text/plain; charset=utf-8`, `application/zip` …); may be omitted. */
+  mimetype?: string;
 }
 
 const iso = (value: string | undefined): string | undefined => {
@@ -38,6 +40,7 @@ export const toFileEntry = (directory: string, stat: DaemonFileStat): FileEntryD
     isDirectory: stat.directory,
     isFile: stat.file,
     ...(typeof stat.symlink === 'boolean' ? { isSymlink: stat.symlink } : {}),
+    ...(typeof stat.mime === 'string' && stat.mime !== '' ? { mimetype: stat.mime } : {}),
   };
 };
 

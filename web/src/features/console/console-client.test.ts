@@ -379,7 +379,8 @@ describe('ConsoleClient: reconnects', () => {
     for (let i = 0; i < 3; i++) {
       h.last().drop(1006);
       expect(h.client.state).toMatchObject({ phase: 'reconnecting', diagnosis: { kind: 'unreachable', socket: SOCKET_URL } });
-      await vi.advanceTimersByTimeAsync(20_000);
+      // The delays are 1, 2 and 4 s; the next socket is dropped before its connect timeout.
+      await vi.advanceTimersByTimeAsync(5_000);
     }
     h.last().drop(1006);
     expect(h.client.state).toEqual({ phase: 'failed', diagnosis: { kind: 'unreachable', socket: SOCKET_URL } });
@@ -390,6 +391,31 @@ describe('ConsoleClient: reconnects', () => {
     await flush();
     expect(h.sockets).toHaveLength(5);
     expect(h.client.state).toEqual({ phase: 'connecting', attempt: 1 });
+  });
+
+  it('should give up a socket that a hung node never opens or never authenticates, and try again', async () => {
+    const h = harness();
+    h.client.start();
+    await flush();
+    // Never opened (the node holds the upgrade): unreachable, the socket closed, a new attempt later.
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(h.client.state).toEqual({ phase: 'connecting', attempt: 1 });
+    await vi.advanceTimersByTimeAsync(1);
+    expect(h.client.state).toMatchObject({ phase: 'reconnecting', attempt: 1, diagnosis: { kind: 'unreachable', socket: SOCKET_URL } });
+    expect(h.sockets[0].closedWith).toEqual({ code: 1000, reason: 'no answer' });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(h.sockets).toHaveLength(2);
+    // Opened, auth sent, no answer: the node is down.
+    h.last().open();
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(h.client.state).toMatchObject({ phase: 'reconnecting', attempt: 2, diagnosis: { kind: 'node-down' } });
+    // A socket that authenticates in time is kept.
+    await vi.advanceTimersByTimeAsync(2_000);
+    h.last().open();
+    h.last().receive('auth success');
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(h.client.state).toEqual({ phase: 'connected' });
+    expect(h.sockets).toHaveLength(3);
   });
 
   it('should wait without spending attempts while the browser is offline', async () => {

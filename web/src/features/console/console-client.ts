@@ -41,6 +41,8 @@ interface ConsoleClientOptions {
   isOnline?: () => boolean;
   /** Reconnect attempts in a row before giving up with the diagnosis. */
   maxAttempts?: number;
+  /** A socket not authenticated this long after it was created is given up and tried again. */
+  connectTimeoutMs?: number;
 }
 
 /** Why the console is not connected, in terms the page can explain. */
@@ -106,6 +108,12 @@ const REFRESH_RETRY_MS = 5_000;
 /** Forced renewals (`jwt error` on exp/denylist) in a row without any event between them before giving up. */
 const MAX_FORCED_REFRESHES = 3;
 const DEFAULT_MAX_ATTEMPTS = 20;
+/**
+ * A hung node (or a firewall that drops packets) leaves a browser socket connecting for minutes: give
+ * an attempt this long to open and authenticate (twice the panel's default live-status timeout), then
+ * count it as failed and try again, so the page neither waits on it nor stays on "Connecting".
+ */
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
 
 /** The Wings `jwt error` texts a fresh token cures: expired, or issued before the daemon restarted. */
 const RENEWABLE_JWT_ERRORS = ['exp claim is invalid', 'created too far in past (denylist)'];
@@ -223,6 +231,8 @@ export class ConsoleClient {
   private attempt = 0;
   private readonly reconnectTimer: OneShot;
   private readonly refreshTimer: OneShot;
+  private readonly connectTimer: OneShot;
+  private readonly connectTimeoutMs: number;
   private refreshing: Promise<void> | null = null;
   private forcedRefreshes = 0;
   /** True once any socket of this client authenticated: later ones are reconnects. */
@@ -236,6 +246,8 @@ export class ConsoleClient {
     this.timers = options.timers ?? defaultTimers;
     this.reconnectTimer = new OneShot(this.timers);
     this.refreshTimer = new OneShot(this.timers);
+    this.connectTimer = new OneShot(this.timers);
+    this.connectTimeoutMs = options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS;
     this.random = options.random ?? Math.random;
     this.maxAttempts = options.maxAttempts ?? DEFAULT_MAX_ATTEMPTS;
   }
@@ -439,6 +451,14 @@ export class ConsoleClient {
     this.socketAuthPending = false;
     this.refreshAcks = 0;
     let opened = false;
+    this.connectTimer.arm(this.connectTimeoutMs, () => {
+      if (generation !== this.generation || this.socket !== socket) {
+        return;
+      }
+      // Opened but never answered the auth: the node hangs. Never opened: it or the way to it.
+      this.dropSocket(1000, 'no answer');
+      this.scheduleReconnect(opened ? { kind: 'node-down' } : { kind: 'unreachable', socket: held.socket });
+    });
     socket.onopen = () => {
       if (generation !== this.generation) {
         return;
@@ -459,6 +479,7 @@ export class ConsoleClient {
       }
       this.socket = null;
       this.socketAuthPending = false;
+      this.connectTimer.cancel();
       this.onClosed(ev.code, ev.reason, opened, held.socket);
     };
   }
@@ -515,6 +536,7 @@ export class ConsoleClient {
   }
 
   private dropSocket(code: number, reason: string): void {
+    this.connectTimer.cancel();
     const socket = this.socket;
     this.socket = null;
     this.socketAuthPending = false;
@@ -603,6 +625,7 @@ export class ConsoleClient {
   private onAuthSuccess(): void {
     if (this.socketAuthPending) {
       this.socketAuthPending = false;
+      this.connectTimer.cancel();
       // A renewal that raced the first auth is answered here too.
       this.refreshAcks = 0;
       const reconnected = this.everConnected;

@@ -1,4 +1,5 @@
-import type { LiveResources, LiveServerState } from '@/features/dashboard/live-status';
+import { serverMemoryLimit } from '@/lib/format';
+import type { LiveResources, LiveServerState } from '@/lib/live-status';
 
 /** A server of `GET /api/client/servers`, as far as the dashboard reads it. */
 export interface ListedServer {
@@ -86,7 +87,7 @@ const bar = (key: UsageBar['key'], used: number, limit: number | null): UsageBar
 /** CPU, memory and disk use against the server's limits (the node's memory limit when the panel sets none). */
 export const usageBars = (limits: ListedServer['limits'], resources: LiveResources): UsageBar[] => [
   bar('cpu', resources.cpuAbsolute, limits.cpu > 0 ? limits.cpu : null),
-  bar('memory', resources.memoryBytes, limits.memory > 0 ? limits.memory * MIB : resources.memoryLimitBytes > 0 ? resources.memoryLimitBytes : null),
+  bar('memory', resources.memoryBytes, serverMemoryLimit(limits.memory, resources.memoryLimitBytes)),
   bar('disk', resources.diskBytes, limits.disk > 0 ? limits.disk * MIB : null),
 ];
 

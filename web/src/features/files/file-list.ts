@@ -1,19 +1,10 @@
+import type { components } from '@/api/schema';
+
 // Ordering and filtering of a directory listing, done in the browser over the whole directory
 // (the panel answers every entry; nothing is cut at 250 as in other panels).
 
-/** One entry of `GET /files/list` (docs/api.md#files, src/modules/files/dto/file-entry.dto.ts). */
-export interface FileEntry {
-  name: string;
-  path: string;
-  size: number;
-  mode: string;
-  modeBits?: number;
-  created?: string;
-  modified?: string;
-  isDirectory: boolean;
-  isFile: boolean;
-  isSymlink?: boolean;
-}
+/** One entry of `GET /files/list` (docs/api.md#files), as the panel's OpenAPI describes it. */
+export type FileEntry = components['schemas']['FileEntryDto'];
 
 export type SortKey = 'name' | 'size' | 'modified';
 export type SortDir = 'asc' | 'desc';

@@ -1,10 +1,10 @@
 import { UploadQueue } from '@/features/files/upload-queue';
 import { xhrUploadTransport } from '@/features/files/upload-transport';
 
-// Long file work of one server (archive, extract, pull) for the operations tray. Kept outside React
+// Long file work of one server (archive, extract, pull, mass move) for the operations tray. Kept outside React
 // so it survives leaving the files tab and coming back.
 
-export type OperationKind = 'compress' | 'decompress' | 'pull';
+export type OperationKind = 'compress' | 'decompress' | 'pull' | 'move';
 /** `unsure`: a proxy gave up waiting (502/504) while the node may still be working. */
 export type OperationStatus = 'running' | 'done' | 'failed' | 'unsure';
 

@@ -10,10 +10,12 @@ import { appendHistory, loadHistory, saveHistory, stepHistory, type HistoryCurso
 import type { ConsoleDiagnosis, ConsoleState } from '@/features/console/console-client';
 import { addSample, type StatsPoint } from '@/features/console/stats-series';
 import { ConsoleTerminal } from '@/features/console/components/ConsoleTerminal';
+import { consoleHealth } from '@/features/console/node-status';
 import { useConsole } from '@/features/console/use-console';
 import { describeError } from '@/lib/errors';
-import { formatDuration } from '@/lib/format';
+import { formatDuration, serverMemoryLimit } from '@/lib/format';
 import { notifyError } from '@/lib/notify';
+import { useLiveStatus } from '@/lib/use-live-status';
 
 // uPlot comes after the terminal: the output matters first.
 const ConsoleGraphs = lazy(() => import('@/features/console/components/ConsoleGraphs'));
@@ -29,7 +31,7 @@ interface ConsoleServer {
   permissions: string[];
 }
 
-const STATUS_COLORS: Record<string, string> = { running: 'green', starting: 'yellow', stopping: 'orange', offline: 'gray' };
+const STATUS_COLORS: Record<string, string> = { running: 'green', starting: 'yellow', stopping: 'orange', offline: 'gray', unreachable: 'red' };
 
 const DiagnosisText = ({ diagnosis }: { diagnosis: ConsoleDiagnosis }) => {
   const { t, i18n } = useTranslation();
@@ -79,11 +81,12 @@ const connectionText = (state: ConsoleState, t: TFunction): string => {
   }
 };
 
-const PowerButtons = ({ serverId, status }: { serverId: string; status: string }) => {
+const PowerButtons = ({ serverId, status, nodeDown }: { serverId: string; status: string; nodeDown: boolean }) => {
   const { t } = useTranslation();
   const power = usePowerAction(serverId);
   const run = (action: PowerAction) => power.mutate(action, { onError: (error) => notifyError(error) });
-  const busy = power.isPending;
+  // Nothing reaches a node that does not answer: every button waits for it.
+  const busy = power.isPending || nodeDown;
   const offline = status === 'offline';
   return (
     <Group gap="xs" role="group" aria-label={t('console.power.label')}>
@@ -151,6 +154,7 @@ const CommandLine = ({ serverId, onSend, disabledReason }: { serverId: string; o
 export const ConsolePage = ({ server }: { server: ConsoleServer }) => {
   const { t, i18n } = useTranslation();
   const view = useConsole(server.uuid);
+  const live = useLiveStatus([server.uuid]).servers.get(server.uuid);
   const [points, setPoints] = useState<StatsPoint[]>([]);
   const previous = useRef<{ at: number; stats: NonNullable<typeof view.stats> } | null>(null);
 
@@ -164,14 +168,24 @@ export const ConsolePage = ({ server }: { server: ConsoleServer }) => {
     previous.current = { at, stats };
   }, [view.stats]);
 
-  const status = view.status ?? server.status;
+  const health = consoleHealth(view.state, view.status, server.status, live);
+  const status = health.status;
   const canConsole = server.permissions.includes('server.console');
   const canPower = server.permissions.includes('server.power');
   const connected = view.state.phase === 'connected';
   const address = server.allocations.primary ? `${server.allocations.primary.ip}:${server.allocations.primary.port}` : null;
   const uptimeS = status !== 'offline' && view.stats ? view.stats.uptimeMs / 1000 : null;
-  const diagnosis = view.state.phase === 'failed' ? view.state.diagnosis : view.state.phase === 'reconnecting' ? view.state.diagnosis : undefined;
-  const commandBlocked = !connected ? t('console.command.notConnected') : status === 'offline' ? t('console.command.offline') : null;
+  const diagnosis = health.diagnosis;
+
+  // The node answers the panel again: the console need not wait out its backoff.
+  const wasDown = useRef(false);
+  useEffect(() => {
+    if (wasDown.current && !health.nodeDown) {
+      view.client?.retry();
+    }
+    wasDown.current = health.nodeDown;
+  }, [health.nodeDown, view.client]);
+  const commandBlocked = !connected || health.nodeDown ? t('console.command.notConnected') : status === 'offline' ? t('console.command.offline') : null;
 
   return (
     <Stack gap="md">
@@ -230,7 +244,7 @@ export const ConsolePage = ({ server }: { server: ConsoleServer }) => {
               </Group>
             ) : null}
           </Group>
-          {canPower ? <PowerButtons serverId={server.uuid} status={status} /> : null}
+          {canPower ? <PowerButtons serverId={server.uuid} status={status} nodeDown={health.nodeDown} /> : null}
         </Group>
         <Text size="xs" c="dimmed" mt={6} role="status" aria-live="polite">
           {connectionText(view.state, t)}
@@ -262,7 +276,7 @@ export const ConsolePage = ({ server }: { server: ConsoleServer }) => {
       {canConsole ? <CommandLine serverId={server.uuid} onSend={(command) => view.client?.sendCommand(command) ?? false} disabledReason={commandBlocked} /> : null}
 
       <Suspense fallback={<Skeleton height={170} />}>
-        <ConsoleGraphs points={points} memoryLimitBytes={view.stats?.memoryLimitBytes || server.limits.memory * 1024 * 1024} />
+        <ConsoleGraphs points={points} memoryLimitBytes={serverMemoryLimit(server.limits.memory, view.stats?.memoryLimitBytes) ?? 0} />
       </Suspense>
     </Stack>
   );

@@ -11,10 +11,10 @@ import { ErrorState } from '@/components/ErrorState';
 import { CardsSkeleton } from '@/components/Skeletons';
 import { useServerList, type ServerTab } from '@/features/dashboard/api';
 import { ServerCard } from '@/features/dashboard/components/ServerCard';
-import type { ConnectionState } from '@/features/dashboard/live-status';
+import type { ConnectionState } from '@/lib/live-status';
 import type { DashboardSearch } from '@/features/dashboard/search-params';
 import { statusChanges, statusOf, type StatusView } from '@/features/dashboard/server-view';
-import { useLiveStatus } from '@/features/dashboard/use-live-status';
+import { useLiveStatus } from '@/lib/use-live-status';
 
 const SEARCH_DEBOUNCE_MS = 300;
 

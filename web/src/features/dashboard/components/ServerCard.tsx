@@ -3,7 +3,7 @@ import { IconUsers } from '@tabler/icons-react';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { MUTED } from '@/features/dashboard/components/muted';
-import type { LiveServerState } from '@/features/dashboard/live-status';
+import type { LiveServerState } from '@/lib/live-status';
 import { addressOf, badgesOf, usageBars, type ListedServer, type StatusTone, type StatusView, type UsageBar } from '@/features/dashboard/server-view';
 import { formatBytes, formatPercent } from '@/lib/format';
 

@@ -1,5 +1,5 @@
 import { Button, Checkbox, Group, Modal, Stack, Table, Text, TextInput, VisuallyHidden } from '@mantine/core';
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
 import { gridFromOctal, isOctalMode, octalFromGrid } from '@/features/files/paths';
@@ -10,7 +10,7 @@ interface TextDialogProps {
   label: string;
   initial: string;
   submitLabel: string;
-  description?: string;
+  description?: ReactNode;
   /** Resolves when done; a rejection is shown in the dialog. */
   onSubmit: (value: string) => Promise<void>;
   onClose: () => void;

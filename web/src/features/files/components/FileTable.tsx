@@ -1,10 +1,10 @@
 import { ActionIcon, Checkbox, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import { IconArchive, IconChevronDown, IconChevronUp, IconCopy, IconDots, IconDownload, IconEdit, IconFile, IconFolder, IconLock, IconPackageExport, IconTrash, IconArrowsMove } from '@tabler/icons-react';
+import { IconArchive, IconChevronDown, IconChevronUp, IconCopy, IconDots, IconDownload, IconEdit, IconFile, IconFileZip, IconFolder, IconFolderOpen, IconLock, IconPackageExport, IconTrash, IconArrowsMove } from '@tabler/icons-react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useRef, type KeyboardEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { FileEntry, SortDir, SortKey } from '@/features/files/file-list';
-import { isArchive } from '@/features/files/paths';
+import { fileKind } from '@/features/files/file-kind';
 import { formatBytes, formatDateTime } from '@/lib/format';
 
 export type RowAction = 'open' | 'download' | 'rename' | 'copy' | 'chmod' | 'compress' | 'decompress' | 'delete';
@@ -59,7 +59,8 @@ interface RowProps {
 
 const Row = memo(function Row({ entry, index, top, checked, active, canWrite, canDelete, onToggle, onCursor, onAction }: RowProps) {
   const { t, i18n } = useTranslation();
-  const Icon = entry.isDirectory ? IconFolder : IconFile;
+  const kind = fileKind(entry);
+  const Icon = kind === 'directory' ? IconFolder : kind === 'archive' ? IconFileZip : IconFile;
   return (
     <div
       role="row"
@@ -109,9 +110,15 @@ const Row = memo(function Row({ entry, index, top, checked, active, canWrite, ca
             </ActionIcon>
           </Menu.Target>
           <Menu.Dropdown>
-            <Menu.Item leftSection={<IconEdit size={14} aria-hidden />} onClick={() => onAction('open', entry)}>
-              {entry.isDirectory ? t('files.action.openFolder') : t('files.action.edit')}
-            </Menu.Item>
+            {kind === 'directory' ? (
+              <Menu.Item leftSection={<IconFolderOpen size={14} aria-hidden />} onClick={() => onAction('open', entry)}>
+                {t('files.action.openFolder')}
+              </Menu.Item>
+            ) : kind === 'text' ? (
+              <Menu.Item leftSection={<IconEdit size={14} aria-hidden />} onClick={() => onAction('open', entry)}>
+                {t('files.action.edit')}
+              </Menu.Item>
+            ) : null}
             {entry.isFile ? (
               <Menu.Item leftSection={<IconDownload size={14} aria-hidden />} onClick={() => onAction('download', entry)}>
                 {t('files.action.download')}
@@ -133,7 +140,7 @@ const Row = memo(function Row({ entry, index, top, checked, active, canWrite, ca
                 <Menu.Item leftSection={<IconArchive size={14} aria-hidden />} onClick={() => onAction('compress', entry)}>
                   {t('files.action.compress')}
                 </Menu.Item>
-                {entry.isFile && isArchive(entry.name) ? (
+                {kind === 'archive' ? (
                   <Menu.Item leftSection={<IconPackageExport size={14} aria-hidden />} onClick={() => onAction('decompress', entry)}>
                     {t('files.action.decompress')}
                   </Menu.Item>

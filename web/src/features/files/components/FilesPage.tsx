@@ -1,6 +1,6 @@
 import '@/features/files/components/files.css';
 import { Anchor, Breadcrumbs, Button, Group, Menu, Stack, Text, TextInput, Title } from '@mantine/core';
-import { IconCloudDownload, IconFilePlus, IconFolderPlus, IconFolderOpen, IconSearch, IconTrash, IconUpload, IconArchive } from '@tabler/icons-react';
+import { IconCloudDownload, IconFilePlus, IconFolderPlus, IconFolderOpen, IconSearch, IconTrash, IconUpload, IconArchive, IconFolderShare } from '@tabler/icons-react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent, type KeyboardEvent } from 'react';
@@ -14,8 +14,10 @@ import { ChmodDialog, TextDialog } from '@/features/files/components/FileDialogs
 import { FileTable, type RowAction } from '@/features/files/components/FileTable';
 import { OperationsTray } from '@/features/files/components/OperationsTray';
 import { filesFromDataTransfer, filesFromInput } from '@/features/files/dropped-files';
+import { fileKind } from '@/features/files/file-kind';
 import { arrangeEntries, type FileEntry, type SortDir, type SortKey } from '@/features/files/file-list';
 import { serverWork, type Operation } from '@/features/files/operations';
+import { planMove } from '@/features/files/move';
 import { breadcrumbs, joinPath, normalizePath, parentOf, pulledName } from '@/features/files/paths';
 import { planUpload, type PickedFile, type UploadItem } from '@/features/files/upload-queue';
 import { notify, notifyError } from '@/lib/notify';
@@ -25,6 +27,7 @@ type Dialog =
   | { kind: 'rename'; entry: FileEntry }
   | { kind: 'chmod'; entries: FileEntry[] }
   | { kind: 'delete'; names: string[] }
+  | { kind: 'move'; names: string[] }
   | undefined;
 
 /** A name typed for a new entry: one path segment, no slashes. */
@@ -154,10 +157,18 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
     const names = namesFor(entry);
     switch (action) {
       case 'open':
-        if (entry.isDirectory) {
-          go(joinPath(directory, entry.name));
-        } else {
-          edit(joinPath(directory, entry.name));
+        switch (fileKind(entry)) {
+          case 'directory':
+            go(joinPath(directory, entry.name));
+            return;
+          case 'text':
+            edit(joinPath(directory, entry.name));
+            return;
+          case 'archive':
+          case 'binary':
+            // Not for the editor: opening it means having it.
+            onAction('download', entry);
+            return;
         }
         return;
       case 'download':
@@ -347,6 +358,11 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
                 {t('files.action.compress')}
               </Button>
             ) : null}
+            {canWrite ? (
+              <Button size="xs" variant="light" leftSection={<IconFolderShare size={14} aria-hidden />} onClick={() => setDialog({ kind: 'move', names: selectedNames })}>
+                {t('files.action.move')}
+              </Button>
+            ) : null}
             {canDelete ? (
               <Button size="xs" variant="light" color="red" leftSection={<IconTrash size={14} aria-hidden />} onClick={() => setDialog({ kind: 'delete', names: selectedNames })}>
                 {t('files.action.delete')}
@@ -458,6 +474,38 @@ export const FilesPage = ({ serverId, path: rawPath }: { serverId: string; path?
           }
           await filesApi.rename(serverId, directory, [{ from: dialog.entry.name, to: relativeTarget(directory, to) }]);
           await refresh();
+        }}
+        onClose={() => setDialog(undefined)}
+      />
+      <TextDialog
+        opened={dialog?.kind === 'move'}
+        title={t('files.dialog.moveTitle', { count: dialog?.kind === 'move' ? dialog.names.length : 0 })}
+        label={t('files.dialog.moveTarget')}
+        description={
+          <>
+            {t('files.dialog.moveHelp')}
+            <Text span display="block" size="xs" mt={4} style={{ overflowWrap: 'anywhere' }}>
+              {t('files.dialog.moveNames', { names: dialog?.kind === 'move' ? dialog.names.join(', ') : '' })}
+            </Text>
+          </>
+        }
+        initial=""
+        submitLabel={t('files.action.move')}
+        validate={(v) => {
+          const plan = planMove(directory, dialog?.kind === 'move' ? dialog.names : [], v);
+          return plan.ok ? undefined : t(`files.dialog.moveProblem.${plan.problem}`);
+        }}
+        onSubmit={(to) => {
+          if (dialog?.kind !== 'move') {
+            return Promise.resolve();
+          }
+          const plan = planMove(directory, dialog.names, to);
+          if (plan.ok) {
+            // One call for every entry; the tray and a toast say how it ended, as for compress.
+            setSelected(new Set());
+            void runOperation('move', `${dialog.names.join(', ')} → ${plan.target}`, () => filesApi.rename(serverId, directory, plan.files));
+          }
+          return Promise.resolve();
         }}
         onClose={() => setDialog(undefined)}
       />

@@ -9,6 +9,12 @@ import { ApiError } from '@/lib/api/api-error';
 import { describeError } from '@/lib/errors';
 import { formatBytes } from '@/lib/format';
 
+/**
+ * Names and subjects wrap instead of ending in "…": a person must read which files an operation is
+ * about, also at 390 px. Breaks go between words first, inside a long file name only when it must.
+ */
+const WRAP = { minWidth: 0, flex: 1, overflowWrap: 'anywhere' } as const;
+
 const UploadRow = ({ item, server }: { item: UploadItem; server: string }) => {
   const { t, i18n } = useTranslation();
   const { uploads } = serverWork(server);
@@ -22,12 +28,12 @@ const UploadRow = ({ item, server }: { item: UploadItem; server: string }) => {
         : undefined;
   return (
     <Stack gap={2}>
-      <Group justify="space-between" wrap="nowrap" gap="xs">
-        <Text size="sm" truncate="end" style={{ minWidth: 0 }} title={`${item.directory}/${item.name}`}>
+      <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
+        <Text size="sm" style={WRAP} title={`${item.directory}/${item.name}`}>
           {item.name}
         </Text>
-        <Group gap={4} wrap="nowrap">
-          <Text size="xs" className="files-muted">
+        <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+          <Text size="xs" className="files-muted" style={{ whiteSpace: 'nowrap' }}>
             {t(`files.upload.status.${item.status}`)}
           </Text>
           {item.status === 'queued' || item.status === 'uploading' ? (
@@ -48,7 +54,7 @@ const UploadRow = ({ item, server }: { item: UploadItem; server: string }) => {
       </Group>
       <Progress value={percent} color={color} size="sm" aria-label={t('files.upload.progress', { name: item.name })} />
       {errorText ? (
-        <Text size="xs" c="red">
+        <Text size="xs" c="red" style={{ overflowWrap: 'anywhere' }}>
           {errorText}
           {item.error?.requestId ? ` (${t('common.requestId')}: ${item.error.requestId})` : ''}
         </Text>
@@ -63,17 +69,20 @@ const OperationRow = ({ op }: { op: Operation }) => {
   const error = op.status === 'failed' ? describeError(op.error, t, i18n.language) : undefined;
   return (
     <Stack gap={2}>
-      <Group justify="space-between" wrap="nowrap" gap="xs">
-        <Text size="sm" truncate="end" style={{ minWidth: 0 }}>
-          {t(`files.ops.kind.${op.kind}`)}: {op.subject}
+      <Group justify="space-between" wrap="nowrap" gap="xs" align="flex-start">
+        <Text size="sm" style={WRAP}>
+          <Text span fw={600} inherit>
+            {t(`files.ops.kind.${op.kind}`)}:
+          </Text>{' '}
+          {op.subject}
         </Text>
-        <Text size="xs" className="files-muted">
+        <Text size="xs" className="files-muted" style={{ whiteSpace: 'nowrap', flexShrink: 0 }}>
           {t(`files.ops.status.${op.status}`)}
         </Text>
       </Group>
       <Progress value={100} animated={op.status === 'running'} striped={op.status === 'running'} color={color} size="sm" aria-label={t(`files.ops.kind.${op.kind}`)} />
       {error ? (
-        <Text size="xs" c="red">
+        <Text size="xs" c="red" style={{ overflowWrap: 'anywhere' }}>
           {error.message}
           {error.requestId ? ` (${t('common.requestId')}: ${error.requestId})` : ''}
         </Text>

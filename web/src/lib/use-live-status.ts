@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
-import { LiveStatusClient, liveStatusUrl, type LiveSnapshot } from '@/features/dashboard/live-status';
+import { LiveStatusClient, liveStatusUrl, type LiveSnapshot } from '@/lib/live-status';
 
 /**
  * The live state of the servers on screen, from one `/api/ws` connection for as long as the page is

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { applyFrame, backoffDelay, LiveStatusClient, liveStatusUrl, MAX_SUBSCRIBED, parseFrame, type SocketLike } from '@/features/dashboard/live-status';
+import { applyFrame, backoffDelay, LiveStatusClient, liveStatusUrl, MAX_SUBSCRIBED, parseFrame, type SocketLike } from '@/lib/live-status';
 
 /** A socket the test opens, feeds and closes by hand; it records what the client sent. */
 class FakeSocket implements SocketLike {
