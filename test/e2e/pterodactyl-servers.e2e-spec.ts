@@ -195,6 +195,31 @@ const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
     await api('delete', `/servers/${server.id}`).expect(204);
   });
 
+  it('should answer create, build, details and startup with the relationships ?include= asks for, as WHMCS reads the address from', async () => {
+    const free = (await api('get', `/nodes/${p.nodeId}/allocations?filter[server_id]=0&per_page=100`).expect(200)).body.data.map((a: { attributes: { id: number } }) => a.attributes);
+    const [allocation] = free;
+    // The WHMCS module's create: `servers?include=allocations`, then relationships.allocations.data[0].attributes.ip/port.
+    const created = (await api('post', '/servers?include=allocations').send(serverBody(Number(p.owner.id), { allocation: { default: allocation.id } })).expect(201)).body.attributes;
+    expect(created.relationships).toEqual({
+      allocations: { object: 'list', data: [{ object: 'allocation', attributes: expect.objectContaining({ id: allocation.id, ip: allocation.ip, port: allocation.port, assigned: true }) }] },
+    });
+    await installed(created.id);
+    const only = (res: { body: { attributes: { relationships?: Record<string, { object: string; data?: { attributes: { id: number } }[] }> } } }) => res.body.attributes.relationships;
+    const built = await api('patch', `/servers/${created.id}/build?include=allocations,user`)
+      .send({ allocation: allocation.id, memory: 1024, swap: 0, disk: 2048, io: 500, cpu: 100, threads: null, feature_limits: { databases: 1, allocations: 1, backups: 1 } })
+      .expect(200);
+    expect(only(built)?.allocations?.data?.map((a) => a.attributes.id)).toEqual([allocation.id]);
+    expect(only(built)?.user).toMatchObject({ object: 'user', attributes: { id: Number(p.owner.id) } });
+    const details = await api('patch', `/servers/${created.id}/details?include=allocations`).send({ name: 'Included', user: Number(p.owner.id) }).expect(200);
+    expect(only(details)?.allocations?.data?.map((a) => a.attributes.id)).toEqual([allocation.id]);
+    const startup = await api('patch', `/servers/${created.id}/startup?include=allocations,egg`).send({ environment: { SERVER_JARFILE: 'server.jar' } }).expect(200);
+    expect(only(startup)?.allocations?.data?.map((a) => a.attributes.id)).toEqual([allocation.id]);
+    expect(only(startup)?.egg).toMatchObject({ object: 'egg', attributes: { id: eggId } });
+    // Without ?include= there are no relationships, as before.
+    expect((await api('patch', `/servers/${created.id}/details`).send({ name: 'Plain' }).expect(200)).body.attributes.relationships).toBeUndefined();
+    await api('delete', `/servers/${created.id}`).expect(204);
+  });
+
   it('should list servers, filtered and sorted as Pterodactyl allows, and refuse bad bodies with 422', async () => {
     const list = await api('get', '/servers').expect(200);
     expect(list.body).toMatchObject({ object: 'list', meta: { pagination: expect.objectContaining({ per_page: 50, current_page: 1 }) } });

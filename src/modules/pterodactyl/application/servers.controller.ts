@@ -162,7 +162,12 @@ export class ApplicationServersController {
   @Post()
   @HttpCode(201)
   @ApplicationRoute('servers', 'write')
-  async create(@PterodactylBody(StoreServerBody) body: StoreServerBody, @PterodactylActor() actor: Actor): Promise<FractalItem> {
+  async create(
+    @PterodactylBody(StoreServerBody) body: StoreServerBody,
+    @Query() query: QueryParams,
+    @PterodactylActor() actor: Actor,
+    @PterodactylCaller() key: ResolvedPterodactylKey,
+  ): Promise<FractalItem> {
     const egg = await this.eggs.findEggByIntId(body.egg);
     if (!egg) {
       throw existsViolation('egg');
@@ -202,12 +207,18 @@ export class ApplicationServersController {
       ),
       CREATE_ERRORS,
     );
-    return this.view(created);
+    return this.view(created, query, key);
   }
 
   @Patch(':id/details')
   @ApplicationRoute('servers', 'write')
-  async details(@Param('id', serverId) id: string, @PterodactylBody(DetailsBody) body: DetailsBody, @PterodactylActor() actor: Actor): Promise<FractalItem> {
+  async details(
+    @Param('id', serverId) id: string,
+    @PterodactylBody(DetailsBody) body: DetailsBody,
+    @Query() query: QueryParams,
+    @PterodactylActor() actor: Actor,
+    @PterodactylCaller() key: ResolvedPterodactylKey,
+  ): Promise<FractalItem> {
     const { server } = await translating(
       this.changes.updateDetails(
         id,
@@ -221,12 +232,18 @@ export class ApplicationServersController {
       ),
       { USER_NOT_FOUND: () => existsViolation('user'), SERVER_EXTERNAL_ID_TAKEN: () => uniqueViolation('external_id') },
     );
-    return this.view(server);
+    return this.view(server, query, key);
   }
 
   @Patch(':id/build')
   @ApplicationRoute('servers', 'write')
-  async build(@Param('id', serverId) id: string, @PterodactylBody(BuildBody) body: BuildBody, @PterodactylActor() actor: Actor): Promise<FractalItem> {
+  async build(
+    @Param('id', serverId) id: string,
+    @PterodactylBody(BuildBody) body: BuildBody,
+    @Query() query: QueryParams,
+    @PterodactylActor() actor: Actor,
+    @PterodactylCaller() key: ResolvedPterodactylKey,
+  ): Promise<FractalItem> {
     const limits = { ...body, ...body.limits };
     const given = <T>(value: T | undefined | null): T | undefined => (value === null ? undefined : value);
     const { server } = await translating(
@@ -251,12 +268,18 @@ export class ApplicationServersController {
       ),
       { ALLOCATION_UNAVAILABLE: () => pterodactylValidationError([{ field: 'allocation', rule: 'p_allocation_available', detail: 'The allocation is not free on this node.' }]) },
     );
-    return this.view(server);
+    return this.view(server, query, key);
   }
 
   @Patch(':id/startup')
   @ApplicationRoute('servers', 'write')
-  async startup(@Param('id', serverId) id: string, @PterodactylBody(StartupBody) body: StartupBody, @PterodactylActor() actor: Actor): Promise<FractalItem> {
+  async startup(
+    @Param('id', serverId) id: string,
+    @PterodactylBody(StartupBody) body: StartupBody,
+    @Query() query: QueryParams,
+    @PterodactylActor() actor: Actor,
+    @PterodactylCaller() key: ResolvedPterodactylKey,
+  ): Promise<FractalItem> {
     const current = await this.servers.get(id);
     let eggId = current.eggId;
     if (body.egg !== undefined) {
@@ -280,7 +303,7 @@ export class ApplicationServersController {
       },
       actor,
     );
-    return this.view(server);
+    return this.view(server, query, key);
   }
 
   @Post(':id/suspend')
@@ -340,7 +363,8 @@ export class ApplicationServersController {
     return { nodeId: found.nodeId, allocationId: found.id };
   }
 
-  private async view(server: AdminServerDto): Promise<FractalItem> {
-    return (await this.serverViews.views([server]))[0];
+  /** A changed or created server as the routes that read it show it, with the `?include=` asked for. */
+  private async view(server: AdminServerDto, query: QueryParams, key: ResolvedPterodactylKey): Promise<FractalItem> {
+    return (await this.serverViews.views([server], includesOf(query, SERVER_INCLUDES), key))[0];
   }
 }
