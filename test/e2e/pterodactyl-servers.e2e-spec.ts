@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
 import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
-import { ALL_APPLICATION_PERMISSIONS, NOT_FOUND, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
+import { ALL_APPLICATION_PERMISSIONS, createPterodactylKey, NOT_FOUND, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
 
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
@@ -217,6 +217,39 @@ const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
     expect(only(startup)?.egg).toMatchObject({ object: 'egg', attributes: { id: eggId } });
     // Without ?include= there are no relationships, as before.
     expect((await api('patch', `/servers/${created.id}/details`).send({ name: 'Plain' }).expect(200)).body.attributes.relationships).toBeUndefined();
+    await api('delete', `/servers/${created.id}`).expect(204);
+  });
+
+  it('should read feature_limits.databases as Pterodactyl does: null is none on create and unlimited on a build change, 0 is none', async () => {
+    const deploy = { deploy: { locations: [locationId], dedicated_ip: false, port_range: [] } };
+    /** What a database made on the server runs into first: its limit (409), else that no host is set up. */
+    const makeDatabase = async (uuid: string) => (await p.admin('post', `/api/client/servers/${uuid}/databases`).send({ name: 'shop', remote: '%' })).body.code;
+    const limitOf = async (id: number) => (await p.admin('get', `/api/admin/servers/${id}`).expect(200)).body.data.featureLimits.databases;
+
+    // WHMCS sends null when its "databases" option is empty: Pterodactyl stores 0, no databases.
+    const created = (await api('post', '/servers').send(serverBody(Number(p.owner.id), { ...deploy, feature_limits: { databases: null, allocations: 0, backups: 0 } })).expect(201)).body.attributes;
+    expect(created.feature_limits.databases).toBe(0);
+    expect(await limitOf(created.id)).toBe(-1);
+    await installed(created.id);
+    expect(await makeDatabase(created.uuid)).toBe('DATABASE_LIMIT_REACHED');
+    expect((await api('get', `/servers/${created.id}`).expect(200)).body.attributes.feature_limits.databases).toBe(0);
+
+    // A build change with null: unlimited, which Pterodactyl shows as null.
+    const build = (databases: number | null) => ({ allocation: created.allocation, memory: 1024, swap: 0, disk: 2048, io: 500, cpu: 100, feature_limits: { databases, allocations: 0, backups: 0 } });
+    const unlimited = await api('patch', `/servers/${created.id}/build`).send(build(null)).expect(200);
+    expect(unlimited.body.attributes.feature_limits.databases).toBeNull();
+    expect(await limitOf(created.id)).toBe(0);
+    expect(await makeDatabase(created.uuid)).toBe('NO_DATABASE_HOST');
+    // The client API shows it the same way.
+    const clientKey = (await createPterodactylKey(p.t, p.ownerCookie, 'client')).key;
+    const seen = await p.t.http().get(`/pterodactyl/api/client/servers/${created.identifier}`).set('Authorization', `Bearer ${clientKey}`).set('Accept', PTERODACTYL_ACCEPT).expect(200);
+    expect(seen.body.attributes.feature_limits.databases).toBeNull();
+
+    // 0 is none on a build change too (WHMCS's upgrade sends (int) of an empty option); 2 is two.
+    expect((await api('patch', `/servers/${created.id}/build`).send(build(0)).expect(200)).body.attributes.feature_limits.databases).toBe(0);
+    expect(await makeDatabase(created.uuid)).toBe('DATABASE_LIMIT_REACHED');
+    expect((await api('patch', `/servers/${created.id}/build`).send(build(2)).expect(200)).body.attributes.feature_limits.databases).toBe(2);
+    expect(await limitOf(created.id)).toBe(2);
     await api('delete', `/servers/${created.id}`).expect(204);
   });
 

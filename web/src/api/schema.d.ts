@@ -2405,6 +2405,7 @@ export interface components {
             backup_limit?: number;
             /** @description Percent of one core; 0 = unlimited. */
             cpu: number;
+            /** @description 0: unlimited; -1: none (no databases may be made, as Pterodactyl's 0); otherwise at most this many. */
             database_limit?: number;
             description?: string | null;
             /** @description MiB; 0 = unlimited. */
@@ -2630,6 +2631,7 @@ export interface components {
         FeatureLimitsDto: {
             allocations: number;
             backups: number;
+            /** @description 0: unlimited; -1: none; otherwise at most this many. */
             databases: number;
         };
         FileEntryDto: {
@@ -3160,6 +3162,7 @@ export interface components {
             backup_limit?: number;
             /** @description Percent of one core; 0 = unlimited. */
             cpu?: number;
+            /** @description 0: unlimited; -1: none (no databases may be made, as Pterodactyl's 0); otherwise at most this many. */
             database_limit?: number;
             /** @description MiB; 0 = unlimited. */
             disk?: number;

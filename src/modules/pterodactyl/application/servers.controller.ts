@@ -20,6 +20,7 @@ import { existsViolation, PterodactylBody, pterodactylValidationError, uniqueVio
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
 import { applicationPaths, ApplicationRoute, PterodactylActor, PterodactylCaller, PterodactylController, PterodactylRequestOf } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { translating } from 'src/modules/pterodactyl/common/translate';
+import { fromPterodactylDatabaseLimit } from 'src/modules/pterodactyl/common/database-limit';
 
 const serverId = new DecimalIdPipe(PterodactylError.NOT_FOUND);
 
@@ -196,7 +197,8 @@ export class ApplicationServersController {
           environment,
           ...(body.startup !== undefined ? { startup: body.startup } : {}),
           ...(body.docker_image !== undefined ? { docker_image: body.docker_image } : {}),
-          database_limit: body.feature_limits.databases ?? 0,
+          // Pterodactyl stores a null limit on create as 0, which allows no databases.
+          database_limit: fromPterodactylDatabaseLimit(body.feature_limits.databases ?? 0),
           allocation_limit: body.feature_limits.allocations ?? 0,
           backup_limit: body.feature_limits.backups ?? 0,
           skip_scripts: body.skip_scripts ?? false,
@@ -258,7 +260,8 @@ export class ApplicationServersController {
           ...(limits.threads !== undefined ? { threads: limits.threads } : {}),
           ...(body.oom_disabled !== undefined ? { oom_disabled: body.oom_disabled } : {}),
           ...(body.allocation !== undefined ? { allocation_id: String(body.allocation) } : {}),
-          database_limit: given(body.feature_limits?.databases),
+          // With feature_limits given, a null or absent limit is null there: unlimited.
+          database_limit: body.feature_limits ? fromPterodactylDatabaseLimit(body.feature_limits.databases ?? null) : undefined,
           allocation_limit: given(body.feature_limits?.allocations),
           backup_limit: given(body.feature_limits?.backups),
           add_allocations: ids(body.add_allocations),

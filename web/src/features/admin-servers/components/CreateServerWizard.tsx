@@ -274,7 +274,7 @@ const LimitsStep = ({ form, patch, errors, capacity }: { form: WizardForm; patch
         {t('adminServers.limits.features')}
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <LimitInput field="database_limit" label={t('adminServers.fields.databases')} value={form.databaseLimit} onChange={(databaseLimit) => patch({ databaseLimit })} errors={errors} />
+        <LimitInput field="database_limit" label={t('adminServers.fields.databases')} help={t('adminServers.fields.databasesHelp')} value={form.databaseLimit} onChange={(databaseLimit) => patch({ databaseLimit })} errors={errors} />
         <LimitInput field="allocation_limit" label={t('adminServers.fields.allocations')} value={form.allocationLimit} onChange={(allocationLimit) => patch({ allocationLimit })} errors={errors} />
         <LimitInput field="backup_limit" label={t('adminServers.fields.backups')} value={form.backupLimit} onChange={(backupLimit) => patch({ backupLimit })} errors={errors} />
       </SimpleGrid>
