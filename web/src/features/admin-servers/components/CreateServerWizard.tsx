@@ -474,7 +474,12 @@ export const CreateServerWizard = ({ onCreated }: { onCreated: (id: string) => v
                   })}
                 </ReviewRow>
                 <ReviewRow label={t('adminServers.review.features')}>
-                  {t('adminServers.review.featuresText', { databases: form.databaseLimit, allocations: form.allocationLimit, backups: form.backupLimit })}
+                  {t('adminServers.review.featuresText', {
+                    // The database limit's 0 is unlimited and -1 none.
+                    databases: { 0: t('adminServers.review.unlimited'), [-1]: t('adminServers.review.none') }[Number(form.databaseLimit)] ?? form.databaseLimit,
+                    allocations: form.allocationLimit,
+                    backups: form.backupLimit,
+                  })}
                 </ReviewRow>
                 <ReviewRow label={t('adminServers.review.addresses')}>
                   {[form.allocationId, ...form.extraAllocationIds].map((a) => addressOf(a)).join(', ')}
