@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { AppConfigService } from 'src/config/app-config.service';
+import { AppUrlPortCheck } from 'src/config/app-url-port';
 
 let fromProcess: AppConfigService | undefined;
 
@@ -8,7 +9,7 @@ export const processConfig = (): AppConfigService => (fromProcess ??= AppConfigS
 
 @Global()
 @Module({
-  providers: [{ provide: AppConfigService, useFactory: processConfig }],
+  providers: [{ provide: AppConfigService, useFactory: processConfig }, AppUrlPortCheck],
   exports: [AppConfigService],
 })
 export class AppConfigModule {}

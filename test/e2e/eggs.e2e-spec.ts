@@ -1184,7 +1184,7 @@ describe.each(dbKinds(['postgres']))('admin eggs (%s)', (db) => {
           method,
           path,
           403,
-          denial(403, 'UNTRUSTED_ORIGIN', 'Cookie-authenticated changes must come from a trusted origin'),
+          denial(403, 'UNTRUSTED_ORIGIN', 'This panel expects requests from http://panel.test (APP_URL); this request came from https://evil.example. Set APP_URL to the address you open the panel at.'),
         ]);
       }
       expect(await state()).toEqual(before);

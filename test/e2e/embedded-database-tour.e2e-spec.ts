@@ -485,7 +485,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
       egg: paper.id,
       environment: { SERVER_JARFILE: 'server.jar' },
       limits: { memory: 512, swap: 0, disk: 512, io: 500, cpu: 50 },
-      feature_limits: { databases: 0, allocations: 0, backups: 0 },
+      feature_limits: { databases: 1, allocations: 0, backups: 0 },
     };
     const server = (await ptero('post', '/servers').send({ ...body, external_id: 'tour-ptero-server', deploy: { locations: [simNode.location_id], dedicated_ip: false, port_range: [] } }).expect(201)).body.attributes;
     await p().installed(String(server.id));
@@ -493,7 +493,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await ptero('get', `/servers/${server.id}`).expect(200);
     await ptero('get', '/servers/external/tour-ptero-server').expect(200);
     await ptero('patch', `/servers/${server.id}/details`).send({ name: 'Ptero Tour 2' }).expect(200);
-    await ptero('patch', `/servers/${server.id}/build`).send({ allocation: server.allocation, limits: { memory: 768 }, feature_limits: { databases: 0, allocations: 0, backups: 0 } }).expect(200);
+    await ptero('patch', `/servers/${server.id}/build`).send({ allocation: server.allocation, limits: { memory: 768 }, feature_limits: { databases: 1, allocations: 0, backups: 0 } }).expect(200);
     await ptero('patch', `/servers/${server.id}/startup`).send({ environment: { SERVER_JARFILE: 'paper.jar' }, egg: paper.id, skip_scripts: false }).expect(200);
     const dbHost = Number((data(await admin('get', '/api/admin/database-hosts').expect(200)) as { id: string }[])[0].id);
     const database = (await ptero('post', `/servers/${server.id}/databases?include=password`).send({ database: 'tour', remote: '%', host: dbHost }).expect(201)).body.attributes;

@@ -1,18 +1,44 @@
-import { createUser } from 'test/factories/user.factory';
+import { createUser, DEFAULT_PASSWORD } from 'test/factories/user.factory';
 import { signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { dbKinds } from 'test/utils/test-db';
 import { cspOf } from 'test/utils/csp';
+import { LogCapture } from 'test/utils/log-capture';
 
-/** `Origin: null` is refused, security headers on every response, /api/docs can be turned off. */
+/** `Origin: null` is refused, security headers on every response, /api/docs can be turned off; APP_URL against PORT. */
 
-const UNTRUSTED = { statusCode: 403, code: 'UNTRUSTED_ORIGIN', message: 'Cookie-authenticated changes must come from a trusted origin' };
+/** The origin check's refusal names the address the panel expects (APP_URL) and the one the request came from. */
+const untrusted = (origin: string, appOrigin = TEST_ORIGIN) => ({
+  statusCode: 403,
+  code: 'UNTRUSTED_ORIGIN',
+  message: `This panel expects requests from ${appOrigin} (APP_URL); this request came from ${origin}. Set APP_URL to the address you open the panel at.`,
+});
+
+/**
+ * One capture for every app of this file: nestjs-pino keeps its root logger in a static, so an app
+ * booted after another in the same process may write to the stream the first was given.
+ */
+const logs = new LogCapture();
+
+/** Boots an app and returns it with the start-up warnings about APP_URL's port it logged. */
+const bootWithLogs = async (options: Parameters<typeof createTestApp>[0]): Promise<{ t: TestApp; warnings: Record<string, unknown>[] }> => {
+  const before = logs.lines().length;
+  const t = await createTestApp({ ...options, logStream: logs });
+  const lines = logs.lines().slice(before);
+  expect(lines.length).toBeGreaterThan(0);
+  return { t, warnings: lines.filter((l) => typeof l.msg === 'string' && l.msg.startsWith('APP_URL is')) };
+};
 
 describe.each(dbKinds(['postgres']))('origin checks and security headers (%s)', (db) => {
   let t: TestApp;
+  let warnings: Record<string, unknown>[];
 
   beforeAll(async () => {
-    t = await createTestApp({ db });
+    ({ t, warnings } = await bootWithLogs({ db }));
+  });
+
+  it('should not warn about the port when APP_URL is not a loopback address (behind a proxy they differ on purpose)', () => {
+    expect(warnings).toEqual([]);
   });
 
   afterAll(async () => {
@@ -24,7 +50,7 @@ describe.each(dbKinds(['postgres']))('origin checks and security headers (%s)', 
       const user = await createUser(t.app);
       const cookie = await signIn(t, user.email);
       const res = await t.http().post('/api/auth/sign-out').set('Cookie', cookie).set('Origin', 'null').set('Referer', `${TEST_ORIGIN}/account`).expect(403);
-      expect(res.body).toMatchObject(UNTRUSTED);
+      expect(res.body).toMatchObject(untrusted('null'));
       await t.http().get('/api/account').set('Cookie', cookie).expect(200);
       // Without an Origin, a trusted Referer still stands in for it.
       await t.http().post('/api/auth/sign-out').set('Cookie', cookie).set('Referer', `${TEST_ORIGIN}/account`).expect(204);
@@ -35,7 +61,7 @@ describe.each(dbKinds(['postgres']))('origin checks and security headers (%s)', 
       const body = { email: user.email, password: 'correct horse battery staple' };
       for (const origin of ['null', 'not a url']) {
         const res = await t.http().post('/api/auth/sign-in/email').set('Origin', origin).send(body).expect(403);
-        expect({ origin, body: res.body }).toMatchObject({ origin, body: UNTRUSTED });
+        expect({ origin, body: res.body }).toMatchObject({ origin, body: untrusted(origin) });
         expect(res.headers['set-cookie']).toBeUndefined();
       }
       await t.http().post('/api/auth/sign-in/email').send(body).expect((res) => expect(res.status).not.toBe(403));
@@ -111,5 +137,50 @@ describe.each(dbKinds(['postgres']))('API_DOCS_ENABLED (%s)', (db) => {
     } finally {
       await on.close();
     }
+  });
+});
+
+/** PORT changed and APP_URL left at its default: every sign-in from the new address is refused, so say why, at start and in the refusal. */
+describe.each(dbKinds(['pglite']))('APP_URL on a loopback host with another port than PORT (%s)', (db) => {
+  let t: TestApp;
+  let warnings: Record<string, unknown>[];
+
+  beforeAll(async () => {
+    ({ t, warnings } = await bootWithLogs({ db, env: { APP_URL: 'http://localhost:3000', PORT: '8080' } }));
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('should warn once at start, naming the address to set', () => {
+    expect(warnings).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'APP_URL is http://localhost:3000 but the panel listens on port 8080: a browser that opens http://localhost:8080 cannot sign in (403 UNTRUSTED_ORIGIN). Set APP_URL=http://localhost:8080 (the address you open the panel at), or PORT=3000.',
+      }),
+    ]);
+  });
+
+  it('should refuse the sign-in from the port the browser opened with a message naming the address APP_URL expects', async () => {
+    const user = await createUser(t.app);
+    const res = await t.http().post('/api/auth/sign-in/email').set('Origin', 'http://localhost:8080').send({ email: user.email, password: DEFAULT_PASSWORD }).expect(403);
+    expect(res.body).toMatchObject(untrusted('http://localhost:8080', 'http://localhost:3000'));
+    expect(res.headers['set-cookie']).toBeUndefined();
+    await t.http().post('/api/auth/sign-in/email').set('Origin', 'http://localhost:3000').send({ email: user.email, password: DEFAULT_PASSWORD }).expect(200);
+  });
+});
+
+describe.each(dbKinds(['postgres']))('APP_URL on a loopback host with the port PORT says (%s)', (db) => {
+  let t: TestApp | undefined;
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('should not warn when the ports match', async () => {
+    const booted = await bootWithLogs({ db, env: { APP_URL: 'http://127.0.0.1:8080/', PORT: '8080' } });
+    t = booted.t;
+    expect(booted.warnings).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
@@ -15,14 +16,19 @@ describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: use
   let t: TestApp;
   let key: string;
   let cookie: string;
+  // A web build, so the panel serves the web UI and the redirects from Pterodactyl's admin addresses.
+  const webDir = mkdtempSync(join(tmpdir(), 'hatchery-web-'));
+  const INDEX = '<!doctype html><html><body><div id="root"></div></body></html>';
+  writeFileSync(join(webDir, 'index.html'), INDEX);
 
   beforeAll(async () => {
-    t = await createTestApp({ db });
+    t = await createTestApp({ db, env: { WEB_DIR: webDir } });
     ({ key, cookie } = await applicationKey(t));
   });
 
   afterAll(async () => {
     await t.close();
+    rmSync(webDir, { recursive: true, force: true });
   });
 
   type Method = 'get' | 'post' | 'patch' | 'delete';
@@ -420,6 +426,47 @@ describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: use
     expect(listed.body.data.find((n: { attributes: { id: number } }) => n.attributes.id === node.id).attributes.relationships).toEqual({
       location: { object: 'location', attributes: location },
     });
+  });
+
+  it("should send Pterodactyl's admin addresses (billing modules link to them) to the web UI's pages for the same ids", async () => {
+    /** Follows one redirect: its Location, and what the panel answers there. */
+    const land = async (path: string) => {
+      const first = await t.http().get(path).expect(302);
+      const location = first.headers.location;
+      const page = await t.http().get(location).expect(200);
+      expect(page.text).toBe(INDEX);
+      return location;
+    };
+    const user = (await api('post', '/users').send({ email: `linked-${suffix()}@example.test`, username: `linked-${suffix()}`, first_name: 'Li', last_name: 'Nk' }).expect(201)).body.attributes;
+    expect(await land(`/admin/users/view/${user.id}`)).toBe(`/admin/users/${user.id}`);
+    // The page at that address reads the same account by that id.
+    expect((await t.http().get(`/api/admin/users/${user.id}`).set('Cookie', cookie).expect(200)).body.data).toMatchObject({ id: String(user.id), email: user.email });
+
+    const location = (await api('post', '/locations').send({ short: `lnk-${suffix()}` }).expect(201)).body.attributes;
+    const node = (await api('post', '/nodes').send({ name: 'linked', location_id: location.id, fqdn: `lnk-${suffix()}.example.test`, scheme: 'https', memory: 1024, disk: 1024 }).expect(201)).body.attributes;
+    expect(await land(`/admin/nodes/view/${node.id}`)).toBe(`/admin/nodes/${node.id}`);
+    expect(await land(`/admin/nodes/view/${node.id}/allocation`)).toBe(`/admin/nodes/${node.id}?tab=allocations`);
+    expect((await t.http().get(`/api/admin/nodes/${node.id}`).set('Cookie', cookie).expect(200)).body.data).toMatchObject({ id: String(node.id), name: 'linked' });
+
+    // WHMCS's "Go to Service"; the server's sub-pages open the matching tab.
+    expect(await land('/admin/servers/view/41')).toBe('/admin/servers/41');
+    expect(await land('/admin/servers/view/41/build')).toBe('/admin/servers/41?tab=build');
+    expect(await land('/admin/servers/view/41/delete?x=1')).toBe('/admin/servers/41?tab=manage');
+    // No such server: the page it lands on says so, from the API's 404.
+    expect((await t.http().get('/api/admin/servers/41').set('Cookie', cookie).expect(404)).body.code).toBe('SERVER_NOT_FOUND');
+
+    // Pages whose ids are not ours, or that have no page here: the list they belong to.
+    expect(await land(`/admin/locations/view/${location.id}`)).toBe('/admin/locations');
+    expect(await land('/admin/nests/view/1')).toBe('/admin/nests');
+    expect(await land('/admin/nests/egg/3/variables')).toBe('/admin/nests');
+    expect(await land('/admin/databases')).toBe('/admin/database-hosts');
+    expect(await land('/admin/api')).toBe('/admin/application-keys');
+
+    // Our own addresses (the lists share Pterodactyl's), and ids or sub-pages that cannot be: the web UI, whose router shows them or its "not found".
+    for (const path of ['/admin/servers', '/admin/users', '/admin/nodes', '/admin/locations', '/admin/nests', '/admin/servers/new', '/admin/servers/view/abc', '/admin/servers/view/0', '/admin/servers/view/1/constructor', `/admin/servers/view/${'9'.repeat(30)}`, '/admin/users/view/5/x']) {
+      const res = await t.http().get(path).expect(200);
+      expect([path, res.text]).toEqual([path, INDEX]);
+    }
   });
 
   it('should keep the Hatchery session and origin rules out of the way of keys (no Origin needed for writes)', async () => {

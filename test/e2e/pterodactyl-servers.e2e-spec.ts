@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
 import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
-import { ALL_APPLICATION_PERMISSIONS, NOT_FOUND, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
+import { ALL_APPLICATION_PERMISSIONS, createPterodactylKey, NOT_FOUND, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
 
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
@@ -193,6 +193,64 @@ const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
     expect(owner.object).toBe('list');
     expect(owner.data.map((s: { attributes: { id: number } }) => s.attributes.id)).toContain(server.id);
     await api('delete', `/servers/${server.id}`).expect(204);
+  });
+
+  it('should answer create, build, details and startup with the relationships ?include= asks for, as WHMCS reads the address from', async () => {
+    const free = (await api('get', `/nodes/${p.nodeId}/allocations?filter[server_id]=0&per_page=100`).expect(200)).body.data.map((a: { attributes: { id: number } }) => a.attributes);
+    const [allocation] = free;
+    // The WHMCS module's create: `servers?include=allocations`, then relationships.allocations.data[0].attributes.ip/port.
+    const created = (await api('post', '/servers?include=allocations').send(serverBody(Number(p.owner.id), { allocation: { default: allocation.id } })).expect(201)).body.attributes;
+    expect(created.relationships).toEqual({
+      allocations: { object: 'list', data: [{ object: 'allocation', attributes: expect.objectContaining({ id: allocation.id, ip: allocation.ip, port: allocation.port, assigned: true }) }] },
+    });
+    await installed(created.id);
+    const only = (res: { body: { attributes: { relationships?: Record<string, { object: string; data?: { attributes: { id: number } }[] }> } } }) => res.body.attributes.relationships;
+    const built = await api('patch', `/servers/${created.id}/build?include=allocations,user`)
+      .send({ allocation: allocation.id, memory: 1024, swap: 0, disk: 2048, io: 500, cpu: 100, threads: null, feature_limits: { databases: 1, allocations: 1, backups: 1 } })
+      .expect(200);
+    expect(only(built)?.allocations?.data?.map((a) => a.attributes.id)).toEqual([allocation.id]);
+    expect(only(built)?.user).toMatchObject({ object: 'user', attributes: { id: Number(p.owner.id) } });
+    const details = await api('patch', `/servers/${created.id}/details?include=allocations`).send({ name: 'Included', user: Number(p.owner.id) }).expect(200);
+    expect(only(details)?.allocations?.data?.map((a) => a.attributes.id)).toEqual([allocation.id]);
+    const startup = await api('patch', `/servers/${created.id}/startup?include=allocations,egg`).send({ environment: { SERVER_JARFILE: 'server.jar' } }).expect(200);
+    expect(only(startup)?.allocations?.data?.map((a) => a.attributes.id)).toEqual([allocation.id]);
+    expect(only(startup)?.egg).toMatchObject({ object: 'egg', attributes: { id: eggId } });
+    // Without ?include= there are no relationships, as before.
+    expect((await api('patch', `/servers/${created.id}/details`).send({ name: 'Plain' }).expect(200)).body.attributes.relationships).toBeUndefined();
+    await api('delete', `/servers/${created.id}`).expect(204);
+  });
+
+  it('should read feature_limits.databases as Pterodactyl does: null is none on create and unlimited on a build change, 0 is none', async () => {
+    const deploy = { deploy: { locations: [locationId], dedicated_ip: false, port_range: [] } };
+    /** What a database made on the server runs into first: its limit (409), else that no host is set up. */
+    const makeDatabase = async (uuid: string) => (await p.admin('post', `/api/client/servers/${uuid}/databases`).send({ name: 'shop', remote: '%' })).body.code;
+    const limitOf = async (id: number) => (await p.admin('get', `/api/admin/servers/${id}`).expect(200)).body.data.featureLimits.databases;
+
+    // WHMCS sends null when its "databases" option is empty: Pterodactyl stores 0, no databases.
+    const created = (await api('post', '/servers').send(serverBody(Number(p.owner.id), { ...deploy, feature_limits: { databases: null, allocations: 0, backups: 0 } })).expect(201)).body.attributes;
+    expect(created.feature_limits.databases).toBe(0);
+    expect(await limitOf(created.id)).toBe(-1);
+    await installed(created.id);
+    expect(await makeDatabase(created.uuid)).toBe('DATABASE_LIMIT_REACHED');
+    expect((await api('get', `/servers/${created.id}`).expect(200)).body.attributes.feature_limits.databases).toBe(0);
+
+    // A build change with null: unlimited, which Pterodactyl shows as null.
+    const build = (databases: number | null) => ({ allocation: created.allocation, memory: 1024, swap: 0, disk: 2048, io: 500, cpu: 100, feature_limits: { databases, allocations: 0, backups: 0 } });
+    const unlimited = await api('patch', `/servers/${created.id}/build`).send(build(null)).expect(200);
+    expect(unlimited.body.attributes.feature_limits.databases).toBeNull();
+    expect(await limitOf(created.id)).toBe(0);
+    expect(await makeDatabase(created.uuid)).toBe('NO_DATABASE_HOST');
+    // The client API shows it the same way.
+    const clientKey = (await createPterodactylKey(p.t, p.ownerCookie, 'client')).key;
+    const seen = await p.t.http().get(`/pterodactyl/api/client/servers/${created.identifier}`).set('Authorization', `Bearer ${clientKey}`).set('Accept', PTERODACTYL_ACCEPT).expect(200);
+    expect(seen.body.attributes.feature_limits.databases).toBeNull();
+
+    // 0 is none on a build change too (WHMCS's upgrade sends (int) of an empty option); 2 is two.
+    expect((await api('patch', `/servers/${created.id}/build`).send(build(0)).expect(200)).body.attributes.feature_limits.databases).toBe(0);
+    expect(await makeDatabase(created.uuid)).toBe('DATABASE_LIMIT_REACHED');
+    expect((await api('patch', `/servers/${created.id}/build`).send(build(2)).expect(200)).body.attributes.feature_limits.databases).toBe(2);
+    expect(await limitOf(created.id)).toBe(2);
+    await api('delete', `/servers/${created.id}`).expect(204);
   });
 
   it('should list servers, filtered and sorted as Pterodactyl allows, and refuse bad bodies with 422', async () => {

@@ -402,7 +402,7 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
     it('should answer 403 UNTRUSTED_ORIGIN and create nothing when a cookie write has no trusted Origin', async () => {
       const before = await count();
       const res = await t.http().post(USERS).set('Cookie', cookie).set('Origin', 'https://evil.example').send(newUserBody()).expect(403);
-      expectError(res, 403, 'UNTRUSTED_ORIGIN', 'Cookie-authenticated changes must come from a trusted origin');
+      expectError(res, 403, 'UNTRUSTED_ORIGIN', 'This panel expects requests from http://panel.test (APP_URL); this request came from https://evil.example. Set APP_URL to the address you open the panel at.');
       expect(await count()).toBe(before);
     });
 

@@ -44,6 +44,18 @@ test.describe('sign-in', () => {
     await expectAccessible(page);
   });
 
+  test('should name the address the panel expects when it is opened at another one (APP_URL)', async ({ page, baseURL, newUser }) => {
+    const user = await newUser();
+    // The panel's APP_URL is http://127.0.0.1:<port>; the same panel opened as localhost is another origin.
+    const other = baseURL!.replace('127.0.0.1', 'localhost');
+    await page.goto(`${other}/auth/login`);
+    await fillPassword(page, user.email, user.password);
+    await expect(page.getByRole('alert')).toContainText(
+      `This panel expects requests from ${baseURL} (APP_URL); this request came from ${other}. Set APP_URL to the address you open the panel at.`,
+    );
+    await shot(page, 'sign-in-other-address', ['light', 'dark', 'mobile']);
+  });
+
   test('should ask for the authenticator code, then for a recovery code, when two-factor sign-in is on', async ({ page, api, newUser }) => {
     test.slow(); // two sign-ins through the page
     const user = await newUser();

@@ -168,6 +168,17 @@ test.describe('databases', () => {
       }
     }
   });
+  test('says when a server may have no databases at all (limit -1, what a billing system sets with Pterodactyl\'s 0)', async ({ ownerPage: page, createServer }) => {
+    const server = await createServer({ database_limit: -1 });
+    await page.goto(`/server/${server.uuid.slice(0, 8)}/databases`);
+    await expect(page.getByText('0 databases (none allowed)')).toBeVisible();
+    await expect(page.getByText('No databases for this server')).toBeVisible();
+    const button = page.getByRole('button', { name: 'New database' });
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveAccessibleDescription(/may not have databases/);
+    await shot(page, 'server-databases-none', ['light', 'dark']);
+  });
+
   test('explains a missing host: a refused creation says why, and the page offers no New database until a host has room', async ({ ownerPage: page, createServer, api }) => {
     const server = await createServer({ database_limit: 5 });
     const id = server.uuid.slice(0, 8);

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { pterodactylAdminRedirect } from 'src/common/http/pterodactyl-admin-paths';
 
 /** Route config of the web UI's routes: the rate limiter leaves them alone (app.setup.ts). */
 const WEB_APP = { webApp: true };
@@ -22,7 +23,8 @@ export const isWebAppRoute = (req: FastifyRequest): boolean => (req.routeOptions
  *   `.br`/`.gz` siblings sent to browsers that accept them;
  * - the other files of the directory's top level (theme.js, favicon) revalidated on each use;
  * - `index.html` for every other GET that is not under `/api`, so a reload on `/server/1/files` works;
- *   never cached, so a new build is picked up at once.
+ *   never cached, so a new build is picked up at once;
+ * - a 302 from Pterodactyl's admin addresses (`/admin/servers/view/{id}`…) to ours.
  * Unknown `/api/*` paths still get the API's JSON 404. Without `dir/index.html` (no web build), nothing
  * is registered and the panel is the API alone.
  */
@@ -55,6 +57,11 @@ export const registerWebApp = async (app: NestFastifyApplication, dir: string): 
     if (topLevel.has(name)) {
       void reply.header('cache-control', 'no-cache');
       return reply.sendFile(name, { cacheControl: false });
+    }
+    // Pterodactyl's admin addresses (billing modules link to them) go to ours before the SPA sees them.
+    const ours = pterodactylAdminRedirect(req.url);
+    if (ours) {
+      return reply.redirect(ours, 302);
     }
     return sendIndex(reply);
   });

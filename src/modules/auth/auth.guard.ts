@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthenticatedRequest, AuthContext, isLimitedKey } from 'src/modules/auth/auth-context';
 import { AUTH_METADATA, AuthenticatedOptions, DAEMON_METADATA, PTERODACTYL_METADATA, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
 import { AuthError } from 'src/common/auth/auth.errors';
-import { requestOrigin, SAFE_METHODS } from 'src/common/auth/trusted-origin';
+import { requestOrigin, SAFE_METHODS, untrustedOriginMessage } from 'src/common/auth/trusted-origin';
 import { AppException } from 'src/common/errors/app.exception';
 import { HttpReply, pathOf } from 'src/common/http/http';
 import { AppConfigService } from 'src/config/app-config.service';
@@ -52,8 +52,9 @@ export class AuthGuard implements CanActivate {
       if (options.apiKeyOnly) {
         throw new AppException(AuthError.API_KEY_REQUIRED);
       }
-      if (!SAFE_METHODS.has(req.method) && !this.isTrusted(requestOrigin(req))) {
-        throw new AppException(AuthError.UNTRUSTED_ORIGIN);
+      const origin = requestOrigin(req);
+      if (!SAFE_METHODS.has(req.method) && !this.isTrusted(origin)) {
+        throw this.untrusted(origin);
       }
       if (options.freshSession && !this.sessions.isFresh(auth.session)) {
         throw new AppException(AuthError.SESSION_NOT_FRESH);
@@ -82,8 +83,12 @@ export class AuthGuard implements CanActivate {
     }
     const origin = requestOrigin(req);
     if (origin !== undefined && !this.isTrusted(origin)) {
-      throw new AppException(AuthError.UNTRUSTED_ORIGIN);
+      throw this.untrusted(origin);
     }
+  }
+
+  private untrusted(origin: string | undefined): AppException {
+    return new AppException(AuthError.UNTRUSTED_ORIGIN, { message: untrustedOriginMessage(this.config.http.trustedOrigins, origin) });
   }
 
   private isTrusted(origin: string | undefined): boolean {

@@ -24,6 +24,7 @@ import type { ServerSnapshot } from 'src/modules/servers/server-context';
 
 /** What these steps read of a server: a route's ServerContext or the row a deletion loaded both have it. */
 type ServerRow = Pick<ServerSnapshot, 'id' | 'nodeId' | 'databaseLimit'>;
+import { NO_DATABASES } from 'src/modules/servers/feature-limits';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 /** A `revoking` mark older than this is left from a panel that stopped mid-delete; a new delete may take over. */
@@ -116,6 +117,10 @@ export class ServerDatabasesService implements OnModuleInit {
       const { row, host } = await this.repo.transaction(async (manager) => {
         await this.repo.lockServer(server.id, manager);
         const count = await this.repo.countOfServer(server.id, manager);
+        // 0 is unlimited; -1 is none (no databases at all).
+        if (server.databaseLimit === NO_DATABASES) {
+          throw new AppException(DatabaseError.LIMIT_REACHED, { message: 'This server may not have databases (its database limit is none)' });
+        }
         if (server.databaseLimit > 0 && count >= server.databaseLimit) {
           throw new AppException(DatabaseError.LIMIT_REACHED, {
             message: `This server has reached its database limit (${server.databaseLimit})`,

@@ -100,6 +100,7 @@ export class ServerEntity {
   @Column({ name: 'oom_disabled', type: 'boolean', default: true })
   oomDisabled!: boolean;
 
+  /** 0: unlimited; -1: none (NO_DATABASES); otherwise at most this many. */
   @Column({ name: 'database_limit', type: 'integer', default: 0 })
   databaseLimit!: number;
 

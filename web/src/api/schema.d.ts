@@ -2505,6 +2505,7 @@ export interface components {
             backup_limit?: number;
             /** @description Percent of one core; 0 = unlimited. */
             cpu: number;
+            /** @description 0: unlimited; -1: none (no databases may be made, as Pterodactyl's 0); otherwise at most this many. */
             database_limit?: number;
             description?: string | null;
             /** @description MiB; 0 = unlimited. */
@@ -2752,6 +2753,7 @@ export interface components {
         FeatureLimitsDto: {
             allocations: number;
             backups: number;
+            /** @description 0: unlimited; -1: none; otherwise at most this many. */
             databases: number;
         };
         FieldChangeDto: {
@@ -3349,6 +3351,7 @@ export interface components {
             backup_limit?: number;
             /** @description Percent of one core; 0 = unlimited. */
             cpu?: number;
+            /** @description 0: unlimited; -1: none (no databases may be made, as Pterodactyl's 0); otherwise at most this many. */
             database_limit?: number;
             /** @description MiB; 0 = unlimited. */
             disk?: number;

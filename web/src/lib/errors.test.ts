@@ -20,6 +20,15 @@ describe('describeError', () => {
     expect(describeError(error, t).message).toBe('That user is already a subuser of this server');
   });
 
+  it("should show the panel's own words for an untrusted origin, which name the address it expects", () => {
+    const message = 'This panel expects requests from http://localhost:3000 (APP_URL); this request came from http://localhost:8080. Set APP_URL to the address you open the panel at.';
+    expect(describeError(new ApiError(403, 'UNTRUSTED_ORIGIN', message, 'req-4'), t).message).toBe(message);
+    // Without them, our own text.
+    expect(describeError(new ApiError(403, 'UNTRUSTED_ORIGIN', '', 'req-5'), t).message).toBe(
+      "This page was not opened at the panel's own address. Open the panel at the address it was set up with (APP_URL) and try again.",
+    );
+  });
+
   it('should say when a rate limit ends', () => {
     const error = new ApiError(429, 'RATE_LIMITED', 'Too many requests', 'req-3', undefined, 125);
     expect(describeError(error, t, 'en').message).toBe('Too many attempts. Try again in 2 min 5 sec.');

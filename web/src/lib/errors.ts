@@ -6,6 +6,9 @@ import en from '@/lib/i18n/en.json';
 type KnownCode = keyof typeof en.errors.codes;
 const isKnownCode = (code: string): code is KnownCode => Object.hasOwn(en.errors.codes, code);
 
+/** Codes whose message from the panel says more than our text can: the origin refusal names the address the panel expects. */
+const PANEL_WORDED = new Set(['UNTRUSTED_ORIGIN']);
+
 /** What an error state shows: a translated message when the code is known, else the panel's own. */
 interface ErrorText {
   message: string;
@@ -20,6 +23,9 @@ export const describeError = (error: unknown, t: TFunction, locale?: string): Er
   const base = { code: error.code, requestId: error.requestId };
   if (error.code === 'RATE_LIMITED' && error.retryAfterS !== undefined) {
     return { ...base, message: t('errors.rateLimitedFor', { time: formatDuration(error.retryAfterS, locale) }) };
+  }
+  if (PANEL_WORDED.has(error.code) && error.message) {
+    return { ...base, message: error.message };
   }
   if (isKnownCode(error.code)) {
     return { ...base, message: t(`errors.codes.${error.code}`) };

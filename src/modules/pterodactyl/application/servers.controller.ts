@@ -20,6 +20,7 @@ import { existsViolation, PterodactylBody, pterodactylValidationError, uniqueVio
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
 import { applicationPaths, ApplicationRoute, PterodactylActor, PterodactylCaller, PterodactylController, PterodactylRequestOf } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { translating } from 'src/modules/pterodactyl/common/translate';
+import { fromPterodactylDatabaseLimit } from 'src/modules/pterodactyl/common/database-limit';
 
 const serverId = new DecimalIdPipe(PterodactylError.NOT_FOUND);
 
@@ -162,7 +163,12 @@ export class ApplicationServersController {
   @Post()
   @HttpCode(201)
   @ApplicationRoute('servers', 'write')
-  async create(@PterodactylBody(StoreServerBody) body: StoreServerBody, @PterodactylActor() actor: Actor): Promise<FractalItem> {
+  async create(
+    @PterodactylBody(StoreServerBody) body: StoreServerBody,
+    @Query() query: QueryParams,
+    @PterodactylActor() actor: Actor,
+    @PterodactylCaller() key: ResolvedPterodactylKey,
+  ): Promise<FractalItem> {
     const egg = await this.eggs.findEggByIntId(body.egg);
     if (!egg) {
       throw existsViolation('egg');
@@ -191,7 +197,8 @@ export class ApplicationServersController {
           environment,
           ...(body.startup !== undefined ? { startup: body.startup } : {}),
           ...(body.docker_image !== undefined ? { docker_image: body.docker_image } : {}),
-          database_limit: body.feature_limits.databases ?? 0,
+          // Pterodactyl stores a null limit on create as 0, which allows no databases.
+          database_limit: fromPterodactylDatabaseLimit(body.feature_limits.databases ?? 0),
           allocation_limit: body.feature_limits.allocations ?? 0,
           backup_limit: body.feature_limits.backups ?? 0,
           skip_scripts: body.skip_scripts ?? false,
@@ -202,12 +209,18 @@ export class ApplicationServersController {
       ),
       CREATE_ERRORS,
     );
-    return this.view(created);
+    return this.view(created, query, key);
   }
 
   @Patch(':id/details')
   @ApplicationRoute('servers', 'write')
-  async details(@Param('id', serverId) id: string, @PterodactylBody(DetailsBody) body: DetailsBody, @PterodactylActor() actor: Actor): Promise<FractalItem> {
+  async details(
+    @Param('id', serverId) id: string,
+    @PterodactylBody(DetailsBody) body: DetailsBody,
+    @Query() query: QueryParams,
+    @PterodactylActor() actor: Actor,
+    @PterodactylCaller() key: ResolvedPterodactylKey,
+  ): Promise<FractalItem> {
     const { server } = await translating(
       this.changes.updateDetails(
         id,
@@ -221,12 +234,18 @@ export class ApplicationServersController {
       ),
       { USER_NOT_FOUND: () => existsViolation('user'), SERVER_EXTERNAL_ID_TAKEN: () => uniqueViolation('external_id') },
     );
-    return this.view(server);
+    return this.view(server, query, key);
   }
 
   @Patch(':id/build')
   @ApplicationRoute('servers', 'write')
-  async build(@Param('id', serverId) id: string, @PterodactylBody(BuildBody) body: BuildBody, @PterodactylActor() actor: Actor): Promise<FractalItem> {
+  async build(
+    @Param('id', serverId) id: string,
+    @PterodactylBody(BuildBody) body: BuildBody,
+    @Query() query: QueryParams,
+    @PterodactylActor() actor: Actor,
+    @PterodactylCaller() key: ResolvedPterodactylKey,
+  ): Promise<FractalItem> {
     const limits = { ...body, ...body.limits };
     const given = <T>(value: T | undefined | null): T | undefined => (value === null ? undefined : value);
     const { server } = await translating(
@@ -241,7 +260,8 @@ export class ApplicationServersController {
           ...(limits.threads !== undefined ? { threads: limits.threads } : {}),
           ...(body.oom_disabled !== undefined ? { oom_disabled: body.oom_disabled } : {}),
           ...(body.allocation !== undefined ? { allocation_id: String(body.allocation) } : {}),
-          database_limit: given(body.feature_limits?.databases),
+          // With feature_limits given, a null or absent limit is null there: unlimited.
+          database_limit: body.feature_limits ? fromPterodactylDatabaseLimit(body.feature_limits.databases ?? null) : undefined,
           allocation_limit: given(body.feature_limits?.allocations),
           backup_limit: given(body.feature_limits?.backups),
           add_allocations: ids(body.add_allocations),
@@ -251,12 +271,18 @@ export class ApplicationServersController {
       ),
       { ALLOCATION_UNAVAILABLE: () => pterodactylValidationError([{ field: 'allocation', rule: 'p_allocation_available', detail: 'The allocation is not free on this node.' }]) },
     );
-    return this.view(server);
+    return this.view(server, query, key);
   }
 
   @Patch(':id/startup')
   @ApplicationRoute('servers', 'write')
-  async startup(@Param('id', serverId) id: string, @PterodactylBody(StartupBody) body: StartupBody, @PterodactylActor() actor: Actor): Promise<FractalItem> {
+  async startup(
+    @Param('id', serverId) id: string,
+    @PterodactylBody(StartupBody) body: StartupBody,
+    @Query() query: QueryParams,
+    @PterodactylActor() actor: Actor,
+    @PterodactylCaller() key: ResolvedPterodactylKey,
+  ): Promise<FractalItem> {
     const current = await this.servers.get(id);
     let eggId = current.eggId;
     if (body.egg !== undefined) {
@@ -280,7 +306,7 @@ export class ApplicationServersController {
       },
       actor,
     );
-    return this.view(server);
+    return this.view(server, query, key);
   }
 
   @Post(':id/suspend')
@@ -340,7 +366,8 @@ export class ApplicationServersController {
     return { nodeId: found.nodeId, allocationId: found.id };
   }
 
-  private async view(server: AdminServerDto): Promise<FractalItem> {
-    return (await this.serverViews.views([server]))[0];
+  /** A changed or created server as the routes that read it show it, with the `?include=` asked for. */
+  private async view(server: AdminServerDto, query: QueryParams, key: ResolvedPterodactylKey): Promise<FractalItem> {
+    return (await this.serverViews.views([server], includesOf(query, SERVER_INCLUDES), key))[0];
   }
 }

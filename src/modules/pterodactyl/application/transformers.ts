@@ -1,4 +1,5 @@
 import type { DatabaseRecord } from 'src/modules/databases/server-databases.service';
+import { toPterodactylDatabaseLimit } from 'src/modules/pterodactyl/common/database-limit';
 import type { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import type { EggEntity } from 'src/modules/eggs/egg.entity';
 import type { NestEntity } from 'src/modules/eggs/nest.entity';
@@ -158,7 +159,7 @@ export const serverItem = (s: AdminServerDto, ids: { egg: number; nest: number }
       threads: s.threads,
       oom_disabled: s.oomDisabled,
     },
-    feature_limits: { databases: s.featureLimits.databases, allocations: s.featureLimits.allocations, backups: s.featureLimits.backups },
+    feature_limits: { databases: toPterodactylDatabaseLimit(s.featureLimits.databases), allocations: s.featureLimits.allocations, backups: s.featureLimits.backups },
     user: int(s.ownerId),
     node: int(s.nodeId),
     allocation: s.allocationId === null ? null : int(s.allocationId),

@@ -6,6 +6,7 @@ import { ClientServerSettingsService } from 'src/modules/servers/client-server-s
 import type { StartupDto } from 'src/modules/servers/dto/server-settings.dto';
 import type { ServerContext } from 'src/modules/servers/server-context';
 import type { UserEntity } from 'src/modules/users/user.entity';
+import { toPterodactylDatabaseLimit } from 'src/modules/pterodactyl/common/database-limit';
 
 /** What a server's item shows beyond its context, loaded for a whole page at once. */
 interface Loaded {
@@ -80,7 +81,7 @@ export class PterodactylServerPresenter {
       invocation,
       docker_image: server.image,
       egg_features: extras.eggFeatures,
-      feature_limits: { databases: server.databaseLimit, allocations: server.allocationLimit, backups: server.backupLimit },
+      feature_limits: { databases: toPterodactylDatabaseLimit(server.databaseLimit), allocations: server.allocationLimit, backups: server.backupLimit },
       status: server.suspended ? 'suspended' : server.status,
       is_suspended: server.suspended,
       is_installing: server.installedAt === null,

@@ -99,9 +99,10 @@ export class CreateServerDto {
   @MaxLength(2048)
   docker_image?: string;
 
+  /** 0: unlimited; -1: none (no databases may be made, as Pterodactyl's 0); otherwise at most this many. */
   @Optional()
   @IsInt()
-  @Min(0)
+  @Min(-1)
   @Max(1000)
   database_limit?: number;
 

@@ -37,6 +37,7 @@ export class SftpDetailsDto {
 }
 
 export class FeatureLimitsDto {
+  /** 0: unlimited; -1: none; otherwise at most this many. */
   databases!: number;
   allocations!: number;
   backups!: number;

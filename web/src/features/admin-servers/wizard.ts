@@ -164,7 +164,7 @@ export const LIMIT_BOUNDS = {
   disk: [0, 2_147_483_647],
   cpu: [0, 100_000],
   io: [10, 1000],
-  database_limit: [0, 1000],
+  database_limit: [-1, 1000],
   allocation_limit: [0, 1000],
   backup_limit: [0, 1000],
 } as const;

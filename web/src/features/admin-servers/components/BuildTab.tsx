@@ -109,7 +109,7 @@ const LimitsCard = ({ server }: { server: AdminServer }) => {
             {t('adminServers.limits.features')}
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 3 }}>
-            {input('database_limit', t('adminServers.fields.databases'))}
+            {input('database_limit', t('adminServers.fields.databases'), t('adminServers.fields.databasesHelp'))}
             {input('allocation_limit', t('adminServers.fields.allocations'))}
             {input('backup_limit', t('adminServers.fields.backups'))}
           </SimpleGrid>

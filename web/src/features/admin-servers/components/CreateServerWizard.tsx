@@ -274,7 +274,7 @@ const LimitsStep = ({ form, patch, errors, capacity }: { form: WizardForm; patch
         {t('adminServers.limits.features')}
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 3 }}>
-        <LimitInput field="database_limit" label={t('adminServers.fields.databases')} value={form.databaseLimit} onChange={(databaseLimit) => patch({ databaseLimit })} errors={errors} />
+        <LimitInput field="database_limit" label={t('adminServers.fields.databases')} help={t('adminServers.fields.databasesHelp')} value={form.databaseLimit} onChange={(databaseLimit) => patch({ databaseLimit })} errors={errors} />
         <LimitInput field="allocation_limit" label={t('adminServers.fields.allocations')} value={form.allocationLimit} onChange={(allocationLimit) => patch({ allocationLimit })} errors={errors} />
         <LimitInput field="backup_limit" label={t('adminServers.fields.backups')} value={form.backupLimit} onChange={(backupLimit) => patch({ backupLimit })} errors={errors} />
       </SimpleGrid>
@@ -474,7 +474,12 @@ export const CreateServerWizard = ({ onCreated }: { onCreated: (id: string) => v
                   })}
                 </ReviewRow>
                 <ReviewRow label={t('adminServers.review.features')}>
-                  {t('adminServers.review.featuresText', { databases: form.databaseLimit, allocations: form.allocationLimit, backups: form.backupLimit })}
+                  {t('adminServers.review.featuresText', {
+                    // The database limit's 0 is unlimited and -1 none.
+                    databases: { 0: t('adminServers.review.unlimited'), [-1]: t('adminServers.review.none') }[Number(form.databaseLimit)] ?? form.databaseLimit,
+                    allocations: form.allocationLimit,
+                    backups: form.backupLimit,
+                  })}
                 </ReviewRow>
                 <ReviewRow label={t('adminServers.review.addresses')}>
                   {[form.allocationId, ...form.extraAllocationIds].map((a) => addressOf(a)).join(', ')}

@@ -15,6 +15,9 @@ import { serverQuery } from '@/features/server/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { notify, notifyError } from '@/lib/notify';
 
+/** The database limit that allows none (0 is no limit). */
+const NO_DATABASES = -1;
+
 /** A label, a value in monospace that may wrap anywhere, and a button that copies it. */
 const Field = ({ label, value, copyLabel, testId }: { label: string; value: string; copyLabel: string; testId?: string }) => (
   <Stack gap={2}>
@@ -188,9 +191,11 @@ export const DatabasesPage = ({ serverId }: { serverId: string }) => {
   const granted = new Set(server.data.permissions);
   const count = list.data.meta.pagination.total;
   const limit = server.data.featureLimits.databases;
-  const full = limit > 0 && count >= limit;
+  // -1: an administrator (or a billing system, with Pterodactyl's 0) allowed no databases at all.
+  const none = limit === NO_DATABASES;
+  const full = none || (limit > 0 && count >= limit);
   const noHost = !list.data.hostAvailable;
-  const reason = full ? t('databases.full', { count: limit }) : noHost ? t('databases.noHost') : null;
+  const reason = none ? t('databases.none') : full ? t('databases.full', { count: limit }) : noHost ? t('databases.noHost') : null;
   const createButton = granted.has('server.database.create') ? (
     <Button leftSection={<IconDatabase size={16} aria-hidden />} onClick={() => setCreating(true)} disabled={reason !== null} aria-describedby={reason ? reasonId : undefined}>
       {t('databases.create')}
@@ -207,9 +212,9 @@ export const DatabasesPage = ({ serverId }: { serverId: string }) => {
         </Title>
         {createButton}
       </Group>
-      <Text size="sm">{limit === 0 ? t('databases.usageUnlimited', { count }) : t('databases.usage', { count, limit })}</Text>
+      <Text size="sm">{none ? t('databases.usageNone', { count }) : limit === 0 ? t('databases.usageUnlimited', { count }) : t('databases.usage', { count, limit })}</Text>
       {reason ? (
-        <Alert color={full ? 'blue' : 'yellow'} variant="light" title={full ? t('databases.fullTitle') : t('databases.noHostTitle')} styles={{ title: { color: 'var(--mantine-color-text)' } }}>
+        <Alert color={full ? 'blue' : 'yellow'} variant="light" title={none ? t('databases.noneTitle') : full ? t('databases.fullTitle') : t('databases.noHostTitle')} styles={{ title: { color: 'var(--mantine-color-text)' } }}>
           <Text size="sm" id={reasonId}>
             {reason}
           </Text>
