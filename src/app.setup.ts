@@ -3,7 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { Logger } from 'nestjs-pino';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
-import { installBodyParsers, installGracefulClose } from 'src/common/http/fastify';
+import { installBodyParsers, installErrorHandler, installGracefulClose } from 'src/common/http/fastify';
 import { registerSecurityHeaders } from 'src/common/http/security-headers';
 import { FastifyWsAdapter } from 'src/common/http/ws-adapter';
 import { isApiPath, isWebAppRoute, registerWebApp } from 'src/common/http/web-app';
@@ -21,6 +21,8 @@ import { createOpenApiDocument } from 'src/openapi';
 export const setupApp = async (app: NestFastifyApplication): Promise<NestFastifyApplication> => {
   app.useLogger(app.get(Logger));
   const fastify = app.getHttpAdapter().getInstance();
+  // First: it covers the routes registered after it.
+  installErrorHandler(fastify);
   installBodyParsers(fastify);
   installGracefulClose(fastify);
   await app.register(fastifyCookie);

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
+import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
 import { nulFields, nulRefusal, scanJson, tooDeepRefusal } from 'src/common/http/hostile-input';
 import { pathOf } from 'src/common/http/http';
 import type { AppConfigService } from 'src/config/app-config.service';
@@ -31,12 +32,32 @@ const requestIdOf = (req: IncomingMessage): string => {
  */
 export const createHttpAdapter = (config: AppConfigService): FastifyAdapter => {
   const proxies = config.http.trustedProxies;
+  const errors = new GlobalExceptionFilter();
   return new FastifyAdapter({
     trustProxy: proxies.length > 0 ? proxies : false,
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: requestIdOf,
     routerOptions: { ignoreTrailingSlash: true },
     logger: false,
+    // A URL the router cannot decode (`%E0%A4%A`) or a path parameter over its length never reaches a route:
+    // answered here in the error shape, not Fastify's.
+    frameworkErrors: (error: Error, req: FastifyRequest, reply: FastifyReply) => {
+      void reply.header('x-request-id', req.id);
+      errors.reply(error, req, reply);
+    },
+  });
+};
+
+/**
+ * Every route registered from now on (the web UI's files, the API docs, Nest's routes) answers what fails in
+ * Fastify's own steps (body parsing, hooks, a static file's send) through the global filter: the error shape,
+ * and a 4xx such an error carries kept as that 4xx. A route-level handler, so that Nest can still set the
+ * instance's own (it does, on init) without a second setErrorHandler on the same instance.
+ */
+export const installErrorHandler = (fastify: FastifyInstance): void => {
+  const errors = new GlobalExceptionFilter();
+  fastify.addHook('onRoute', (route) => {
+    route.errorHandler ??= (error, req, reply) => errors.reply(error, req, reply);
   });
 };
 
