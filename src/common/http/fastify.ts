@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
-import { nulFields, nulRefusal, scanJson, tooDeepRefusal } from 'src/common/http/hostile-input';
+import { scanJson, textFaults, textRefusal, tooDeepRefusal } from 'src/common/http/hostile-input';
 import { pathOf } from 'src/common/http/http';
 import type { AppConfigService } from 'src/config/app-config.service';
 
@@ -62,13 +62,14 @@ export const installErrorHandler = (fastify: FastifyInstance): void => {
 };
 
 /**
- * Path parameters and query strings are refused with the same 400 when a value (or query key) holds a NUL: they are
- * decoded from `%00` and reach guards, which look records up by them, before any pipe runs.
+ * Path parameters and query strings are refused with the same 400 when a value (or query key) holds a NUL (or a lone
+ * surrogate, which a URL cannot carry today: the decoders leave malformed UTF-8 as it came): they are decoded from
+ * `%00` and reach guards, which look records up by them, before any pipe runs.
  */
 const installInputChecks = (fastify: FastifyInstance): void => {
   fastify.addHook('preValidation', (req, _reply, done) => {
-    const fields = [...nulFields(req.params), ...nulFields(req.query)];
-    done(fields.length > 0 ? nulRefusal(fields) : undefined);
+    const faults = [...textFaults(req.params), ...textFaults(req.query)];
+    done(faults.length > 0 ? textRefusal(faults) : undefined);
   });
 };
 
@@ -76,8 +77,8 @@ const installInputChecks = (fastify: FastifyInstance): void => {
  * Request bodies as the API has always read them: JSON objects and arrays only (anything else is
  * 400 INVALID_JSON), an empty JSON body is `{}`, and on the daemon's callbacks the literal `null`
  * Wings sends for "no body" is `{}` too. Hostile bodies get a 400 before any route
- * sees them: nested deeper than MAX_JSON_DEPTH (JSON_TOO_DEEP), or with a NUL in any string
- * (VALIDATION_FAILED, as for path parameters and query strings). Any other content type gives the
+ * sees them: nested deeper than MAX_JSON_DEPTH (JSON_TOO_DEEP), or with a NUL or a lone surrogate (`"\ud800"`)
+ * in any string or key (VALIDATION_FAILED, as for path parameters and query strings). Any other content type gives the
  * route no body: left unread for the routes that stream it (file uploads), read and dropped elsewhere.
  */
 export const installBodyParsers = (fastify: FastifyInstance): void => {
@@ -109,8 +110,8 @@ export const installBodyParsers = (fastify: FastifyInstance): void => {
         done(new AppException(CommonError.INVALID_JSON), undefined);
         return;
       }
-      const nul = scan.hasNul ? nulFields(value) : [];
-      done(nul.length > 0 ? nulRefusal(nul) : null, nul.length > 0 ? undefined : value);
+      const faults = scan.hasNul || scan.hasSurrogate ? textFaults(value) : [];
+      done(faults.length > 0 ? textRefusal(faults) : null, faults.length > 0 ? undefined : value);
     });
   });
   // Any other body is left unread only on a route that streams it (STREAMS_BODY); elsewhere it is read to the JSON
