@@ -7,7 +7,8 @@ import { installBodyParsers, installErrorHandler, installGracefulClose } from 's
 import { registerSecurityHeaders } from 'src/common/http/security-headers';
 import { FastifyWsAdapter } from 'src/common/http/ws-adapter';
 import { isApiPath, isWebAppRoute, registerWebApp } from 'src/common/http/web-app';
-import { NodeOrigins } from 'src/modules/nodes/node-origins';
+import { AuthService } from 'src/modules/auth/auth.service';
+import { ServerNodeOrigins } from 'src/modules/servers/server-node-origins';
 import { RateLimitGuard } from 'src/modules/auth/rate-limit.guard';
 import { isUnguarded } from 'src/common/rate-limit/rate-limit.rules';
 import { createValidationPipe } from 'src/common/validation/validation.pipe';
@@ -27,8 +28,7 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   installGracefulClose(fastify);
   await app.register(fastifyCookie);
   const config = app.get(AppConfigService);
-  const nodeOrigins = app.get(NodeOrigins);
-  await registerSecurityHeaders(app, { connect: () => nodeOrigins.connectSources(), captcha: config.captcha?.provider });
+  const pagePolicy = await registerSecurityHeaders(app, { captcha: config.captcha?.provider });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
     done();
@@ -59,6 +59,14 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   if (config.docs.enabled) {
     SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs.json', yamlDocumentUrl: 'api/docs.yaml' });
   }
-  await registerWebApp(app, config.web.dir);
+  // The web UI's page names the daemons of the servers its caller can open (the console connects to them);
+  // anonymous, or when that cannot be read now, it keeps the policy every response has.
+  const auth = app.get(AuthService);
+  const serverNodes = app.get(ServerNodeOrigins);
+  await registerWebApp(app, config.web.dir, async (req) => {
+    const held = auth.heldCredential(req);
+    const caller = held && (await auth.recheck(held).catch(() => null));
+    return caller ? pagePolicy(await serverNodes.forCaller(caller).catch(() => [])) : undefined;
+  });
   return app;
 };
