@@ -43,7 +43,7 @@ interface CspSources {
 }
 
 /** The header with these origins added to connect-src; a page's own (PagePolicy). */
-export type PagePolicy = (connect: readonly string[]) => string;
+type PagePolicy = (connect: readonly string[]) => string;
 
 /** Distinct connect-src lists whose header is kept built; past it the kept ones are dropped and built again. */
 const MAX_BUILT_POLICIES = 1_000;

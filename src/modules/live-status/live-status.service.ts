@@ -18,8 +18,8 @@ export const MAX_WATCHED = 100;
  * of LOOKUP_BURST, refilled at LOOKUP_REFILL_PER_SECOND. Three full subscriptions at once, then one of 100 servers
  * every 20 s; servers the socket already watches cost nothing (every poll checks them again anyway).
  */
-export const LOOKUP_BURST = 300;
-export const LOOKUP_REFILL_PER_SECOND = 5;
+const LOOKUP_BURST = 300;
+const LOOKUP_REFILL_PER_SECOND = 5;
 
 class LookupBudget {
   private tokens = LOOKUP_BURST;
