@@ -3,11 +3,12 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { PanelLogger } from 'src/common/logging/logging.module';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
-import { installBodyParsers, installGracefulClose } from 'src/common/http/fastify';
+import { installBodyParsers, installErrorHandler, installGracefulClose } from 'src/common/http/fastify';
 import { registerSecurityHeaders } from 'src/common/http/security-headers';
 import { FastifyWsAdapter } from 'src/common/http/ws-adapter';
 import { isApiPath, isWebAppRoute, registerWebApp } from 'src/common/http/web-app';
-import { NodeOrigins } from 'src/modules/nodes/node-origins';
+import { AuthService } from 'src/modules/auth/auth.service';
+import { ServerNodeOrigins } from 'src/modules/servers/server-node-origins';
 import { RateLimitGuard } from 'src/modules/auth/rate-limit.guard';
 import { isUnguarded } from 'src/common/rate-limit/rate-limit.rules';
 import { createValidationPipe } from 'src/common/validation/validation.pipe';
@@ -21,12 +22,13 @@ import { createOpenApiDocument } from 'src/openapi';
 export const setupApp = async (app: NestFastifyApplication): Promise<NestFastifyApplication> => {
   app.useLogger(app.get(PanelLogger));
   const fastify = app.getHttpAdapter().getInstance();
+  // First: it covers the routes registered after it.
+  installErrorHandler(fastify);
   installBodyParsers(fastify);
   installGracefulClose(fastify);
   await app.register(fastifyCookie);
   const config = app.get(AppConfigService);
-  const nodeOrigins = app.get(NodeOrigins);
-  await registerSecurityHeaders(app, { connect: () => nodeOrigins.connectSources(), captcha: config.captcha?.provider });
+  const pagePolicy = await registerSecurityHeaders(app, { captcha: config.captcha?.provider });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
     done();
@@ -57,6 +59,14 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   if (config.docs.enabled) {
     SwaggerModule.setup('api/docs', app, document, { jsonDocumentUrl: 'api/docs.json', yamlDocumentUrl: 'api/docs.yaml' });
   }
-  await registerWebApp(app, config.web.dir);
+  // The web UI's page names the daemons of the servers its caller can open (the console connects to them);
+  // anonymous, or when that cannot be read now, it keeps the policy every response has.
+  const auth = app.get(AuthService);
+  const serverNodes = app.get(ServerNodeOrigins);
+  await registerWebApp(app, config.web.dir, async (req) => {
+    const held = auth.heldCredential(req);
+    const caller = held && (await auth.recheck(held).catch(() => null));
+    return caller ? pagePolicy(await serverNodes.forCaller(caller).catch(() => [])) : undefined;
+  });
   return app;
 };

@@ -60,7 +60,7 @@ export class AppConfigService {
   /** Whether /api/docs, /api/docs.json and /api/docs.yaml are served. */
   readonly docs: { enabled: boolean };
   /** The live-status WebSocket: one call per watched node every `intervalMs`, each given `timeoutMs`. */
-  readonly liveStatus: { intervalMs: number; timeoutMs: number };
+  readonly liveStatus: { intervalMs: number; timeoutMs: number; maxSocketsPerUser: number };
 
   constructor(schema: EnvSchema) {
     this.env = schema.NODE_ENV;
@@ -118,7 +118,11 @@ export class AppConfigService {
         }
       : null;
     this.docs = { enabled: schema.API_DOCS_ENABLED };
-    this.liveStatus = { intervalMs: schema.LIVE_STATUS_INTERVAL_MS, timeoutMs: schema.LIVE_STATUS_TIMEOUT_MS };
+    this.liveStatus = {
+      intervalMs: schema.LIVE_STATUS_INTERVAL_MS,
+      timeoutMs: schema.LIVE_STATUS_TIMEOUT_MS,
+      maxSocketsPerUser: schema.LIVE_STATUS_MAX_SOCKETS_PER_USER,
+    };
     // This file is dist/config/app-config.service.js once built, so dist/web is one level up.
     this.web = { dir: resolve(schema.WEB_DIR ?? join(__dirname, '..', 'web')) };
     this.mail = { smtpUrl: schema.SMTP_URL, from: schema.MAIL_FROM ?? `Hatchery <no-reply@${new URL(schema.APP_URL).hostname}>` };

@@ -255,6 +255,14 @@ export class EnvSchema {
   @Max(60_000)
   LIVE_STATUS_TIMEOUT_MS = 5_000;
 
+  // Live-status WebSockets one account may hold open at once, over all its sessions and API keys; one more is
+  // closed at once with 4429 (a dashboard tab holds one).
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(1_000)
+  LIVE_STATUS_MAX_SOCKETS_PER_USER = 10;
+
   @IsOptional()
   @IsEmail()
   ADMIN_EMAIL?: string;

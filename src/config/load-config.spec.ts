@@ -113,11 +113,17 @@ describe(AppConfigService.name, () => {
     expect(problemsOf({ HOT_CACHE_TTL_SECONDS: '-1', HOT_CACHE_MAX_ENTRIES: '0' }).map((p) => p.split(':')[0])).toEqual(['HOT_CACHE_TTL_SECONDS', 'HOT_CACHE_MAX_ENTRIES']);
   });
 
-  it('should poll watched nodes every 5 s with a 5 s timeout by default, and refuse intervals under 100 ms', () => {
+  it('should poll watched nodes every 5 s with a 5 s timeout and allow 10 sockets per account by default, and refuse intervals under 100 ms', () => {
     const key = { APP_KEY: 'k'.repeat(40) };
-    expect(AppConfigService.fromEnv(key).liveStatus).toEqual({ intervalMs: 5_000, timeoutMs: 5_000 });
-    expect(AppConfigService.fromEnv({ ...key, LIVE_STATUS_INTERVAL_MS: '250', LIVE_STATUS_TIMEOUT_MS: '1000' }).liveStatus).toEqual({ intervalMs: 250, timeoutMs: 1_000 });
-    expect(problemsOf({ LIVE_STATUS_INTERVAL_MS: '50', LIVE_STATUS_TIMEOUT_MS: 'soon' }).map((p) => p.split(':')[0])).toEqual(['LIVE_STATUS_INTERVAL_MS', 'LIVE_STATUS_TIMEOUT_MS']);
+    expect(AppConfigService.fromEnv(key).liveStatus).toEqual({ intervalMs: 5_000, timeoutMs: 5_000, maxSocketsPerUser: 10 });
+    expect(
+      AppConfigService.fromEnv({ ...key, LIVE_STATUS_INTERVAL_MS: '250', LIVE_STATUS_TIMEOUT_MS: '1000', LIVE_STATUS_MAX_SOCKETS_PER_USER: '3' }).liveStatus,
+    ).toEqual({ intervalMs: 250, timeoutMs: 1_000, maxSocketsPerUser: 3 });
+    expect(problemsOf({ LIVE_STATUS_INTERVAL_MS: '50', LIVE_STATUS_TIMEOUT_MS: 'soon', LIVE_STATUS_MAX_SOCKETS_PER_USER: '0' }).map((p) => p.split(':')[0])).toEqual([
+      'LIVE_STATUS_INTERVAL_MS',
+      'LIVE_STATUS_TIMEOUT_MS',
+      'LIVE_STATUS_MAX_SOCKETS_PER_USER',
+    ]);
   });
 
   it("should list Pterodactyl's 14 stock eggs in the egg gallery by default, none with EGG_GALLERY_URLS=none, and refuse a non-http URL", () => {

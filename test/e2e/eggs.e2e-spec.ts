@@ -1311,6 +1311,10 @@ class EggServer {
       case '/not-json':
         res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>not an egg</body></html>');
         return;
+      case '/lone-surrogate.json':
+        // JSON.stringify writes the lone surrogate as the escape "\ud800".
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...JSON.parse(paper), features: ['eula', '\ud800'] }));
+        return;
       case '/v3.json':
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...JSON.parse(paper), meta: { version: 'PTDL_v3' } }));
         return;
@@ -1404,6 +1408,14 @@ describe.each(dbKinds(['postgres']))('egg import from a URL, private addresses a
   afterAll(async () => {
     await t?.close();
     await server?.stop();
+  });
+
+  it('should answer 400 VALIDATION_FAILED and add nothing when the document holds a lone surrogate', async () => {
+    const before = await state();
+    expectValidation(await importUrl({ nestId: nest.id, url: server.url('/lone-surrogate.json') }), [
+      { field: 'features.1', message: 'features.1 must not contain a lone surrogate (\\ud800 to \\udfff without its pair): it is not valid Unicode text' },
+    ]);
+    expect(await state()).toEqual(before);
   });
 
   it('should answer 201 with the imported egg and leave an egg.imported entry naming the URL when the URL serves a PTDL document', async () => {

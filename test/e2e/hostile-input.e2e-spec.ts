@@ -1,4 +1,5 @@
 import type { Response } from 'supertest';
+import { createEgg, createNest } from 'test/factories/egg.factory';
 import { DEFAULT_PASSWORD, createUser } from 'test/factories/user.factory';
 import { signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
@@ -96,5 +97,61 @@ describe.each(dbKinds(['postgres']))('hostile input: deep nesting and NUL charac
       expectNulRefused(await as('get', '/api/admin/audit-logs?ac%00tion=x'), ['ac\\u0000tion']);
       expect(errorLines()).toEqual([]);
     });
+  });
+});
+
+/** Lone UTF-16 surrogates, which JSON can escape (`"\ud800"`) and PostgreSQL cannot store: a jsonb write failed with 500. */
+describe.each(dbKinds(['pglite', 'postgres']))('hostile input: lone surrogates (%s)', (db) => {
+  let t: TestApp;
+  let cookie: string;
+  const logs = new LogCapture();
+
+  const LONE = (field: string) => `${field} must not contain a lone surrogate (\\ud800 to \\udfff without its pair): it is not valid Unicode text`;
+  /** `body` is JSON text as the client wrote it, escapes and all. */
+  const send = (method: 'post' | 'patch', path: string, body: string, signedIn = true) => {
+    const req = t.http()[method](path).set('Content-Type', 'application/json');
+    return (signedIn ? req.set('Cookie', cookie).set('Origin', TEST_ORIGIN) : req).send(body);
+  };
+  const expectRefused = (res: Response, fields: string[]): void => {
+    expect([res.status, res.body]).toEqual([
+      400,
+      { statusCode: 400, code: 'VALIDATION_FAILED', message: 'Validation failed', details: fields.map((field) => ({ field, message: LONE(field) })), requestId: expect.any(String) },
+    ]);
+  };
+  const errorLines = () => logs.lines().filter((l) => typeof l.level === 'number' && l.level >= 50);
+
+  beforeAll(async () => {
+    t = await createTestApp({ db, logStream: logs });
+    const admin = await createUser(t.app, { admin: true });
+    cookie = await signIn(t, admin.email);
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('should answer 400 naming the field, and write nothing, on routes that store the string in jsonb', async () => {
+    const nest = await createNest(t.app);
+    const egg = await createEgg(t.app, nest.id);
+    // An egg's features are a jsonb column; a nest's name goes to the audit log's jsonb metadata.
+    expectRefused(await send('patch', `/api/admin/eggs/${egg.id}`, '{"features":["eula","\\ud800"]}'), ['features.1']);
+    expectRefused(await send('post', '/api/admin/nests', '{"name":"Mine\\uDBFFcraft"}'), ['name']);
+    expectRefused(await send('post', '/api/admin/nests', '{"name":"tail \\udc00"}'), ['name']);
+    const stored = await t.http().get(`/api/admin/eggs/${egg.id}`).set('Cookie', cookie).expect(200);
+    expect(stored.body.data.features).toEqual(['eula']);
+    expect(errorLines()).toEqual([]);
+  });
+
+  it('should answer 400 on an anonymous route, in keys and nested fields, naming each', async () => {
+    expectRefused(await send('post', '/api/auth/sign-in/email', '{"email":"a\\ud800@example.test","password":"x"}', false), ['email']);
+    expectRefused(await send('post', '/api/account/api-keys', '{"name":"ok","deep":{"list":["fine","\\ud83d"]},"k\\udfffey":1}'), ['deep.list.1', 'k\\udfffey']);
+    expect(errorLines()).toEqual([]);
+  });
+
+  it('should take a surrogate pair, and an escaped backslash before ud800, as ordinary text', async () => {
+    const pair = await send('post', '/api/admin/nests', '{"name":"Smile \\ud83d\\ude00"}');
+    expect([pair.status, pair.body.data?.name]).toEqual([201, 'Smile \u{1F600}']);
+    const escaped = await send('post', '/api/admin/nests', '{"name":"C:\\\\ud800"}');
+    expect([escaped.status, escaped.body.data?.name]).toEqual([201, 'C:\\ud800']);
   });
 });

@@ -1,7 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { LiveStatusService } from 'src/modules/live-status/live-status.service';
+import { ServerContextResolver } from 'src/modules/servers/server-context';
+import { createEgg, createNest } from 'test/factories/egg.factory';
+import { createNodeRow } from 'test/factories/node.factory';
+import { createServerRow } from 'test/factories/server.factory';
 import { createUser } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
-import { createTestApp, TEST_ORIGIN } from 'test/utils/create-test-app';
+import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { eggFixtureFiles } from 'test/utils/fixtures';
 import { freePort } from 'test/utils/free-port';
 import { LiveClient, refusalOf } from 'test/utils/live-client';
@@ -286,5 +291,89 @@ describe.each(dbKinds(['postgres']))('live status WebSocket upgrades and the rat
     } finally {
       await t.close();
     }
+  });
+});
+
+describe.each(dbKinds(['pglite', 'postgres']))('live status WebSocket limits per account and per socket (%s)', (db) => {
+  let t: TestApp;
+  let url: string;
+  const open: LiveClient[] = [];
+  const connect = async (headers: Record<string, string>) => {
+    const client = await LiveClient.connect(url, headers);
+    open.push(client);
+    return client;
+  };
+  const uuids = (n: number) => Array.from({ length: n }, () => randomUUID());
+
+  beforeAll(async () => {
+    // A node nobody listens on: its servers' polls fail fast, which these tests do not look at.
+    t = await createTestApp({ db, env: { LIVE_STATUS_MAX_SOCKETS_PER_USER: '3', LIVE_STATUS_INTERVAL_MS: '60000' } });
+    await t.app.listen(0, '127.0.0.1');
+    url = `${(await t.app.getUrl()).replace(/^http/, 'ws')}/api/ws`;
+  });
+
+  afterEach(async () => {
+    jest.restoreAllMocks();
+    await Promise.all(open.splice(0).map((c) => c.close()));
+  });
+
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('should close a fourth socket of one account at once with 4429, over sessions and keys alike, and take one again after a close', async () => {
+    const user = await createUser(t.app);
+    const cookie = await signIn(t, user.email);
+    const key = await createApiKey(t, cookie, { name: 'script' });
+    const browser = { Cookie: cookie, Origin: TEST_ORIGIN };
+    const first = await connect(browser);
+    await connect({ Authorization: `Bearer ${key}` });
+    await connect({ Authorization: `Bearer ${key}` });
+
+    const refused = await connect(browser);
+    expect(await refused.closed).toEqual({ code: 4429, reason: 'Too many live-status connections: at most 3 per account' });
+    // The three open ones still work.
+    expect(await first.subscribe([])).toEqual([]);
+
+    // Another account is counted on its own.
+    const other = await createUser(t.app);
+    const theirs = await connect({ Cookie: await signIn(t, other.email), Origin: TEST_ORIGIN });
+    expect(await theirs.subscribe([])).toEqual([]);
+
+    await first.close();
+    const again = await connect(browser);
+    expect(await again.subscribe([])).toEqual([]);
+    expect(again.socket.readyState).toBe(again.socket.OPEN);
+  });
+
+  it('should refuse a subscribe past the socket’s lookup budget with RATE_LIMITED, without looking anything up, and not count servers it watches', async () => {
+    const user = await createUser(t.app);
+    const { node } = await createNodeRow(t.app, { fqdn: '127.0.0.1', scheme: 'http', daemonListen: 1 });
+    const egg = await createEgg(t.app, (await createNest(t.app)).id);
+    const owned = await createServerRow(t.app, { node, egg, owner: user });
+    const client = await connect({ Cookie: await signIn(t, user.email), Origin: TEST_ORIGIN });
+    const lookups = jest.spyOn(t.app.get(ServerContextResolver), 'forCaller');
+
+    // Lookups by subscriptions; the poll of the owned server's node checks it again too, once per interval.
+    const looked = (ref?: string) => lookups.mock.calls.filter(([, called]) => (ref === undefined ? called !== owned.uuid : called === ref)).length;
+
+    // 300 lookups: three subscriptions of 100 servers, 99 of them new each time and not existing (a database query each).
+    expect(await client.subscribe([owned.uuid, ...uuids(99)])).toEqual([owned.uuid]);
+    expect(await client.subscribe([owned.uuid, ...uuids(99)])).toEqual([owned.uuid]);
+    expect(await client.subscribe([owned.uuid, ...uuids(99)])).toEqual([owned.uuid]);
+    expect(await client.subscribe(uuids(2))).toEqual([]);
+    expect(looked()).toBe(99 * 3 + 2);
+    // The watched server was looked up by the first subscribe only (and by at most one poll).
+    expect(looked(owned.uuid)).toBeLessThanOrEqual(2);
+
+    const from = client.frames.length;
+    client.send('subscribe', { servers: uuids(100) });
+    const refusal = await client.next((f) => f.event === 'error' || f.event === 'subscribed', from);
+    expect(refusal).toMatchObject({ event: 'error', data: { code: 'RATE_LIMITED', message: expect.stringMatching(/^This connection has looked up too many servers; subscribe again in \d+ s$/) } });
+    expect(looked()).toBe(99 * 3 + 2);
+    // The set is left as it was, and the socket stays open; another socket has its own budget.
+    expect(client.socket.readyState).toBe(client.socket.OPEN);
+    const second = await connect({ Cookie: await signIn(t, user.email), Origin: TEST_ORIGIN });
+    expect(await second.subscribe([owned.uuid, ...uuids(99)])).toEqual([owned.uuid]);
   });
 });

@@ -2,7 +2,13 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { NodeOrigins } from 'src/modules/nodes/node-origins';
+import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
+import { createEgg, createNest } from 'test/factories/egg.factory';
 import { createNodeRow } from 'test/factories/node.factory';
+import { createServerRow } from 'test/factories/server.factory';
 import { createUser } from 'test/factories/user.factory';
 import { signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
@@ -101,11 +107,11 @@ describe.each(dbKinds(['postgres']))('web UI served by the panel (%s)', (db) => 
     expect(Number(after.headers['x-ratelimit-remaining'])).toBe(remaining - 1);
   });
 
-  it("should put every node's daemon origin (http and ws) in connect-src, following node changes", async () => {
+  it("should name every node's daemon origin (http and ws) in an administrator's page, following node changes", async () => {
     const admin = await createUser(t.app, { admin: true });
     const cookie = await signIn(t, admin.email);
     const asAdmin = (method: 'post' | 'patch' | 'delete', path: string) => t.http()[method](path).set('Cookie', cookie).set('Origin', TEST_ORIGIN);
-    const connect = async () => cspOf((await t.http().get('/').expect(200)).headers['content-security-policy']).get('connect-src');
+    const connect = async () => cspOf((await t.http().get('/').set('Cookie', cookie).expect(200)).headers['content-security-policy']).get('connect-src');
 
     const made = await asAdmin('post', '/api/admin/nodes').send({ name: 'csp', fqdn: 'Wings-CSP.example.test', scheme: 'https', daemonListen: 8443, memory: 1024, disk: 1024 }).expect(201);
     expect(await connect()).toEqual(expect.arrayContaining(["'self'", 'https://wings-csp.example.test:8443', 'wss://wings-csp.example.test:8443']));
@@ -127,6 +133,71 @@ describe.each(dbKinds(['postgres']))('web UI served by the panel (%s)', (db) => 
       seen = await connect();
     }
     expect(seen).toEqual(expect.arrayContaining(['http://elsewhere.example.test:8080', 'ws://elsewhere.example.test:8080']));
+  });
+});
+
+describe.each(dbKinds(['pglite', 'postgres']))("the web UI page's connect-src names only the caller's nodes (%s)", (db) => {
+  let t: TestApp;
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = makeWebDir();
+    t = await createTestApp({ db, env: { WEB_DIR: dir } });
+  });
+
+  afterAll(async () => {
+    await t.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const connectOf = async (path: string, cookie?: string) => {
+    const req = t.http().get(path);
+    const res = await (cookie ? req.set('Cookie', cookie) : req);
+    return { status: res.status, connect: cspOf(res.headers['content-security-policy']).get('connect-src') };
+  };
+  const origins = (fqdn: string) => [`https://${fqdn}:8443`, `wss://${fqdn}:8443`];
+
+  it('should list the nodes of owned and shared servers to their user, every node to an administrator, and none anonymously or in JSON', async () => {
+    const tag = randomBytes(3).toString('hex');
+    const egg = await createEgg(t.app, (await createNest(t.app)).id);
+    const [own, shared, foreign, empty] = await Promise.all(
+      ['own', 'shared', 'foreign', 'empty'].map(async (name) => (await createNodeRow(t.app, { fqdn: `${name}-${tag}.example.test`, scheme: 'https', daemonListen: 8443 })).node),
+    );
+    const user = await createUser(t.app);
+    const other = await createUser(t.app);
+    await createServerRow(t.app, { node: own, egg, owner: user });
+    const sharedServer = await createServerRow(t.app, { node: shared, egg, owner: other });
+    const foreignServer = await createServerRow(t.app, { node: foreign, egg, owner: other });
+    const subusers = t.app.get(DataSource).getRepository(SubuserEntity);
+    await subusers.save(subusers.create({ serverId: sharedServer.id, userId: user.id, permissions: ['server.view', 'control.console'] }));
+    await t.app.get(NodeOrigins).settled();
+    const cookie = await signIn(t, user.email);
+    const adminCookie = await signIn(t, (await createUser(t.app, { admin: true })).email);
+
+    // The page the console is opened from, at the root and at a client-side route, and the HEAD of it.
+    for (const path of ['/', `/server/${sharedServer.identifier}/console`, '/account']) {
+      expect(await connectOf(path, cookie)).toEqual({ status: 200, connect: ["'self'", ...origins(`own-${tag}.example.test`), ...origins(`shared-${tag}.example.test`)].sort() });
+    }
+    const head = await t.http().head('/server/x').set('Cookie', cookie).expect(200);
+    expect(cspOf(head.headers['content-security-policy']).get('connect-src')).toContain(`wss://own-${tag}.example.test:8443`);
+    const all = (await connectOf('/', adminCookie)).connect;
+    for (const node of [own, shared, foreign, empty]) {
+      expect(all).toEqual(expect.arrayContaining(origins(node.fqdn)));
+    }
+
+    // Anonymous pages, and every JSON answer (signed in or not, errors included), name no node.
+    for (const [path, who] of [['/', undefined], ['/auth/login', undefined], ['/api/account', cookie], ['/api/account', adminCookie], ['/api/health', undefined], [`/api/client/servers/${foreignServer.uuid}`, cookie], ['/api/nope', adminCookie]] as const) {
+      expect({ path, connect: (await connectOf(path, who)).connect }).toEqual({ path, connect: ["'self'"] });
+    }
+    // A cookie that does not work is an anonymous page.
+    expect((await connectOf('/', 'hatchery_session=forged')).connect).toEqual(["'self'"]);
+
+    // Access changes show on the next page: shared with them, and no longer.
+    const grant = await subusers.save(subusers.create({ serverId: foreignServer.id, userId: user.id, permissions: ['server.view'] }));
+    expect((await connectOf('/', cookie)).connect).toEqual(expect.arrayContaining(origins(`foreign-${tag}.example.test`)));
+    await subusers.delete(grant.id);
+    await subusers.delete({ serverId: sharedServer.id, userId: user.id });
+    expect((await connectOf('/', cookie)).connect).toEqual(["'self'", ...origins(`own-${tag}.example.test`)].sort());
   });
 });
 

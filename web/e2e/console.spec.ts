@@ -1,5 +1,5 @@
 import { CONSOLE_TOKEN_TTL_SECONDS, e2eEnv } from 'e2e/panel-api';
-import { expect, expectAccessible, signIn, test } from 'e2e/fixtures';
+import { expect, expectAccessible, test } from 'e2e/fixtures';
 
 // The server console (/server/$id) against the built panel and the simulator. The panel signs
 // console tokens for CONSOLE_TOKEN_TTL_SECONDS here (global-setup.ts), so every page renews its
@@ -80,8 +80,13 @@ test.describe('server console', () => {
     const server = await createServer();
     await installed(server);
     const subuser = await newSubuser(server.uuid, ['server.view', 'websocket.connect']);
-    await signIn(page, subuser);
+    // Signed in on the sign-in page, whose content-security policy names no node: the console page it goes on to
+    // must be loaded with the subuser's own policy (their server's node) for the socket to connect.
     await page.goto(`/server/${server.uuid}`);
+    await page.getByRole('textbox', { name: 'E-mail or username' }).fill(subuser.email);
+    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(subuser.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).toHaveURL(new RegExp(`/server/${server.uuid}$`));
     await expect(page.getByRole('status').filter({ hasText: /node/ })).toHaveText('Connected to the node');
     await expect(page.getByRole('region', { name: 'Console output' })).toBeVisible();
     await expect(page.getByRole('textbox', { name: 'Command' })).toHaveCount(0);

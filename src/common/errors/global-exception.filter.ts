@@ -18,12 +18,37 @@ const fromDef = (def: ErrorDef, status: number, message?: string): ErrorBody => 
   message: message ?? def.message,
 });
 
-/** Fastify's own errors (FST_ERR_CTP_BODY_TOO_LARGE and the like) carry a `code` and a `statusCode`. */
+/**
+ * Errors the HTTP stack raises carry their status: Fastify's own (`FST_ERR_BAD_URL`,
+ * `FST_ERR_CTP_BODY_TOO_LARGE`...: a `code` and a `statusCode`), and the http-errors of the static
+ * file server (`statusCode` and `expose`: a path outside its root is 403, a range past the end 416).
+ */
 interface FrameworkError {
   code?: unknown;
   statusCode?: unknown;
+  expose?: unknown;
   message?: string;
 }
+
+/** The 4xx a framework error carries, or undefined when it carries none (then it is ours to answer as a 500). */
+const frameworkClientStatus = (exception: unknown): number | undefined => {
+  if (exception === null || typeof exception !== 'object') {
+    return undefined;
+  }
+  const { statusCode } = exception as FrameworkError;
+  return typeof statusCode === 'number' && Number.isInteger(statusCode) && statusCode >= 400 && statusCode < 500 ? statusCode : undefined;
+};
+
+/** Statuses the HTTP stack answers with that no feature raises: each gets a code of its own. */
+const CLIENT_STATUS_CODES = new Map<number, { code: string; message: string }>([
+  [HttpStatus.METHOD_NOT_ALLOWED, { code: 'METHOD_NOT_ALLOWED', message: 'Method not allowed' }],
+  [HttpStatus.NOT_ACCEPTABLE, { code: 'NOT_ACCEPTABLE', message: 'Not acceptable' }],
+  [HttpStatus.LENGTH_REQUIRED, { code: 'LENGTH_REQUIRED', message: 'The request needs a Content-Length' }],
+  [HttpStatus.PRECONDITION_FAILED, { code: 'PRECONDITION_FAILED', message: 'Precondition failed' }],
+  [HttpStatus.URI_TOO_LONG, { code: 'URI_TOO_LONG', message: 'The URL is too long' }],
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE, { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Unsupported media type' }],
+  [HttpStatus.REQUESTED_RANGE_NOT_SATISFIABLE, { code: 'RANGE_NOT_SATISFIABLE', message: 'The requested range is not satisfiable' }],
+]);
 
 /** Nest's own HttpExceptions (unknown route, and the like) in our error shape. */
 const BUILTIN_STATUS = new Map<number, ErrorDef>([
@@ -42,8 +67,15 @@ export class GlobalExceptionFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
-    const req = ctx.getRequest<HttpRequest>();
-    const res = ctx.getResponse<HttpReply>();
+    this.reply(exception, ctx.getRequest<HttpRequest>(), ctx.getResponse<HttpReply>());
+  }
+
+  /**
+   * Answers `exception` in the error shape. Also Fastify's error handler (app.setup.ts) and its
+   * `frameworkErrors` (fastify.ts), for what fails outside Nest's routes: the web UI's files, an
+   * unreadable URL.
+   */
+  reply(exception: unknown, req: HttpRequest, res: HttpReply): void {
     const body = this.toBody(exception);
     body.requestId = req.id;
     if (res.sent || res.raw.headersSent) {
@@ -78,18 +110,27 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     if (exception instanceof HttpException) {
       return this.fromHttpException(exception);
     }
-    const fw = exception as FrameworkError | null;
-    if (fw && typeof fw === 'object' && typeof fw.code === 'string' && fw.code.startsWith('FST_') && typeof fw.statusCode === 'number') {
-      if (fw.statusCode === Number(HttpStatus.PAYLOAD_TOO_LARGE)) {
-        return fromDef(CommonError.PAYLOAD_TOO_LARGE, fw.statusCode);
-      }
-      if (fw.statusCode >= 400 && fw.statusCode < 500) {
-        return fromDef(CommonError.BAD_REQUEST, fw.statusCode, fw.message);
-      }
+    const clientStatus = frameworkClientStatus(exception);
+    if (clientStatus !== undefined) {
+      return this.fromClientStatus(clientStatus, exception as FrameworkError);
     }
     // Unknown: the stack goes to the server log only.
     this.logger.error({ err: exception }, 'Unhandled error');
     return fromDef(CommonError.INTERNAL_ERROR, HttpStatus.INTERNAL_SERVER_ERROR);
+  }
+
+  /**
+   * A 4xx of the HTTP stack, whatever raised it. The message is the error's own only where it was
+   * written for the client (Fastify's, and http-errors marked `expose`); else the status's.
+   */
+  private fromClientStatus(status: number, fw: FrameworkError): ErrorBody {
+    const known = BUILTIN_STATUS.get(status);
+    if (known) {
+      return fromDef(known, status);
+    }
+    const own = (typeof fw.code === 'string' && fw.code.startsWith('FST_')) || fw.expose === true ? fw.message : undefined;
+    const named = CLIENT_STATUS_CODES.get(status);
+    return named ? { statusCode: status, code: named.code, message: own || named.message } : fromDef(CommonError.BAD_REQUEST, status, own || undefined);
   }
 
   private fromHttpException(exception: HttpException): ErrorBody {
@@ -102,6 +143,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
       this.logger.error({ err: exception }, 'HTTP exception');
       return fromDef(CommonError.INTERNAL_ERROR, status);
     }
-    return fromDef(CommonError.BAD_REQUEST, status, exception.message);
+    const named = CLIENT_STATUS_CODES.get(status);
+    return named ? { statusCode: status, code: named.code, message: exception.message || named.message } : fromDef(CommonError.BAD_REQUEST, status, exception.message);
   }
 }

@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
-import { nulFields, nulRefusal, scanJson, tooDeepRefusal } from 'src/common/http/hostile-input';
+import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
+import { scanJson, textFaults, textRefusal, tooDeepRefusal } from 'src/common/http/hostile-input';
 import { pathOf } from 'src/common/http/http';
 import type { AppConfigService } from 'src/config/app-config.service';
 
@@ -31,23 +32,44 @@ const requestIdOf = (req: IncomingMessage): string => {
  */
 export const createHttpAdapter = (config: AppConfigService): FastifyAdapter => {
   const proxies = config.http.trustedProxies;
+  const errors = new GlobalExceptionFilter();
   return new FastifyAdapter({
     trustProxy: proxies.length > 0 ? proxies : false,
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: requestIdOf,
     routerOptions: { ignoreTrailingSlash: true },
     logger: false,
+    // A URL the router cannot decode (`%E0%A4%A`) or a path parameter over its length never reaches a route:
+    // answered here in the error shape, not Fastify's.
+    frameworkErrors: (error: Error, req: FastifyRequest, reply: FastifyReply) => {
+      void reply.header('x-request-id', req.id);
+      errors.reply(error, req, reply);
+    },
   });
 };
 
 /**
- * Path parameters and query strings are refused with the same 400 when a value (or query key) holds a NUL: they are
- * decoded from `%00` and reach guards, which look records up by them, before any pipe runs.
+ * Every route registered from now on (the web UI's files, the API docs, Nest's routes) answers what fails in
+ * Fastify's own steps (body parsing, hooks, a static file's send) through the global filter: the error shape,
+ * and a 4xx such an error carries kept as that 4xx. A route-level handler, so that Nest can still set the
+ * instance's own (it does, on init) without a second setErrorHandler on the same instance.
+ */
+export const installErrorHandler = (fastify: FastifyInstance): void => {
+  const errors = new GlobalExceptionFilter();
+  fastify.addHook('onRoute', (route) => {
+    route.errorHandler ??= (error, req, reply) => errors.reply(error, req, reply);
+  });
+};
+
+/**
+ * Path parameters and query strings are refused with the same 400 when a value (or query key) holds a NUL (or a lone
+ * surrogate, which a URL cannot carry today: the decoders leave malformed UTF-8 as it came): they are decoded from
+ * `%00` and reach guards, which look records up by them, before any pipe runs.
  */
 const installInputChecks = (fastify: FastifyInstance): void => {
   fastify.addHook('preValidation', (req, _reply, done) => {
-    const fields = [...nulFields(req.params), ...nulFields(req.query)];
-    done(fields.length > 0 ? nulRefusal(fields) : undefined);
+    const faults = [...textFaults(req.params), ...textFaults(req.query)];
+    done(faults.length > 0 ? textRefusal(faults) : undefined);
   });
 };
 
@@ -55,8 +77,8 @@ const installInputChecks = (fastify: FastifyInstance): void => {
  * Request bodies as the API has always read them: JSON objects and arrays only (anything else is
  * 400 INVALID_JSON), an empty JSON body is `{}`, and on the daemon's callbacks the literal `null`
  * Wings sends for "no body" is `{}` too. Hostile bodies get a 400 before any route
- * sees them: nested deeper than MAX_JSON_DEPTH (JSON_TOO_DEEP), or with a NUL in any string
- * (VALIDATION_FAILED, as for path parameters and query strings). Any other content type gives the
+ * sees them: nested deeper than MAX_JSON_DEPTH (JSON_TOO_DEEP), or with a NUL or a lone surrogate (`"\ud800"`)
+ * in any string or key (VALIDATION_FAILED, as for path parameters and query strings). Any other content type gives the
  * route no body: left unread for the routes that stream it (file uploads), read and dropped elsewhere.
  */
 export const installBodyParsers = (fastify: FastifyInstance): void => {
@@ -88,8 +110,8 @@ export const installBodyParsers = (fastify: FastifyInstance): void => {
         done(new AppException(CommonError.INVALID_JSON), undefined);
         return;
       }
-      const nul = scan.hasNul ? nulFields(value) : [];
-      done(nul.length > 0 ? nulRefusal(nul) : null, nul.length > 0 ? undefined : value);
+      const faults = scan.hasNul || scan.hasSurrogate ? textFaults(value) : [];
+      done(faults.length > 0 ? textRefusal(faults) : null, faults.length > 0 ? undefined : value);
     });
   });
   // Any other body is left unread only on a route that streams it (STREAMS_BODY); elsewhere it is read to the JSON

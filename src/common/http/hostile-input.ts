@@ -10,8 +10,8 @@ import type { FieldError } from 'src/common/validation/validation.pipe';
  */
 export const MAX_JSON_DEPTH = 32;
 
-/** At most this many fields are listed when several strings hold a NUL; the first ones say enough. */
-const MAX_NUL_FIELDS = 10;
+/** At most this many fields are listed when several strings hold a NUL or a lone surrogate; the first ones say enough. */
+const MAX_FAULT_FIELDS = 10;
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
@@ -22,24 +22,40 @@ const BACKSLASH = 0x5c;
 
 interface JsonScan {
   tooDeep: boolean;
-  /** A string (key or value) holds `\u0000`; JSON text cannot carry a raw NUL inside a string. */
+  /** A string (key or value) escapes `\u0000`; JSON text cannot carry a raw NUL inside a string. */
   hasNul: boolean;
+  /**
+   * A string escapes a UTF-16 surrogate (`\ud800` to `\udfff`), paired or not. Text decoded from UTF-8 cannot
+   * hold a surrogate any other way (a malformed byte becomes U+FFFD), so only then is the parsed body checked.
+   */
+  hasSurrogate: boolean;
 }
+
+/** `\uDXXX` with X in 8..F: the escape of a surrogate code unit (`i` is the index of the `u`). */
+const isSurrogateEscape = (text: string, i: number): boolean => {
+  const d = text.charCodeAt(i + 1);
+  const next = text.charCodeAt(i + 2);
+  // 'd'/'D', then '8'-'9', 'a'-'f' or 'A'-'F'.
+  return (d === 0x64 || d === 0x44) && ((next >= 0x38 && next <= 0x39) || (next >= 0x61 && next <= 0x66) || (next >= 0x41 && next <= 0x46));
+};
 
 /**
  * One linear pass over JSON text before it is parsed: the nesting depth (brackets inside strings do not
- * count) and whether a string escapes a NUL. Malformed text is left for the parser to refuse.
+ * count), and whether a string escapes a NUL or a surrogate. Malformed text is left for the parser to refuse.
  */
 export const scanJson = (text: string, maxDepth = MAX_JSON_DEPTH): JsonScan => {
   let depth = 0;
   let inString = false;
   let hasNul = false;
+  let hasSurrogate = false;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
       if (c === BACKSLASH) {
         if (text.startsWith('u0000', i + 1)) {
           hasNul = true;
+        } else if (text.charCodeAt(i + 1) === 0x75 && isSurrogateEscape(text, i + 1)) {
+          hasSurrogate = true;
         }
         i++;
       } else if (c === QUOTE) {
@@ -49,28 +65,44 @@ export const scanJson = (text: string, maxDepth = MAX_JSON_DEPTH): JsonScan => {
       inString = true;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
       if (++depth > maxDepth) {
-        return { tooDeep: true, hasNul };
+        return { tooDeep: true, hasNul, hasSurrogate };
       }
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       depth--;
     }
   }
-  return { tooDeep: false, hasNul };
+  return { tooDeep: false, hasNul, hasSurrogate };
 };
 
-const hasNulChar = (s: string): boolean => s.includes('\u0000');
+/** A high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-/** A key as a field name: a NUL (or other control character) in it is shown escaped, as JSON writes it. */
-const keyName = (key: string): string => ([...key].some((ch) => ch < ' ') ? JSON.stringify(key).slice(1, -1) : key);
+/** What makes a string unfit to store: PostgreSQL's text and jsonb refuse both (jsonb with an error, so a 500). */
+type TextFault = 'nul' | 'surrogate';
 
-/** The fields (named as validation errors name them: `a.b.0.c`) whose string, or key, holds a NUL. */
-export const nulFields = (value: unknown, path = '', out: string[] = []): string[] => {
-  if (out.length >= MAX_NUL_FIELDS) {
+const faultOf = (s: string): TextFault | undefined => (s.includes('\u0000') ? 'nul' : LONE_SURROGATE.test(s) ? 'surrogate' : undefined);
+
+const FAULT_MESSAGES: Record<TextFault, (field: string) => string> = {
+  nul: (field) => `${field} must not contain the NUL character (\\u0000)`,
+  surrogate: (field) => `${field} must not contain a lone surrogate (\\ud800 to \\udfff without its pair): it is not valid Unicode text`,
+};
+
+/** A key as a field name: a NUL, other control character or lone surrogate in it is shown escaped, as JSON writes it. */
+const keyName = (key: string): string => ([...key].some((ch) => ch < ' ') || LONE_SURROGATE.test(key) ? JSON.stringify(key).slice(1, -1) : key);
+
+/**
+ * The fields (named as validation errors name them: `a.b.0.c`) whose string, or key, holds a NUL or a lone
+ * surrogate, each with what is wrong with it.
+ */
+export const textFaults = (value: unknown, path = '', out: FieldError[] = []): FieldError[] => {
+  if (out.length >= MAX_FAULT_FIELDS) {
     return out;
   }
   if (typeof value === 'string') {
-    if (hasNulChar(value)) {
-      out.push(path || '(body)');
+    const fault = faultOf(value);
+    if (fault) {
+      const field = path || '(body)';
+      out.push({ field, message: FAULT_MESSAGES[fault](field) });
     }
     return out;
   }
@@ -79,21 +111,21 @@ export const nulFields = (value: unknown, path = '', out: string[] = []): string
   }
   for (const [key, child] of Object.entries(value as Record<string, unknown>)) {
     const field = path ? `${path}.${keyName(key)}` : keyName(key);
-    if (hasNulChar(key)) {
-      out.push(field);
+    const fault = faultOf(key);
+    if (fault && out.length < MAX_FAULT_FIELDS) {
+      out.push({ field, message: FAULT_MESSAGES[fault](field) });
     }
-    nulFields(child, field, out);
+    textFaults(child, field, out);
   }
   return out;
 };
 
 /**
- * The 400 for strings holding NUL. PostgreSQL's text and jsonb cannot store the character at all, and no name, path
- * or command needs it, so it is refused at the edge for every route rather than failing in the database.
+ * The 400 for strings holding a NUL or a lone surrogate. PostgreSQL cannot store either (jsonb refuses both with an
+ * error, text refuses the NUL), and no name, path or command needs them, so they are refused at the edge for every
+ * route rather than failing in the database.
  */
-export const nulRefusal = (fields: string[]): AppException =>
-  new AppException(CommonError.VALIDATION_FAILED, {
-    details: fields.slice(0, MAX_NUL_FIELDS).map((field): FieldError => ({ field, message: `${field} must not contain the NUL character (\\u0000)` })),
-  });
+export const textRefusal = (faults: FieldError[]): AppException =>
+  new AppException(CommonError.VALIDATION_FAILED, { details: faults.slice(0, MAX_FAULT_FIELDS) });
 
 export const tooDeepRefusal = (): AppException => new AppException(CommonError.JSON_TOO_DEEP, { message: `The request body nests deeper than ${MAX_JSON_DEPTH} levels` });

@@ -38,11 +38,15 @@ const CAPTCHA_SOURCES: Record<CaptchaProvider, Partial<Record<'script-src' | 'fr
 };
 
 interface CspSources {
-  /** Origins the browser may reach besides the panel (every node's daemon): the same array until it changes. */
-  connect: () => string[];
   /** The configured CAPTCHA provider, whose widget the sign-in pages load. */
   captcha?: CaptchaProvider | null;
 }
+
+/** The header with these origins added to connect-src; a page's own (PagePolicy). */
+type PagePolicy = (connect: readonly string[]) => string;
+
+/** Distinct connect-src lists whose header is kept built; past it the kept ones are dropped and built again. */
+const MAX_BUILT_POLICIES = 1_000;
 
 /** The directives for a CAPTCHA provider, before the nodes' origins join connect-src. */
 const cspDirectives = (captcha: CaptchaProvider | null | undefined): Record<string, string[]> => {
@@ -62,28 +66,38 @@ const serializeCsp = (directives: Record<string, string[]>): string =>
 /**
  * Security headers (nosniff, CSP, frame and referrer policies...) on every response, errors and
  * rate-limit refusals included. Registered before any other onRequest hook that may answer early.
- * The CSP is written by us, not helmet: its header is built once per list of node origins
- * (`sources.connect` returns the same array until a node changes) instead of parsed per response.
+ * The CSP is written by us, not helmet, built once instead of parsed per response. Every response
+ * gets connect-src 'self' only: no node's address is named to a caller that has no use for it (the
+ * API's JSON, anonymous pages). The web UI's page replaces it with the returned PagePolicy's header
+ * for the daemons its caller's console reaches (src/common/http/web-app.ts).
  */
-export const registerSecurityHeaders = async (app: NestFastifyApplication, sources: CspSources): Promise<void> => {
+export const registerSecurityHeaders = async (app: NestFastifyApplication, sources: CspSources): Promise<PagePolicy> => {
   await app.register(fastifyHelmet, { contentSecurityPolicy: false, frameguard: { action: 'deny' } });
   // Not helmet's defaults: they add upgrade-insecure-requests, which breaks a panel reached over plain http on a LAN.
   const base = cspDirectives(sources.captcha);
-  let builtFor: string[] | undefined;
-  let header = '';
-  const currentHeader = (): string => {
-    const connect = sources.connect();
-    if (connect !== builtFor) {
-      builtFor = connect;
-      header = serializeCsp({ ...base, 'connect-src': [...base['connect-src'], ...connect] });
+  const header = serializeCsp(base);
+  const built = new Map<string, string>();
+  const pagePolicy: PagePolicy = (connect) => {
+    if (connect.length === 0) {
+      return header;
     }
-    return header;
+    const key = connect.join(' ');
+    let value = built.get(key);
+    if (value === undefined) {
+      if (built.size >= MAX_BUILT_POLICIES) {
+        built.clear();
+      }
+      value = serializeCsp({ ...base, 'connect-src': [...base['connect-src'], ...connect] });
+      built.set(key, value);
+    }
+    return value;
   };
   app
     .getHttpAdapter()
     .getInstance()
     .addHook('onRequest', (_req, reply, done) => {
-      void reply.header('content-security-policy', currentHeader());
+      void reply.header('content-security-policy', header);
       done();
     });
+  return pagePolicy;
 };

@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
+import { textFaults, textRefusal } from 'src/common/http/hostile-input';
 import { AppException } from 'src/common/errors/app.exception';
 import { fetchPublic, OutboundPolicy } from 'src/common/http/outbound-url';
 import { AuditService } from 'src/modules/audit/audit.service';
@@ -79,11 +80,18 @@ export class EggTransferService {
       timeoutMs: EGG_IMPORT_TIMEOUT_MS,
       accept: 'application/json',
     });
+    let document: unknown;
     try {
-      return JSON.parse(body.toString('utf8')) as unknown;
+      document = JSON.parse(body.toString('utf8'));
     } catch {
       throw new AppException(EggError.IMPORT_NOT_JSON);
     }
+    // A request body is checked for these as it is parsed (src/common/http/fastify.ts); a fetched one here.
+    const faults = textFaults(document);
+    if (faults.length > 0) {
+      throw textRefusal(faults);
+    }
+    return document;
   }
 }
 

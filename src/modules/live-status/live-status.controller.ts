@@ -10,7 +10,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import type { AuthContext } from 'src/modules/auth/auth-context';
 import { AuthService } from 'src/modules/auth/auth.service';
 import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
-import { LiveStatusError } from 'src/modules/live-status/live-status.errors';
+import { CLOSE_TOO_MANY_SOCKETS, LiveStatusError } from 'src/modules/live-status/live-status.errors';
 import { LIVE_STATUS_PATH, LiveStatusGateway } from 'src/modules/live-status/live-status.gateway';
 import { LiveStatusService } from 'src/modules/live-status/live-status.service';
 
@@ -45,6 +45,14 @@ export class LiveStatusController {
     if (!held) {
       throw new AppException(AuthError.UNAUTHENTICATED);
     }
-    completeUpgrade(this.gateway.server, req, reply, (client) => this.live.open(client, auth, held));
+    completeUpgrade(this.gateway.server, req, reply, (client) => {
+      // Refused after the upgrade, not before, so that a browser (which sees no HTTP status of a failed
+      // upgrade) reads why in the close code. The new socket goes, not an old one: closing the oldest would let
+      // an eleventh tab, or a script on the same account, cut off a dashboard someone is watching, and tabs
+      // reconnecting would take each other's places in turn.
+      if (!this.live.open(client, auth, held)) {
+        client.close(CLOSE_TOO_MANY_SOCKETS, `Too many live-status connections: at most ${this.config.liveStatus.maxSocketsPerUser} per account`);
+      }
+    });
   }
 }

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { ConnectedSocket, MessageBody, OnGatewayDisconnect, SubscribeMessage, WebSocketGateway, WebSocketServer } from '@nestjs/websockets';
 import type { WebSocket, WebSocketServer as WsServer } from 'ws';
+import { AppException } from 'src/common/errors/app.exception';
 import { WsGatewayOptions, wsError } from 'src/common/http/ws-adapter';
 import { LiveStatusError } from 'src/modules/live-status/live-status.errors';
 import { LiveStatusService, MAX_WATCHED } from 'src/modules/live-status/live-status.service';
@@ -45,6 +46,9 @@ export class LiveStatusGateway implements OnGatewayDisconnect<WebSocket> {
       // null: a later subscribe overtook this one, and its answer is the one that counts.
       return accepted === null ? undefined : { event: 'subscribed', data: { servers: accepted } };
     } catch (err) {
+      if (err instanceof AppException && err.status < 500) {
+        return wsError(err.code, err.message);
+      }
       this.logger.error({ err }, 'live status: subscribe failed');
       return wsError('INTERNAL_ERROR', 'The subscription could not be checked; try again');
     }

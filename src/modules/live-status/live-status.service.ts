@@ -8,10 +8,36 @@ import { DaemonGateway, DaemonNode, DaemonServerDetails } from 'src/modules/daem
 import { LiveServerResources, toServerResources } from 'src/modules/servers/dto/server-resources.dto';
 import { ServerContextResolver } from 'src/modules/servers/server-context';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
-import { CLOSE_UNAUTHENTICATED } from 'src/modules/live-status/live-status.errors';
+import { CLOSE_UNAUTHENTICATED, LiveStatusError } from 'src/modules/live-status/live-status.errors';
 
 /** At most this many servers in one subscription. */
 export const MAX_WATCHED = 100;
+
+/**
+ * Server lookups (each a cache read, or a database query on a miss) one socket's subscriptions may make: a bucket
+ * of LOOKUP_BURST, refilled at LOOKUP_REFILL_PER_SECOND. Three full subscriptions at once, then one of 100 servers
+ * every 20 s; servers the socket already watches cost nothing (every poll checks them again anyway).
+ */
+const LOOKUP_BURST = 300;
+const LOOKUP_REFILL_PER_SECOND = 5;
+
+class LookupBudget {
+  private tokens = LOOKUP_BURST;
+  private at = Date.now();
+
+  /** Takes `n` lookups, or returns how many seconds until `n` are available (nothing taken). */
+  take(n: number): { ok: true } | { ok: false; waitSeconds: number } {
+    // Real time, like the pollers: it paces real database work.
+    const now = Date.now();
+    this.tokens = Math.min(LOOKUP_BURST, this.tokens + ((now - this.at) / 1000) * LOOKUP_REFILL_PER_SECOND);
+    this.at = now;
+    if (n <= this.tokens) {
+      this.tokens -= n;
+      return { ok: true };
+    }
+    return { ok: false, waitSeconds: Math.ceil((n - this.tokens) / LOOKUP_REFILL_PER_SECOND) };
+  }
+}
 
 interface Watched {
   nodeId: string;
@@ -28,6 +54,7 @@ interface Watcher {
   /** Bumped by every subscribe, so an older one that finishes later does not win. */
   generation: number;
   closed: boolean;
+  lookups: LookupBudget;
 }
 
 type Frame = { event: 'resources'; data: Record<string, LiveServerResources> } | { event: 'node-unreachable'; data: { nodeId: string; servers: string[]; code: string } };
@@ -56,6 +83,8 @@ const uuidsOn = (watcher: Watcher, nodeId: string): string[] => [...watcher.serv
 export class LiveStatusService implements OnModuleDestroy {
   private readonly logger = new Logger(LiveStatusService.name);
   private readonly watchers = new Map<WebSocket, Watcher>();
+  /** Open sockets per user id, for LIVE_STATUS_MAX_SOCKETS_PER_USER. */
+  private readonly socketsByUser = new Map<string, number>();
   private readonly pollers = new Map<string, NodePoller>();
 
   constructor(
@@ -65,8 +94,19 @@ export class LiveStatusService implements OnModuleDestroy {
     private readonly config: AppConfigService,
   ) {}
 
-  open(client: WebSocket, auth: AuthContext, held: HeldCredential): void {
-    this.watchers.set(client, { client, auth, held, servers: new Map(), generation: 0, closed: false });
+  /**
+   * Registers a socket just opened; false (and nothing registered) when its user already holds the most
+   * LIVE_STATUS_MAX_SOCKETS_PER_USER allows, whichever sessions or keys opened them.
+   */
+  open(client: WebSocket, auth: AuthContext, held: HeldCredential): boolean {
+    const userId = auth.user.id;
+    const open = this.socketsByUser.get(userId) ?? 0;
+    if (open >= this.config.liveStatus.maxSocketsPerUser) {
+      return false;
+    }
+    this.socketsByUser.set(userId, open + 1);
+    this.watchers.set(client, { client, auth, held, servers: new Map(), generation: 0, closed: false, lookups: new LookupBudget() });
+    return true;
   }
 
   close(client: WebSocket): void {
@@ -77,26 +117,51 @@ export class LiveStatusService implements OnModuleDestroy {
     watcher.closed = true;
     watcher.generation += 1;
     this.watchers.delete(client);
+    const userId = watcher.auth.user.id;
+    const open = (this.socketsByUser.get(userId) ?? 1) - 1;
+    if (open > 0) {
+      this.socketsByUser.set(userId, open);
+    } else {
+      this.socketsByUser.delete(userId);
+    }
     this.replace(watcher, new Map());
   }
 
   /**
    * Replaces what the socket watches with the servers of `refs` the caller may view; the others are
    * dropped as if they did not exist. Returns the uuids accepted, or null when a later subscribe (or
-   * the socket's close) overtook this one.
+   * the socket's close) overtook this one. Servers the socket watches already are kept without a
+   * lookup; the others are counted against its LookupBudget, and a subscribe over it is refused
+   * (RATE_LIMITED) with the set left as it was.
    */
   async subscribe(client: WebSocket, refs: string[]): Promise<string[] | null> {
     const watcher = this.watchers.get(client);
     if (!watcher) {
       return null;
     }
+    const unique = [...new Set(refs)];
+    const kept = unique.filter((ref) => watcher.servers.has(ref));
+    const fresh = unique.filter((ref) => !watcher.servers.has(ref));
+    const budget = watcher.lookups.take(fresh.length);
+    if (!budget.ok) {
+      throw new AppException(LiveStatusError.LOOKUPS_EXHAUSTED, {
+        message: `This connection has looked up too many servers; subscribe again in ${budget.waitSeconds} s`,
+      });
+    }
     const generation = ++watcher.generation;
-    const resolved = await Promise.all([...new Set(refs)].map((ref) => this.viewable(watcher.auth, ref)));
+    const resolved = await Promise.all(fresh.map((ref) => this.viewable(watcher.auth, ref)));
     if (watcher.generation !== generation || watcher.closed) {
       return null;
     }
     const next = new Map<string, Watched>();
     const nodes = new Map<string, DaemonNode>();
+    for (const uuid of kept) {
+      // Still watched: a poll since this subscribe began may have dropped it.
+      const watched = watcher.servers.get(uuid);
+      if (watched) {
+        next.set(uuid, watched);
+      }
+    }
     for (const server of resolved) {
       if (server) {
         next.set(server.uuid, { nodeId: server.nodeId, suspended: server.suspended });

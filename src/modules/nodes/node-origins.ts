@@ -3,10 +3,10 @@ import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
 
 /**
- * The origins the web UI's browser code talks to besides the panel: every node's daemon, by HTTP
- * (signed upload/download URLs) and by WebSocket (the console), for the content-security policy's
- * connect-src (src/common/http/security-headers.ts). The CSP is written on every response, so the
- * list is kept in memory: loaded at boot, and reloaded in the background on every node change this
+ * The origins the web UI's browser code talks to besides the panel: each node's daemon, by WebSocket
+ * (the console) and HTTP, for the content-security policy's connect-src of the web UI's page
+ * (src/common/http/security-headers.ts; which nodes a caller's page lists is ServerNodeOrigins'). Kept
+ * in memory per node: loaded at boot, and reloaded in the background on every node change this
  * process or another makes (HotCaches.onChange: the TypeORM subscriber here, the change feed from
  * the others), never from a request's path.
  */
@@ -14,6 +14,7 @@ import { NodesRepository } from 'src/modules/nodes/nodes.repository';
 export class NodeOrigins implements OnApplicationBootstrap {
   private readonly logger = new Logger(NodeOrigins.name);
   private origins: string[] = [];
+  private byNode = new Map<string, string[]>();
   private loading: Promise<void> | null = null;
   /** A change arrived while a load was running: that load may have read the table before it. */
   private stale = false;
@@ -29,9 +30,14 @@ export class NodeOrigins implements OnApplicationBootstrap {
     await this.reload();
   }
 
-  /** The current list, for a synchronous header writer. */
+  /** Every node's origins: the same array until a node changes. */
   connectSources(): string[] {
     return this.origins;
+  }
+
+  /** The origins of these nodes, sorted; unknown ids have none. */
+  ofNodes(ids: readonly string[]): string[] {
+    return [...new Set(ids.flatMap((id) => this.byNode.get(id) ?? []))].sort();
   }
 
   /** Resolves once no load is running, including one a change during the last load started. */
@@ -50,8 +56,9 @@ export class NodeOrigins implements OnApplicationBootstrap {
     this.stale = false;
     this.loading = this.repo
       .findNodeBaseUrls()
-      .then((urls) => {
-        this.origins = originsOf(urls);
+      .then((nodes) => {
+        this.origins = originsOf(nodes.map((n) => n.baseUrl));
+        this.byNode = new Map(nodes.map((n) => [n.id, originsOf([n.baseUrl])]));
       })
       .catch((err: unknown) => {
         this.logger.warn(`node origins not reloaded: ${err instanceof Error ? err.message : String(err)}`);

@@ -77,9 +77,9 @@ export class NodesRepository {
   }
 
   /** Every node's daemon address (`scheme://fqdn:port`), for the browser's content-security policy. */
-  async findNodeBaseUrls(): Promise<string[]> {
-    const rows = await this.nodes.createQueryBuilder('node').select('DISTINCT node.base_url', 'baseUrl').getRawMany<{ baseUrl: string }>();
-    return rows.map((r) => r.baseUrl);
+  async findNodeBaseUrls(): Promise<{ id: string; baseUrl: string }[]> {
+    const rows = await this.nodes.createQueryBuilder('node').select('node.id', 'id').addSelect('node.base_url', 'baseUrl').getRawMany<{ id: unknown; baseUrl: string }>();
+    return rows.map((r) => ({ id: String(r.id), baseUrl: r.baseUrl }));
   }
 
   /** At most two nodes: enough to tell "none", "exactly one" and "several" apart. */

@@ -22,6 +22,7 @@ import { ServerConfigService } from 'src/modules/servers/server-config.service';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
+import { ServerNodeOrigins } from 'src/modules/servers/server-node-origins';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
 import { SubusersController } from 'src/modules/servers/subusers/subusers.controller';
@@ -51,8 +52,10 @@ import { UsersModule } from 'src/modules/users/users.module';
     RemoteService,
     SftpAuthService,
     DaemonTokenGuard,
+    ServerNodeOrigins,
   ],
   exports: [
+    ServerNodeOrigins,
     ServerContextResolver,
     ServerActivityLog,
     ServerConfigService,

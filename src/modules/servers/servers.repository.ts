@@ -282,6 +282,13 @@ export class ServersRepository {
     return { rows, total: Number(total) };
   }
 
+  /** The nodes of the servers a user owns or is a subuser of (ClientListScope `visible`). */
+  async nodeIdsVisibleTo(userId: string): Promise<string[]> {
+    const { from, where, params } = clientListSource({ kind: 'visible', userId });
+    const rows = await this.servers.manager.query<{ node_id: unknown }[]>(`SELECT DISTINCT s.node_id FROM ${from} WHERE ${where}`, params);
+    return rows.map((r) => String(r.node_id));
+  }
+
   private listed() {
     return this.servers
       .createQueryBuilder('server')

@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { ConsoleClient, type ConsoleState, type ConsoleStats, type SocketLike } from '@/features/console/console-client';
 import { fetchConsoleCredentials } from '@/features/console/api';
+import { forgetPolicyReload, reloadForBlockedConnection } from '@/features/console/policy-reload';
 
 interface ConsoleView {
   client: ConsoleClient | null;
@@ -21,14 +22,22 @@ export const useConsole = (serverId: string): ConsoleView => {
       pageProtocol: window.location.protocol,
       isOnline: () => navigator.onLine,
     });
+    const reloadDeps = { storage: window.sessionStorage, reload: () => window.location.reload() };
     const off = client.on((event) => {
+      if (event.type === 'state' && client.state.phase === 'connected') {
+        forgetPolicyReload(reloadDeps);
+      }
       if (event.type === 'state' || event.type === 'status' || event.type === 'stats') {
         setView({ client, state: client.state, status: client.status, stats: client.stats });
       }
     });
+    // The node is not in the page's policy (access or nodes changed since it loaded): load the page again.
+    const onViolation = (event: SecurityPolicyViolationEvent) => void reloadForBlockedConnection(event, reloadDeps);
+    document.addEventListener('securitypolicyviolation', onViolation);
     setView({ client, state: client.state, status: null, stats: null });
     client.start();
     return () => {
+      document.removeEventListener('securitypolicyviolation', onViolation);
       off();
       client.close();
     };

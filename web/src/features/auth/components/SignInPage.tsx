@@ -1,6 +1,6 @@
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useNavigate } from '@tanstack/react-router';
+import { Link } from '@tanstack/react-router';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
@@ -17,7 +17,6 @@ type Step = { kind: 'password' } | { kind: 'code'; challenge?: string };
  */
 export const SignInPage = ({ next }: { next?: string }) => {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const signIn = useSignIn();
   const challengeStep = useTwoFactorChallenge();
   const [step, setStep] = useState<Step>({ kind: 'password' });
@@ -39,7 +38,9 @@ export const SignInPage = ({ next }: { next?: string }) => {
     }
   };
 
-  const done = () => void navigate({ href: safeNext(next), replace: true });
+  // A full page load, not a client-side move: the panel writes each signed-in page's content-security
+  // policy for its user (the nodes their consoles connect to), and the sign-in page's names none.
+  const done = () => window.location.replace(safeNext(next));
 
   const submitPassword = async (event: FormEvent) => {
     event.preventDefault();
