@@ -11,7 +11,7 @@ import { PageSkeleton } from '@/components/Skeletons';
 import { allocationsQuery, eggQuery, eggsQuery, nestsQuery, nodesQuery, nodeUsageQuery, useCreateServer, usersQuery, type AdminNode, type Egg, type NodeUsage } from '@/features/admin-servers/api';
 import { fits, nodeCapacity, type NodeCapacity } from '@/features/admin-servers/capacity';
 import { allocationLabel, OwnerSelect, VariableField, variableProblem } from '@/features/admin-servers/components/fields';
-import { CUSTOM_IMAGE, emptyForm, intProblem, LIMIT_BOUNDS, placeError, STEPS, type Step, stepOfField, THREADS, toCreateBody, withEgg, type WizardForm } from '@/features/admin-servers/wizard';
+import { CUSTOM_IMAGE, emptyForm, intProblem, LIMIT_BOUNDS, placeError, reviewWarnings, STEPS, type Step, stepOfField, THREADS, toCreateBody, withEgg, type WizardForm } from '@/features/admin-servers/wizard';
 import { ApiError, detailsRecord } from '@/lib/api/api-error';
 import { describeError } from '@/lib/errors';
 import { formatBytes } from '@/lib/format';
@@ -422,6 +422,7 @@ export const CreateServerWizard = ({ onCreated }: { onCreated: (id: string) => v
   const left = create.error instanceof ApiError ? detailsRecord(create.error).serverId : undefined;
   const stepError = (step: Step) => Object.keys(errors).some((f) => stepOfField(f) === step);
   const imageText = form.image === CUSTOM_IMAGE ? form.customImage : form.image;
+  const warnings = reviewWarnings(form);
 
   return (
     <Stack gap="md">
@@ -481,6 +482,20 @@ export const CreateServerWizard = ({ onCreated }: { onCreated: (id: string) => v
                 </ReviewRow>
                 <ReviewRow label={t('adminServers.fields.startOnCompletion')}>{form.startOnCompletion ? t('adminServers.review.yes') : t('adminServers.review.no')}</ReviewRow>
               </SimpleGrid>
+              {warnings.length > 0 ? (
+                <Alert color="yellow" variant="light" icon={<IconAlertCircle aria-hidden />} title={t('adminServers.review.warningsTitle')} role="note">
+                  <Stack gap={4}>
+                    {warnings.map((w) => (
+                      <Text key={w.key} size="sm">
+                        {t(`adminServers.review.warnings.${w.key}`, { limit: w.limit })}
+                      </Text>
+                    ))}
+                    <Text size="sm" c="dimmed">
+                      {t('adminServers.review.warningsHelp')}
+                    </Text>
+                  </Stack>
+                </Alert>
+              ) : null}
               <Text size="sm" c="dimmed">
                 {t('adminServers.review.help')}
               </Text>
