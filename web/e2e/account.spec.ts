@@ -107,6 +107,12 @@ test.describe('account', () => {
     await signIn(page, user);
     await page.goto('/account/api-keys');
     await expect(page.getByRole('heading', { name: 'No API keys yet' })).toBeVisible();
+    // Each kind of key says what it is for; billing systems are sent to an administrator's application key.
+    await expect(page.getByRole('region', { name: 'API keys' })).toContainText("For your own scripts and tools using Hatchery's API");
+    const ptero = page.getByRole('region', { name: 'Keys for Pterodactyl tools' });
+    await expect(ptero).toContainText('For bots, scripts and client libraries written for Pterodactyl');
+    await expect(ptero).toContainText('made by an administrator in Administration → Application keys');
+    await expect(ptero.getByRole('link', { name: 'Open Application keys' })).toHaveCount(0);
     await expectAccessible(page);
 
     await page.getByRole('button', { name: 'Create API key' }).click();
@@ -148,6 +154,7 @@ test.describe('account', () => {
     const admin = await newUser({ admin: true });
     await signIn(page, admin);
     await page.goto('/account/api-keys');
+    await expect(page.getByRole('link', { name: 'Open Application keys' })).toHaveAttribute('href', '/admin/application-keys');
     await page.getByRole('button', { name: 'Create API key' }).click();
     const dialog = page.getByRole('dialog', { name: 'New API key' });
     await dialog.getByRole('textbox', { name: 'Name' }).fill('node deploy');

@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import { Clock } from 'src/common/clock';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
@@ -68,6 +69,7 @@ export class NodesService {
     private readonly daemon: DaemonGateway,
     private readonly config: AppConfigService,
     private readonly origins: NodeOrigins,
+    private readonly clock: Clock,
   ) {}
 
   async list(page: Page, list: ListQuery = {}): Promise<Paginated<NodeResponseDto>> {
@@ -85,7 +87,7 @@ export class NodesService {
     return this.repo.findNodeByTokenIdentifier(identifier);
   }
 
-  /** Records that the node's daemon called in. */
+  /** Records that the node's daemon called in (and, the first time, that it has been heard from). */
   touch(id: string, at: Date): Promise<void> {
     return this.repo.touchNode(id, at);
   }
@@ -241,8 +243,14 @@ export class NodesService {
     return this.systemInformation(nodes[0].id);
   }
 
+  /** The daemon's answer; the first one marks the node as heard from (daemonContactedAt). */
   async systemInformation(id: string): Promise<DaemonSystemInfo> {
-    return this.daemon.systemInformation(await this.get(id));
+    const node = await this.get(id);
+    const info = await this.daemon.systemInformation(node);
+    if (!node.daemonContactedAt) {
+      await this.repo.markDaemonContacted(node.id, this.clock.now());
+    }
+    return info;
   }
 
   private async push(node: NodeEntity, configuration: DaemonConfiguration): Promise<PushOutcome> {
