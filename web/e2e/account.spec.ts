@@ -100,6 +100,16 @@ test.describe('account', () => {
     await twoFactorCard(page).getByLabel('Current password').fill(user.password);
     await twoFactorCard(page).getByRole('button', { name: 'Turn off', exact: true }).click();
     await expect(twoFactorCard(page).getByText('Off', { exact: true })).toBeVisible();
+
+    // Account → Activity lists both changes in words, newest first, and filters to one of them.
+    await page.getByRole('tablist', { name: 'Account pages' }).getByRole('tab', { name: 'Activity' }).click();
+    await expect(page).toHaveURL(/\/account\/activity$/);
+    await expect(page.getByTestId('activity-what')).toHaveText(['Turned off two-factor sign-in', 'Turned on two-factor sign-in']);
+    await expectAccessible(page);
+    await shot(page, 'account-activity', ['light', 'dark', 'mobile']);
+    await page.getByRole('button', { name: 'Show only this event: user.two_factor_enabled' }).click();
+    await expect(page).toHaveURL(/event=user\.two_factor_enabled/);
+    await expect(page.getByTestId('activity-what')).toHaveText(['Turned on two-factor sign-in']);
   });
 
   test('an API key created in the page is shown once and works as a bearer token until it is deleted', async ({ page, panel, newUser }) => {
@@ -343,6 +353,7 @@ test.describe('account', () => {
       ['API keys', '/account/api-keys', 'No API keys yet'],
       ['SSH keys', '/account/ssh-keys', 'No SSH keys yet'],
       ['Sessions', '/account/sessions', 'Sessions'],
+      ['Activity', '/account/activity', 'No activity yet'],
     ] as const) {
       await tabs.getByRole('tab', { name }).focus();
       await page.keyboard.press('Enter');
