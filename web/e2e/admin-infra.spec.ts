@@ -182,6 +182,8 @@ test.describe('administration: users, nodes, locations, database hosts, audit lo
     expect(deployKey.permissions).toEqual(['nodes.read']);
     expect(new Date(deployKey.expiresAt).getTime() - Date.now()).toBeLessThanOrEqual(86_400_000 + 60_000);
     await page.getByTestId('deploy-command').scrollIntoViewIfNeeded();
+    // The pointer stays where the deploy button was; after the scroll it may rest on (and darken) another button.
+    await page.mouse.move(0, 0);
     await checkPage(page, 'admin-node-config');
 
     // Wings (the simulator) with that configuration: the node is healthy.

@@ -13,7 +13,7 @@ export class AccountActivityQueryDto extends PaginationQueryDto {
   event?: string;
 }
 
-export class AccountActivityActorDto {
+class AccountActivityActorDto {
   id!: string | null;
   username!: string | null;
 }

@@ -1,6 +1,6 @@
 import { AuditLogEntity } from 'src/modules/audit/audit-log.entity';
 
-export class AuditTargetDto {
+class AuditTargetDto {
   /** e.g. `server`, `egg_variable`. */
   type!: string;
   id!: string;

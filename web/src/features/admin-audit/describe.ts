@@ -10,7 +10,7 @@ export const actionKey = (action: string): KnownActionKey | null => {
 };
 
 /** Where a target's administration lives, for a link; null when it has no page or is gone. */
-export type TargetLink =
+type TargetLink =
   | { to: '/admin/users/$uid'; params: { uid: string } }
   | { to: '/admin/servers/$sid'; params: { sid: string } }
   | { to: '/admin/nodes/$nid'; params: { nid: string }; search?: { tab: 'allocations' } }

@@ -146,7 +146,7 @@ export const toCreateBody = (form: WizardForm): CreateServerBody => ({
 });
 
 /** Something the review points out without refusing it: a feature the server is created without. */
-export type ReviewWarning = { key: 'databases' | 'backups' | 'addresses'; limit: number };
+type ReviewWarning = { key: 'databases' | 'backups' | 'addresses'; limit: number };
 
 /**
  * What the review warns about: no databases or backups at a limit of 0, and a server left with its primary

@@ -94,7 +94,7 @@ const Entry = ({ entry, onOnlyThis }: { entry: ActivityEntry; onOnlyThis: (event
 };
 
 /** What an activity list shows: one page of entries, newest first, with its loading, error and empty states. */
-export interface ActivityListProps {
+interface ActivityListProps {
   list: UseQueryResult<{ data: ActivityEntry[]; meta: { pagination: { total: number; totalPages: number } } }>;
   page: number;
   filtered: boolean;
