@@ -510,7 +510,8 @@ export const CreateServerWizard = ({ onCreated }: { onCreated: (id: string) => v
                         {t(`adminServers.review.warnings.${w.key}`, { limit: w.limit })}
                       </Text>
                     ))}
-                    <Text size="sm" c="dimmed">
+                    {/* Not dimmed: grey on the alert's dark yellow falls short of 4.5:1. */}
+                    <Text size="sm">
                       {t('adminServers.review.warningsHelp')}
                     </Text>
                   </Stack>
