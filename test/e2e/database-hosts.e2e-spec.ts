@@ -43,7 +43,7 @@ const HOST_NOT_FOUND = ['DATABASE_HOST_NOT_FOUND', 'Database host not found'] as
     id: expect.stringMatching(DECIMAL_ID),
     actor: { id: admin.id, username: admin.username, via: 'session' },
     action,
-    target: { type: 'database_host', id },
+    target: { type: 'database_host', id, name: expect.any(String), parentId: null },
     changes,
     ip: expect.stringMatching(LOOPBACK),
     createdAt: expect.stringMatching(ISO),

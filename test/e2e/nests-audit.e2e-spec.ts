@@ -61,7 +61,7 @@ describe.each(dbKinds(['postgres']))('admin nests (%s)', (db) => {
     id: expect.stringMatching(/^[1-9]\d*$/),
     actor: { id: admin.id, username: admin.username, via: 'session' },
     action,
-    target: { type: 'nest', id },
+    target: { type: 'nest', id, name: expect.any(String), parentId: null },
     changes,
     ip: expect.stringMatching(LOOPBACK),
     createdAt: t.clock.now().toISOString(),

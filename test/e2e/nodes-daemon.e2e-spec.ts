@@ -51,7 +51,7 @@ describe.each(dbKinds(['postgres']))('node configuration pushes and daemon calls
     id: expect.stringMatching(DECIMAL_ID),
     actor: { id: admin.id, username: admin.username, via: 'session' },
     action,
-    target: { type: 'node', id },
+    target: { type: 'node', id, name: expect.any(String), parentId: null },
     changes,
     ip: expect.stringMatching(LOOPBACK),
     createdAt: t.clock.now().toISOString(),

@@ -93,6 +93,7 @@ describe.each(dbKinds(['postgres']))('the OpenAPI document (%s)', (db) => {
     expectDeclared('get', '/api/account/sessions', await as('get', '/api/account/sessions').expect(200));
     expectDeclared('post', '/api/account/api-keys', await as('post', '/api/account/api-keys').send({ name: 'doc' }).expect(201));
     expectDeclared('get', '/api/account/api-keys', await as('get', '/api/account/api-keys').expect(200));
+    expectDeclared('get', '/api/account/activity', await as('get', '/api/account/activity').expect(200));
     expectDeclared('post', '/api/user/2fa/setup', await as('post', '/api/user/2fa/setup').expect(200));
 
     expectDeclared('get', '/api/admin/users', await as('get', '/api/admin/users').expect(200));

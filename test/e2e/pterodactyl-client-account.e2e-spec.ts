@@ -252,6 +252,23 @@ describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl client API: e-mail, 
     // The other user sees only their own entry; the administrator's change is on neither list.
     const theirs = (await call('get', '/account/activity', b.key).expect(200)).body.data as Json[];
     expect(theirs.map((e) => e.attributes.event)).toEqual(['user.password_changed']);
+
+    // Hatchery's own route (Account → Activity) lists the same events, paged, with an exact event filter.
+    const own = await hatchery('get', '/api/account/activity?perPage=2', fresh).expect(200);
+    expect(own.body).toEqual({
+      data: [
+        { id: expect.stringMatching(/^\d+$/), event: 'user.password_changed', actor: { id: a.user.id, username: a.user.username }, metadata: {}, ip: expect.any(String), via: 'session', timestamp: expect.stringMatching(/Z$/) },
+        expect.objectContaining({ event: 'user.two_factor_disabled' }),
+      ],
+      meta: { pagination: { total: 4, count: 2, perPage: 2, currentPage: 1, totalPages: 2 } },
+    });
+    const emails = (await hatchery('get', '/api/account/activity?event=user.email_changed', fresh).expect(200)).body.data as Json[];
+    expect(emails).toEqual([expect.objectContaining({ event: 'user.email_changed', metadata: { before: { email: a.user.email }, after: { email: moved } } })]);
+    expect(emails[0].via).not.toBe('session');
+    // Substrings are for the Pterodactyl filter; here an event is a whole name.
+    expect((await hatchery('get', '/api/account/activity?event=user.two_factor', fresh).expect(200)).body.data).toEqual([]);
+    const bad = await hatchery('get', '/api/account/activity?event=TWO%20FACTOR', fresh).expect(400);
+    expect(bad.body).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'event', message: 'event must be an event name such as user.password_changed' }] });
   });
 });
 

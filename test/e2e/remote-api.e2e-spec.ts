@@ -132,8 +132,17 @@ describe.each(dbKinds(['postgres']))('the remote API Wings calls (%s)', (db) => 
       // The guard stamps wall-clock time (not the injectable Clock), so only its presence is checked.
       const seen = await t.app.get(DataSource).getRepository(NodeEntity).findOneByOrFail({ id: node.id });
       expect(seen.lastSeenAt).toBeInstanceOf(Date);
+      // Its first call is also its first contact, which later calls leave alone.
+      expect(seen.daemonContactedAt).toEqual(seen.lastSeenAt);
       const other = await t.app.get(DataSource).getRepository(NodeEntity).findOneByOrFail({ id: otherNode.id });
       expect(other.lastSeenAt).toBeNull();
+      expect(other.daemonContactedAt).toBeNull();
+      const firstContact = new Date('2026-01-02T03:04:05.000Z');
+      await t.app.get(DataSource).query('UPDATE node SET last_seen_at = NULL, daemon_contacted_at = $2 WHERE id = $1', [node.id, firstContact]);
+      await remote('get', '/servers').expect(200);
+      const again = await t.app.get(DataSource).getRepository(NodeEntity).findOneByOrFail({ id: node.id });
+      expect(again.lastSeenAt).toBeInstanceOf(Date);
+      expect(again.daemonContactedAt).toEqual(firstContact);
     });
   });
 

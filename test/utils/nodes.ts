@@ -173,6 +173,7 @@ export const nodeBody = (n: NodeEntity): Json => ({
   baseUrl: n.baseUrl,
   tokenIdentifier: n.tokenIdentifier,
   lastSeenAt: n.lastSeenAt === null ? null : n.lastSeenAt.toISOString(),
+  daemonContactedAt: n.daemonContactedAt === null ? null : n.daemonContactedAt.toISOString(),
   createdAt: n.createdAt.toISOString(),
   updatedAt: n.updatedAt.toISOString(),
 });

@@ -100,6 +100,16 @@ test.describe('account', () => {
     await twoFactorCard(page).getByLabel('Current password').fill(user.password);
     await twoFactorCard(page).getByRole('button', { name: 'Turn off', exact: true }).click();
     await expect(twoFactorCard(page).getByText('Off', { exact: true })).toBeVisible();
+
+    // Account → Activity lists both changes in words, newest first, and filters to one of them.
+    await page.getByRole('tablist', { name: 'Account pages' }).getByRole('tab', { name: 'Activity' }).click();
+    await expect(page).toHaveURL(/\/account\/activity$/);
+    await expect(page.getByTestId('activity-what')).toHaveText(['Turned off two-factor sign-in', 'Turned on two-factor sign-in']);
+    await expectAccessible(page);
+    await shot(page, 'account-activity', ['light', 'dark', 'mobile']);
+    await page.getByRole('button', { name: 'Show only this event: user.two_factor_enabled' }).click();
+    await expect(page).toHaveURL(/event=user\.two_factor_enabled/);
+    await expect(page.getByTestId('activity-what')).toHaveText(['Turned on two-factor sign-in']);
   });
 
   test('an API key created in the page is shown once and works as a bearer token until it is deleted', async ({ page, panel, newUser }) => {
@@ -107,6 +117,12 @@ test.describe('account', () => {
     await signIn(page, user);
     await page.goto('/account/api-keys');
     await expect(page.getByRole('heading', { name: 'No API keys yet' })).toBeVisible();
+    // Each kind of key says what it is for; billing systems are sent to an administrator's application key.
+    await expect(page.getByRole('region', { name: 'API keys' })).toContainText("For your own scripts and tools using Hatchery's API");
+    const ptero = page.getByRole('region', { name: 'Keys for Pterodactyl tools' });
+    await expect(ptero).toContainText('For bots, scripts and client libraries written for Pterodactyl');
+    await expect(ptero).toContainText('made by an administrator in Administration → Application keys');
+    await expect(ptero.getByRole('link', { name: 'Open Application keys' })).toHaveCount(0);
     await expectAccessible(page);
 
     await page.getByRole('button', { name: 'Create API key' }).click();
@@ -148,6 +164,7 @@ test.describe('account', () => {
     const admin = await newUser({ admin: true });
     await signIn(page, admin);
     await page.goto('/account/api-keys');
+    await expect(page.getByRole('link', { name: 'Open Application keys' })).toHaveAttribute('href', '/admin/application-keys');
     await page.getByRole('button', { name: 'Create API key' }).click();
     const dialog = page.getByRole('dialog', { name: 'New API key' });
     await dialog.getByRole('textbox', { name: 'Name' }).fill('node deploy');
@@ -336,6 +353,7 @@ test.describe('account', () => {
       ['API keys', '/account/api-keys', 'No API keys yet'],
       ['SSH keys', '/account/ssh-keys', 'No SSH keys yet'],
       ['Sessions', '/account/sessions', 'Sessions'],
+      ['Activity', '/account/activity', 'No activity yet'],
     ] as const) {
       await tabs.getByRole('tab', { name }).focus();
       await page.keyboard.press('Enter');

@@ -185,8 +185,10 @@ test.describe('administration: users, nodes, locations, database hosts, audit lo
     const nid = /\/admin\/nodes\/(\d+)/.exec(page.url())![1];
     const node = await api.admin('GET', `/api/admin/nodes/${nid}`);
     expect(node).toMatchObject({ name: `Node ${s}`, fqdn: '127.0.0.1', scheme: 'http', daemonListen: port, memory: 16384, disk: 200000, baseUrl: `http://127.0.0.1:${port}` });
-    // Nothing listens yet: the page says so and works on.
-    await expect(page.getByTestId(`health-${nid}`)).toHaveText('Unreachable');
+    // Nothing listens yet, and Wings never called: the page waits for it, says how to start it, and works on.
+    await expect(page.getByTestId(`health-${nid}`)).toHaveText('Waiting for Wings');
+    await expect(page.getByText("start Wings on the machine with this node's configuration")).toBeVisible();
+    await shot(page, 'admin-node-waiting', ['light']);
 
     // config.yml through the browser.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download config.yml' }).click()]);
@@ -210,6 +212,8 @@ test.describe('administration: users, nodes, locations, database hosts, audit lo
     expect(deployKey.permissions).toEqual(['nodes.read']);
     expect(new Date(deployKey.expiresAt).getTime() - Date.now()).toBeLessThanOrEqual(86_400_000 + 60_000);
     await page.getByTestId('deploy-command').scrollIntoViewIfNeeded();
+    // The pointer stays where the deploy button was; after the scroll it may rest on (and darken) another button.
+    await page.mouse.move(0, 0);
     await checkPage(page, 'admin-node-config');
 
     // Wings (the simulator) with that configuration: the node is healthy.
@@ -256,9 +260,9 @@ test.describe('administration: users, nodes, locations, database hosts, audit lo
     await page.goto(`/admin/audit`);
     await page.getByRole('combobox', { name: 'Action' }).fill('node.created');
     await expect(page).toHaveURL(/action=node\.created/);
-    const entry = page.getByRole('button', { name: new RegExp(`^node\\.created by .* on node #${nid}$`) });
+    const entry = page.getByRole('button', { name: new RegExp(`^Created node Node ${s} by `) });
     await expect(entry).toBeVisible();
-    await expect(page.getByRole('button', { name: /^location\.created/ })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Created location/ })).toHaveCount(0);
     await entry.click();
     await expect(page.getByText(`"name": "Node ${s}"`)).toBeVisible();
   });
@@ -371,12 +375,14 @@ test.describe('administration: users, nodes, locations, database hosts, audit lo
     await page.getByRole('option', { name: 'location.created', exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`actorId=.*${String(me.id)}`));
     await expect(page).toHaveURL(/action=location\.created/);
-    const mine = page.getByRole('button', { name: `location.created by ${String(me.username)} on location #${String(location.id)}` });
+    const mine = page.getByRole('button', { name: `Created location audit-${s} by ${String(me.username)}` });
     await expect(mine).toBeVisible();
-    await expect(page.getByRole('button', { name: /^location\.updated/ })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^Updated location/ })).toHaveCount(0);
     for (const text of await page.getByTestId('audit-entry').allTextContents()) {
-      expect(text).toContain('location.created');
+      expect(text).toContain('Created location');
     }
+    // The target by name, linked to its page.
+    await expect(page.getByTestId('audit-entry').filter({ has: mine }).getByRole('link', { name: `audit-${s}`, exact: true })).toHaveAttribute('href', '/admin/locations');
 
     // Reloading keeps the filters; the entry opens to what was recorded.
     await page.reload();
@@ -386,6 +392,6 @@ test.describe('administration: users, nodes, locations, database hosts, audit lo
 
     // The other admin's update, by action alone.
     await page.goto(`/admin/audit?action=location.updated`);
-    await expect(page.getByRole('button', { name: `location.updated by ${other.username} on location #${String(location.id)}` })).toBeVisible();
+    await expect(page.getByRole('button', { name: `Updated location audit-${s} by ${other.username}` })).toBeVisible();
   });
 });

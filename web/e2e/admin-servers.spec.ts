@@ -95,6 +95,10 @@ test.describe('admin servers', () => {
     // 6. Review, then create.
     await expect(page.getByRole('heading', { name: 'Review', level: 3, exact: true })).toBeVisible();
     await expect(page.getByText('Memory 1.5 GiB, disk 4 GiB, CPU 150%')).toBeVisible();
+    // Warned of what the server goes without (databases at 0), not of what it has (2 backups, an extra address).
+    const warnings = page.getByRole('note').filter({ hasText: 'Check before creating' });
+    await expect(warnings).toContainText('This server can make no databases (database limit 0).');
+    await expect(warnings).not.toContainText(/backups|primary address/);
     await expectAccessibleInBothSchemes(page);
     await shot(page, 'admin-server-new');
     await shot(page, 'admin-server-new', ['mobile']);

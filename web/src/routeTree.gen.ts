@@ -16,6 +16,7 @@ import { Route as AppAccountRouteImport } from './routes/_app/account'
 import { Route as AppAdminRouteImport } from './routes/_app/admin'
 import { Route as AuthLoginRouteImport } from './routes/auth/login'
 import { Route as AppAccountIndexRouteImport } from './routes/_app/account/index'
+import { Route as AppAccountActivityRouteImport } from './routes/_app/account/activity'
 import { Route as AppAccountApiKeysRouteImport } from './routes/_app/account/api-keys'
 import { Route as AppAccountSessionsRouteImport } from './routes/_app/account/sessions'
 import { Route as AppAccountSshKeysRouteImport } from './routes/_app/account/ssh-keys'
@@ -86,6 +87,11 @@ const AuthLoginRoute = AuthLoginRouteImport.update({
 const AppAccountIndexRoute = AppAccountIndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => AppAccountRoute,
+} as any)
+const AppAccountActivityRoute = AppAccountActivityRouteImport.update({
+  id: '/activity',
+  path: '/activity',
   getParentRoute: () => AppAccountRoute,
 } as any)
 const AppAccountApiKeysRoute = AppAccountApiKeysRouteImport.update({
@@ -282,6 +288,7 @@ export interface FileRoutesByFullPath {
   '/account': typeof AppAccountRouteWithChildren
   '/admin': typeof AppAdminRouteWithChildren
   '/auth/login': typeof AuthLoginRoute
+  '/account/activity': typeof AppAccountActivityRoute
   '/account/api-keys': typeof AppAccountApiKeysRoute
   '/account/sessions': typeof AppAccountSessionsRoute
   '/account/ssh-keys': typeof AppAccountSshKeysRoute
@@ -325,6 +332,7 @@ export interface FileRoutesByTo {
   '/$': typeof AppSplatRoute
   '/auth/login': typeof AuthLoginRoute
   '/': typeof AppIndexRoute
+  '/account/activity': typeof AppAccountActivityRoute
   '/account/api-keys': typeof AppAccountApiKeysRoute
   '/account/sessions': typeof AppAccountSessionsRoute
   '/account/ssh-keys': typeof AppAccountSshKeysRoute
@@ -370,6 +378,7 @@ export interface FileRoutesById {
   '/_app/admin': typeof AppAdminRouteWithChildren
   '/auth/login': typeof AuthLoginRoute
   '/_app/': typeof AppIndexRoute
+  '/_app/account/activity': typeof AppAccountActivityRoute
   '/_app/account/api-keys': typeof AppAccountApiKeysRoute
   '/_app/account/sessions': typeof AppAccountSessionsRoute
   '/_app/account/ssh-keys': typeof AppAccountSshKeysRoute
@@ -417,6 +426,7 @@ export interface FileRouteTypes {
     | '/account'
     | '/admin'
     | '/auth/login'
+    | '/account/activity'
     | '/account/api-keys'
     | '/account/sessions'
     | '/account/ssh-keys'
@@ -460,6 +470,7 @@ export interface FileRouteTypes {
     | '/$'
     | '/auth/login'
     | '/'
+    | '/account/activity'
     | '/account/api-keys'
     | '/account/sessions'
     | '/account/ssh-keys'
@@ -504,6 +515,7 @@ export interface FileRouteTypes {
     | '/_app/admin'
     | '/auth/login'
     | '/_app/'
+    | '/_app/account/activity'
     | '/_app/account/api-keys'
     | '/_app/account/sessions'
     | '/_app/account/ssh-keys'
@@ -600,6 +612,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/account/'
       preLoaderRoute: typeof AppAccountIndexRouteImport
+      parentRoute: typeof AppAccountRoute
+    }
+    '/_app/account/activity': {
+      id: '/_app/account/activity'
+      path: '/activity'
+      fullPath: '/account/activity'
+      preLoaderRoute: typeof AppAccountActivityRouteImport
       parentRoute: typeof AppAccountRoute
     }
     '/_app/account/api-keys': {
@@ -865,6 +884,7 @@ declare module '@tanstack/react-router' {
 }
 
 interface AppAccountRouteChildren {
+  AppAccountActivityRoute: typeof AppAccountActivityRoute
   AppAccountApiKeysRoute: typeof AppAccountApiKeysRoute
   AppAccountSessionsRoute: typeof AppAccountSessionsRoute
   AppAccountSshKeysRoute: typeof AppAccountSshKeysRoute
@@ -872,6 +892,7 @@ interface AppAccountRouteChildren {
 }
 
 const AppAccountRouteChildren: AppAccountRouteChildren = {
+  AppAccountActivityRoute: AppAccountActivityRoute,
   AppAccountApiKeysRoute: AppAccountApiKeysRoute,
   AppAccountSessionsRoute: AppAccountSessionsRoute,
   AppAccountSshKeysRoute: AppAccountSshKeysRoute,

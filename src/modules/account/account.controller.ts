@@ -1,11 +1,13 @@
-import { Body, Controller, Get, HttpCode, Put } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { ApiData } from 'src/common/http/api-responses';
+import { ApiData, ApiPage } from 'src/common/http/api-responses';
+import { Paginated, toPage } from 'src/common/http/pagination';
 import { AuthContext, requireSession } from 'src/modules/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
 import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
 import { AccountService } from 'src/modules/account/account.service';
+import { AccountActivityDto, AccountActivityQueryDto } from 'src/modules/account/dto/account-activity.dto';
 import { ChangeEmailDto, ChangePasswordDto } from 'src/modules/account/dto/account.dto';
 import { AccountResponseDto, toAccountResponse } from 'src/modules/account/dto/account-response.dto';
 
@@ -19,6 +21,14 @@ export class AccountController {
   @ApiData(AccountResponseDto)
   get(@CurrentAuth() auth: AuthContext): { data: AccountResponseDto } {
     return { data: toAccountResponse(auth.user) };
+  }
+
+  /** What the caller did to their own account (password, e-mail, two-factor…), newest first. */
+  @Get('activity')
+  @Authenticated()
+  @ApiPage(AccountActivityDto)
+  activity(@CurrentAuth() auth: AuthContext, @Query() query: AccountActivityQueryDto): Promise<Paginated<AccountActivityDto>> {
+    return this.service.activity(auth.user, toPage(query), query.event);
   }
 
   @Put('password')

@@ -1,5 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { AppException } from 'src/common/errors/app.exception';
+import { Page, Paginated } from 'src/common/http/pagination';
+import { AccountActivityDto, toAccountActivity } from 'src/modules/account/dto/account-activity.dto';
+import { AuditService } from 'src/modules/audit/audit.service';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { TwoFactorService } from 'src/modules/two-factor/two-factor.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
@@ -21,7 +24,14 @@ export class AccountService {
     private readonly users: UsersService,
     private readonly hasher: PasswordHasher,
     private readonly twoFactor: TwoFactorService,
+    private readonly audit: AuditService,
   ) {}
+
+  /** The caller's own account events from the audit log, as the Pterodactyl client API's account/activity lists them. */
+  async activity(user: UserEntity, page: Page, event?: string): Promise<Paginated<AccountActivityDto>> {
+    const { data, meta } = await this.audit.ownAccountEvents(user.id, { action: event }, page);
+    return { data: data.map(toAccountActivity), meta };
+  }
 
   /**
    * Changes the password once the current one is given, and ends every other session of the user

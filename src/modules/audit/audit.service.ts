@@ -15,6 +15,42 @@ interface AuditEntry {
   changes?: AuditChanges;
 }
 
+/** Where the name of each kind of target lives: its table, what is shown (a column, or an allocation's address), its id's type, and its parent's id (an egg variable's egg, an allocation's node). */
+const TARGET_NAMES: Record<string, { table: string; name: string; id: 'bigint' | 'uuid'; parent?: string }> = {
+  allocation: { table: 'allocation', name: "ip || ':' || port", id: 'bigint', parent: 'node_id' },
+  user: { table: '"user"', name: 'username', id: 'bigint' },
+  server: { table: 'server', name: 'name', id: 'bigint' },
+  node: { table: 'node', name: 'name', id: 'bigint' },
+  location: { table: 'location', name: 'short', id: 'bigint' },
+  database_host: { table: 'database_host', name: 'name', id: 'bigint' },
+  nest: { table: 'nest', name: 'name', id: 'uuid' },
+  egg: { table: 'egg', name: 'name', id: 'uuid' },
+  egg_variable: { table: 'egg_variable', name: 'name', id: 'uuid', parent: 'egg_id' },
+};
+const ID_SHAPES = { bigint: /^[1-9]\d{0,18}$/, uuid: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i } as const;
+
+/** A field kept in the entry itself (a deleted target's name, or its egg), from before or after the change. */
+const snapshotOf = (changes: AuditChanges, fields: readonly string[]): string | null => {
+  for (const side of [changes.before, changes.after]) {
+    for (const field of fields) {
+      const value = side?.[field];
+      if (typeof value === 'string' && value !== '') {
+        return value;
+      }
+    }
+  }
+  return null;
+};
+
+/** The field of an entry that names the parent of a target that has one. */
+const PARENT_FIELDS: Record<string, string> = { egg_variable: 'eggId', allocation: 'nodeId' };
+
+/** A deleted allocation's address, from what its entry recorded. */
+const addressOf = (changes: AuditChanges): string | null => {
+  const side = changes.before ?? changes.after;
+  return typeof side?.ip === 'string' && typeof side.port === 'number' ? `${side.ip}:${side.port}` : null;
+};
+
 interface AuditFilter {
   action?: string;
   actorId?: string;
@@ -77,21 +113,61 @@ export class AuditService {
       where.targetId = filter.targetId;
     }
     const [rows, total] = await this.repo.findAndCount({ where, order: { id: 'DESC' }, skip: page.skip, take: page.perPage });
-    return paginated(rows.map(toAuditLogResponse), total, page);
+    return paginated(await this.withNames(rows), total, page);
+  }
+
+  /** The entries with their targets named. */
+  private async withNames(rows: AuditLogEntity[]): Promise<AuditLogResponseDto[]> {
+    const names = await this.targetNames(rows);
+    return rows.map((row) => {
+      const found = names.get(`${row.targetType}:${row.targetId}`);
+      return toAuditLogResponse(row, {
+        name: found?.name ?? snapshotOf(row.changes, ['name', 'username', 'short']) ?? addressOf(row.changes),
+        parentId: found?.parentId ?? (Object.hasOwn(PARENT_FIELDS, row.targetType) ? snapshotOf(row.changes, [PARENT_FIELDS[row.targetType]]) : null),
+      });
+    });
+  }
+
+  /**
+   * The current names of a page's targets, in one query for the whole page (a UNION over the kinds it
+   * holds); a target that is gone is not in the map, and the entry falls back to the name it recorded.
+   */
+  private async targetNames(rows: AuditLogEntity[]): Promise<Map<string, { name: string; parentId: string | null }>> {
+    const byType = new Map<string, Set<string>>();
+    for (const row of rows) {
+      const source = Object.hasOwn(TARGET_NAMES, row.targetType) ? TARGET_NAMES[row.targetType] : undefined;
+      if (source && ID_SHAPES[source.id].test(row.targetId)) {
+        byType.set(row.targetType, (byType.get(row.targetType) ?? new Set()).add(row.targetId));
+      }
+    }
+    if (byType.size === 0) {
+      return new Map();
+    }
+    const params: string[][] = [];
+    const selects = [...byType].map(([type, ids]) => {
+      const source = TARGET_NAMES[type];
+      params.push([...ids]);
+      const parent = source.parent ? `${source.parent}::text` : 'NULL::text';
+      return `SELECT '${type}' AS type, id::text AS id, (${source.name})::text AS name, ${parent} AS parent_id FROM ${source.table} WHERE id = ANY($${params.length}::${source.id}[])`;
+    });
+    const found = await this.repo.query<{ type: string; id: string; name: string; parent_id: string | null }[]>(selects.join(' UNION ALL '), params);
+    return new Map(found.map((r) => [`${r.type}:${r.id}`, { name: r.name, parentId: r.parent_id }]));
   }
 
   /**
    * What a user did to their own account (password, e-mail, two-factor…), newest first unless
    * `oldestFirst`: never another user's entries, not even an administrator's about this account,
-   * nor this user's actions on anything else. `event` matches anywhere in the action, any case.
+   * nor this user's actions on anything else. `event` matches anywhere in the action, any case; `action` exactly.
    */
-  async ownAccountEvents(userId: string, filter: { event?: string; oldestFirst?: boolean }, page: Page): Promise<Paginated<AuditLogResponseDto>> {
+  async ownAccountEvents(userId: string, filter: { event?: string; action?: string; oldestFirst?: boolean }, page: Page): Promise<Paginated<AuditLogResponseDto>> {
     const where: FindOptionsWhere<AuditLogEntity> = { actorId: userId, targetType: 'user', targetId: userId };
-    if (filter.event) {
+    if (filter.action) {
+      where.action = filter.action;
+    } else if (filter.event) {
       where.action = ILike(`%${likeLiteral(filter.event)}%`);
     }
     const order = filter.oldestFirst ? 'ASC' : 'DESC';
     const [rows, total] = await this.repo.findAndCount({ where, order: { createdAt: order, id: order }, skip: page.skip, take: page.perPage });
-    return paginated(rows.map(toAuditLogResponse), total, page);
+    return paginated(await this.withNames(rows), total, page);
   }
 }

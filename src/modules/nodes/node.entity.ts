@@ -98,6 +98,10 @@ export class NodeEntity {
   @Column({ name: 'last_seen_at', type: 'timestamptz', nullable: true })
   lastSeenAt!: Date | null;
 
+  /** When the panel first heard from the node's daemon (a call of Wings, or its answer); null until then. */
+  @Column({ name: 'daemon_contacted_at', type: 'timestamptz', nullable: true })
+  daemonContactedAt!: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -67,7 +67,18 @@ export class NodesRepository {
   }
 
   async touchNode(id: string, at: Date): Promise<void> {
-    await this.nodes.update({ id }, { lastSeenAt: at });
+    await this.nodes
+      .createQueryBuilder()
+      .update(NodeEntity)
+      .set({ lastSeenAt: at, daemonContactedAt: () => 'COALESCE(daemon_contacted_at, :at)' })
+      .where('id = :id', { id })
+      .setParameter('at', at)
+      .execute();
+  }
+
+  /** The first contact only: a later one leaves the date alone. */
+  async markDaemonContacted(id: string, at: Date): Promise<void> {
+    await this.nodes.createQueryBuilder().update(NodeEntity).set({ daemonContactedAt: at }).where('id = :id AND daemon_contacted_at IS NULL', { id }).execute();
   }
 
   findNodePage(skip: number, take: number, list: ListQuery = {}): Promise<[NodeEntity[], number]> {

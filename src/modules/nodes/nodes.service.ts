@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import { Clock } from 'src/common/clock';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
@@ -68,6 +69,7 @@ export class NodesService {
     private readonly daemon: DaemonGateway,
     private readonly config: AppConfigService,
     private readonly origins: NodeOrigins,
+    private readonly clock: Clock,
   ) {}
 
   async list(page: Page, list: ListQuery = {}): Promise<Paginated<NodeResponseDto>> {
@@ -93,7 +95,8 @@ export class NodesService {
 
   /**
    * Whether each of the first `take` nodes' daemon answers GET /api/system within `timeoutMs`, all at
-   * once; `waiting` for one that fails and has never called the panel (Wings not set up yet).
+   * once; `waiting` for one that fails and has never been heard from (Wings not set up yet). The first
+   * answer marks the node as heard from, as the node page's health check does.
    */
   async health(take: number, timeoutMs: number): Promise<{ node: NodeEntity; status: 'reachable' | 'waiting' | 'unreachable' }[]> {
     const nodes = await this.repo.findFirstNodes(take);
@@ -103,12 +106,15 @@ export class NodesService {
           () => true,
           () => false,
         );
-        return { node, status: answered ? 'reachable' : node.lastSeenAt ? 'unreachable' : 'waiting' } as const;
+        if (answered && !node.daemonContactedAt) {
+          await this.repo.markDaemonContacted(node.id, this.clock.now());
+        }
+        return { node, status: answered ? 'reachable' : node.daemonContactedAt ? 'unreachable' : 'waiting' } as const;
       }),
     );
   }
 
-  /** Records that the node's daemon called in. */
+  /** Records that the node's daemon called in (and, the first time, that it has been heard from). */
   touch(id: string, at: Date): Promise<void> {
     return this.repo.touchNode(id, at);
   }
@@ -264,8 +270,14 @@ export class NodesService {
     return this.systemInformation(nodes[0].id);
   }
 
+  /** The daemon's answer; the first one marks the node as heard from (daemonContactedAt). */
   async systemInformation(id: string): Promise<DaemonSystemInfo> {
-    return this.daemon.systemInformation(await this.get(id));
+    const node = await this.get(id);
+    const info = await this.daemon.systemInformation(node);
+    if (!node.daemonContactedAt) {
+      await this.repo.markDaemonContacted(node.id, this.clock.now());
+    }
+    return info;
   }
 
   private async push(node: NodeEntity, configuration: DaemonConfiguration): Promise<PushOutcome> {

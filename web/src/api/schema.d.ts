@@ -17,6 +17,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the caller did to their own account (password, e-mail, two-factor…), newest first. */
+        get: operations["AccountController_activity"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/api-keys": {
         parameters: {
             query?: never;
@@ -2021,6 +2038,25 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        AccountActivityActorDto: {
+            id: string | null;
+            username: string | null;
+        };
+        AccountActivityDto: {
+            /** @description The caller, as recorded then. */
+            actor: components["schemas"]["AccountActivityActorDto"] | null;
+            /** @description e.g. `user.password_changed`, `user.two_factor_enabled`. */
+            event: string;
+            id: string;
+            ip: string | null;
+            /** @description What changed, as `before` and `after` (an e-mail change has both addresses). */
+            metadata: {
+                [key: string]: unknown;
+            };
+            timestamp: string;
+            /** @description `session`, or the identifier of the API key used. */
+            via: string | null;
+        };
         AccountResponseDto: {
             admin: boolean;
             createdAt: string;
@@ -2203,10 +2239,16 @@ export interface components {
             createdAt: string;
             id: string;
             ip: string | null;
-            target: {
-                id: string;
-                type: string;
-            };
+            target: components["schemas"]["AuditTargetDto"];
+        };
+        AuditTargetDto: {
+            id: string;
+            /** @description Its name now, or the one the entry recorded when it is gone; null when neither is known. */
+            name: string | null;
+            /** @description The id of what it belongs to, where its page is its parent's: an egg variable's egg. */
+            parentId: string | null;
+            /** @description e.g. `server`, `egg_variable`. */
+            type: string;
         };
         BackupDownloadDto: {
             /** @description A one-time, 15-minute URL on the node. */
@@ -2853,6 +2895,11 @@ export interface components {
             /** @enum {string} */
             daemonAuth: "token" | "combined";
             daemonBase: string;
+            /**
+             * @description When the panel first heard from the node's daemon: its first authenticated call to /api/remote, or its
+             *     first answer to the panel. Null means Wings has not been started with this node's configuration yet.
+             */
+            daemonContactedAt: string | null;
             daemonListen: number;
             daemonSftp: number;
             description: string | null;
@@ -3486,6 +3533,52 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AccountResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    AccountController_activity: {
+        parameters: {
+            query?: {
+                /** @description Keeps the entries of this event only (`user.password_changed`). */
+                event?: string;
+                page?: number;
+                perPage?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AccountActivityDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
                     };
                 };
             };

@@ -133,6 +133,11 @@ export class NodeResponseDto {
   daemonAuth!: DaemonAuthMode;
   tokenIdentifier!: string;
   lastSeenAt!: string | null;
+  /**
+   * When the panel first heard from the node's daemon: its first authenticated call to /api/remote, or its
+   * first answer to the panel. Null means Wings has not been started with this node's configuration yet.
+   */
+  daemonContactedAt!: string | null;
   createdAt!: string;
   updatedAt!: string;
 }
@@ -161,6 +166,7 @@ export const toNodeResponse = (n: NodeEntity): NodeResponseDto => ({
   daemonAuth: n.daemonAuth,
   tokenIdentifier: n.tokenIdentifier,
   lastSeenAt: n.lastSeenAt?.toISOString() ?? null,
+  daemonContactedAt: n.daemonContactedAt?.toISOString() ?? null,
   createdAt: n.createdAt.toISOString(),
   updatedAt: n.updatedAt.toISOString(),
 });

@@ -32,3 +32,14 @@ export const activityQuery = (server: string, page: number, event?: string) =>
     // Another page of the same filter keeps the rows in view while it loads; another filter does not.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[3] === (event ?? null) ? previous : undefined),
   });
+
+/** The account events the account's activity offers as filters, in this order. */
+export const ACCOUNT_EVENTS = ['user.password_changed', 'user.email_changed', 'user.two_factor_enabled', 'user.two_factor_disabled'] as const;
+
+/** One page of the signed-in account's own events (password, e-mail, two-factor…), newest first, optionally one event only. */
+export const accountActivityQuery = (page: number, event?: string) =>
+  queryOptions({
+    queryKey: ['activity', 'account', page, event ?? null] as const,
+    queryFn: async () => (await api.GET('/api/account/activity', { params: { query: { page, perPage: ACTIVITY_PER_PAGE, ...(event ? { event } : {}) } } })).data!,
+    placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[3] === (event ?? null) ? previous : undefined),
+  });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Egg } from '@/features/admin-servers/api';
-import { CUSTOM_IMAGE, emptyForm, intProblem, placeError, stepOfField, toCreateBody, withEgg } from '@/features/admin-servers/wizard';
+import { CUSTOM_IMAGE, emptyForm, intProblem, placeError, reviewWarnings, stepOfField, toCreateBody, withEgg } from '@/features/admin-servers/wizard';
 import { ApiError } from '@/lib/api/api-error';
 
 const egg: Egg = {
@@ -68,5 +68,26 @@ describe('intProblem', () => {
     expect(intProblem(1.5, 0, 10)).toBe('integer');
     expect(intProblem(-2, -1, 10)).toBe('range');
     expect(intProblem('7', 0, 10)).toBeNull();
+  });
+});
+
+describe('reviewWarnings', () => {
+  it('should warn of no databases, no backups and the primary address alone with the defaults', () => {
+    expect(reviewWarnings({ ...emptyForm(), allocationId: '10' })).toEqual([
+      { key: 'databases', limit: 0 },
+      { key: 'backups', limit: 0 },
+      { key: 'addresses', limit: 0 },
+    ]);
+  });
+
+  it('should warn of nothing when the server gets databases, backups and an extra address', () => {
+    expect(reviewWarnings({ ...emptyForm(), allocationId: '10', extraAllocationIds: ['11'], databaseLimit: '1', backupLimit: 2 })).toEqual([]);
+  });
+
+  it('should not warn of addresses when its users may add one, and count the primary among the extras as none', () => {
+    const form = { ...emptyForm(), databaseLimit: 1, backupLimit: 1, allocationId: '10' };
+    expect(reviewWarnings({ ...form, allocationLimit: 2 })).toEqual([]);
+    expect(reviewWarnings({ ...form, allocationLimit: 1, extraAllocationIds: ['10'] })).toEqual([{ key: 'addresses', limit: 1 }]);
+    expect(reviewWarnings({ ...form, databaseLimit: '' })).toEqual([{ key: 'addresses', limit: 0 }]);
   });
 });

@@ -145,6 +145,31 @@ export const toCreateBody = (form: WizardForm): CreateServerBody => ({
   start_on_completion: form.startOnCompletion,
 });
 
+/** Something the review points out without refusing it: a feature the server is created without. */
+type ReviewWarning = { key: 'databases' | 'backups' | 'addresses'; limit: number };
+
+/**
+ * What the review warns about: no databases or backups at a limit of 0, and a server left with its primary
+ * address alone when its users cannot add one (the allocation limit counts every address, the primary too).
+ * A limit still being typed (not a whole number) warns of nothing; the limits step refuses it.
+ */
+export const reviewWarnings = (form: WizardForm): ReviewWarning[] => {
+  const warnings: ReviewWarning[] = [];
+  const zero = (value: number | string) => value !== '' && int(value) === 0;
+  if (zero(form.databaseLimit)) {
+    warnings.push({ key: 'databases', limit: 0 });
+  }
+  if (zero(form.backupLimit)) {
+    warnings.push({ key: 'backups', limit: 0 });
+  }
+  const extras = form.extraAllocationIds.filter((id) => id !== form.allocationId);
+  const addressLimit = int(form.allocationLimit);
+  if (extras.length === 0 && form.allocationLimit !== '' && Number.isInteger(addressLimit) && addressLimit <= 1) {
+    warnings.push({ key: 'addresses', limit: addressLimit });
+  }
+  return warnings;
+};
+
 /** A whole number within bounds, or the key of what is wrong with it. */
 export const intProblem = (value: number | string, min: number, max: number): 'required' | 'integer' | 'range' | null => {
   if (value === '' || value === undefined) {

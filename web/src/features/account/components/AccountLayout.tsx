@@ -8,6 +8,7 @@ const TABS = [
   { value: 'api-keys', to: '/account/api-keys', label: 'account.tabs.apiKeys' },
   { value: 'ssh-keys', to: '/account/ssh-keys', label: 'account.tabs.sshKeys' },
   { value: 'sessions', to: '/account/sessions', label: 'account.tabs.sessions' },
+  { value: 'activity', to: '/account/activity', label: 'account.tabs.activity' },
 ] as const;
 
 /** The frame of every account page: the title and the tab bar (scrollable on narrow screens). */
@@ -36,7 +37,7 @@ export const AccountLayout = () => {
         }}
         keepMounted={false}
       >
-        {/* The four tabs wrap onto a second line on a phone rather than hide off screen. */}
+        {/* The tabs wrap onto a second line on a phone rather than hide off screen. */}
         <Tabs.List aria-label={t('account.tabs.label')}>
           {TABS.map((tab) => (
             <Tabs.Tab key={tab.value} value={tab.value}>

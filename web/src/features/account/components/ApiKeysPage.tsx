@@ -233,7 +233,7 @@ export const ApiKeysPage = ({ admin }: { admin: boolean }) => {
           {list}
         </Stack>
       </Card>
-      <PterodactylKeysCard />
+      <PterodactylKeysCard admin={admin} />
       <CreateKeyDialog
         opened={creating}
         admin={admin}

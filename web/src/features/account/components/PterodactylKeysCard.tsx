@@ -1,6 +1,7 @@
-import { ActionIcon, Button, Card, Code, Group, Modal, Paper, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Button, Card, Code, Group, Modal, Paper, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { IconPlugConnected, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -117,7 +118,7 @@ const KeyItem = ({ pteroKey, onDelete }: { pteroKey: PterodactylKey; onDelete: (
 };
 
 /** `/account/api-keys`, second section: client keys (`ptlc_…`) for tools written for Pterodactyl's client API. */
-export const PterodactylKeysCard = () => {
+export const PterodactylKeysCard = ({ admin }: { admin: boolean }) => {
   const { t } = useTranslation();
   const keys = useQuery(pterodactylKeysQuery);
   const remove = useDeletePterodactylKey();
@@ -159,6 +160,17 @@ export const PterodactylKeysCard = () => {
           </Title>
           <Text size="sm" c="dimmed">
             {t('account.pterodactylKeys.text')}
+          </Text>
+          <Text size="sm" c="dimmed" mt={4}>
+            {t('account.pterodactylKeys.billing')}
+            {admin ? (
+              <>
+                {' '}
+                <Anchor inherit underline="always" renderRoot={(props) => <Link {...props} to="/admin/application-keys" />}>
+                  {t('account.pterodactylKeys.billingLink')}
+                </Anchor>
+              </>
+            ) : null}
           </Text>
         </Stack>
         {keys.data && keys.data.length > 0 ? createButton : null}

@@ -1,13 +1,13 @@
 import { Anchor, Box, Button, Card, Code, Group, Select, Stack, Text, Title, UnstyledButton } from '@mantine/core';
 import { IconActivity } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ListPagination } from '@/components/ListPagination';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { ListSkeleton } from '@/components/Skeletons';
 import { type ActivityEntry, activityQuery } from '@/features/activity/api';
-import { EVENT_GROUPS, eventKey, isEventGroup, metadataSummary } from '@/features/activity/events';
+import { EVENT_GROUPS, eventKey, metadataSummary } from '@/features/activity/events';
 import type { ActivitySearch } from '@/features/activity/search-params';
 import { formatDateTime, formatRelativeSeconds } from '@/lib/format';
 
@@ -93,83 +93,107 @@ const Entry = ({ entry, onOnlyThis }: { entry: ActivityEntry; onOnlyThis: (event
   );
 };
 
+/** What an activity list shows: one page of entries, newest first, with its loading, error and empty states. */
+interface ActivityListProps {
+  list: UseQueryResult<{ data: ActivityEntry[]; meta: { pagination: { total: number; totalPages: number } } }>;
+  page: number;
+  filtered: boolean;
+  empty: { title: string; text: string; filteredText: string };
+  onOnlyThis: (event: string) => void;
+  onClear: () => void;
+  onPage: (page: number) => void;
+}
+
+/** The entries of one page, their count and the pages: the same for a server's activity and an account's. */
+export const ActivityList = ({ list, page, filtered, empty, onOnlyThis, onClear, onPage }: ActivityListProps) => {
+  const { t } = useTranslation();
+  if (list.isPending) {
+    return <ListSkeleton rows={5} />;
+  }
+  if (list.isError) {
+    return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
+  }
+  const { data, meta } = list.data;
+  if (data.length === 0) {
+    return filtered || page > 1 ? (
+      <EmptyState
+        icon={<IconActivity />}
+        title={t('activity.emptyFilteredTitle')}
+        description={empty.filteredText}
+        action={
+          <Button variant="light" onClick={onClear}>
+            {t('activity.clearFilter')}
+          </Button>
+        }
+      />
+    ) : (
+      <EmptyState icon={<IconActivity />} title={empty.title} description={empty.text} />
+    );
+  }
+  const { totalPages, total } = meta.pagination;
+  return (
+    <Stack gap="sm">
+      <Text size="sm" c="dimmed">
+        {t('activity.count', { count: total })}
+      </Text>
+      <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0, opacity: list.isPlaceholderData ? 0.6 : 1 }} aria-busy={list.isPlaceholderData || undefined}>
+        {data.map((entry) => (
+          <Entry key={entry.id} entry={entry} onOnlyThis={onOnlyThis} />
+        ))}
+      </Stack>
+      <ListPagination total={totalPages} value={page} onChange={onPage} label={t('activity.pagination')} />
+    </Stack>
+  );
+};
+
+/** The page's title and its "show" filter: a server's event groups, or an account's events. */
+export const ActivityHeader = ({ options, event, onEvent }: { options: { value: string; label: string }[]; event: string | undefined; onEvent: (event: string | undefined) => void }) => {
+  const { t } = useTranslation();
+  const all = [{ value: ALL, label: t('activity.filters.all') }, ...options, ...(event && !options.some((o) => o.value === event) ? [{ value: event, label: t('activity.exactFilter', { event }) }] : [])];
+  return (
+    <Group justify="space-between" align="flex-end" wrap="wrap">
+      <Title order={2} size="h3">
+        {t('activity.title')}
+      </Title>
+      <Group gap="xs" align="flex-end">
+        <Select
+          label={t('activity.filter')}
+          data={all}
+          value={event ?? ALL}
+          onChange={(v) => onEvent(v && v !== ALL ? v : undefined)}
+          allowDeselect={false}
+          comboboxProps={{ withinPortal: true }}
+          w={260}
+          maw="100%"
+        />
+        {event ? (
+          <Anchor component="button" type="button" size="sm" onClick={() => onEvent(undefined)} mb={8}>
+            {t('activity.clearFilter')}
+          </Anchor>
+        ) : null}
+      </Group>
+    </Group>
+  );
+};
+
 /** /server/$id/activity: the server's activity, newest first, a page at a time, optionally only one kind of event. */
 export const ActivityPage = ({ serverId, search, onSearchChange }: { serverId: string; search: ActivitySearch; onSearchChange: (next: ActivitySearch) => void }) => {
   const { t } = useTranslation();
   const page = search.page ?? 1;
   const list = useQuery(activityQuery(serverId, page, search.event));
   const setEvent = (event: string | undefined) => onSearchChange({ ...(event ? { event } : {}) });
-  const options = [
-    { value: ALL, label: t('activity.filters.all') },
-    ...EVENT_GROUPS.map((g) => ({ value: g, label: t(`activity.filters.${g}`) })),
-    ...(search.event && !isEventGroup(search.event) ? [{ value: search.event, label: t('activity.exactFilter', { event: search.event }) }] : []),
-  ];
-
-  const body = (() => {
-    if (list.isPending) {
-      return <ListSkeleton rows={5} />;
-    }
-    if (list.isError) {
-      return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-    }
-    const { data, meta } = list.data;
-    if (data.length === 0) {
-      return search.event || page > 1 ? (
-        <EmptyState
-          icon={<IconActivity />}
-          title={t('activity.emptyFilteredTitle')}
-          description={t('activity.emptyFilteredText')}
-          action={
-            <Button variant="light" onClick={() => setEvent(undefined)}>
-              {t('activity.clearFilter')}
-            </Button>
-          }
-        />
-      ) : (
-        <EmptyState icon={<IconActivity />} title={t('activity.emptyTitle')} description={t('activity.emptyText')} />
-      );
-    }
-    const { totalPages, total } = meta.pagination;
-    return (
-      <Stack gap="sm">
-        <Text size="sm" c="dimmed">
-          {t('activity.count', { count: total })}
-        </Text>
-        <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0, opacity: list.isPlaceholderData ? 0.6 : 1 }} aria-busy={list.isPlaceholderData || undefined}>
-          {data.map((entry) => (
-            <Entry key={entry.id} entry={entry} onOnlyThis={setEvent} />
-          ))}
-        </Stack>
-        <ListPagination total={totalPages} value={page} onChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })} label={t('activity.pagination')} />
-      </Stack>
-    );
-  })();
-
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end" wrap="wrap">
-        <Title order={2} size="h3">
-          {t('activity.title')}
-        </Title>
-        <Group gap="xs" align="flex-end">
-          <Select
-            label={t('activity.filter')}
-            data={options}
-            value={search.event ?? ALL}
-            onChange={(v) => setEvent(v && v !== ALL ? v : undefined)}
-            allowDeselect={false}
-            comboboxProps={{ withinPortal: true }}
-            w={260}
-            maw="100%"
-          />
-          {search.event ? (
-            <Anchor component="button" type="button" size="sm" onClick={() => setEvent(undefined)} mb={8}>
-              {t('activity.clearFilter')}
-            </Anchor>
-          ) : null}
-        </Group>
-      </Group>
-      {body}
+      <ActivityHeader options={EVENT_GROUPS.map((g) => ({ value: g, label: t(`activity.filters.${g}`) }))} event={search.event} onEvent={setEvent} />
+      <ActivityList
+        list={list}
+        page={page}
+        filtered={Boolean(search.event)}
+        empty={{ title: t('activity.emptyTitle'), text: t('activity.emptyText'), filteredText: t('activity.emptyFilteredText') }}
+        onOnlyThis={setEvent}
+        onClear={() => setEvent(undefined)}
+        onPage={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })}
+      />
     </Stack>
   );
 };

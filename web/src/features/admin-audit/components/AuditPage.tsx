@@ -1,13 +1,26 @@
-import { Accordion, Autocomplete, Badge, Button, Code, Group, Pagination, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Accordion, Anchor, Autocomplete, Box, Button, Code, Group, Pagination, Select, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconFilterOff, IconHistory } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { ListSkeleton } from '@/components/Skeletons';
 import { actorsQuery, type AuditEntry, type AuditFilter, auditQuery, KNOWN_ACTIONS } from '@/features/admin-audit/api';
+import { actionKey, targetLink } from '@/features/admin-audit/describe';
 import { formatDateTime } from '@/lib/format';
+
+/** The action in words ("Created server") and what it was done to, by name, linked to its administration page. */
+const useDescribe = () => {
+  const { t } = useTranslation();
+  return (entry: AuditEntry) => {
+    const key = actionKey(entry.action);
+    const action = key ? t(`adminAudit.actions.${key}`) : entry.action;
+    const target = entry.target.name ?? t('adminAudit.targetNumber', { type: entry.target.type, id: entry.target.id });
+    return { action, target, what: `${action} ${target}`, link: targetLink(entry) };
+  };
+};
 
 const EntryDetails = ({ entry }: { entry: AuditEntry }) => {
   const { t } = useTranslation();
@@ -31,7 +44,7 @@ const EntryDetails = ({ entry }: { entry: AuditEntry }) => {
           <Text span c="dimmed" size="sm">
             {t('adminAudit.target')}:{' '}
           </Text>
-          {entry.target.type} #{entry.target.id}
+          {t('adminAudit.targetNumber', { type: entry.target.type, id: entry.target.id })}
         </Text>
       </SimpleGrid>
       {before && Object.keys(before).length > 0 ? (
@@ -67,6 +80,7 @@ const EntryDetails = ({ entry }: { entry: AuditEntry }) => {
 export const AuditPage = ({ filter, onFilterChange }: { filter: AuditFilter; onFilterChange: (next: AuditFilter) => void }) => {
   const { t, i18n } = useTranslation();
   const list = useQuery(auditQuery(filter));
+  const describe = useDescribe();
   const actors = useQuery(actorsQuery());
   const [action, setAction] = useState(filter.action ?? '');
   const page = filter.page ?? 1;
@@ -100,26 +114,36 @@ export const AuditPage = ({ filter, onFilterChange }: { filter: AuditFilter; onF
           {t('adminAudit.count', { count: list.data.total })}
         </Text>
         <Accordion variant="separated" multiple chevronPosition="right" aria-busy={list.isPlaceholderData || undefined}>
-          {list.data.entries.map((entry) => (
-            <Accordion.Item key={entry.id} value={entry.id} data-testid="audit-entry">
-              <Accordion.Control aria-label={t('adminAudit.entryLabel', { action: entry.action, actor: entry.actor.username ?? t('adminAudit.system'), target: `${entry.target.type} #${entry.target.id}` })}>
-                <Group gap="xs" wrap="wrap">
-                  <Badge variant="light" style={{ textTransform: 'none' }}>
-                    {entry.action}
-                  </Badge>
-                  <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                    {entry.actor.username ?? t('adminAudit.system')}
-                  </Text>
-                  <Text size="sm" c="dimmed">
-                    {entry.target.type} #{entry.target.id} · {formatDateTime(entry.createdAt, i18n.language)}
-                  </Text>
+          {list.data.entries.map((entry) => {
+            const d = describe(entry);
+            const actor = entry.actor.username ?? t('adminAudit.system');
+            return (
+              <Accordion.Item key={entry.id} value={entry.id} data-testid="audit-entry">
+                {/* The link stays outside the control: a link inside a button is neither. */}
+                <Group wrap="nowrap" gap={0} align="center">
+                  <Box px="md" py="xs" style={{ flex: 1, minWidth: 0 }}>
+                    <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+                      {d.action}{' '}
+                      {d.link ? (
+                        <Anchor inherit underline="always" renderRoot={(props) => <Link {...props} {...d.link} />}>
+                          {d.target}
+                        </Anchor>
+                      ) : (
+                        d.target
+                      )}
+                    </Text>
+                    <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                      {t('adminAudit.doneBy', { actor })} · {formatDateTime(entry.createdAt, i18n.language)}
+                    </Text>
+                  </Box>
+                  <Accordion.Control aria-label={t('adminAudit.entryLabel', { what: d.what, actor })} w="auto" />
                 </Group>
-              </Accordion.Control>
-              <Accordion.Panel>
-                <EntryDetails entry={entry} />
-              </Accordion.Panel>
-            </Accordion.Item>
-          ))}
+                <Accordion.Panel>
+                  <EntryDetails entry={entry} />
+                </Accordion.Panel>
+              </Accordion.Item>
+            );
+          })}
         </Accordion>
         {list.data.totalPages > 1 ? (
           <Group justify="center">

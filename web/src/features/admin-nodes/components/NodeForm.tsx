@@ -1,10 +1,11 @@
 import { Button, Checkbox, Group, NumberInput, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
 import { type AdminNode, locationsQuery, type NodeBody } from '@/features/admin-nodes/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
+import { onlyChoice } from '@/lib/only-choice';
 
 interface NodeFormProps {
   node?: AdminNode;
@@ -24,6 +25,14 @@ export const NodeForm = ({ node, submitLabel, pending, error, onSubmit, onCancel
   const [name, setName] = useState(node?.name ?? '');
   const [description, setDescription] = useState(node?.description ?? '');
   const [locationId, setLocationId] = useState<string | null>(node?.locationId ?? null);
+  // A new node takes the only location there is, until someone chooses (or clears) it.
+  const [locationTouched, setLocationTouched] = useState(node !== undefined);
+  const onlyLocation = onlyChoice(locations.data);
+  useEffect(() => {
+    if (!locationTouched && onlyLocation && locationId === null) {
+      setLocationId(onlyLocation.id);
+    }
+  }, [locationTouched, onlyLocation, locationId]);
   const [fqdn, setFqdn] = useState(node?.fqdn ?? '');
   const [scheme, setScheme] = useState<'http' | 'https'>(node?.scheme ?? 'https');
   const [daemonListen, setDaemonListen] = useState<number | string>(node?.daemonListen ?? 8080);
@@ -69,7 +78,10 @@ export const NodeForm = ({ node, submitLabel, pending, error, onSubmit, onCancel
             placeholder={t('adminNodes.form.noLocation')}
             data={(locations.data ?? []).map((l) => ({ value: l.id, label: l.long ? `${l.short} (${l.long})` : l.short }))}
             value={locationId}
-            onChange={setLocationId}
+            onChange={(value) => {
+              setLocationTouched(true);
+              setLocationId(value);
+            }}
             clearable
             error={fields.locationId}
             comboboxProps={{ withinPortal: true }}

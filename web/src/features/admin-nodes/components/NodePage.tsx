@@ -128,7 +128,7 @@ export const NodePage = ({ nodeId, tab, onTabChange }: { nodeId: string; tab: No
         <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           {n.baseUrl}
         </Text>
-        <NodeHealth nodeId={n.id} detailed />
+        <NodeHealth node={n} detailed onConfiguration={tab === 'configuration'} />
       </Stack>
       <Tabs value={tab} onChange={(v) => onTabChange(NODE_TABS.find((x) => x === v) ?? 'settings')} keepMounted={false}>
         <Tabs.List aria-label={t('adminNodes.tabs.label')}>

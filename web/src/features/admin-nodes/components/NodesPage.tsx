@@ -51,7 +51,7 @@ export const NodesPage = ({ startCreating = false }: { startCreating?: boolean }
                 <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
                   {node.baseUrl} · {t('adminNodes.capacity', { memory: formatBytes(node.memory * MIB, i18n.language), disk: formatBytes(node.disk * MIB, i18n.language) })}
                 </Text>
-                <NodeHealth nodeId={node.id} />
+                <NodeHealth node={node} />
               </Stack>
               <Button variant="default" size="xs" renderRoot={(props) => <Link {...props} to="/admin/nodes/$nid" params={{ nid: node.id }} />} aria-label={t('adminNodes.manageOf', { name: node.name })}>
                 {t('adminNodes.manage')}

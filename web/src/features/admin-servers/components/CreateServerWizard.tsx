@@ -11,10 +11,11 @@ import { PageSkeleton } from '@/components/Skeletons';
 import { allocationsQuery, eggQuery, eggsQuery, nestsQuery, nodesQuery, nodeUsageQuery, useCreateServer, usersQuery, type AdminNode, type Egg, type NodeUsage } from '@/features/admin-servers/api';
 import { fits, nodeCapacity, type NodeCapacity } from '@/features/admin-servers/capacity';
 import { allocationLabel, OwnerSelect, VariableField, variableProblem } from '@/features/admin-servers/components/fields';
-import { CUSTOM_IMAGE, emptyForm, intProblem, LIMIT_BOUNDS, placeError, STEPS, type Step, stepOfField, THREADS, toCreateBody, withEgg, type WizardForm } from '@/features/admin-servers/wizard';
+import { CUSTOM_IMAGE, emptyForm, intProblem, LIMIT_BOUNDS, placeError, reviewWarnings, STEPS, type Step, stepOfField, THREADS, toCreateBody, withEgg, type WizardForm } from '@/features/admin-servers/wizard';
 import { ApiError, detailsRecord } from '@/lib/api/api-error';
 import { describeError } from '@/lib/errors';
 import { formatBytes } from '@/lib/format';
+import { onlyChoice } from '@/lib/only-choice';
 
 type Errors = Record<string, string>;
 type Patch = (patch: Partial<WizardForm>) => void;
@@ -47,6 +48,15 @@ const NodeStep = ({ form, patch, errors, nodes, usage }: { form: WizardForm; pat
   const allocations = useQuery(allocationsQuery(form.nodeId));
   const free = useMemo(() => (allocations.data ?? []).filter((a) => !a.assigned), [allocations.data]);
   const options = free.map((a) => ({ value: a.id, label: allocationLabel(a) }));
+
+  // The only node there is, when it has room, is the choice.
+  const onlyNode = onlyChoice(nodes);
+  const onlyNodeOpen = onlyNode !== undefined && nodeCapacity(onlyNode, usage.find((u) => u.nodeId === onlyNode.id)).blocked === null;
+  useEffect(() => {
+    if (!form.nodeId && onlyNode && onlyNodeOpen) {
+      patch({ nodeId: onlyNode.id });
+    }
+  }, [form.nodeId, onlyNode, onlyNodeOpen, patch]);
 
   // A node's first free allocation is the likely primary.
   useEffect(() => {
@@ -144,6 +154,16 @@ const EggStep = ({ form, patch, errors, egg }: { form: WizardForm; patch: Patch;
   const { t, i18n } = useTranslation();
   const nests = useQuery(nestsQuery);
   const eggs = useQuery(eggsQuery(form.nestId));
+  // The only nest, then the only egg in it, is the choice.
+  const onlyNest = onlyChoice(nests.data);
+  const onlyEgg = form.nestId ? onlyChoice(eggs.data) : undefined;
+  useEffect(() => {
+    if (!form.nestId && onlyNest) {
+      patch({ nestId: onlyNest.id, eggId: '' });
+    } else if (form.nestId && !form.eggId && onlyEgg) {
+      patch({ eggId: onlyEgg.id });
+    }
+  }, [form.nestId, form.eggId, onlyNest, onlyEgg, patch]);
   if (nests.isError) {
     return <ErrorState error={nests.error} onRetry={() => void nests.refetch()} />;
   }
@@ -422,6 +442,7 @@ export const CreateServerWizard = ({ onCreated }: { onCreated: (id: string) => v
   const left = create.error instanceof ApiError ? detailsRecord(create.error).serverId : undefined;
   const stepError = (step: Step) => Object.keys(errors).some((f) => stepOfField(f) === step);
   const imageText = form.image === CUSTOM_IMAGE ? form.customImage : form.image;
+  const warnings = reviewWarnings(form);
 
   return (
     <Stack gap="md">
@@ -486,6 +507,21 @@ export const CreateServerWizard = ({ onCreated }: { onCreated: (id: string) => v
                 </ReviewRow>
                 <ReviewRow label={t('adminServers.fields.startOnCompletion')}>{form.startOnCompletion ? t('adminServers.review.yes') : t('adminServers.review.no')}</ReviewRow>
               </SimpleGrid>
+              {warnings.length > 0 ? (
+                <Alert color="yellow" variant="light" icon={<IconAlertCircle aria-hidden />} title={t('adminServers.review.warningsTitle')} role="note" styles={{ title: { color: 'var(--mantine-color-text)' } }}>
+                  <Stack gap={4}>
+                    {warnings.map((w) => (
+                      <Text key={w.key} size="sm">
+                        {t(`adminServers.review.warnings.${w.key}`, { limit: w.limit })}
+                      </Text>
+                    ))}
+                    {/* Not dimmed: grey on the alert's dark yellow falls short of 4.5:1. */}
+                    <Text size="sm">
+                      {t('adminServers.review.warningsHelp')}
+                    </Text>
+                  </Stack>
+                </Alert>
+              ) : null}
               <Text size="sm" c="dimmed">
                 {t('adminServers.review.help')}
               </Text>
