@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { LocationEntity } from 'src/modules/nodes/location.entity';
+import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { createEgg, createNest } from 'test/factories/egg.factory';
 import { createNodeRow } from 'test/factories/node.factory';
 import { createServerRow } from 'test/factories/server.factory';
@@ -63,7 +64,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('admin overview (%s)', (db) => {
     const reachable = (await createNodeRow(t.app, { ...on(up.port), name: 'alpha' })).node;
     const waiting = (await createNodeRow(t.app, { ...on(await closedPort()), name: 'beta' })).node;
     const seen = new Date('2026-01-02T03:04:05.000Z');
-    const quiet = (await createNodeRow(t.app, { ...on(hung.port), name: 'gamma', lastSeenAt: seen })).node;
+    const quiet = (await createNodeRow(t.app, { ...on(hung.port), name: 'gamma', lastSeenAt: seen, daemonContactedAt: seen })).node;
     const nest = await createNest(t.app);
     const egg = await createEgg(t.app, nest.id);
     const owner = await createUser(t.app);
@@ -89,6 +90,9 @@ describe.each(dbKinds(['postgres', 'pglite']))('admin overview (%s)', (db) => {
       },
     });
     expect(up.calls.map((c) => c.path)).toEqual(['/api/system']);
+    // The first answer marks a node as heard from: it is 'unreachable', not 'waiting', if it stops answering.
+    const contacted = await t.app.get(DataSource).getRepository(NodeEntity).findOneByOrFail({ id: reachable.id });
+    expect(contacted.daemonContactedAt).toBeInstanceOf(Date);
   });
 
   it('should answer 401 without a session and 403 ADMIN_REQUIRED to a user who is not an administrator', async () => {
