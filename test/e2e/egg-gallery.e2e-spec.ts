@@ -1,5 +1,3 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { OutboundPolicy } from 'src/common/http/outbound-url';
 import { EggEntity } from 'src/modules/eggs/egg.entity';
@@ -9,6 +7,7 @@ import { createEgg, createNest } from 'test/factories/egg.factory';
 import { createUser } from 'test/factories/user.factory';
 import { signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
+import { EggHost } from 'test/utils/egg-host';
 import { ADMIN_REQUIRED, expectError, Json, Method } from 'test/utils/nodes';
 import { dbKinds } from 'test/utils/test-db';
 
@@ -50,34 +49,6 @@ const tinyDocV2 = (): Json => ({
   scripts: { installation: { script: '#!/bin/ash\necho v2', container: 'ghcr.io/pterodactyl/installers:alpine', entrypoint: 'ash' } },
   variables: [variable('Server Jar', 'SERVER_JARFILE', 'paper.jar', 'required|string|max:50'), variable('Version', 'MC_VERSION', 'latest', 'nullable|string')],
 });
-
-/** Serves egg documents on 127.0.0.1, which a test may change between requests. */
-class EggHost {
-  readonly docs = new Map<string, string>();
-  readonly requests: string[] = [];
-  private readonly server = http.createServer((req, res) => {
-    this.requests.push(req.url ?? '');
-    const doc = this.docs.get(req.url ?? '');
-    if (doc === undefined) {
-      res.writeHead(404).end('not found');
-      return;
-    }
-    res.writeHead(200, { 'content-type': 'application/json' }).end(doc);
-  });
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-  }
-
-  url(path: string): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-}
 
 describe.each(dbKinds(['postgres', 'pglite']))('egg gallery and update from URL (%s)', (db) => {
   let t: TestApp;

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Response } from 'supertest';
 import { DataSource } from 'typeorm';
@@ -13,6 +12,8 @@ import { createEgg, createEggVariable, createNest, createServerUsing } from 'tes
 import { createUser } from 'test/factories/user.factory';
 import { signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
+import { EggHost } from 'test/utils/egg-host';
+import { freePort } from 'test/utils/free-port';
 import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
 import { dbKinds } from 'test/utils/test-db';
 
@@ -1258,86 +1259,67 @@ describe.each(dbKinds(['postgres']))('admin eggs (%s)', (db) => {
   });
 });
 
-/** A local HTTP server that serves egg documents and counts what it was asked for. */
-class EggServer {
-  readonly requests: string[] = [];
-  private readonly server = http.createServer((req, res) => this.handle(req, res));
-
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-  }
-
-  url(path: string): string {
-    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}${path}`;
-  }
-
-  async stop(): Promise<void> {
-    this.server.closeAllConnections();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
-  }
-
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
-    this.requests.push(req.url ?? '');
-    const paper = JSON.stringify(paperDoc(), null, 4);
-    switch (req.url ?? '') {
-      case '/egg.json':
-        res.writeHead(200, { 'content-type': 'application/json' }).end(paper);
-        return;
-      case '/egg-paper.json':
-        res.writeHead(200, { 'content-type': 'application/json' }).end(stockPaper ?? '');
-        return;
-      case '/exactly-1mib.json': {
-        // A valid document padded with trailing whitespace to the cap exactly.
-        const body = Buffer.concat([Buffer.from(paper), Buffer.alloc(MIB - Buffer.byteLength(paper), ' ')]);
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
-        return;
-      }
-      case '/big.json': {
-        const body = Buffer.concat([Buffer.from(paper), Buffer.alloc(MIB + 1 - Buffer.byteLength(paper), ' ')]);
-        res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
-        return;
-      }
-      case '/big-chunked.json':
-        // No Content-Length: the cap must hold while streaming.
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.write(paper);
-        for (let i = 0; i < 20; i++) {
-          res.write(Buffer.alloc(64 * 1024, ' '));
-        }
-        res.end();
-        return;
-      case '/backref.json':
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(backrefDoc()));
-        return;
-      case '/not-json':
-        res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>not an egg</body></html>');
-        return;
-      case '/lone-surrogate.json':
-        // JSON.stringify writes the lone surrogate as the escape "\ud800".
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...JSON.parse(paper), features: ['eula', '\ud800'] }));
-        return;
-      case '/v3.json':
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...JSON.parse(paper), meta: { version: 'PTDL_v3' } }));
-        return;
-      case '/moved':
-        res.writeHead(302, { location: '/egg.json' }).end();
-        return;
-      default:
-        res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+/** The test documents of the import-by-URL cases: good, too big, not JSON, redirected, ... */
+const serveTestEggs = (req: http.IncomingMessage, res: http.ServerResponse): void => {
+  const paper = JSON.stringify(paperDoc(), null, 4);
+  switch (req.url ?? '') {
+    case '/egg.json':
+      res.writeHead(200, { 'content-type': 'application/json' }).end(paper);
+      return;
+    case '/egg-paper.json':
+      res.writeHead(200, { 'content-type': 'application/json' }).end(stockPaper ?? '');
+      return;
+    case '/exactly-1mib.json': {
+      // A valid document padded with trailing whitespace to the cap exactly.
+      const body = Buffer.concat([Buffer.from(paper), Buffer.alloc(MIB - Buffer.byteLength(paper), ' ')]);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+      return;
     }
+    case '/big.json': {
+      const body = Buffer.concat([Buffer.from(paper), Buffer.alloc(MIB + 1 - Buffer.byteLength(paper), ' ')]);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length }).end(body);
+      return;
+    }
+    case '/big-chunked.json':
+      // No Content-Length: the cap must hold while streaming.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(paper);
+      for (let i = 0; i < 20; i++) {
+        res.write(Buffer.alloc(64 * 1024, ' '));
+      }
+      res.end();
+      return;
+    case '/backref.json':
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(backrefDoc()));
+      return;
+    case '/not-json':
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<html><body>not an egg</body></html>');
+      return;
+    case '/lone-surrogate.json':
+      // JSON.stringify writes the lone surrogate as the escape "\ud800".
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...JSON.parse(paper), features: ['eula', '\ud800'] }));
+      return;
+    case '/v3.json':
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ...JSON.parse(paper), meta: { version: 'PTDL_v3' } }));
+      return;
+    case '/moved':
+      res.writeHead(302, { location: '/egg.json' }).end();
+      return;
+    default:
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   }
-}
+};
 
 describe.each(dbKinds(['postgres']))('egg import from a URL, production outbound policy (%s)', (db) => {
   let t: TestApp;
   let cookie: string;
   let nest: NestEntity;
-  let server: EggServer;
+  let server: EggHost;
   const { state } = eggSuite(() => t);
   const importUrl = (body: Json) => t.http().post(`${EGGS}/import-url`).set('Cookie', cookie).set('Origin', TEST_ORIGIN).send(body);
 
   beforeAll(async () => {
-    server = new EggServer();
+    server = new EggHost(serveTestEggs);
     await server.start();
     t = await createTestApp({ db });
     const admin = await createUser(t.app, { admin: true });
@@ -1393,12 +1375,12 @@ describe.each(dbKinds(['postgres']))('egg import from a URL, private addresses a
   let admin: UserEntity;
   let cookie: string;
   let nest: NestEntity;
-  let server: EggServer;
+  let server: EggHost;
   const { state, loadEgg } = eggSuite(() => t);
   const importUrl = (body: Json) => t.http().post(`${EGGS}/import-url`).set('Cookie', cookie).set('Origin', TEST_ORIGIN).send(body);
 
   beforeAll(async () => {
-    server = new EggServer();
+    server = new EggHost(serveTestEggs);
     await server.start();
     t = await createTestApp({ db, overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }] });
     admin = await createUser(t.app, { admin: true });
@@ -1485,10 +1467,7 @@ describe.each(dbKinds(['postgres']))('egg import from a URL, private addresses a
   });
 
   it('should answer 502 OUTBOUND_FETCH_FAILED and add nothing when nothing listens on the port', async () => {
-    const probe = http.createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const port = await freePort();
     const before = await state();
     const res = await importUrl({ nestId: nest.id, url: `http://127.0.0.1:${port}/egg.json` });
     expectError(res, 502, 'OUTBOUND_FETCH_FAILED', `Could not fetch from 127.0.0.1:${port}`);
