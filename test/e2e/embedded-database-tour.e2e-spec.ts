@@ -60,6 +60,8 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
   let adminKey: string;
   let nodeAuth: string;
   let serverUuid: string;
+  /** Serves the stock Paper egg: the gallery lists it, import-url and the update from URL fetch it. */
+  let paperHost: { url: string; close: () => Promise<void> } | undefined;
 
   const p = () => c.p;
   const withKey = (method: 'get' | 'post', path: string) => p().t.http()[method](path).set('Authorization', `Bearer ${adminKey}`);
@@ -68,9 +70,10 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
   beforeAll(async () => {
     sink = await SmtpSink.start();
+    paperHost = await serve(readFileSync(join(EGG_FIXTURES_DIR, 'egg-paper.json')));
     panel = await startSimPanel('pglite', {
       overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }],
-      env: { SMTP_URL: sink.url, MAIL_FROM: 'panel@example.test', REGISTRATION_ENABLED: 'true' },
+      env: { SMTP_URL: sink.url, MAIL_FROM: 'panel@example.test', REGISTRATION_ENABLED: 'true', EGG_GALLERY_URLS: `${paperHost.url}/egg-paper.json` },
       onResponse: (req, reply) => {
         const route = req.routeOptions.url;
         if (route !== undefined) {
@@ -94,6 +97,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await panel?.close();
     await closeFiles?.();
     await sink?.close();
+    await paperHost?.close();
   });
 
   it('should serve every client route on a server to its owner', async () => {
@@ -137,6 +141,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect(data(await as('get', '/api/account').expect(200)).email).toBe(user.email);
     await as('put', '/api/account/email').send({ email: `moved-${user.email}`, password: DEFAULT_PASSWORD }).expect(200);
     await as('put', '/api/account/password').send({ currentPassword: DEFAULT_PASSWORD, newPassword: 'another long password' }).expect(204);
+    expect(data(await as('get', '/api/account/activity').expect(200)).map((e: { event: string }) => e.event)).toContain('user.password_changed');
 
     const sessions = data(await as('get', '/api/account/sessions').expect(200)) as { id: string; current: boolean }[];
     expect(sessions.filter((s) => s.current)).toHaveLength(1);
@@ -179,6 +184,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const { secret: madeSecret } = data(await p().t.http().post('/api/user/2fa/setup').set('Cookie', madeCookie).set('Origin', TEST_ORIGIN).expect(200));
     await p().t.http().post('/api/user/2fa/enable').set('Cookie', madeCookie).set('Origin', TEST_ORIGIN).send({ code: codeAt(madeSecret, p().t.clock.now().getTime()) }).expect(200);
     expect(data(await admin('delete', `/api/admin/users/${made.id}/two-factor`).expect(200)).twoFactorEnabled).toBe(false);
+    expect(data(await admin('post', `/api/admin/users/${made.id}/password-link`).expect(201)).url).toMatch(/\/auth\/password\/reset\?token=/);
     await admin('delete', `/api/admin/users/${made.id}`).expect(204);
 
     const location = data(await admin('post', '/api/admin/locations').send({ short: 'tour', long: 'Tour lab' }).expect(201));
@@ -204,6 +210,8 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     // The simulator's node, through its daemon.
     await admin('get', `/api/admin/nodes/${p().nodeId}/system`).expect(200);
     await admin('get', `/api/admin/daemon/system?node=${p().nodeId}`).expect(200);
+    const overview = data(await admin('get', '/api/admin/overview').expect(200));
+    expect(overview.health.nodes).toContainEqual(expect.objectContaining({ id: p().nodeId, status: 'reachable' }));
     const config = data(await withKey('get', `/api/admin/daemon/nodes/${p().nodeId}/configuration`).expect(200));
     nodeAuth = `Bearer ${config.token_id}.${config.token}`;
   });
@@ -230,13 +238,12 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     const exported = await admin('get', `/api/admin/eggs/${egg.id}/export`).expect(200);
     expect(exported.body.meta.version).toBe('PTDL_v2');
 
-    const served = await serve(readFileSync(join(EGG_FIXTURES_DIR, 'egg-paper.json')));
-    try {
-      const imported = data(await admin('post', '/api/admin/eggs/import-url').send({ nestId: nest.id, url: `${served.url}/egg-paper.json` }).expect(201));
-      await admin('delete', `/api/admin/eggs/${imported.id}`).expect(204);
-    } finally {
-      await served.close();
-    }
+    const gallery = data(await admin('get', '/api/admin/eggs/gallery').expect(200)) as { name: string }[];
+    expect(gallery.map((entry) => entry.name)).toEqual(['Paper']);
+    const imported = data(await admin('post', '/api/admin/eggs/import-url').send({ nestId: nest.id, url: `${paperHost!.url}/egg-paper.json` }).expect(201));
+    await admin('get', `/api/admin/eggs/${imported.id}/update-preview`).expect(200);
+    await admin('post', `/api/admin/eggs/${imported.id}/update`).expect(200);
+    await admin('delete', `/api/admin/eggs/${imported.id}`).expect(204);
     await admin('delete', `/api/admin/eggs/${egg.id}`).expect(204);
     await admin('delete', `/api/admin/nests/${nest.id}`).expect(204);
     await admin('get', '/api/admin/audit-logs').expect(200);
