@@ -162,7 +162,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('invitations (%s)', (db) => {
     expect(entries).toEqual([
       expect.objectContaining({
         action: 'user.password_link_created',
-        target: { type: 'user', id: user.id },
+        target: { type: 'user', id: user.id, name: user.username, parentId: null },
         actor: expect.objectContaining({ id: p.admin.id, username: p.admin.username }),
         changes: { after: { expiresAt } },
       }),
