@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Command } from 'commander';
@@ -16,13 +17,36 @@ import { UsersService } from 'src/modules/users/users.service';
 @Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, HotCacheModule, UsersModule] })
 class CliModule {}
 
-const askPassword = async (): Promise<string> => {
-  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: true });
+/** Reads one line from the terminal without showing what is typed. */
+const askHidden = async (prompt: string): Promise<string> => {
+  let muted = false;
+  // readline echoes each key through its output: past the prompt, that echo is swallowed.
+  const output = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      if (!muted) {
+        process.stdout.write(chunk);
+      }
+      done();
+    },
+  });
+  const rl = createInterface({ input: process.stdin, output, terminal: true });
   try {
-    return await rl.question('Password (leave empty to generate one): ');
+    const answer = rl.question(prompt);
+    muted = true;
+    return await answer;
   } finally {
     rl.close();
+    process.stdout.write('\n');
   }
+};
+
+/** A password typed twice, hidden; empty for a generated one. */
+const askPassword = async (): Promise<string> => {
+  const password = await askHidden('Password (leave empty to generate one): ');
+  if (password !== '' && (await askHidden('The same password again: ')) !== password) {
+    throw new Error('the two passwords differ; nothing was created');
+  }
+  return password;
 };
 
 const program = new Command('hatchery').description('Hatchery administration commands');

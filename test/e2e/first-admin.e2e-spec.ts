@@ -42,6 +42,34 @@ const runCli = (args: string[], databaseUrl: string): Promise<CliResult> =>
     });
   });
 
+/**
+ * Runs `src/cli.ts` on a terminal (a pseudo-terminal from util-linux's `script`), typing each answer
+ * once its prompt has appeared: what the screen shows is `screen`.
+ */
+const runCliOnTerminal = (args: string[], databaseUrl: string, answers: [prompt: string, typed: string][]): Promise<{ code: number | null; screen: string }> =>
+  new Promise((done, fail) => {
+    const command = [process.execPath, '-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', 'src/cli.ts', ...args].join(' ');
+    const child = spawn('script', ['-qefc', command, '/dev/null'], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, APP_KEY, NODE_ENV: 'test', TS_NODE_PROJECT: 'tsconfig.json', TERM: 'dumb' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    const pending = [...answers];
+    child.stdout.on('data', (chunk: Buffer) => {
+      screen += chunk.toString();
+      if (pending.length > 0 && screen.includes(pending[0][0])) {
+        child.stdin.write(`${pending.shift()![1]}\r`);
+      }
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 50_000);
+    child.on('error', fail);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      done({ code, screen });
+    });
+  });
+
 const withClient = async <T>(url: string, fn: (client: Client) => Promise<T>): Promise<T> => {
   const client = new Client({ connectionString: url });
   await client.connect();
@@ -169,11 +197,32 @@ describe.each(dbKinds(['postgres']))('CLI user:create (%s)', (db) => {
     expect(res.body.data).toMatchObject({ username: 'member', name: 'Member', admin: false });
   });
 
+  it('should ask for the password twice on a terminal without showing it, and refuse two that differ', async () => {
+    const [typed, mistyped] = await Promise.all([
+      runCliOnTerminal(['user:create', '--email', 'typed@example.test', '--username', 'typed'], url, [
+        ['Password (leave empty', 'typed secret password'],
+        ['The same password again', 'typed secret password'],
+      ]),
+      runCliOnTerminal(['user:create', '--email', 'mistyped@example.test', '--username', 'mistyped'], url, [
+        ['Password (leave empty', 'first secret password'],
+        ['The same password again', 'other secret password'],
+      ]),
+    ]);
+    expect(typed.code).toBe(0);
+    expect(typed.screen).toMatch(/Created user typed <typed@example\.test>/);
+    expect(typed.screen).not.toContain('typed secret');
+    await signIn(t, 'typed@example.test', 'typed secret password');
+    expect(mistyped.code).toBe(1);
+    expect(mistyped.screen).toContain('error: the two passwords differ; nothing was created');
+    expect(mistyped.screen).not.toMatch(/first secret|other secret/);
+    expect((await userRows(url)).map((u) => u.username)).not.toContain('mistyped');
+  });
+
   it('should exit non-zero with the reason on stderr and create nothing when the e-mail is invalid', async () => {
     const before = await userRows(url);
     const bad = await runCli(['user:create', '--admin', '--email', 'not-an-email', '--username', 'broken', '--password', 'long enough password'], url);
     expect(bad).toEqual({ code: 1, stdout: '', stderr: 'error: email: email must be an email\n' });
     expect(await userRows(url)).toEqual(before);
-    expect(before.map((u) => u.username).sort()).toEqual(['cli-admin', 'member']);
+    expect(before.map((u) => u.username).sort()).toEqual(['cli-admin', 'member', 'typed']);
   });
 });
