@@ -106,8 +106,8 @@ export class NodesService {
           () => true,
           () => false,
         );
-        if (answered && !node.daemonContactedAt) {
-          await this.repo.markDaemonContacted(node.id, this.clock.now());
+        if (answered) {
+          await this.heardFrom(node);
         }
         return { node, status: answered ? 'reachable' : node.daemonContactedAt ? 'unreachable' : 'waiting' } as const;
       }),
@@ -274,10 +274,15 @@ export class NodesService {
   async systemInformation(id: string): Promise<DaemonSystemInfo> {
     const node = await this.get(id);
     const info = await this.daemon.systemInformation(node);
+    await this.heardFrom(node);
+    return info;
+  }
+
+  /** Marks a node whose daemon just answered as heard from, the first time only. */
+  private async heardFrom(node: NodeEntity): Promise<void> {
     if (!node.daemonContactedAt) {
       await this.repo.markDaemonContacted(node.id, this.clock.now());
     }
-    return info;
   }
 
   private async push(node: NodeEntity, configuration: DaemonConfiguration): Promise<PushOutcome> {
