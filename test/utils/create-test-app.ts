@@ -11,6 +11,7 @@ import { createHttpAdapter } from 'src/common/http/fastify';
 import { LOG_STREAM } from 'src/common/logging/logging.module';
 import { AppConfigService } from 'src/config/app-config.service';
 import { FakeClock } from 'test/utils/fake-clock';
+import { copyPgliteTemplate } from 'test/setup/pglite-template';
 import { createTestDatabase, DbKind } from 'test/utils/test-db';
 
 const TEST_APP_URL = 'http://panel.test';
@@ -40,13 +41,15 @@ export interface TestApp {
 export const createTestApp = async (options: TestAppOptions = {}): Promise<TestApp> => {
   const db = options.db ?? 'postgres';
   const database = db === 'postgres' ? await createTestDatabase() : undefined;
+  // A copy of the migrated embedded database made by global setup (test/setup/pglite-template.ts).
+  const embedded = db === 'pglite' && !options.env?.PGLITE_DIR ? copyPgliteTemplate() : undefined;
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     APP_URL: TEST_APP_URL,
     APP_KEY: 'test-app-key-0123456789-abcdefghijklmnop',
     LOG_LEVEL: options.logStream ? 'info' : (process.env.HATCHERY_TEST_LOG_LEVEL ?? 'silent'),
     ...(database ? { DATABASE_URL: database.url, DB_RUN_MIGRATIONS: 'false' } : {}),
-    ...(db === 'pglite' ? { PGLITE_DIR: 'memory://' } : {}),
+    ...(embedded ? { PGLITE_DIR: embedded.dir } : {}),
     // Tests sign in many times from one address; the rate-limit tests turn the limits back on.
     RATE_LIMIT_ENABLED: 'false',
     // Cheap argon2id (the defaults cost ~100 ms of CPU per sign-in); password.hasher.spec checks the defaults.
@@ -85,6 +88,7 @@ export const createTestApp = async (options: TestAppOptions = {}): Promise<TestA
     close: async () => {
       await app.close();
       await database?.drop();
+      embedded?.remove();
     },
   };
 };
