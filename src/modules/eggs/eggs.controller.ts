@@ -45,7 +45,7 @@ export class EggsController {
 
   /** `{nestId, egg: <PTDL document>}`, or the document itself with `?nestId=`. */
   @Post('import')
-  @ApiBody({ description: 'A PTDL_v1/PTDL_v2 egg document, or {nestId, egg}' })
+  @ApiBody({ description: 'A PTDL_v1/PTDL_v2 egg document, or {nestId, egg}', schema: { type: 'object', additionalProperties: true } })
   @ApiQuery({ name: 'nestId', required: false })
   @Authenticated({ admin: AdminScope.EGGS_WRITE })
   @ApiData(EggResponseDto, { status: 201 })
