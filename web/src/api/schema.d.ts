@@ -4246,7 +4246,7 @@ export interface operations {
     DaemonSystemController_system: {
         parameters: {
             query?: {
-                node?: unknown;
+                node?: string;
             };
             header?: never;
             path?: never;
@@ -5082,7 +5082,7 @@ export interface operations {
     EggsController_import: {
         parameters: {
             query?: {
-                nestId?: unknown;
+                nestId?: string;
             };
             header?: never;
             path?: never;

@@ -2,18 +2,11 @@
 // object GET /api/client/servers/{server}/resources answers in `data` (docs/api.md). Pure: no React,
 // and the socket is injected so the tests drive a fake one.
 
+import type { components } from '@/api/schema';
 import { type BrowserSocket, openBrowserSocket } from '@/lib/browser-socket';
 
-/** What `resources` frames carry for one server (camelCase, as the panel's resources route). */
-export interface LiveResources {
-  memoryBytes: number;
-  memoryLimitBytes: number;
-  cpuAbsolute: number;
-  diskBytes: number;
-  networkRxBytes: number;
-  networkTxBytes: number;
-  uptime: number;
-}
+/** What `resources` frames carry for one server: the `resources` of the panel's resources route. */
+export type LiveResources = components['schemas']['ResourceUsageDto'];
 
 /** One server's live state as the dashboard knows it. */
 export type LiveServerState =
