@@ -1,7 +1,8 @@
 // `npm run build` (run by `npm start`, `npm run cli`, `npm test`): builds the server (nest build →
 // dist/) and the web UI (vite build → dist/web), each only when its inputs changed since the last
 // build. A content hash of the inputs is kept in dist/.build-stamp.json, so a start with unchanged
-// sources skips both (about a second instead of a minute). `--force` rebuilds everything.
+// sources skips both (about a second instead of a minute). `--force` rebuilds everything; `--server`
+// builds the server alone.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
@@ -12,6 +13,8 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const at = (...parts) => join(root, ...parts);
 const STAMP = at('dist', '.build-stamp.json');
 const force = process.argv.includes('--force');
+// `--server`: the server only (`npm run typecheck` generates the web UI's API types from it).
+const serverOnly = process.argv.includes('--server');
 
 /** Every file under `dir` (relative to the repository) for which `keep` says yes, sorted. */
 const filesUnder = (dir, keep) => {
@@ -96,6 +99,10 @@ if (stamp.server !== server || !existsSync(at('dist', 'main.js'))) {
   writeFileSync(STAMP, JSON.stringify(stamp, null, 2));
 } else {
   process.stdout.write('build: server is up to date\n');
+}
+
+if (serverOnly) {
+  process.exit(0);
 }
 
 const webHash = hashOf(webInputs());

@@ -1,6 +1,6 @@
 // `npm run gen:api`: writes web/src/api/schema.d.ts, the web UI's API types, from the OpenAPI
-// document of the built panel (`node dist/openapi-document.js`, no database, no port). With --check it
-// writes nothing and exits 1 when the file is out of date (test/e2e/web-api-client.e2e-spec.ts).
+// document of the built panel (`node dist/openapi-document.js`, no database, no port), when it differs.
+// With --check it writes nothing and exits 1 when the file is out of date (test/e2e/web-api-client.e2e-spec.ts).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -15,17 +15,21 @@ const document = JSON.parse(
 );
 const types = HEADER + astToString(await openapiTS(document, { alphabetize: true }));
 
-if (process.argv.includes('--check')) {
-  let current = '';
+const current = () => {
   try {
-    current = readFileSync(target, 'utf8');
+    return readFileSync(target, 'utf8');
   } catch {
-    // missing counts as out of date
+    return ''; // missing counts as out of date
   }
-  if (current !== types) {
+};
+
+if (process.argv.includes('--check')) {
+  if (current() !== types) {
     process.stderr.write('web/src/api/schema.d.ts is out of date: run `npm run gen:api` and commit the result.\n');
     process.exit(1);
   }
+  process.stdout.write('web/src/api/schema.d.ts is up to date.\n');
+} else if (current() === types) {
   process.stdout.write('web/src/api/schema.d.ts is up to date.\n');
 } else {
   writeFileSync(target, types);

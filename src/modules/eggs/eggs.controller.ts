@@ -45,8 +45,8 @@ export class EggsController {
 
   /** `{nestId, egg: <PTDL document>}`, or the document itself with `?nestId=`. */
   @Post('import')
-  @ApiBody({ description: 'A PTDL_v1/PTDL_v2 egg document, or {nestId, egg}' })
-  @ApiQuery({ name: 'nestId', required: false })
+  @ApiBody({ description: 'A PTDL_v1/PTDL_v2 egg document, or {nestId, egg}', schema: { type: 'object', additionalProperties: true } })
+  @ApiQuery({ name: 'nestId', required: false, type: String })
   @Authenticated({ admin: AdminScope.EGGS_WRITE })
   @ApiData(EggResponseDto, { status: 201 })
   async import(@Body() body: unknown, @Query('nestId') nestId: unknown, @CurrentActor() actor: Actor): Promise<{ data: EggResponseDto }> {

@@ -13,7 +13,7 @@ export class DaemonSystemController {
 
   /** A daemon's system information: of `node`, or of the only node (NodesService.systemInformationOf). */
   @Get('system')
-  @ApiQuery({ name: 'node', required: false })
+  @ApiQuery({ name: 'node', required: false, type: String })
   @Authenticated({ admin: AdminScope.NODES_READ })
   @ApiData(DaemonSystemInfoDto)
   async system(@Query('node') node: unknown): Promise<{ data: DaemonSystemInfoDto }> {

@@ -2453,7 +2453,9 @@ export interface components {
             /** @description Default image; added to dockerImages when missing there. */
             dockerImage: string;
             /** @description `{"Java 21": "ghcr.io/...:java_21"}`, `["image", ...]` or `[{name, image}]`. */
-            dockerImages?: Record<string, never>[];
+            dockerImages?: ({
+                [key: string]: string;
+            } | string[] | components["schemas"]["EggDockerImageDto"][])[];
             features?: string[] | null;
             fileDenylist?: string[];
             /** @description Servers of this egg send outgoing traffic from their allocation's IP; defaults to false. */
@@ -2705,6 +2707,10 @@ export interface components {
             image: string;
             name: string;
         };
+        EggDockerImageDto: {
+            image: string;
+            name: string;
+        };
         EggGalleryEntryDto: {
             author: string | null;
             description: string | null;
@@ -2724,14 +2730,18 @@ export interface components {
             author: string;
             /** @description JSON text of the config file mappings. */
             configFiles: string;
-            configLogs: Record<string, never>;
-            configStartup: Record<string, never>;
+            configLogs: {
+                [key: string]: unknown;
+            } | string;
+            configStartup: {
+                [key: string]: unknown;
+            } | string;
             configStop: string | null;
             copyScriptFrom: string | null;
             createdAt: string;
             description: string | null;
             dockerImage: string;
-            dockerImages: Record<string, never>[];
+            dockerImages: components["schemas"]["EggDockerImageDto"][];
             features: string[] | null;
             fileDenylist: string[];
             forceOutgoingIp: boolean;
@@ -3317,7 +3327,9 @@ export interface components {
             /** @description Default image; added to dockerImages when missing there. */
             dockerImage?: string;
             /** @description `{"Java 21": "ghcr.io/...:java_21"}`, `["image", ...]` or `[{name, image}]`. */
-            dockerImages?: Record<string, never>[];
+            dockerImages?: ({
+                [key: string]: string;
+            } | string[] | components["schemas"]["EggDockerImageDto"][])[];
             features?: string[] | null;
             fileDenylist?: string[];
             /** @description Servers of this egg send outgoing traffic from their allocation's IP; defaults to false. */
@@ -4234,7 +4246,7 @@ export interface operations {
     DaemonSystemController_system: {
         parameters: {
             query?: {
-                node?: unknown;
+                node?: string;
             };
             header?: never;
             path?: never;
@@ -5070,7 +5082,7 @@ export interface operations {
     EggsController_import: {
         parameters: {
             query?: {
-                nestId?: unknown;
+                nestId?: string;
             };
             header?: never;
             path?: never;
@@ -5079,7 +5091,9 @@ export interface operations {
         /** @description A PTDL_v1/PTDL_v2 egg document, or {nestId, egg} */
         requestBody: {
             content: {
-                "application/json": string;
+                "application/json": {
+                    [key: string]: unknown;
+                };
             };
         };
         responses: {

@@ -36,7 +36,7 @@ class FakeSocket implements SocketLike {
 
   drop(code = 1006): void {
     this.readyState = 3;
-    this.onclose?.({ code });
+    this.onclose?.({ code, reason: '' });
   }
 }
 

@@ -2,16 +2,11 @@
 // object GET /api/client/servers/{server}/resources answers in `data` (docs/api.md). Pure: no React,
 // and the socket is injected so the tests drive a fake one.
 
-/** What `resources` frames carry for one server (camelCase, as the panel's resources route). */
-export interface LiveResources {
-  memoryBytes: number;
-  memoryLimitBytes: number;
-  cpuAbsolute: number;
-  diskBytes: number;
-  networkRxBytes: number;
-  networkTxBytes: number;
-  uptime: number;
-}
+import type { components } from '@/api/schema';
+import { type BrowserSocket, openBrowserSocket } from '@/lib/browser-socket';
+
+/** What `resources` frames carry for one server: the `resources` of the panel's resources route. */
+export type LiveResources = components['schemas']['ResourceUsageDto'];
 
 /** One server's live state as the dashboard knows it. */
 export type LiveServerState =
@@ -28,15 +23,7 @@ export interface LiveSnapshot {
 }
 
 /** The part of the browser's WebSocket this client uses. */
-export interface SocketLike {
-  readonly readyState: number;
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
-}
+export type SocketLike = BrowserSocket;
 
 type LiveFrame =
   | { event: 'resources'; data: Record<string, { currentState: string; isSuspended: boolean; resources: LiveResources | null }> }
@@ -164,7 +151,7 @@ export class LiveStatusClient {
   private readonly random: () => number;
 
   constructor(private readonly options: LiveStatusOptions) {
-    this.createSocket = options.createSocket ?? ((url) => new WebSocket(url) as unknown as SocketLike);
+    this.createSocket = options.createSocket ?? openBrowserSocket;
     this.initialBackoffMs = options.initialBackoffMs ?? 1_000;
     this.maxBackoffMs = options.maxBackoffMs ?? 30_000;
     this.random = options.random ?? Math.random;

@@ -1,6 +1,16 @@
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import type { DockerImage, EggEntity } from 'src/modules/eggs/egg.entity';
 import type { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
 import type { NestEntity } from 'src/modules/eggs/nest.entity';
+
+/** One of an egg's images, under the name the panel shows for it. */
+export class EggDockerImageDto {
+  name!: string;
+  image!: string;
+}
+
+/** A configuration field kept as JSON text, answered parsed (or as the text when it is not JSON). */
+const PARSED_JSON: ApiPropertyOptions = { oneOf: [{ type: 'object', additionalProperties: true }, { type: 'string' }] };
 
 export class EggListItemDto {
   id!: string;
@@ -30,14 +40,17 @@ export class EggResponseDto {
   description!: string | null;
   author!: string;
   dockerImage!: string;
+  @ApiProperty({ type: EggDockerImageDto, isArray: true })
   dockerImages!: DockerImage[];
   startup!: string;
   features!: string[] | null;
   fileDenylist!: string[];
   /** JSON text of the config file mappings. */
   configFiles!: string;
+  @ApiProperty(PARSED_JSON)
   configStartup!: unknown;
   configStop!: string | null;
+  @ApiProperty(PARSED_JSON)
   configLogs!: unknown;
   scriptContainer!: string;
   scriptEntry!: string;

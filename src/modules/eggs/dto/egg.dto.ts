@@ -1,7 +1,8 @@
-import { PartialType } from '@nestjs/swagger';
+import { ApiProperty, getSchemaPath, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsString, IsUrl, IsUUID, MaxLength, MinLength } from 'class-validator';
 import { Optional } from 'src/common/validation/decorators';
 import type { DockerImage } from 'src/modules/eggs/egg.entity';
+import { EggDockerImageDto } from 'src/modules/eggs/dto/egg-response.dto';
 import { IsDockerImages, IsJsonText } from 'src/modules/eggs/dto/egg-validators';
 
 // class-validator checks stacked decorators bottom-up and the pipe reports only the first failure,
@@ -34,6 +35,14 @@ export class CreateEggDto {
   dockerImage!: string;
 
   /** `{"Java 21": "ghcr.io/...:java_21"}`, `["image", ...]` or `[{name, image}]`. */
+  @ApiProperty({
+    isArray: false,
+    oneOf: [
+      { type: 'object', additionalProperties: { type: 'string' } },
+      { type: 'array', items: { type: 'string' } },
+      { type: 'array', items: { $ref: getSchemaPath(EggDockerImageDto) } },
+    ],
+  })
   @Optional()
   @IsDockerImages()
   dockerImages?: DockerImage[];

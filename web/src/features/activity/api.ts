@@ -1,21 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
 import { api } from '@/lib/api/client';
 
-/** ServerActivityDto. */
-export interface ActivityEntry {
-  id: string;
-  event: string;
-  actor: { id: string | null; username: string | null } | null;
-  metadata: Record<string, unknown>;
-  ip: string | null;
-  via: string | null;
-  timestamp: string;
-}
-
-interface ActivityPageData {
-  data: ActivityEntry[];
-  meta: { pagination: { total: number; count: number; perPage: number; currentPage: number; totalPages: number } };
-}
+export type ActivityEntry = components['schemas']['ServerActivityDto'];
 
 const ACTIVITY_PER_PAGE = 25;
 
@@ -23,12 +10,12 @@ const ACTIVITY_PER_PAGE = 25;
 export const activityQuery = (server: string, page: number, event?: string) =>
   queryOptions({
     queryKey: ['activity', server, page, event ?? null] as const,
-    queryFn: async (): Promise<ActivityPageData> => {
-      const { data } = await api.GET('/api/client/servers/{server}/activity', {
-        params: { path: { server }, query: { page, perPage: ACTIVITY_PER_PAGE, ...(event ? { event } : {}) } },
-      } as never);
-      return data as unknown as ActivityPageData;
-    },
+    queryFn: async () =>
+      (
+        await api.GET('/api/client/servers/{server}/activity', {
+          params: { path: { server }, query: { page, perPage: ACTIVITY_PER_PAGE, ...(event ? { event } : {}) } },
+        })
+      ).data!,
     // Another page of the same filter keeps the rows in view while it loads; another filter does not.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[3] === (event ?? null) ? previous : undefined),
   });

@@ -1,14 +1,11 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import type { components } from '@/api/schema';
+import type { components, paths } from '@/api/schema';
 import { api } from '@/lib/api/client';
 
 export type AuditEntry = components['schemas']['AuditLogResponseDto'];
 
-export interface AuditFilter {
-  action?: string;
-  actorId?: string;
-  page?: number;
-}
+/** The filters of the audit log's query the page offers. */
+export type AuditFilter = Pick<NonNullable<paths['/api/admin/audit-logs']['get']['parameters']['query']>, 'action' | 'actorId' | 'page'>;
 
 const PER_PAGE = 25;
 

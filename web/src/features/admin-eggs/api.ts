@@ -2,71 +2,15 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import type { components } from '@/api/schema';
 import { api } from '@/lib/api/client';
 
-/** NestResponseDto. */
-export interface Nest {
-  id: string;
-  name: string;
-  description: string | null;
-  author: string;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/** EggListItemDto. */
-interface EggListItem {
-  id: string;
-  name: string;
-  nestName: string;
-}
-
-export interface DockerImage {
-  name: string;
-  image: string;
-}
-
-/** EggVariableResponseDto. */
-export interface EggVariable {
-  id: string;
-  eggId: string;
-  name: string;
-  description: string;
-  envVariable: string;
-  defaultValue: string;
-  userViewable: boolean;
-  userEditable: boolean;
-  rules: string;
-}
-
+export type Nest = components['schemas']['NestResponseDto'];
+export type DockerImage = components['schemas']['EggDockerImageDto'];
+export type EggVariable = components['schemas']['EggVariableResponseDto'];
 /** EggResponseDto: configStartup and configLogs come parsed (or as text when they were not JSON). */
-export interface Egg {
-  id: string;
-  nestId: string;
-  nestName: string;
-  name: string;
-  description: string | null;
-  author: string;
-  dockerImage: string;
-  dockerImages: DockerImage[];
-  startup: string;
-  features: string[] | null;
-  fileDenylist: string[];
-  configFiles: string;
-  configStartup: unknown;
-  configStop: string | null;
-  configLogs: unknown;
-  scriptContainer: string;
-  scriptEntry: string;
-  scriptInstall: string | null;
-  copyScriptFrom: string | null;
-  updateUrl: string | null;
-  variables: EggVariable[];
-  updatedAt: string;
-}
-
-interface PageOf<T> {
-  data: T[];
-  meta: { pagination: { total: number; totalPages: number; currentPage: number } };
-}
+export type Egg = components['schemas']['EggResponseDto'];
+type NestInput = components['schemas']['CreateNestDto'];
+/** The fields of UpdateEggDto the pages edit. */
+type EggPatch = components['schemas']['UpdateEggDto'];
+type VariableInput = components['schemas']['CreateEggVariableDto'];
 
 /** One page of a list: a hundred rows, the most the API gives at once. */
 const PER_PAGE = 100;
@@ -82,66 +26,41 @@ const keys = {
 export const nestsQuery = (page: number) =>
   queryOptions({
     queryKey: [...keys.nests, page],
-    queryFn: async (): Promise<PageOf<Nest>> => {
-      const { data } = await api.GET('/api/admin/nests', { params: { query: { page, perPage: PER_PAGE } } });
-      return data as unknown as PageOf<Nest>;
-    },
+    queryFn: async () => (await api.GET('/api/admin/nests', { params: { query: { page, perPage: PER_PAGE } } })).data!,
     placeholderData: keepPreviousData,
   });
 
 export const nestQuery = (id: string) =>
   queryOptions({
     queryKey: keys.nest(id),
-    queryFn: async (): Promise<Nest> => {
-      const { data } = await api.GET('/api/admin/nests/{id}', { params: { path: { id } } });
-      return (data as unknown as { data: Nest }).data;
-    },
+    queryFn: async (): Promise<Nest> => (await api.GET('/api/admin/nests/{id}', { params: { path: { id } } })).data!.data,
   });
 
 /** How many eggs a nest holds: one row per page, for its total (the nest answer has no count). */
 export const eggCountQuery = (nestId: string) =>
   queryOptions({
     queryKey: [...keys.eggsOf(nestId), 'count'],
-    queryFn: async (): Promise<number> => {
-      const { data } = await api.GET('/api/admin/eggs', { params: { query: { nestId, perPage: 1 } } });
-      return (data as unknown as PageOf<EggListItem>).meta.pagination.total;
-    },
+    queryFn: async (): Promise<number> => (await api.GET('/api/admin/eggs', { params: { query: { nestId, perPage: 1 } } })).data!.meta.pagination.total,
   });
 
 export const nestEggsQuery = (nestId: string, page: number) =>
   queryOptions({
     queryKey: keys.eggsOf(nestId, page),
-    queryFn: async (): Promise<PageOf<EggListItem>> => {
-      const { data } = await api.GET('/api/admin/eggs', { params: { query: { nestId, page, perPage: PER_PAGE } } });
-      return data as unknown as PageOf<EggListItem>;
-    },
+    queryFn: async () => (await api.GET('/api/admin/eggs', { params: { query: { nestId, page, perPage: PER_PAGE } } })).data!,
     placeholderData: keepPreviousData,
   });
 
 export const eggQuery = (id: string) =>
   queryOptions({
     queryKey: keys.egg(id),
-    queryFn: async (): Promise<Egg> => {
-      const { data } = await api.GET('/api/admin/eggs/{egg}', { params: { path: { egg: id } } });
-      return (data as unknown as { data: Egg }).data;
-    },
+    queryFn: async (): Promise<Egg> => (await api.GET('/api/admin/eggs/{egg}', { params: { path: { egg: id } } })).data!.data,
   });
-
-interface NestInput {
-  name: string;
-  description: string | null;
-  author?: string;
-}
 
 export const useSaveNest = () => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: async ({ id, ...body }: NestInput & { id?: string }): Promise<Nest> => {
-      const { data } = id
-        ? await api.PATCH('/api/admin/nests/{id}', { params: { path: { id } }, body } as never)
-        : await api.POST('/api/admin/nests', { body } as never);
-      return (data as unknown as { data: Nest }).data;
-    },
+    mutationFn: async ({ id, ...body }: NestInput & { id?: string }): Promise<Nest> =>
+      id ? (await api.PATCH('/api/admin/nests/{id}', { params: { path: { id } }, body })).data!.data : (await api.POST('/api/admin/nests', { body })).data!.data,
     onSuccess: (nest) => {
       qc.setQueryData(keys.nest(nest.id), nest);
       return qc.invalidateQueries({ queryKey: keys.nests });
@@ -172,10 +91,8 @@ const useEggsChanged = () => {
 export const useImportEgg = () => {
   const changed = useEggsChanged();
   return useMutation({
-    mutationFn: async ({ nestId, document }: { nestId: string; document: unknown }): Promise<Egg> => {
-      const { data } = await api.POST('/api/admin/eggs/import', { body: { nestId, egg: document } } as never);
-      return (data as unknown as { data: Egg }).data;
-    },
+    mutationFn: async ({ nestId, document }: { nestId: string; document: unknown }): Promise<Egg> =>
+      (await api.POST('/api/admin/eggs/import', { body: { nestId, egg: document } })).data!.data,
     onSuccess: (egg) => changed(egg),
   });
 };
@@ -184,40 +101,15 @@ export const useImportEgg = () => {
 export const useImportEggUrl = () => {
   const changed = useEggsChanged();
   return useMutation({
-    mutationFn: async ({ nestId, url }: { nestId: string; url: string }): Promise<Egg> => {
-      const { data } = await api.POST('/api/admin/eggs/import-url', { body: { nestId, url } } as never);
-      return (data as unknown as { data: Egg }).data;
-    },
+    mutationFn: async ({ nestId, url }: { nestId: string; url: string }): Promise<Egg> => (await api.POST('/api/admin/eggs/import-url', { body: { nestId, url } })).data!.data,
     onSuccess: (egg) => changed(egg),
   });
 };
 
-/** The fields of UpdateEggDto the pages edit. */
-interface EggPatch {
-  name?: string;
-  description?: string | null;
-  dockerImage?: string;
-  dockerImages?: DockerImage[];
-  startup?: string;
-  features?: string[] | null;
-  fileDenylist?: string[];
-  configFiles?: string;
-  configStartup?: string;
-  configStop?: string | null;
-  configLogs?: string;
-  scriptContainer?: string;
-  scriptEntry?: string;
-  scriptInstall?: string | null;
-  updateUrl?: string | null;
-}
-
 export const useUpdateEgg = (id: string) => {
   const changed = useEggsChanged();
   return useMutation({
-    mutationFn: async (body: EggPatch): Promise<Egg> => {
-      const { data } = await api.PATCH('/api/admin/eggs/{egg}', { params: { path: { egg: id } }, body } as never);
-      return (data as unknown as { data: Egg }).data;
-    },
+    mutationFn: async (body: EggPatch): Promise<Egg> => (await api.PATCH('/api/admin/eggs/{egg}', { params: { path: { egg: id } }, body })).data!.data,
     onSuccess: (egg) => changed(egg),
   });
 };
@@ -235,18 +127,19 @@ export const exportEgg = async (id: string): Promise<{ text: string; fileName: s
   const { data, response } = await api.GET('/api/admin/eggs/{egg}/export', { params: { path: { egg: id } }, parseAs: 'text' });
   const disposition = response.headers.get('content-disposition') ?? '';
   const fileName = /filename="([^"]+)"/.exec(disposition)?.[1] ?? `egg-${id}.json`;
-  return { text: String(data), fileName };
+  return { text: data!, fileName };
 };
-
-type VariableInput = Omit<EggVariable, 'id' | 'eggId'>;
 
 export const useSaveVariable = (eggId: string) => {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, ...body }: Partial<VariableInput> & { id?: string }) =>
-      id
-        ? api.PATCH('/api/admin/eggs/{egg}/variables/{variable}', { params: { path: { egg: eggId, variable: id } }, body } as never)
-        : api.POST('/api/admin/eggs/{egg}/variables', { params: { path: { egg: eggId } }, body } as never),
+    mutationFn: async ({ id, ...body }: VariableInput & { id?: string }): Promise<void> => {
+      if (id) {
+        await api.PATCH('/api/admin/eggs/{egg}/variables/{variable}', { params: { path: { egg: eggId, variable: id } }, body });
+      } else {
+        await api.POST('/api/admin/eggs/{egg}/variables', { params: { path: { egg: eggId } }, body });
+      }
+    },
     onSuccess: () => qc.invalidateQueries({ queryKey: keys.egg(eggId) }),
   });
 };

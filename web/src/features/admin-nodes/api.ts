@@ -163,7 +163,7 @@ export const useDownloadConfiguration = (node: AdminNode) =>
           headers: { Authorization: `Bearer ${key}` },
           parseAs: 'text',
         });
-        return data as unknown as string;
+        return data!;
       } finally {
         await api.DELETE('/api/account/api-keys/{identifier}', { params: { path: { identifier } } }).catch(() => undefined);
       }

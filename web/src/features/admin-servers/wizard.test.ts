@@ -13,7 +13,7 @@ const egg: Egg = {
     { name: 'Java 21', image: 'ghcr.io/pterodactyl/yolks:java_21' },
   ],
   startup: 'java -jar {{SERVER_JARFILE}}',
-  variables: [{ id: 'v1', name: 'Jar', description: '', envVariable: 'SERVER_JARFILE', defaultValue: 'server.jar', userViewable: true, userEditable: true, rules: 'required' }],
+  variables: [{ id: 'v1', eggId: 'e1', createdAt: '2026-01-01T00:00:00.000Z', updatedAt: '2026-01-01T00:00:00.000Z', name: 'Jar', description: '', envVariable: 'SERVER_JARFILE', defaultValue: 'server.jar', userViewable: true, userEditable: true, rules: 'required' }],
 };
 
 describe('withEgg', () => {

@@ -8,12 +8,6 @@ type UpdateUserBody = components['schemas']['UpdateUserDto'];
 
 const PER_PAGE = 25;
 
-interface UserPage {
-  users: AdminUser[];
-  total: number;
-  totalPages: number;
-}
-
 const keys = {
   all: ['admin-users'] as const,
   list: (search: string, page: number) => ['admin-users', 'list', search, page] as const,
@@ -23,7 +17,7 @@ const keys = {
 export const usersQuery = (search: string, page: number) =>
   queryOptions({
     queryKey: keys.list(search, page),
-    queryFn: async (): Promise<UserPage> => {
+    queryFn: async () => {
       const { data } = await api.GET('/api/admin/users', { params: { query: { page, perPage: PER_PAGE, ...(search ? { search } : {}) } } });
       const { total, totalPages } = data!.meta.pagination;
       return { users: data!.data, total, totalPages };

@@ -33,16 +33,11 @@ export const sessionQuery = queryOptions({
   retry: false,
 });
 
-const captchaHeader = (captcha?: string): Record<string, string> => (captcha ? { 'x-captcha-response': captcha } : {});
+/** The solved CAPTCHA goes in this header of the routes the panel guards with one. */
+const captchaHeader = (captcha?: string): { 'x-captcha-response'?: string } => (captcha ? { 'x-captcha-response': captcha } : {});
 
-interface SignInInput {
-  identifier: string;
-  password: string;
-  captcha?: string;
-  /** Second step without a challenge: the password goes again with the code. */
-  totp?: string;
-  recovery?: boolean;
-}
+/** What the sign-in form gives: `totp` is the second step without a challenge (the password goes again with the code). */
+type SignInInput = { identifier: string; password: string; captcha?: string; totp?: string; recovery?: boolean };
 
 /** Password sign-in (and, without a challenge, the re-POST with `totp`); sets the session cookie. */
 export const useSignIn = () => {
@@ -50,12 +45,12 @@ export const useSignIn = () => {
   return useMutation({
     mutationFn: async ({ identifier, password, captcha, totp, recovery }: SignInInput): Promise<void> => {
       const target = signInTarget(identifier);
-      const body = { ...target.body, password, ...(totp ? { totp: normalizeCode(totp, recovery ?? false) } : {}) };
-      const params = { header: captchaHeader(captcha) } as never;
+      const secret = { password, ...(totp ? { totp: normalizeCode(totp, recovery ?? false) } : {}) };
+      const params = { header: captchaHeader(captcha) };
       if (target.path === '/api/auth/sign-in/email') {
-        await api.POST('/api/auth/sign-in/email', { body: body as { email: string; password: string }, params });
+        await api.POST('/api/auth/sign-in/email', { body: { ...target.body, ...secret }, params });
       } else {
-        await api.POST('/api/auth/sign-in/username', { body: body as { username: string; password: string }, params });
+        await api.POST('/api/auth/sign-in/username', { body: { ...target.body, ...secret }, params });
       }
     },
     onSuccess: () => queryClient.removeQueries({ queryKey: authKeys.session }),
@@ -87,7 +82,7 @@ export const useSignOut = () => {
 export const useForgetPassword = () =>
   useMutation({
     mutationFn: async ({ email, captcha }: { email: string; captcha?: string }): Promise<void> => {
-      await api.POST('/api/auth/forget-password', { body: { email }, params: { header: captchaHeader(captcha) } as never });
+      await api.POST('/api/auth/forget-password', { body: { email }, params: { header: captchaHeader(captcha) } });
     },
   });
 

@@ -36,6 +36,9 @@ declare global {
     turnstile?: WidgetApi;
     hcaptcha?: WidgetApi;
     grecaptcha?: RecaptchaApi;
+    /** Called by the turnstile and hCaptcha scripts once loaded (their `onload` parameter). */
+    hatcheryCaptchaReady_turnstile?: () => void;
+    hatcheryCaptchaReady_hcaptcha?: () => void;
   }
 }
 
@@ -43,7 +46,7 @@ declare global {
 const LOAD_TIMEOUT_MS = 20_000;
 
 /** The global function the provider's script calls once its API is ready (Turnstile's and hCaptcha's `onload`). */
-export const onloadCallbackName = (provider: 'turnstile' | 'hcaptcha'): string => `hatcheryCaptchaReady_${provider}`;
+export const onloadCallbackName = <P extends 'turnstile' | 'hcaptcha'>(provider: P): `hatcheryCaptchaReady_${P}` => `hatcheryCaptchaReady_${provider}`;
 
 const captchaScriptUrl = (provider: CaptchaProvider, siteKey: string): string => {
   switch (provider) {
@@ -86,7 +89,7 @@ export const loadCaptchaScript = (provider: CaptchaProvider, siteKey: string): P
         }
       });
     } else {
-      (window as unknown as Record<string, () => void>)[onloadCallbackName(provider)] = ready;
+      window[onloadCallbackName(provider)] = ready;
     }
     script.addEventListener('error', () => {
       window.clearTimeout(timer);

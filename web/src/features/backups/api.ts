@@ -1,29 +1,10 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
 import { api } from '@/lib/api/client';
 
-/** BackupResponseDto. */
-export interface Backup {
-  id: string;
-  uuid: string;
-  name: string;
-  ignoredFiles: string[];
-  checksum: string | null;
-  bytes: number;
-  isSuccessful: boolean;
-  isLocked: boolean;
-  status: 'in_progress' | 'successful' | 'failed';
-  createdAt: string;
-  completedAt: string | null;
-}
-
-interface BackupList {
-  data: Backup[];
-  meta: { backupCount: number; backupLimit: number | null; total?: number };
-}
+export type Backup = components['schemas']['BackupResponseDto'];
 
 const keys = { list: (server: string) => ['backups', server] as const };
-const P = '/api/client/servers/{server}/backups' as const;
-const B = '/api/client/servers/{server}/backups/{backup}' as const;
 
 /** How often the list is fetched again while a backup is in progress. */
 const POLL_MS = 2000;
@@ -35,10 +16,7 @@ const POLL_MS = 2000;
 export const backupsQuery = (server: string) =>
   queryOptions({
     queryKey: keys.list(server),
-    queryFn: async (): Promise<BackupList> => {
-      const { data } = await api.GET(P, { params: { path: { server }} } as never);
-      return data as unknown as BackupList;
-    },
+    queryFn: async () => (await api.GET('/api/client/servers/{server}/backups', { params: { path: { server } } })).data!,
     refetchInterval: (query) => (query.state.data?.data.some((b) => b.status === 'in_progress') ? POLL_MS : false),
   });
 
@@ -48,20 +26,19 @@ const useBackupMutation = <T,>(server: string, fn: (input: T) => Promise<unknown
 };
 
 export const useCreateBackup = (server: string) =>
-  useBackupMutation(server, (input: { name?: string; ignored?: string }) => api.POST(P, { params: { path: { server } }, body: input } as never));
+  useBackupMutation(server, (input: { name?: string; ignored?: string }) => api.POST('/api/client/servers/{server}/backups', { params: { path: { server } }, body: input }));
 
 export const useToggleLock = (server: string) =>
-  useBackupMutation(server, (backup: string) => api.POST(`${B}/lock`, { params: { path: { server, backup } } } as never));
+  useBackupMutation(server, (backup: string) => api.POST('/api/client/servers/{server}/backups/{backup}/lock', { params: { path: { server, backup } } }));
 
 export const useRestoreBackup = (server: string) =>
   useBackupMutation(server, (input: { backup: string; truncate: boolean }) =>
-    api.POST(`${B}/restore`, { params: { path: { server, backup: input.backup } }, body: { truncate: input.truncate } } as never),
+    api.POST('/api/client/servers/{server}/backups/{backup}/restore', { params: { path: { server, backup: input.backup } }, body: { truncate: input.truncate } }),
   );
 
-export const useDeleteBackup = (server: string) => useBackupMutation(server, (backup: string) => api.DELETE(B, { params: { path: { server, backup } } } as never));
+export const useDeleteBackup = (server: string) =>
+  useBackupMutation(server, (backup: string) => api.DELETE('/api/client/servers/{server}/backups/{backup}', { params: { path: { server, backup } } }));
 
 /** A one-time signed URL on the node (15 minutes). */
-export const backupDownloadUrl = async (server: string, backup: string): Promise<string> => {
-  const { data } = await api.GET(`${B}/download`, { params: { path: { server, backup } } } as never);
-  return (data as unknown as { data: { url: string } }).data.url;
-};
+export const backupDownloadUrl = async (server: string, backup: string): Promise<string> =>
+  (await api.GET('/api/client/servers/{server}/backups/{backup}/download', { params: { path: { server, backup } } })).data!.data.url;

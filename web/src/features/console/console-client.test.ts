@@ -449,7 +449,7 @@ describe('ConsoleClient: reconnects', () => {
   });
 
   it('should show the diagnostics of an unavailable server without opening a socket', async () => {
-    const diagnostics = { error: 'not found', serverUuid: 'abc' };
+    const diagnostics = { error: 'not found', serverUuid: 'abc', serverIdentifier: 'abc', nodeId: '1', serverStatus: null };
     const h = harness({ answer: () => Promise.resolve({ unavailable: true, message: 'The server is not available on its node right now', diagnostics }) });
     h.client.start();
     await flush();

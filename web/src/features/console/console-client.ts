@@ -3,22 +3,16 @@
 // what the page shows, and a named reason when the node cannot be reached. No React, no DOM: the
 // socket, the clock and the credentials come in, typed events go out, so Vitest drives it with fakes.
 
-/** What the client needs of a WebSocket (the browser's fits). */
-export interface SocketLike {
-  send(data: string): void;
-  close(code?: number, reason?: string): void;
-  onopen: ((ev: unknown) => void) | null;
-  onmessage: ((ev: { data: unknown }) => void) | null;
-  onclose: ((ev: { code: number; reason: string }) => void) | null;
-  onerror: ((ev: unknown) => void) | null;
-}
+import type { ResponseOf } from '@/lib/api/types';
+import type { BrowserSocket } from '@/lib/browser-socket';
+
+/** What the client needs of a WebSocket (openBrowserSocket's fits). */
+export type SocketLike = Omit<BrowserSocket, 'readyState'>;
 
 type SocketFactory = (url: string) => SocketLike;
 
 /** `GET /api/client/servers/{id}/websocket`'s `data`. */
-export type ConsoleCredentials =
-  | { token: string; socket: string }
-  | { unavailable: true; message: string; diagnostics: Record<string, unknown> };
+export type ConsoleCredentials = ResponseOf<'/api/client/servers/{server}/websocket'>['data'];
 
 /** Fetches fresh credentials; throws an error with `status` and `code` (the panel's error shape) on a non-2xx answer. */
 type CredentialsFetcher = () => Promise<ConsoleCredentials>;

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { ConsoleClient, type ConsoleState, type ConsoleStats, type SocketLike } from '@/features/console/console-client';
+import { ConsoleClient, type ConsoleState, type ConsoleStats } from '@/features/console/console-client';
+import { openBrowserSocket } from '@/lib/browser-socket';
 import { fetchConsoleCredentials } from '@/features/console/api';
 import { forgetPolicyReload, reloadForBlockedConnection } from '@/features/console/policy-reload';
 
@@ -17,8 +18,7 @@ export const useConsole = (serverId: string): ConsoleView => {
   useEffect(() => {
     const client = new ConsoleClient({
       fetchCredentials: () => fetchConsoleCredentials(serverId),
-      // The DOM's handler types name Event and MessageEvent; the client reads only what SocketLike declares.
-      createSocket: (url) => new WebSocket(url) as unknown as SocketLike,
+      createSocket: openBrowserSocket,
       pageProtocol: window.location.protocol,
       isOnline: () => navigator.onLine,
     });

@@ -15,24 +15,13 @@ const LIST_TYPE: Record<ServerTab, 'subuser' | 'admin-all' | undefined> = { mine
 /** Cards per page: divisible by the 1, 2 and 3 columns of the grid. */
 const PAGE_SIZE = 24;
 
-interface ListPage {
-  data: ListedServer[];
-  meta: { pagination: { total: number; totalPages: number } };
-}
-
-interface ServerListResult {
-  servers: ListedServer[];
-  total: number;
-  totalPages: number;
-}
-
 /** One page of a tab; with `search`, of its servers matching it (the panel searches, across every page). */
-const fetchPage = async (tab: ServerTab, page: number, search: string, signal?: AbortSignal): Promise<ListPage> => {
+const fetchPage = async (tab: ServerTab, page: number, search: string, signal?: AbortSignal) => {
   const { data } = await api.GET('/api/client/servers', {
     params: { query: { ...(LIST_TYPE[tab] ? { type: LIST_TYPE[tab] } : {}), page, perPage: PAGE_SIZE, ...(search ? { search } : {}) } },
     signal,
   });
-  return data as unknown as ListPage;
+  return data!;
 };
 
 const dashboardKeys = {
@@ -52,7 +41,7 @@ export const useServerList = (tab: ServerTab, page: number, query: string) => {
     queryFn: ({ signal }) => fetchPage(tab, page, q, signal),
     placeholderData: keepPreviousData,
   });
-  const data = useMemo((): ServerListResult | undefined => {
+  const data = useMemo((): { servers: ListedServer[]; total: number; totalPages: number } | undefined => {
     if (!result.data) {
       return undefined;
     }

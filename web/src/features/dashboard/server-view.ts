@@ -1,22 +1,18 @@
+import type { components } from '@/api/schema';
 import { serverMemoryLimit } from '@/lib/format';
 import type { LiveResources, LiveServerState } from '@/lib/live-status';
 
-/** A server of `GET /api/client/servers`, as far as the dashboard reads it. */
-export interface ListedServer {
-  id: string;
-  uuid: string;
-  identifier: string;
-  name: string;
-  description: string | null;
-  /** The panel's own state (installing, install_failed, suspended, restoring_backup) or `unknown`. */
-  status: string;
-  suspended: boolean;
-  node: { id: string; name: string };
-  /** Memory and disk in MiB, CPU in percent of one core; 0 means no limit. */
-  limits: { memory: number; disk: number; cpu: number };
-  allocations: { primary: { ip: string; port: number } | null };
-  owner: { id: string; username: string };
-}
+type ServerListItem = components['schemas']['ServerDetailsDto'];
+
+/**
+ * A server of `GET /api/client/servers`, as far as the dashboard reads it. `status` is the panel's own
+ * state (installing, install_failed, suspended, restoring_backup) or `unknown`; limits are memory and disk
+ * in MiB, CPU in percent of one core, 0 meaning no limit.
+ */
+export type ListedServer = Pick<ServerListItem, 'id' | 'uuid' | 'identifier' | 'name' | 'description' | 'status' | 'suspended' | 'node' | 'owner'> & {
+  limits: Pick<ServerListItem['limits'], 'memory' | 'disk' | 'cpu'>;
+  allocations: { primary: Pick<components['schemas']['AllocationViewDto'], 'ip' | 'port'> | null };
+};
 
 export type StatusTone = 'running' | 'transition' | 'offline' | 'unreachable' | 'unknown';
 

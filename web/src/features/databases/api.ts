@@ -4,34 +4,19 @@ import { api } from '@/lib/api/client';
 
 export type ServerDatabase = components['schemas']['ServerDatabaseResponseDto'];
 
-interface DatabaseList {
-  data: ServerDatabase[];
-  /** Whether a host could take a new database (false: no host for this server's node, or all full). */
-  hostAvailable: boolean;
-  meta: components['schemas']['PageMetaDto'];
-}
-
 /** What the panel shows once, after a creation or a rotation: everything a client needs to connect. */
-export interface DatabaseCredentials {
-  name: string;
-  username: string;
-  host: string;
-  port: number;
-  password: string;
-}
+export type DatabaseCredentials = Omit<components['schemas']['CreatedServerDatabaseDto'], 'id'> & components['schemas']['DatabasePasswordMetaDto'];
 
 const keys = { list: (server: string) => ['databases', server] as const };
-const P = '/api/client/servers/{server}/databases' as const;
-const D = '/api/client/servers/{server}/databases/{database}' as const;
 
-/** The server's databases (the first 100: more than any sensible limit) and whether a host has room. */
+/**
+ * The server's databases (the first 100: more than any sensible limit) and `hostAvailable`: whether a
+ * host could take a new database (false: no host for this server's node, or all full).
+ */
 export const databasesQuery = (server: string) =>
   queryOptions({
     queryKey: keys.list(server),
-    queryFn: async (): Promise<DatabaseList> => {
-      const { data } = await api.GET(P, { params: { path: { server }, query: { perPage: 100 } } } as never);
-      return data as unknown as DatabaseList;
-    },
+    queryFn: async () => (await api.GET('/api/client/servers/{server}/databases', { params: { path: { server }, query: { perPage: 100 } } })).data!,
   });
 
 const useDatabaseMutation = <T, R>(server: string, fn: (input: T) => Promise<R>) => {
@@ -42,20 +27,18 @@ const useDatabaseMutation = <T, R>(server: string, fn: (input: T) => Promise<R>)
 /** The password is in `meta` of this answer only. */
 export const useCreateDatabase = (server: string) =>
   useDatabaseMutation(server, async (body: { name: string; remote: string }): Promise<DatabaseCredentials> => {
-    const { data } = await api.POST(P, { params: { path: { server } }, body } as never);
-    const { data: made, meta } = data as unknown as { data: components['schemas']['CreatedServerDatabaseDto']; meta: { password: string } };
+    const { data: made, meta } = (await api.POST('/api/client/servers/{server}/databases', { params: { path: { server } }, body })).data!;
     return { name: made.name, username: made.username, host: made.host, port: made.port, password: meta.password };
   });
 
 /** The old password stops working at once; the new one is shown this once. */
 export const useRotatePassword = (server: string) =>
   useDatabaseMutation(server, async (database: string): Promise<DatabaseCredentials> => {
-    const { data } = await api.POST(`${D}/rotate-password`, { params: { path: { server, database } } } as never);
-    const { data: record, meta } = data as unknown as { data: ServerDatabase; meta: { password: string } };
+    const { data: record, meta } = (await api.POST('/api/client/servers/{server}/databases/{database}/rotate-password', { params: { path: { server, database } } })).data!;
     return { name: record.name, username: record.username, host: record.host.hostname, port: record.host.port, password: meta.password };
   });
 
 export const useDeleteDatabase = (server: string) =>
   useDatabaseMutation(server, async (database: string): Promise<void> => {
-    await api.DELETE(D, { params: { path: { server, database } } } as never);
+    await api.DELETE('/api/client/servers/{server}/databases/{database}', { params: { path: { server, database } } });
   });

@@ -1,34 +1,15 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { FileEntry } from '@/features/files/file-list';
+import type { ServerDetails } from '@/features/server/api';
 import { api } from '@/lib/api/client';
 
-// The file routes of docs/api.md#files. Their responses are not in the generated schema yet (no
-// response DTOs), so the shapes are written here; paths are cast for the same reason.
+// The file routes of docs/api.md#files.
 
-/** What the file manager needs of `GET /api/client/servers/{id}`. */
-interface FilesServer {
-  id: string;
-  uuid: string;
-  identifier?: string;
-  name: string;
-  permissions: string[];
-  /** The node's upload cap in MiB (the details' uploadSizeMiB); undefined when it is missing or not positive. */
-  uploadSizeMiB?: number;
-}
+/** What the file manager needs of `GET /api/client/servers/{id}`; `uploadSizeMiB` is left out when it is not positive. */
+type FilesServer = Pick<ServerDetails, 'id' | 'uuid' | 'identifier' | 'name' | 'permissions'> & { uploadSizeMiB?: number };
 
-const S = (server: string) => `/api/client/servers/${encodeURIComponent(server)}`;
-type AnyPath = never;
-
-const get = async <T>(path: string, query?: Record<string, string>): Promise<T> => {
-  const { data } = await api.GET(path as AnyPath, { params: { query } } as never);
-  return (data as unknown as { data: T }).data;
-};
-
-const post = async <T>(path: string, body: unknown, method: 'POST' | 'PUT' = 'POST'): Promise<T | undefined> => {
-  const call = method === 'POST' ? api.POST : api.PUT;
-  const { data } = await call(path as AnyPath, { body } as never);
-  return (data as { data?: T } | undefined)?.data;
-};
+/** The `{server}` of a file route's path. */
+const on = (server: string) => ({ path: { server } });
 
 export const filesKeys = {
   server: (server: string) => ['files', server, 'server'] as const,
@@ -41,17 +22,9 @@ export const filesServerQuery = (server: string) =>
   queryOptions({
     queryKey: filesKeys.server(server),
     queryFn: async (): Promise<FilesServer> => {
-      const raw = await get<Record<string, unknown>>(S(server));
-      const upload = raw.uploadSizeMiB;
-      return {
-        id: String(raw.id),
-        uuid: String(raw.uuid),
-        identifier: typeof raw.identifier === 'string' ? raw.identifier : undefined,
-        name: String(raw.name),
-        permissions: Array.isArray(raw.permissions) ? raw.permissions.filter((p): p is string => typeof p === 'string') : [],
-        // Without it (an older panel), uploads go without a pre-check and the panel's own limit answers.
-        uploadSizeMiB: typeof upload === 'number' && upload > 0 ? upload : undefined,
-      };
+      const { id, uuid, identifier, name, permissions, uploadSizeMiB } = (await api.GET('/api/client/servers/{server}', { params: on(server) })).data!.data;
+      // Without a positive cap, uploads go without a pre-check and the panel's own limit answers.
+      return { id, uuid, identifier, name, permissions, ...(uploadSizeMiB > 0 ? { uploadSizeMiB } : {}) };
     },
   });
 
@@ -61,35 +34,51 @@ export const can = (server: FilesServer | undefined, permission: string): boolea
 export const fileListQuery = (server: string, directory: string) =>
   queryOptions({
     queryKey: filesKeys.dir(server, directory),
-    queryFn: async (): Promise<FileEntry[]> => (await get<{ directory: string; entries: FileEntry[] }>(`${S(server)}/files/list`, { directory })).entries,
+    queryFn: async (): Promise<FileEntry[]> =>
+      (await api.GET('/api/client/servers/{server}/files/list', { params: { ...on(server), query: { directory } } })).data!.data.entries,
   });
 
 /** The text of a file; FILE_TOO_LARGE_TO_VIEW (an ApiError) when it is over the panel's edit limit. */
 export const fileContentsQuery = (server: string, file: string) =>
   queryOptions({
     queryKey: filesKeys.contents(server, file),
-    queryFn: async (): Promise<string> => {
-      const { data } = await api.GET(`${S(server)}/files/contents` as AnyPath, { params: { query: { file } }, parseAs: 'text' } as never);
-      return data as unknown as string;
-    },
+    queryFn: async (): Promise<string> =>
+      (await api.GET('/api/client/servers/{server}/files/contents', { params: { ...on(server), query: { file } }, parseAs: 'text' })).data!,
     staleTime: 0,
     gcTime: 0,
     retry: false,
   });
 
 /** A one-time download URL, fetched on click and never ahead (it works once). */
-export const downloadUrl = async (server: string, file: string): Promise<string> => (await get<{ url: string }>(`${S(server)}/files/download`, { file })).url;
+export const downloadUrl = async (server: string, file: string): Promise<string> =>
+  (await api.GET('/api/client/servers/{server}/files/download', { params: { ...on(server), query: { file } } })).data!.data.url;
 
+/** The file operations; those the panel answers with a file (copy, compress) or a pull id give it back. */
 export const filesApi = {
-  write: (server: string, file: string, content: string) => post(`${S(server)}/files/write`, { file, content }),
-  createFolder: (server: string, root: string, name: string) => post(`${S(server)}/files/create-folder`, { root, name }),
-  rename: (server: string, root: string, files: { from: string; to: string }[]) => post(`${S(server)}/files/rename`, { root, files }, 'PUT'),
-  copy: (server: string, location: string) => post<FileEntry>(`${S(server)}/files/copy`, { location }),
-  delete: (server: string, root: string, files: string[]) => post(`${S(server)}/files/delete`, { root, files }),
-  chmod: (server: string, root: string, files: { file: string; mode: string }[]) => post(`${S(server)}/files/chmod`, { root, files }),
-  compress: (server: string, root: string, files: string[]) => post<FileEntry>(`${S(server)}/files/compress`, { root, files }),
-  decompress: (server: string, root: string, file: string) => post(`${S(server)}/files/decompress`, { root, file }),
-  pull: (server: string, url: string, directory: string) => post<{ identifier: string }>(`${S(server)}/files/pull`, { url, directory }),
+  write: async (server: string, file: string, content: string): Promise<void> => {
+    await api.POST('/api/client/servers/{server}/files/write', { params: on(server), body: { file, content } });
+  },
+  createFolder: async (server: string, root: string, name: string): Promise<void> => {
+    await api.POST('/api/client/servers/{server}/files/create-folder', { params: on(server), body: { root, name } });
+  },
+  rename: async (server: string, root: string, files: { from: string; to: string }[]): Promise<void> => {
+    await api.PUT('/api/client/servers/{server}/files/rename', { params: on(server), body: { root, files } });
+  },
+  copy: async (server: string, location: string): Promise<FileEntry> =>
+    (await api.POST('/api/client/servers/{server}/files/copy', { params: on(server), body: { location } })).data!.data,
+  delete: async (server: string, root: string, files: string[]): Promise<void> => {
+    await api.POST('/api/client/servers/{server}/files/delete', { params: on(server), body: { root, files } });
+  },
+  chmod: async (server: string, root: string, files: { file: string; mode: string }[]): Promise<void> => {
+    await api.POST('/api/client/servers/{server}/files/chmod', { params: on(server), body: { root, files } });
+  },
+  compress: async (server: string, root: string, files: string[]): Promise<FileEntry> =>
+    (await api.POST('/api/client/servers/{server}/files/compress', { params: on(server), body: { root, files } })).data!.data,
+  decompress: async (server: string, root: string, file: string): Promise<void> => {
+    await api.POST('/api/client/servers/{server}/files/decompress', { params: on(server), body: { root, file } });
+  },
+  pull: async (server: string, url: string, directory: string): Promise<{ identifier: string }> =>
+    (await api.POST('/api/client/servers/{server}/files/pull', { params: on(server), body: { url, directory } })).data!.data,
 };
 
 /** Saves a file and refreshes what shows it (its folder's listing, its cached text). */

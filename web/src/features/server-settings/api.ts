@@ -7,7 +7,7 @@ export const useRenameServer = (server: string) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: { name: string; description: string | null }): Promise<void> => {
-      await api.POST('/api/client/servers/{server}/settings/rename', { params: { path: { server } }, body } as never);
+      await api.POST('/api/client/servers/{server}/settings/rename', { params: { path: { server } }, body });
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: serverQuery(server).queryKey }),
   });
@@ -18,7 +18,7 @@ export const useReinstallServer = (server: string) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (): Promise<void> => {
-      await api.POST('/api/client/servers/{server}/settings/reinstall', { params: { path: { server } } } as never);
+      await api.POST('/api/client/servers/{server}/settings/reinstall', { params: { path: { server } } });
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: serverQuery(server).queryKey }),
   });

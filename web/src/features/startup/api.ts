@@ -11,21 +11,15 @@ const keys = { startup: (server: string) => ['startup', server] as const };
 export const startupQuery = (server: string) =>
   queryOptions({
     queryKey: keys.startup(server),
-    queryFn: async (): Promise<Startup> => {
-      // The route's {server} is not in the OpenAPI document's parameters (the server guard reads it), hence the casts.
-      const { data } = await api.GET('/api/client/servers/{server}/startup', { params: { path: { server } } } as never);
-      return (data as unknown as { data: Startup }).data;
-    },
+    queryFn: async (): Promise<Startup> => (await api.GET('/api/client/servers/{server}/startup', { params: { path: { server } } })).data!.data,
   });
 
 /** `PUT S/startup/variable`: the panel checks the value against the variable's rules again (422 VALIDATION_FAILED). */
 export const useSaveVariable = (server: string) => {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async (body: { key: string; value: string }): Promise<StartupVariable> => {
-      const { data } = await api.PUT('/api/client/servers/{server}/startup/variable', { params: { path: { server } }, body } as never);
-      return (data as unknown as { data: StartupVariable }).data;
-    },
+    mutationFn: async (body: { key: string; value: string }): Promise<StartupVariable> =>
+      (await api.PUT('/api/client/servers/{server}/startup/variable', { params: { path: { server } }, body })).data!.data,
     onSuccess: (saved) => {
       queryClient.setQueryData(keys.startup(server), (old: Startup | undefined) =>
         old ? { ...old, variables: old.variables.map((v) => (v.envVariable === saved.envVariable ? saved : v)) } : old,
@@ -41,7 +35,7 @@ export const useSetDockerImage = (server: string) => {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (dockerImage: string): Promise<void> => {
-      await api.PUT('/api/client/servers/{server}/settings/docker-image', { params: { path: { server } }, body: { dockerImage } } as never);
+      await api.PUT('/api/client/servers/{server}/settings/docker-image', { params: { path: { server } }, body: { dockerImage } });
     },
     onSuccess: (_void, dockerImage) => {
       queryClient.setQueryData(keys.startup(server), (old: Startup | undefined) => (old ? { ...old, dockerImage } : old));

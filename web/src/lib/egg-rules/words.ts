@@ -1,7 +1,7 @@
 import type { ParsedRule } from 'src/modules/eggs/rules/variable-rules';
 
 /** The phrases of en.json's `eggRules` section: one per rule, the size rules twice (numbers or characters). */
-export type RuleWordKey =
+type RuleWordKey =
   | 'required' | 'nullable' | 'present' | 'filled' | 'string' | 'integer' | 'numeric' | 'boolean' | 'decimal'
   | 'between' | 'betweenChars' | 'min' | 'minChars' | 'max' | 'maxChars' | 'size' | 'sizeChars'
   | 'gt' | 'gte' | 'lt' | 'lte' | 'digits' | 'digitsBetween' | 'in' | 'notIn' | 'regex' | 'notRegex'

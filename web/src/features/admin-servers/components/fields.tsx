@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { type Allocation, usersQuery } from '@/features/admin-servers/api';
 import { parseRules, ruleStringProblem, valueProblems } from '@/lib/egg-rules';
-import { describeRules, type RuleWordKey } from '@/lib/egg-rules/words';
+import { describeRules } from '@/lib/egg-rules/words';
 
 /** `ip:port`, with the alias in front when the allocation has one. */
 export const allocationLabel = (a: Allocation): string => (a.alias ? `${a.alias} (${a.ip}:${a.port})` : `${a.ip}:${a.port}`);
@@ -44,9 +44,7 @@ export const variableProblem = (variable: { envVariable: string; rules: string }
 /** One egg variable: its name, description and rules in plain words, checked as the panel checks it. */
 export const VariableField = ({ variable, value, onChange, error, showAccess }: VariableFieldProps) => {
   const { t } = useTranslation();
-  // The phrase keys are en.json's eggRules, one per rule; their values vary by phrase.
-  const phrase = t as unknown as (key: `eggRules.${RuleWordKey}`, values: Record<string, string>) => string;
-  const words = ruleStringProblem(variable.rules) === null ? describeRules(parseRules(variable.rules)).map((w) => phrase(`eggRules.${w.key}`, w.values)) : [];
+  const words = ruleStringProblem(variable.rules) === null ? describeRules(parseRules(variable.rules)).map((w) => t(`eggRules.${w.key}`, { replace: w.values })) : [];
   const access = showAccess ? [variable.userViewable ? (variable.userEditable ? t('adminServers.variables.userEditable') : t('adminServers.variables.userReadOnly')) : t('adminServers.variables.hidden')] : [];
   const description = [variable.description, [`${variable.envVariable}`, ...words, ...access].join(' · ')].filter(Boolean).join('\n');
   return (

@@ -55,7 +55,7 @@ describe('CaptchaWidget', () => {
     const second = scriptOf('https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit');
     const turnstile = fakeWidgetApi();
     window.turnstile = turnstile;
-    act(() => (window as unknown as Record<string, () => void>)[onloadCallbackName('turnstile')]());
+    act(() => window[onloadCallbackName('turnstile')]!());
     await waitFor(() => expect(turnstile.render).toHaveBeenCalledTimes(1));
     expect(screen.queryByRole('alert')).toBeNull();
     expect(second.isConnected).toBe(true);
@@ -88,7 +88,7 @@ describe('CaptchaWidget', () => {
     const hcaptcha = fakeWidgetApi();
     window.hcaptcha = hcaptcha;
     expect(scriptOf('https://js.hcaptcha.com/1/api.js').src).toContain('render=explicit');
-    act(() => (window as unknown as Record<string, () => void>)[onloadCallbackName('hcaptcha')]());
+    act(() => window[onloadCallbackName('hcaptcha')]!());
     await waitFor(() => expect(hcaptcha.render).toHaveBeenCalledTimes(1));
     expect(hcaptcha.rendered[0].options.sitekey).toBe('site-key-h');
 
