@@ -25,7 +25,11 @@ export const dbKinds = (wanted: DbKind[] = ['postgres']): DbKind[] =>
  */
 export const createTestDatabase = async ({ empty = false } = {}): Promise<{ url: string; drop: () => Promise<void> }> => {
   const name = `${testDbPrefix()}${randomBytes(4).toString('hex')}`;
-  await withAdminClient((c) => c.query(`CREATE DATABASE "${name}" TEMPLATE ${empty ? 'template0' : templateDb()}`));
+  await withAdminClient(async (c) => {
+    await c.query(`CREATE DATABASE "${name}" TEMPLATE ${empty ? 'template0' : templateDb()}`);
+    // A test database is thrown away: commits need not wait for the WAL to reach the disk.
+    await c.query(`ALTER DATABASE "${name}" SET synchronous_commit = off`);
+  });
   return {
     url: dbUrl(name),
     drop: () => withAdminClient((c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => undefined),
