@@ -1,5 +1,5 @@
-import { CONSOLE_TOKEN_TTL_SECONDS, e2eEnv } from 'e2e/panel-api';
-import { expect, expectAccessible, test } from 'e2e/fixtures';
+import { CONSOLE_TOKEN_TTL_SECONDS } from 'e2e/panel-api';
+import { docScreenshot, expect, expectAccessible, test } from 'e2e/fixtures';
 
 // The server console (/server/$id) against the built panel and the simulator. The panel signs
 // console tokens for CONSOLE_TOKEN_TTL_SECONDS here (global-setup.ts), so every page renews its
@@ -126,7 +126,6 @@ test.describe('server console', () => {
   });
 
   test('screenshots: light, dark and 390 px', async ({ ownerPage: page, createServer, installed }) => {
-    const { screenshotsDir } = e2eEnv();
     const server = await createServer();
     await installed(server);
     await page.setViewportSize({ width: 1280, height: 900 });
@@ -137,18 +136,18 @@ test.describe('server console', () => {
     await expect(page.getByRole('img', { name: /^Memory: between/ })).toBeVisible();
     // The server's 2048 MiB, written as the dashboard card writes it (not the node's container limit).
     await expect(page.getByText(/^[\d.]+ [KMG]iB of 2 GiB$/)).toBeVisible();
-    await page.screenshot({ path: `${screenshotsDir}/console.png`, fullPage: true });
+    await docScreenshot(page, 'console.png', { fullPage: true });
     // The scheme is "System" by default: the page follows the emulated preference.
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.reload();
     await expect(page.getByRole('region', { name: 'Console output' })).toContainText('[simulator] preparing world...');
-    await page.screenshot({ path: `${screenshotsDir}/console-dark.png`, fullPage: true });
+    await docScreenshot(page, 'console-dark.png', { fullPage: true });
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 390, height: 844 });
     await page.reload();
     await expect(page.getByRole('region', { name: 'Console output' })).toContainText('[simulator] preparing world...');
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
-    await page.screenshot({ path: `${screenshotsDir}/console-390.png`, fullPage: true });
+    await docScreenshot(page, 'console-390.png', { fullPage: true });
   });
 });

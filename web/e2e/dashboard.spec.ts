@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Page } from '@playwright/test';
 import { WingsSimulator } from 'test/wings-sim/simulator';
-import { expect, expectAccessible, expectNoHorizontalScroll, test } from 'e2e/fixtures';
+import { docScreenshot, expect, expectAccessible, expectNoHorizontalScroll, test } from 'e2e/fixtures';
 
 // The dashboard `/` against the built panel, its live-status socket `/api/ws` and Wings simulators.
 // Every test names its servers with its own tag and searches for it, so tests running side by side
@@ -12,7 +12,7 @@ const tag = () => `t${randomBytes(3).toString('hex')}`;
 const card = (page: Page, name: string) => page.getByRole('article', { name });
 
 test.describe('dashboard', () => {
-  test('a server started through the API turns running with its CPU, memory and disk bars', async ({ ownerPage: page, api, createServer, panel }) => {
+  test('a server started through the API turns running with its CPU, memory and disk bars', async ({ ownerPage: page, api, createServer }) => {
     test.setTimeout(60_000); // three reloads for the screenshots
     const t = tag();
     const server = await createServer({ name: `Survival ${t}` });
@@ -42,7 +42,7 @@ test.describe('dashboard', () => {
       if (variant === 'mobile') {
         await expectNoHorizontalScroll(page);
       }
-      await page.screenshot({ path: `${panel.screenshotsDir}/dashboard-${variant}.png`, animations: 'disabled' });
+      await docScreenshot(page, `dashboard-${variant}.png`);
       // The whole page, app shell included, in both schemes and at 390 px.
       await expectAccessible(page);
     }

@@ -4,8 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { Page } from '@playwright/test';
-import { expect, expectAccessible, expectNoHorizontalScroll, test } from 'e2e/fixtures';
-import { e2eEnv } from 'e2e/panel-api';
+import { docScreenshot, expect, expectAccessible, expectNoHorizontalScroll, test } from 'e2e/fixtures';
 
 // The file manager (/server/$id/files) in real Chromium against the built panel and the Wings
 // simulator. Every test makes its own server and puts its files straight into that server's volume
@@ -37,7 +36,6 @@ const rowAction = async (page: Page, name: string, action: string) => {
   await row(page, name).getByRole('button', { name: `Actions for ${name}` }).click();
   await page.getByRole('menuitem', { name: action }).click();
 };
-const screenshot = (page: Page, file: string) => page.screenshot({ path: join(e2eEnv().screenshotsDir, file), animations: 'disabled' });
 
 test.describe('file manager', () => {
   test('edits a file, saves with Ctrl+S, and the reload shows the new content; leaving unsaved asks first', async ({ ownerPage: page, createServer, installed, volume }) => {
@@ -69,7 +67,7 @@ test.describe('file manager', () => {
     await page.reload();
     await expect(page.getByRole('textbox', { name: 'Contents of server.properties' })).toContainText('view-distance=12');
     await expect(page.locator('.cm-line').first()).toBeVisible();
-    await screenshot(page, 'editor.png');
+    await docScreenshot(page, 'editor.png');
     await expectAccessible(page);
 
     // Dirty again, then leave anyway through the blocker.
@@ -198,18 +196,18 @@ test.describe('file manager', () => {
     await page.getByRole('button', { name: 'Clear finished' }).click();
     await expect(page.getByRole('region', { name: 'Operations' })).toBeHidden();
     await page.evaluate(() => window.scrollTo(0, 0));
-    await screenshot(page, 'files.png');
+    await docScreenshot(page, 'files.png');
     // The scheme is "system" by default: a dark system gives the dark page.
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.reload();
     await expect(row(page, 'mods')).toBeVisible();
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
-    await screenshot(page, 'files-dark.png');
+    await docScreenshot(page, 'files-dark.png');
     await expectAccessible(page);
     await page.setViewportSize({ width: 390, height: 844 });
     await expect(row(page, 'mods')).toBeVisible();
     await expectNoHorizontalScroll(page);
-    await screenshot(page, 'files-390.png');
+    await docScreenshot(page, 'files-390.png');
     await rowAction(page, 'mods', 'Delete');
     await page.getByRole('dialog', { name: 'Delete 1 entry?' }).getByRole('button', { name: 'Delete' }).click();
     await expect(row(page, 'mods')).toHaveCount(0);
@@ -275,11 +273,11 @@ test.describe('file manager', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.goto(`/server/${id}/files/edit?path=${encodeURIComponent('/shots/config.yml')}`);
     await expect(page.getByRole('textbox', { name: 'Contents of config.yml' })).toContainText('port: 25565');
-    await screenshot(page, 'editor-dark.png');
+    await docScreenshot(page, 'editor-dark.png');
     await expectAccessible(page);
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoHorizontalScroll(page);
-    await screenshot(page, 'editor-390.png');
+    await docScreenshot(page, 'editor-390.png');
   });
 
   test('pulls a file from a URL: the node downloads it and it shows in the listing', async ({ ownerPage: page, createServer, installed, volume }) => {

@@ -226,15 +226,30 @@ export const expectFitsPhone = async (page: Page, heading: string | RegExp, whil
   await headingShows();
 };
 
+/**
+ * Saves docs/screenshots/<file> when `npm run docs:screenshots` runs the walks; a plain test run takes
+ * no screenshot. Returns whether it took one.
+ */
+export const docScreenshot = async (page: Page, file: string, options: { fullPage?: boolean } = {}): Promise<boolean> => {
+  const { screenshotsDir } = e2eEnv();
+  if (!screenshotsDir) {
+    return false;
+  }
+  await page.screenshot({ path: join(screenshotsDir, file), animations: 'disabled', ...options });
+  return true;
+};
+
 type Variant = 'light' | 'dark' | 'mobile';
 
 /**
- * Saves docs/screenshots/<name>-<variant>.png for the README: light and dark at the current size,
+ * With `npm run docs:screenshots`, saves docs/screenshots/<name>-<variant>.png for the README: light and dark at the current size,
  * and `mobile` at 390 × 844 in light. The page follows the system scheme (nothing stored), so the
  * emulated one repaints it in place: no reload, nothing typed is lost.
  */
 export const shot = async (page: Page, name: string, variants: Variant[] = ['light', 'dark']): Promise<void> => {
-  const { screenshotsDir } = e2eEnv();
+  if (!e2eEnv().screenshotsDir) {
+    return;
+  }
   const size = page.viewportSize() ?? { width: 1280, height: 720 };
   expect(await page.evaluate(() => window.localStorage.getItem('hatchery-color-scheme')), 'shot() needs the system colour scheme').toBeNull();
   for (const variant of variants) {
@@ -242,7 +257,7 @@ export const shot = async (page: Page, name: string, variants: Variant[] = ['lig
     await page.emulateMedia({ colorScheme: scheme });
     await page.setViewportSize(variant === 'mobile' ? { width: 390, height: 844 } : size);
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', scheme);
-    await page.screenshot({ path: `${screenshotsDir}/${name}-${variant}.png`, animations: 'disabled' });
+    await docScreenshot(page, `${name}-${variant}.png`);
   }
   await page.emulateMedia({ colorScheme: null });
   await page.setViewportSize(size);

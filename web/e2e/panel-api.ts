@@ -64,7 +64,8 @@ export interface E2eEnv {
   simDataDir: string;
   /** Unset when the egg fixtures are missing (outside CI); createServer then skips its test. */
   eggId?: string;
-  screenshotsDir: string;
+  /** docs/screenshots when `npm run docs:screenshots` runs the walks (HATCHERY_DOC_SCREENSHOTS=1), else null: `npm test` takes none. */
+  screenshotsDir: string | null;
   /**
    * The test MariaDB (TEST_MYSQL_URL, default root@127.0.0.1:3306), a global database host of the panel
    * when reachable: 'available', or why not (outside CI; in CI global setup fails instead).
