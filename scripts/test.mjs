@@ -1,0 +1,80 @@
+// `npm test`: every check the project has, in the order that gives an answer soonest on two cores.
+//
+//   1. build (server and web UI, each only when its sources changed: scripts/build.mjs)
+//   2. the static checks and the fast suites, in two lanes side by side (each is one process on one
+//      core): typecheck then dead code (knip); lint then the web UI's unit tests (Vitest) and its size
+//   3. Jest (unit and end-to-end, two workers)
+//   4. the browser tests (Playwright, two workers)
+//
+// A step in a lane prints its output when it ends, so two lanes never interleave their lines. The run
+// stops at the first stage that fails (a lane finishes the step it is in) and ends with the time of
+// each step. Any step can be run alone: see the `test:*`, `typecheck`, `lint` scripts in package.json.
+import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+const timings = [];
+
+const seconds = (since) => ((performance.now() - since) / 1000).toFixed(1);
+
+/** Runs `npm run -s <script>`; `buffered` keeps its output until it ends. Resolves to its exit code. */
+const step = (script, { buffered = false } = {}) =>
+  new Promise((resolve) => {
+    const started = performance.now();
+    const child = spawn(npm, ['run', '-s', script], { cwd: root, stdio: buffered ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const output = [];
+    if (buffered) {
+      child.stdout.on('data', (chunk) => output.push(chunk));
+      child.stderr.on('data', (chunk) => output.push(chunk));
+    }
+    child.on('close', (code, signal) => {
+      const status = code ?? (signal ? 1 : 0);
+      const took = seconds(started);
+      timings.push({ script, took, status });
+      if (buffered) {
+        process.stdout.write(`\n── npm run ${script} (${took} s${status === 0 ? '' : `, exit ${status}`}) ──\n`);
+        process.stdout.write(Buffer.concat(output));
+      }
+      resolve(status);
+    });
+  });
+
+/** Runs the scripts one after another, stopping at the first failure. */
+const lane = async (scripts) => {
+  for (const script of scripts) {
+    const status = await step(script, { buffered: true });
+    if (status !== 0) {
+      return status;
+    }
+  }
+  return 0;
+};
+
+const summary = () => {
+  process.stdout.write('\nnpm test, time per step:\n');
+  for (const { script, took, status } of timings) {
+    process.stdout.write(`  ${script.padEnd(14)} ${took.padStart(7)} s${status === 0 ? '' : `  (exit ${status})`}\n`);
+  }
+};
+
+const stages = [
+  () => step('build'),
+  async () => (await Promise.all([lane(['typecheck', 'lint:dead']), lane(['lint', 'test:web', 'test:size'])])).find((s) => s !== 0) ?? 0,
+  () => step('test:jest'),
+  () => step('test:browser'),
+];
+
+const started = performance.now();
+for (const stage of stages) {
+  const status = await stage();
+  if (status !== 0) {
+    summary();
+    process.stdout.write(`npm test failed after ${seconds(started)} s\n`);
+    process.exit(status);
+  }
+}
+summary();
+process.stdout.write(`npm test passed in ${seconds(started)} s\n`);
