@@ -9,6 +9,7 @@ import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { SessionError } from 'src/modules/sessions/sessions.errors';
 import { SessionsRepository } from 'src/modules/sessions/sessions.repository';
 import { UserEntity } from 'src/modules/users/user.entity';
+import { UsersService } from 'src/modules/users/users.service';
 import { userFromSnapshot, UserSnapshot, userSnapshot } from 'src/modules/users/user-snapshot';
 
 /** What the cache keeps of a session and its user: plain values, dates as epoch milliseconds. */
@@ -83,6 +84,7 @@ interface ResolvedSession {
 export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
+    private readonly users: UsersService,
     private readonly clock: Clock,
     private readonly caches: HotCaches,
   ) {}
@@ -102,7 +104,11 @@ export class SessionsService {
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + SESSION_POLICY.lifetimeMs),
     });
-    await this.sessions.insertCapped(session, SESSION_POLICY.maxPerUser, now);
+    // Under a lock on the user row, so that concurrent sign-ins cannot both keep a sixth session.
+    await this.sessions.transaction(async (manager) => {
+      await this.users.lockForUpdate(user.id, manager);
+      await this.sessions.insertCapped(session, SESSION_POLICY.maxPerUser, now, manager);
+    });
     return { session, token };
   }
 
