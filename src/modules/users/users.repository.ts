@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, EntityManager, Repository } from 'typeorm';
+import { Brackets, EntityManager, In, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
@@ -21,6 +21,10 @@ export class UsersRepository {
 
   findByUsername(username: string): Promise<UserEntity | null> {
     return this.repo.findOneBy({ username: username.toLowerCase() });
+  }
+
+  findByUuids(uuids: string[]): Promise<UserEntity[]> {
+    return uuids.length === 0 ? Promise.resolve([]) : this.repo.findBy({ uuid: In(uuids) });
   }
 
   findByExternalId(externalId: string): Promise<UserEntity | null> {

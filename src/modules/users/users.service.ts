@@ -63,6 +63,11 @@ export class UsersService {
     return this.users.findByUsername(username);
   }
 
+  /** These users, by uuid (one that does not exist is absent). */
+  async findByUuids(uuids: string[]): Promise<Map<string, UserEntity>> {
+    return new Map((await this.users.findByUuids(uuids)).map((u): [string, UserEntity] => [u.uuid, u]));
+  }
+
   /** A self-service sign-up (the caller hashed the password). */
   register(fields: Pick<UserEntity, 'name' | 'username' | 'email' | 'passwordHash'>): Promise<UserEntity> {
     return this.users.insert({ ...fields, admin: false });
