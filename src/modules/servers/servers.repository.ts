@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, In, IsNull, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
 import { pgError, UNIQUE_VIOLATION } from 'src/database/pg-errors';
 import { queryPrepared } from 'src/database/prepared-query';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
-import { ListedServer, LoadedServer, ServerEntity } from 'src/modules/servers/server.entity';
+import { ListedServer, LoadedServer, ServerEntity, ServerStatus } from 'src/modules/servers/server.entity';
 import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
 
 /** Whose servers a client list shows: every server (admins), a user's own, own and shared, or shared only. */
@@ -344,7 +344,18 @@ export class ServersRepository {
     return [[], Number(total)];
   }
 
-  /** Locks the server's row, so that checks of its allocation count and the change they allow are one step. */
+  /** Marks the server as restoring if it is not suspended and its status is still `expected`; false when it was not. */
+  async markRestoring(id: string, expected: ServerStatus | null): Promise<boolean> {
+    const done = await this.servers.update({ id, suspended: false, status: expected === null ? IsNull() : expected }, { status: 'restoring_backup' });
+    return (done.affected ?? 0) > 0;
+  }
+
+  /** Ends a restore: the server goes back to `status`, if it is still restoring. */
+  async endRestoring(id: string, status: ServerStatus | null, manager: EntityManager = this.servers.manager): Promise<void> {
+    await manager.getRepository(ServerEntity).update({ id, status: 'restoring_backup' }, { status });
+  }
+
+  /** Locks the server's row, so that checks of a per-server limit (allocations, backups, databases) and the change they allow are one step. */
   async lockServer(id: string, manager: EntityManager): Promise<void> {
     await manager.getRepository(ServerEntity).createQueryBuilder('s').setLock('pessimistic_write').select('s.id').where({ id }).getOne();
   }
