@@ -27,6 +27,12 @@ interface ApiKeySnapshot {
   readonly user: UserSnapshot;
 }
 
+declare module 'src/common/auth/auth-context' {
+  interface AuthContextRows {
+    apiKey: ApiKeyEntity;
+  }
+}
+
 declare module 'src/common/hot-cache/hot-caches' {
   interface HotCacheEntries {
     apiKeys: ApiKeySnapshot;

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { AuthContext } from 'src/modules/auth/auth-context';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { AuthContext } from 'src/common/auth/auth-context';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
 import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import type { DatabaseHostEntity } from 'src/modules/databases/database-host.entity';
 import { DatabaseError } from 'src/modules/databases/databases.errors';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError, ErrorCategory } from 'src/common/errors/error-codes';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';

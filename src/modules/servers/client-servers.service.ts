@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AdminScope } from 'src/common/auth/admin-scope';
-import { AuthContext, holdsAdminScope } from 'src/modules/auth/auth-context';
+import { AuthContext, holdsAdminScope } from 'src/common/auth/auth-context';
 import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { DaemonGateway, POWER_ACTIONS, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';

@@ -26,6 +26,12 @@ interface SessionSnapshot {
   readonly user: UserSnapshot;
 }
 
+declare module 'src/common/auth/auth-context' {
+  interface AuthContextRows {
+    session: SessionEntity;
+  }
+}
+
 declare module 'src/common/hot-cache/hot-caches' {
   interface HotCacheEntries {
     sessions: SessionSnapshot;

@@ -4,7 +4,7 @@ import { EntityManager } from 'typeorm';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AppException } from 'src/common/errors/app.exception';
 import { AuditService, changedFields, pick } from 'src/modules/audit/audit.service';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { CreateUserDto } from 'src/modules/users/dto/create-user.dto';
 import { UpdateUserDto } from 'src/modules/users/dto/update-user.dto';
 import { AdminUserResponseDto, toAdminUserResponse } from 'src/modules/users/dto/user-response.dto';
@@ -14,6 +14,12 @@ import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
 import { UserFilters, UsersRepository } from 'src/modules/users/users.repository';
 import type { ListQuery } from 'src/database/like';
+
+declare module 'src/common/auth/auth-context' {
+  interface AuthContextRows {
+    user: UserEntity;
+  }
+}
 
 /** What the audit log records of a user (never the password or its hash). */
 const AUDITED = ['username', 'email', 'name', 'admin', 'suspended'] as const;
