@@ -5,7 +5,7 @@ import type { EntityManager } from 'typeorm';
  * What a module keeping rows per user does when something happens to the user, inside the
  * transaction that makes it happen (`manager`), so that both are one step.
  */
-export interface UserLifecycleHandlers {
+interface UserLifecycleHandlers {
   /** A new password hash was written: what the old password opened (reset links, two-factor steps) is void. */
   passwordChanged?: (manager: EntityManager, userId: string) => Promise<unknown>;
   /** The user's sign-ins end (a new password, a suspension): every session but `keepSessionId`. */
