@@ -3,7 +3,7 @@ import { AppException } from 'src/common/errors/app.exception';
 import { Page, Paginated } from 'src/common/http/pagination';
 import { AccountActivityDto, toAccountActivity } from 'src/modules/account/dto/account-activity.dto';
 import { AuditService } from 'src/modules/audit/audit.service';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { TwoFactorService } from 'src/modules/two-factor/two-factor.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';

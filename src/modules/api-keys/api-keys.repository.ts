@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, Repository } from 'typeorm';
 import { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
-import { UserEntity } from 'src/modules/users/user.entity';
 
 @Injectable()
 export class ApiKeysRepository {
@@ -17,24 +16,20 @@ export class ApiKeysRepository {
     return this.repo.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
+  transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.repo.manager.transaction(fn);
+  }
+
   /**
-   * Inserts a key unless its owner already has `max`; null when at the cap. The count and the
-   * insert run under a lock on the user row, so concurrent creations cannot both take the last slot.
+   * Inserts a key unless its owner already has `max`; null when at the cap. The caller holds a lock
+   * on the user row, so concurrent creations cannot both take the last slot.
    */
-  insertCapped(key: Partial<ApiKeyEntity> & { userId: string }, max: number): Promise<ApiKeyEntity | null> {
-    return this.repo.manager.transaction(async (manager: EntityManager) => {
-      await manager
-        .getRepository(UserEntity)
-        .createQueryBuilder('u')
-        .setLock('pessimistic_write')
-        .where('u.id = :id', { id: key.userId })
-        .getOne();
-      const keys = manager.getRepository(ApiKeyEntity);
-      if ((await keys.countBy({ userId: key.userId })) >= max) {
-        return null;
-      }
-      return keys.save(keys.create(key));
-    });
+  async insertCapped(key: Partial<ApiKeyEntity> & { userId: string }, max: number, manager: EntityManager): Promise<ApiKeyEntity | null> {
+    const keys = manager.getRepository(ApiKeyEntity);
+    if ((await keys.countBy({ userId: key.userId })) >= max) {
+      return null;
+    }
+    return keys.save(keys.create(key));
   }
 
   async touch(id: string, at: Date): Promise<void> {

@@ -9,6 +9,7 @@ import { ApiKeyError } from 'src/modules/api-keys/api-keys.errors';
 import { ApiKeysRepository } from 'src/modules/api-keys/api-keys.repository';
 import { CreateApiKeyDto } from 'src/modules/api-keys/dto/create-api-key.dto';
 import { UserEntity } from 'src/modules/users/user.entity';
+import { UsersService } from 'src/modules/users/users.service';
 import { userFromSnapshot, UserSnapshot, userSnapshot } from 'src/modules/users/user-snapshot';
 
 /** What the cache keeps of a key and its owner: plain values, dates as epoch milliseconds. */
@@ -24,6 +25,12 @@ interface ApiKeySnapshot {
   readonly lastUsedAt: number | null;
   readonly createdAt: number;
   readonly user: UserSnapshot;
+}
+
+declare module 'src/common/auth/auth-context' {
+  interface AuthContextRows {
+    apiKey: ApiKeyEntity;
+  }
 }
 
 declare module 'src/common/hot-cache/hot-caches' {
@@ -80,6 +87,7 @@ export const scopesOf = (user: UserEntity): readonly AdminScope[] => (user.admin
 export class ApiKeysService {
   constructor(
     private readonly keys: ApiKeysRepository,
+    private readonly users: UsersService,
     private readonly clock: Clock,
     private readonly caches: HotCaches,
   ) {}
@@ -97,20 +105,25 @@ export class ApiKeysService {
     }
     const now = this.clock.now();
     const secret = randomString(API_KEY_POLICY.length, URL_SAFE_ALPHABET);
-    const key = await this.keys.insertCapped(
-      {
-        identifier: randomString(API_KEY_POLICY.identifierLength, ALPHANUMERIC),
-        userId: owner.id,
-        name: dto.name,
-        keyHash: sha256Hex(secret),
-        start: secret.slice(0, API_KEY_POLICY.startLength),
-        permissions,
-        expiresAt: new Date(now.getTime() + (dto.expiresInDays ?? API_KEY_POLICY.defaultDays) * DAY),
-        lastUsedAt: null,
-        createdAt: now,
-      },
-      API_KEY_POLICY.maxPerUser,
-    );
+    // The count and the insert run under a lock on the owner's row: concurrent creations cannot both take the last slot.
+    const key = await this.keys.transaction(async (manager) => {
+      await this.users.lockForUpdate(owner.id, manager);
+      return this.keys.insertCapped(
+        {
+          identifier: randomString(API_KEY_POLICY.identifierLength, ALPHANUMERIC),
+          userId: owner.id,
+          name: dto.name,
+          keyHash: sha256Hex(secret),
+          start: secret.slice(0, API_KEY_POLICY.startLength),
+          permissions,
+          expiresAt: new Date(now.getTime() + (dto.expiresInDays ?? API_KEY_POLICY.defaultDays) * DAY),
+          lastUsedAt: null,
+          createdAt: now,
+        },
+        API_KEY_POLICY.maxPerUser,
+        manager,
+      );
+    });
     if (!key) {
       throw new AppException(ApiKeyError.LIMIT_REACHED);
     }

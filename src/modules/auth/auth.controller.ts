@@ -2,9 +2,9 @@ import { Body, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common'
 import { ApiTags } from '@nestjs/swagger';
 import { ApiData } from 'src/common/http/api-responses';
 import { SessionStateDto, SignedInDto, SignedUpDto } from 'src/modules/auth/dto/auth-response.dto';
-import { AuthContext, requireSession } from 'src/modules/auth/auth-context';
+import { AuthContext, requireSession } from 'src/common/auth/auth-context';
 import { Authenticated, Public } from 'src/common/auth/authenticated.decorator';
-import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
+import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
 import { headerOf, HttpReply, HttpRequest } from 'src/common/http/http';
 import { AuthService } from 'src/modules/auth/auth.service';
 import { RequireCaptcha } from 'src/modules/captcha/captcha.guard';

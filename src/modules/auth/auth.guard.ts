@@ -1,6 +1,6 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthenticatedRequest, AuthContext, isLimitedKey } from 'src/modules/auth/auth-context';
+import { AuthenticatedRequest, AuthContext, isLimitedKey } from 'src/common/auth/auth-context';
 import { AUTH_METADATA, AuthenticatedOptions, DAEMON_METADATA, PTERODACTYL_METADATA, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
 import { AuthError } from 'src/common/auth/auth.errors';
 import { requestOrigin, SAFE_METHODS, untrustedOriginMessage } from 'src/common/auth/trusted-origin';

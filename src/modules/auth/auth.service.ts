@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { AuthContext } from 'src/modules/auth/auth-context';
+import type { AuthContext } from 'src/common/auth/auth-context';
 import { SESSION_COOKIE } from 'src/common/auth/authenticated.decorator';
 import { AuthError } from 'src/common/auth/auth.errors';
 import { AppException } from 'src/common/errors/app.exception';

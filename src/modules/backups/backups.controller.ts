@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiAccepted, ApiData, ApiPage } from 'src/common/http/api-responses';
-import type { AuthContext } from 'src/modules/auth/auth-context';
-import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
-import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
+import type { AuthContext } from 'src/common/auth/auth-context';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
 import { PaginationQueryDto, toPage } from 'src/common/http/pagination';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { BackupError } from 'src/modules/backups/backups.errors';

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, EntityManager, IsNull, Repository } from 'typeorm';
 import { BackupEntity } from 'src/modules/backups/backup.entity';
-import { ServerEntity, ServerStatus } from 'src/modules/servers/server.entity';
 
 export type BackupWithServer = BackupEntity & Required<Pick<BackupEntity, 'server'>>;
 
@@ -15,11 +14,6 @@ export class BackupsRepository {
 
   transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.backups.manager.transaction(fn);
-  }
-
-  /** Serialises limit checks of one server: two creations cannot both take the last slot. */
-  async lockServer(serverId: string, manager: EntityManager): Promise<void> {
-    await manager.getRepository(ServerEntity).createQueryBuilder('s').setLock('pessimistic_write').select('s.id').where({ id: serverId }).getOne();
   }
 
   /** Backups that count toward the limit: in progress or successful (failed ones do not). */
@@ -83,21 +77,5 @@ export class BackupsRepository {
 
   async delete(id: string, manager: EntityManager = this.backups.manager): Promise<void> {
     await manager.getRepository(BackupEntity).delete({ id });
-  }
-
-  /**
-   * Marks the server as restoring if it is still in the state the caller checked (not suspended,
-   * status `expected`); false when something changed meanwhile (another restore, an install).
-   */
-  async markRestoring(serverId: string, expected: ServerStatus | null): Promise<boolean> {
-    const done = await this.backups.manager
-      .getRepository(ServerEntity)
-      .update({ id: serverId, suspended: false, status: expected === null ? IsNull() : expected }, { status: 'restoring_backup' });
-    return (done.affected ?? 0) > 0;
-  }
-
-  /** Ends a restore: the server goes back to `status` (null when the restore is over). */
-  async endRestoring(serverId: string, status: ServerStatus | null, manager: EntityManager = this.backups.manager): Promise<void> {
-    await manager.getRepository(ServerEntity).update({ id: serverId, status: 'restoring_backup' }, { status });
   }
 }

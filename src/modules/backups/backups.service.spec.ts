@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import type { Clock } from 'src/common/clock';
 import { AppException } from 'src/common/errors/app.exception';
 import { ErrorCategory } from 'src/common/errors/error-codes';
@@ -15,6 +15,7 @@ import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
 import type { ServerActivityLog } from 'src/modules/servers/server-activity';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import { strictMock } from 'test/utils/strict-mock';
+import type { ServerRecords } from 'src/modules/servers/server-records';
 
 const manager = {} as EntityManager;
 const now = new Date('2026-03-04T05:06:07.891Z');
@@ -45,13 +46,15 @@ const backupRow = (changes: Partial<BackupEntity> = {}): BackupEntity =>
 const daemonError = (status: number) =>
   new AppException({ code: 'DAEMON_HTTP_ERROR', category: status >= 500 ? ErrorCategory.INTERNAL : ErrorCategory.BAD_REQUEST, message: 'daemon said no' }, { status });
 
+/** `repo` also carries the calls on the server's row, by ServerRecords' names (`lock`, `markRestoring`, `endRestoring`). */
 const build = (
-  repo: Record<string, unknown>,
+  { lock, markRestoring, endRestoring, ...repo }: Record<string, unknown>,
   daemon: Record<string, unknown> = {},
   options: { zeroLimitUnlimited?: boolean; activityLog?: Record<string, unknown> } = {},
 ) =>
   new BackupsService(
     strictMock<BackupsRepository>('repo', { transaction: jest.fn((fn: (m: EntityManager) => Promise<unknown>) => fn(manager)), ...repo }),
+    strictMock<ServerRecords>('serverRecords', Object.fromEntries(Object.entries({ lock, markRestoring, endRestoring }).filter(([, f]) => f !== undefined))),
     strictMock<ServerActivityLog>('activityLog', options.activityLog ?? { byUser: jest.fn().mockResolvedValue(undefined), bySystem: jest.fn().mockResolvedValue(undefined) }),
     strictMock<DaemonGateway>('daemon', daemon),
     strictMock<DaemonTokenSigner>('signer', {}),
@@ -61,7 +64,7 @@ const build = (
 
 /** The repository calls of a creation that gets as far as the daemon. */
 const creatingRepo = (count: number) => ({
-  lockServer: jest.fn().mockResolvedValue(undefined),
+  lock: jest.fn().mockResolvedValue(undefined),
   countNonFailed: jest.fn().mockResolvedValue(count),
   insert: jest.fn((entry: Partial<BackupEntity>) => Promise.resolve(backupRow({ ...entry, id: '41', isSuccessful: false, completedAt: null, checksum: null }))),
   findById: jest.fn().mockResolvedValue(null),
@@ -91,7 +94,7 @@ describe(BackupsService.name, () => {
       const made = await sut.create(accessTo(serverWith()), actor, { ignored: ' logs/ \r\n\n#c\n*.tmp' });
       expect(made).toMatchObject({ name: 'Backup at 2026-03-04T05:06:07Z', ignoredFiles: ['logs/', '#c', '*.tmp'], status: 'in_progress' });
       expect(createBackup).toHaveBeenCalledWith(node, serverWith().uuid, made.uuid, 'logs/\n#c\n*.tmp');
-      expect(repo.lockServer).toHaveBeenCalledWith('12', manager);
+      expect(repo.lock).toHaveBeenCalledWith('12', manager);
     });
 
     it('should refuse at the limit without calling the daemon', async () => {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { AuthContext } from 'src/modules/auth/auth-context';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { AuthContext } from 'src/common/auth/auth-context';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
 import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
@@ -17,6 +17,7 @@ import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ActivityOptions, ServerActivityLog } from 'src/modules/servers/server-activity';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
+import { ServerRecords } from 'src/modules/servers/server-records';
 
 export type BackupList = Omit<Paginated<BackupResponseDto>, 'meta'> & { meta: BackupListMetaDto };
 
@@ -50,6 +51,7 @@ export class BackupsService {
 
   constructor(
     private readonly repo: BackupsRepository,
+    private readonly serverRecords: ServerRecords,
     private readonly activityLog: ServerActivityLog,
     private readonly daemon: DaemonGateway,
     private readonly signer: DaemonTokenSigner,
@@ -119,14 +121,14 @@ export class BackupsService {
     const backup = await this.require(access, id);
     this.assertSuccessful(backup, 'restored');
     this.assertServerUsable(server);
-    if (!(await this.repo.markRestoring(server.id, server.status))) {
+    if (!(await this.serverRecords.markRestoring(server.id, server.status))) {
       throw new AppException(ServerError.BUSY, { message: 'The server changed state meanwhile; reload and try again' });
     }
     const at = this.clock.now();
     try {
       await this.daemon.restoreBackup(server.node, server.uuid, backup.uuid, truncate);
     } catch (e) {
-      await this.repo.endRestoring(server.id, server.status);
+      await this.serverRecords.endRestoring(server.id, server.status);
       throw e;
     }
     await this.activity(server, actor, 'server.backup.restore', { ...this.subject(backup), truncate }, { at });
@@ -158,7 +160,7 @@ export class BackupsService {
       await this.rotate(server, limit - 1);
     }
     const backup = await this.repo.transaction(async (manager) => {
-      await this.repo.lockServer(server.id, manager);
+      await this.serverRecords.lock(server.id, manager);
       if (limit !== null && (await this.repo.countNonFailed(server.id, manager)) >= limit) {
         throw new AppException(BackupError.LIMIT_REACHED, { message: `This server has reached its backup limit (${limit})`, details: { limit } });
       }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
@@ -17,6 +17,7 @@ import {
 import { MySqlHostClient } from 'src/modules/databases/mysql-host.client';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { EntityManager } from 'typeorm';
+import { NodesService } from 'src/modules/nodes/nodes.service';
 
 /** What the audit log records of a host; the password never, only that it changed. */
 const HOST_FIELDS = ['name', 'host', 'port', 'username', 'maxDatabases', 'maxUserConnections', 'nodeId'] as const;
@@ -29,6 +30,7 @@ export class DatabaseHostsService {
     private readonly audit: AuditService,
     private readonly secrets: SecretBox,
     private readonly client: MySqlHostClient,
+    private readonly nodes: NodesService,
   ) {}
 
   async list(page: Page): Promise<Paginated<DatabaseHostResponseDto>> {
@@ -141,7 +143,7 @@ export class DatabaseHostsService {
   }
 
   private async checkNode(nodeId: string | null | undefined, manager: EntityManager): Promise<void> {
-    if (nodeId && !(await this.repo.nodeExists(nodeId, manager))) {
+    if (nodeId && !(await this.nodes.findNode(nodeId, manager))) {
       throw new AppException(NodeError.NOT_FOUND);
     }
   }

@@ -10,10 +10,11 @@ import { ServerDatabaseEntity } from 'src/modules/databases/server-database.enti
 import { ServerDatabasesController } from 'src/modules/databases/server-databases.controller';
 import { ServerDatabasesService } from 'src/modules/databases/server-databases.service';
 import { ServersModule } from 'src/modules/servers/servers.module';
+import { NodesModule } from 'src/modules/nodes/nodes.module';
 
 /** Database hosts (admin) and per-server databases on them (client). */
 @Module({
-  imports: [TypeOrmModule.forFeature([DatabaseHostEntity, ServerDatabaseEntity]), AuditModule, ServersModule],
+  imports: [TypeOrmModule.forFeature([DatabaseHostEntity, ServerDatabaseEntity]), AuditModule, NodesModule, ServersModule],
   controllers: [DatabaseHostsController, ServerDatabasesController],
   providers: [DatabasesRepository, MySqlHostClient, DatabaseHostsService, ServerDatabasesService],
   exports: [ServerDatabasesService],

@@ -4,8 +4,6 @@ import { EntityManager, In, Repository } from 'typeorm';
 import { DatabaseHostEntity } from 'src/modules/databases/database-host.entity';
 import { DatabaseError } from 'src/modules/databases/databases.errors';
 import { ServerDatabaseEntity } from 'src/modules/databases/server-database.entity';
-import { NodeEntity } from 'src/modules/nodes/node.entity';
-import { ServerEntity } from 'src/modules/servers/server.entity';
 import { violations } from 'src/database/pg-errors';
 
 /** A host with the number of databases it holds. */
@@ -54,10 +52,6 @@ export class DatabasesRepository {
       .catch(violations({ FK_server_database_host: DatabaseError.HOST_HAS_DATABASES }));
   }
 
-  nodeExists(id: string, manager: EntityManager): Promise<boolean> {
-    return manager.getRepository(NodeEntity).existsBy({ id });
-  }
-
   /** How many databases each of these hosts holds (hosts without any are absent). */
   async countByHost(hostIds: string[], manager: EntityManager = this.hosts.manager): Promise<Map<string, number>> {
     if (hostIds.length === 0) {
@@ -87,11 +81,6 @@ export class DatabasesRepository {
       manager,
     );
     return hosts.map((host) => ({ host, databases: counts.get(host.id) ?? 0 }));
-  }
-
-  /** Locks the server row until the transaction ends: one database creation per server at a time. */
-  async lockServer(serverId: string, manager: EntityManager): Promise<void> {
-    await manager.getRepository(ServerEntity).createQueryBuilder('s').setLock('pessimistic_write').select('s.id').where({ id: serverId }).getOne();
   }
 
   countOfServer(serverId: string, manager: EntityManager = this.databases.manager): Promise<number> {

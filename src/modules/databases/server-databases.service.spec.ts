@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import type { DatabaseHostEntity } from 'src/modules/databases/database-host.entity';
 import { DatabaseError } from 'src/modules/databases/databases.errors';
@@ -12,6 +12,7 @@ import type { ServerActivityLog } from 'src/modules/servers/server-activity';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import type { EntityManager } from 'typeorm';
 import { strictMock } from 'test/utils/strict-mock';
+import type { ServerRecords } from 'src/modules/servers/server-records';
 
 const manager = {} as EntityManager;
 const actor: Actor = { userId: '9', username: 'owner', email: 'o@example.test', via: 'session', ip: '127.0.0.1' };
@@ -33,9 +34,11 @@ const record = {
 const spec = { database: 's12_main', username: 'u12_main', remote: '%' };
 const hostDown = new AppException(DatabaseError.HOST_UNAVAILABLE, { message: 'database host unavailable: connect ECONNREFUSED' });
 
-const build = (repo: Record<string, unknown>, client: Record<string, unknown>, activityLog: Record<string, unknown> = {}) =>
+/** `repo` also carries the lock on the server's row, by ServerRecords' name (`lock`). */
+const build = ({ lock, ...repo }: Record<string, unknown>, client: Record<string, unknown>, activityLog: Record<string, unknown> = {}) =>
   new ServerDatabasesService(
     strictMock<DatabasesRepository>('repo', repo),
+    strictMock<ServerRecords>('serverRecords', lock === undefined ? {} : { lock }),
     strictMock<MySqlHostClient>('client', client),
     strictMock<ServerActivityLog>('activityLog', activityLog),
     new ServerDeletionSteps(),
@@ -44,7 +47,7 @@ const build = (repo: Record<string, unknown>, client: Record<string, unknown>, a
 /** The repository calls of a creation that gets as far as the host. */
 const creatingRepo = (transaction: (fn: (m: EntityManager) => Promise<unknown>) => Promise<unknown>) => ({
   transaction: jest.fn(transaction),
-  lockServer: jest.fn().mockResolvedValue(undefined),
+  lock: jest.fn().mockResolvedValue(undefined),
   countOfServer: jest.fn().mockResolvedValue(0),
   existsOnServer: jest.fn().mockResolvedValue(false),
   hostsFor: jest.fn().mockResolvedValue([{ host, databases: 0 }]),

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
@@ -26,6 +26,7 @@ import type { ServerSnapshot } from 'src/modules/servers/server-context';
 type ServerRow = Pick<ServerSnapshot, 'id' | 'nodeId' | 'databaseLimit'>;
 import { NO_DATABASES } from 'src/modules/servers/feature-limits';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
+import { ServerRecords } from 'src/modules/servers/server-records';
 
 /** A `revoking` mark older than this is left from a panel that stopped mid-delete; a new delete may take over. */
 const STALE_REVOKING_SECONDS = 120;
@@ -51,6 +52,7 @@ export class ServerDatabasesService implements OnModuleInit {
 
   constructor(
     private readonly repo: DatabasesRepository,
+    private readonly serverRecords: ServerRecords,
     private readonly client: MySqlHostClient,
     private readonly activityLog: ServerActivityLog,
     private readonly deletionSteps: ServerDeletionSteps,
@@ -115,7 +117,7 @@ export class ServerDatabasesService implements OnModuleInit {
     let madeOn: DatabaseHostEntity | undefined;
     try {
       const { row, host } = await this.repo.transaction(async (manager) => {
-        await this.repo.lockServer(server.id, manager);
+        await this.serverRecords.lock(server.id, manager);
         const count = await this.repo.countOfServer(server.id, manager);
         // 0 is unlimited; -1 is none (no databases at all).
         if (server.databaseLimit === NO_DATABASES) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { AuditService } from 'src/modules/audit/audit.service';
 import { EggResponseDto } from 'src/modules/eggs/dto/egg-response.dto';

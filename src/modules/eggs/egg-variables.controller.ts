@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiData } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
-import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
 import { uuidParam } from 'src/common/validation/uuid-param';
 import { CreateEggVariableDto, UpdateEggVariableDto } from 'src/modules/eggs/dto/egg-variable.dto';
 import { EggVariableResponseDto, toEggVariableResponse } from 'src/modules/eggs/dto/egg-response.dto';

@@ -3,7 +3,7 @@ import { ApiBody, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiFreeForm, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
-import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
 import type { HttpReply } from 'src/common/http/http';
 import { Paginated, toPage } from 'src/common/http/pagination';
 import { uuidParam } from 'src/common/validation/uuid-param';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AuditService, changedFields, pick } from 'src/modules/audit/audit.service';
@@ -80,9 +80,9 @@ export class EggsService {
     return this.repo.findEggByIntId(intId);
   }
 
-  /** An egg's variables, in their order. */
-  variablesOf(eggId: string): Promise<EggVariableEntity[]> {
-    return this.repo.findVariables(eggId);
+  /** An egg's variables, in their order; with `manager`, inside the caller's transaction. */
+  variablesOf(eggId: string, manager?: EntityManager): Promise<EggVariableEntity[]> {
+    return this.repo.findVariables(eggId, manager);
   }
 
   /** The variables of these eggs, in one query, by egg id (an egg without any is absent). */

@@ -3,9 +3,9 @@ import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiText } from 'src/common/http/api-responses';
 import { DirectoryListingDto, FileEntryDto, PullStartedDto, SignedUrlDto } from 'src/modules/files/dto/file-response.dto';
-import type { AuthContext } from 'src/modules/auth/auth-context';
-import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
-import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
+import type { AuthContext } from 'src/common/auth/auth-context';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
 import { STREAMS_BODY } from 'src/common/http/fastify';
 import type { HttpReply, HttpRequest } from 'src/common/http/http';
 import {

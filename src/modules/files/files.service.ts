@@ -1,7 +1,7 @@
 import { Transform } from 'node:stream';
 import { Inject, Injectable } from '@nestjs/common';
-import type { AuthContext } from 'src/modules/auth/auth-context';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { AuthContext } from 'src/common/auth/auth-context';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { headerOf, HttpRequest } from 'src/common/http/http';

@@ -2,7 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import type { WebSocket } from 'ws';
 import { AppException } from 'src/common/errors/app.exception';
 import { AppConfigService } from 'src/config/app-config.service';
-import type { AuthContext } from 'src/modules/auth/auth-context';
+import type { AuthContext } from 'src/common/auth/auth-context';
 import { AuthService, HeldCredential } from 'src/modules/auth/auth.service';
 import { DaemonGateway, DaemonNode, DaemonServerDetails } from 'src/modules/daemon-gateway/daemon.gateway';
 import { LiveServerResources, toServerResources } from 'src/modules/servers/dto/server-resources.dto';

@@ -14,11 +14,12 @@ import { NodeOrigins } from 'src/modules/nodes/node-origins';
 import { NodesController } from 'src/modules/nodes/nodes.controller';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
 import { NodesService } from 'src/modules/nodes/nodes.service';
+import { ServerAllocations } from 'src/modules/nodes/server-allocations';
 
 @Module({
   imports: [TypeOrmModule.forFeature([LocationEntity, NodeEntity, AllocationEntity]), AuditModule],
   controllers: [LocationsController, NodesController, AllocationsController, DaemonConfigurationController, DaemonSystemController],
-  providers: [NodesRepository, LocationsService, NodesService, AllocationsService, NodeOrigins],
-  exports: [NodesService, LocationsService, AllocationsService, NodeOrigins],
+  providers: [NodesRepository, LocationsService, NodesService, AllocationsService, ServerAllocations, NodeOrigins],
+  exports: [NodesService, LocationsService, AllocationsService, ServerAllocations, NodeOrigins],
 })
 export class NodesModule {}

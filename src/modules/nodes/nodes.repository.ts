@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, Repository } from 'typeorm';
+import { EntityManager, In, IsNull, Repository } from 'typeorm';
+import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
+import { allocationFrom, AllocationSnapshot, allocationSnapshot, allocationTags } from 'src/modules/nodes/allocation-snapshot';
 import type { AllocationFilter } from 'src/modules/nodes/dto/allocation.dto';
 import { LocationEntity } from 'src/modules/nodes/location.entity';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
@@ -9,10 +11,16 @@ import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { violations } from 'src/database/pg-errors';
 import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
 
+const readAllocations = (m: EntityManager, serverId: string): Promise<AllocationEntity[]> =>
+  m.getRepository(AllocationEntity).find({ where: { serverId }, order: { ip: 'ASC', port: 'ASC' } });
+
 /** Locations, nodes and allocations. */
 @Injectable()
 export class NodesRepository {
-  constructor(@InjectRepository(NodeEntity) private readonly nodes: Repository<NodeEntity>) {}
+  constructor(
+    @InjectRepository(NodeEntity) private readonly nodes: Repository<NodeEntity>,
+    private readonly caches: HotCaches,
+  ) {}
 
   transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.nodes.manager.transaction(fn);
@@ -160,5 +168,105 @@ export class NodesRepository {
 
   async deleteAllocation(id: string, manager: EntityManager): Promise<void> {
     await manager.getRepository(AllocationEntity).delete({ id });
+  }
+
+  // A server's allocations, for the servers module (AllocationsService).
+
+  /** A server's allocations; without a manager (outside a transaction) served from HotCaches when warm. */
+  async allocationsOf(serverId: string, manager?: EntityManager): Promise<AllocationEntity[]> {
+    if (manager) {
+      return readAllocations(manager, serverId);
+    }
+    return (await this.allocationSnapshotsOf(serverId)).map(allocationFrom);
+  }
+
+  /** A server's allocations as the cache shares them (never to be changed): for answers built per request. */
+  async allocationSnapshotsOf(serverId: string): Promise<readonly AllocationSnapshot[]> {
+    const cached = await this.caches.allocations.getOrLoad(
+      serverId,
+      async () => (await readAllocations(this.nodes.manager, serverId)).map(allocationSnapshot),
+      (rows) => allocationTags(serverId, rows),
+    );
+    return cached ?? [];
+  }
+
+  /** Locks and returns the free allocations with these ids on the node. */
+  lockFreeAllocations(nodeId: string, ids: string[], manager: EntityManager): Promise<AllocationEntity[]> {
+    return manager
+      .getRepository(AllocationEntity)
+      .createQueryBuilder('a')
+      .setLock('pessimistic_write')
+      .where({ nodeId, id: In(ids), serverId: IsNull() })
+      .getMany();
+  }
+
+  /**
+   * A free allocation for a deployment: on the first of `nodeIds` (in their order) that has one, with a
+   * port in one of `portRanges` when given, and with `dedicatedIp` on an address no server uses yet.
+   */
+  async findDeployAllocation(nodeIds: string[], portRanges: [number, number][], dedicatedIp: boolean): Promise<{ id: string; nodeId: string } | null> {
+    if (nodeIds.length === 0) {
+      return null;
+    }
+    const params: unknown[] = [nodeIds];
+    const ports = portRanges.map(([from, to]) => `(a.port BETWEEN $${params.push(from)} AND $${params.push(to)})`);
+    const rows = await this.nodes.manager.query<{ id: string; node_id: string }[]>(
+      `SELECT a.id, a.node_id FROM allocation a
+       WHERE a.server_id IS NULL AND a.node_id = ANY($1::bigint[])
+       ${ports.length > 0 ? `AND (${ports.join(' OR ')})` : ''}
+       ${dedicatedIp ? 'AND NOT EXISTS (SELECT 1 FROM allocation b WHERE b.node_id = a.node_id AND b.ip = a.ip AND b.server_id IS NOT NULL)' : ''}
+       ORDER BY array_position($1::bigint[], a.node_id), a.id LIMIT 1`,
+      params,
+    );
+    return rows.length > 0 ? { id: String(rows[0].id), nodeId: String(rows[0].node_id) } : null;
+  }
+
+  /** The node an allocation belongs to, or null when there is no such allocation. */
+  async nodeOfAllocation(id: string): Promise<string | null> {
+    const row = await this.nodes.manager.getRepository(AllocationEntity).findOne({ where: { id }, select: { id: true, nodeId: true } });
+    return row ? row.nodeId : null;
+  }
+
+  /** The lowest free allocation on a node, locked so two creations cannot take it together. */
+  lockFirstFreeAllocation(nodeId: string, manager: EntityManager): Promise<AllocationEntity | null> {
+    return manager
+      .getRepository(AllocationEntity)
+      .createQueryBuilder('a')
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .where({ nodeId, serverId: IsNull() })
+      .orderBy('a.id', 'ASC')
+      .getOne();
+  }
+
+  /** One of a server's allocations, locked until the transaction ends; null when it is not the server's. */
+  lockAllocationOf(serverId: string, id: string, manager: EntityManager): Promise<AllocationEntity | null> {
+    return manager.getRepository(AllocationEntity).createQueryBuilder('a').setLock('pessimistic_write').where({ id, serverId }).getOne();
+  }
+
+  /** The lowest free allocation on a node, on `ip` when one is free there, locked so two requests cannot take it together. */
+  async lockFreeAllocationPreferring(nodeId: string, ip: string | null, manager: EntityManager): Promise<AllocationEntity | null> {
+    const free = () =>
+      manager.getRepository(AllocationEntity).createQueryBuilder('a').setLock('pessimistic_write').setOnLocked('skip_locked').where({ nodeId, serverId: IsNull() }).orderBy('a.port', 'ASC').addOrderBy('a.id', 'ASC');
+    return (ip === null ? null : await free().andWhere({ ip }).getOne()) ?? (await free().getOne());
+  }
+
+  /** Gives an allocation back to the node: no server, no notes. */
+  async freeAllocation(id: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(AllocationEntity).update({ id }, { serverId: null, notes: null });
+  }
+
+  async setAllocationNotes(id: string, notes: string | null, manager: EntityManager): Promise<void> {
+    await manager.getRepository(AllocationEntity).update({ id }, { notes });
+  }
+
+  async assignAllocations(serverId: string, ids: string[], manager: EntityManager): Promise<void> {
+    await manager.getRepository(AllocationEntity).update({ id: In(ids) }, { serverId });
+  }
+
+  async releaseAllocations(serverId: string, ids: string[], manager: EntityManager): Promise<void> {
+    if (ids.length > 0) {
+      await manager.getRepository(AllocationEntity).update({ serverId, id: In(ids) }, { serverId: null });
+    }
   }
 }

@@ -4,7 +4,7 @@ import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { ApiData } from 'src/common/http/api-responses';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
-import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
 import { PasswordLinkResponseDto } from 'src/modules/password-reset/dto/password-reset.dto';
 import { PasswordResetService } from 'src/modules/password-reset/password-reset.service';
 import { UserError } from 'src/modules/users/users.errors';

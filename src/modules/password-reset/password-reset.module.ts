@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from 'src/modules/audit/audit.module';
 import { CaptchaModule } from 'src/modules/captcha/captcha.module';
@@ -9,6 +9,7 @@ import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-re
 import { PasswordResetRepository } from 'src/modules/password-reset/password-reset.repository';
 import { PasswordResetService } from 'src/modules/password-reset/password-reset.service';
 import { SessionsModule } from 'src/modules/sessions/sessions.module';
+import { UserLifecycle } from 'src/modules/users/user-lifecycle';
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
@@ -17,4 +18,14 @@ import { UsersModule } from 'src/modules/users/users.module';
   providers: [PasswordResetRepository, PasswordResetService],
   exports: [PasswordResetService],
 })
-export class PasswordResetModule {}
+export class PasswordResetModule implements OnModuleInit {
+  constructor(
+    private readonly lifecycle: UserLifecycle,
+    private readonly tokens: PasswordResetRepository,
+  ) {}
+
+  /** A new password makes every reset link mailed for the old one useless, in the transaction that sets it. */
+  onModuleInit(): void {
+    this.lifecycle.on({ passwordChanged: (manager, userId) => this.tokens.deleteForUser(userId, manager) });
+  }
+}

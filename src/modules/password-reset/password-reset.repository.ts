@@ -32,6 +32,11 @@ export class PasswordResetRepository {
     return outer ? replace(outer) : this.repo.manager.transaction(replace);
   }
 
+  /** Voids every link mailed to the user (their password changed). */
+  async deleteForUser(userId: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(PasswordResetTokenEntity).delete({ userId });
+  }
+
   /** Deletes the token; false when it was gone already (used by a concurrent request). */
   async consume(id: string, manager: EntityManager): Promise<boolean> {
     const result = await manager.getRepository(PasswordResetTokenEntity).delete({ id });

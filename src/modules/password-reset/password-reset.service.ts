@@ -7,7 +7,7 @@ import { sha256Hex } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
 import { AppConfigService } from 'src/config/app-config.service';
 import { MailOutcome, MailService } from 'src/modules/mail/mail.service';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AuditService } from 'src/modules/audit/audit.service';
 import { PasswordLinkResponseDto } from 'src/modules/password-reset/dto/password-reset.dto';
 import { invitationMail, passwordChangedMail, passwordResetMail, resetLink } from 'src/modules/password-reset/password-reset-mails';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 /** Server activity events of schedules: what users did, and what the runner did. */

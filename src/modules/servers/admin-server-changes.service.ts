@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { AuditService, changedFields } from 'src/modules/audit/audit.service';
@@ -12,6 +12,7 @@ import { ServerEntity } from 'src/modules/servers/server.entity';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServerAllocations } from 'src/modules/nodes/server-allocations';
 import { EggError } from 'src/modules/eggs/eggs.errors';
 import { EggsService } from 'src/modules/eggs/eggs.service';
 import { UserError } from 'src/modules/users/users.errors';
@@ -33,6 +34,7 @@ export class AdminServerChangesService {
 
   constructor(
     private readonly servers: ServersRepository,
+    private readonly nodeAllocations: ServerAllocations,
     private readonly users: UsersService,
     private readonly daemon: DaemonGateway,
     private readonly audit: AuditService,
@@ -55,7 +57,7 @@ export class AdminServerChangesService {
 
   updateBuild(id: string, dto: UpdateServerBuildDto, actor: Actor): Promise<{ server: AdminServerDto } & SyncOutcome> {
     return this.change(id, actor, 'server.build.updated', async (server, manager) => {
-      const current = (await this.servers.allocationsOf(server.id, manager)).map((a) => a.id);
+      const current = (await this.nodeAllocations.of(server.id, manager)).map((a) => a.id);
       const add = [...new Set(dto.add_allocations ?? [])].filter((a) => !current.includes(a));
       const remove = new Set(dto.remove_allocations ?? []);
       const primary = dto.allocation_id ?? String(server.allocationId);
@@ -66,14 +68,14 @@ export class AdminServerChangesService {
       }
       const wanted = [...new Set([...add, ...(current.includes(primary) ? [] : [primary])])];
       if (wanted.length > 0) {
-        const free = await this.servers.lockFreeAllocations(server.nodeId, wanted, manager);
+        const free = await this.nodeAllocations.lockFree(server.nodeId, wanted, manager);
         const missing = wanted.filter((w) => !free.some((f) => f.id === w));
         if (missing.length > 0) {
           throw new AppException(ServerError.ALLOCATION_UNAVAILABLE, { details: { allocationIds: missing } });
         }
-        await this.servers.assignAllocations(server.id, wanted, manager);
+        await this.nodeAllocations.assign(server.id, wanted, manager);
       }
-      await this.servers.releaseAllocations(server.id, [...remove].filter((r) => current.includes(r)), manager);
+      await this.nodeAllocations.release(server.id, [...remove].filter((r) => current.includes(r)), manager);
       return {
         memory: dto.memory ?? server.memory,
         swap: dto.swap ?? server.swap,
@@ -104,7 +106,7 @@ export class AdminServerChangesService {
         return this.changeEgg(server, dto, manager);
       }
       if (dto.environment) {
-        const variables = await this.servers.variablesOf(server.eggId, manager);
+        const variables = await this.eggs.variablesOf(server.eggId, manager);
         const { values, errors } = checkEnvironment(variables, dto.environment, { onlyGiven: true });
         if (errors.length > 0) {
           throw new AppException(CommonError.VALIDATION_FAILED, { details: errors });
@@ -124,7 +126,7 @@ export class AdminServerChangesService {
     if (!egg) {
       throw new AppException(EggError.NOT_FOUND);
     }
-    const { values, errors } = checkEnvironment(await this.servers.variablesOf(egg.id, manager), dto.environment ?? {});
+    const { values, errors } = checkEnvironment(await this.eggs.variablesOf(egg.id, manager), dto.environment ?? {});
     if (errors.length > 0) {
       throw new AppException(CommonError.VALIDATION_FAILED, { details: errors });
     }
@@ -158,7 +160,7 @@ export class AdminServerChangesService {
       throw e;
     }
     const after = await this.require(id);
-    return toAdminServer(after, await this.servers.allocationsOf(after.id));
+    return toAdminServer(after, await this.nodeAllocations.of(after.id));
   }
 
   private async change(
@@ -179,7 +181,7 @@ export class AdminServerChangesService {
     });
     const server = await this.require(id);
     const outcome = await this.sync(server);
-    return { server: toAdminServer(server, await this.servers.allocationsOf(server.id)), ...outcome };
+    return { server: toAdminServer(server, await this.nodeAllocations.of(server.id)), ...outcome };
   }
 
   private async sync(server: LoadedServer): Promise<SyncOutcome> {

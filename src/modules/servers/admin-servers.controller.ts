@@ -3,7 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiDataWithMeta, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
-import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
 import { Paginated, toPage } from 'src/common/http/pagination';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { AdminServerChangesService, SyncOutcome } from 'src/modules/servers/admin-server-changes.service';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError, ErrorCategory } from 'src/common/errors/error-codes';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
@@ -18,6 +18,7 @@ import { checkEnvironment } from 'src/modules/servers/server-environment';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServerAllocations } from 'src/modules/nodes/server-allocations';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersService } from 'src/modules/users/users.service';
 import type { ListQuery } from 'src/database/like';
@@ -28,6 +29,7 @@ export class AdminServersService {
 
   constructor(
     private readonly servers: ServersRepository,
+    private readonly nodeAllocations: ServerAllocations,
     private readonly eggs: EggsService,
     private readonly nodes: NodesService,
     private readonly users: UsersService,
@@ -38,7 +40,7 @@ export class AdminServersService {
 
   async list(page: Page, search?: string, where: { ownerId?: string; nodeId?: string } = {}, list: ListQuery = {}): Promise<Paginated<AdminServerDto>> {
     const [rows, total] = await this.servers.findListPage(where, page.skip, page.perPage, search, list);
-    const allocations = await this.servers.allocationsByServer(rows.map((s) => s.id));
+    const allocations = await this.nodeAllocations.byServer(rows.map((s) => s.id));
     return paginated(
       rows.map((s) => toAdminServer(s, allocations.get(s.id) ?? [])),
       total,
@@ -63,7 +65,7 @@ export class AdminServersService {
   /** The startup command, image and every egg variable with the server's value (read-only and hidden ones too). */
   async startup(id: string): Promise<AdminStartupDto> {
     const server = await this.require(id);
-    const variables = await this.servers.variablesOf(server.eggId);
+    const variables = await this.eggs.variablesOf(server.eggId);
     const values = new Map((await this.servers.serverValuesOf(server.id)).map((v) => [v.variableId, v.value]));
     return {
       startup: server.startup,
@@ -96,11 +98,11 @@ export class AdminServersService {
 
   /** Where a deployment lands: a free allocation on the first of `nodeIds` that has one that fits. */
   deployAllocation(nodeIds: string[], portRanges: [number, number][], dedicatedIp: boolean): Promise<{ id: string; nodeId: string } | null> {
-    return this.servers.findDeployAllocation(nodeIds, portRanges, dedicatedIp);
+    return this.nodeAllocations.findForDeployment(nodeIds, portRanges, dedicatedIp);
   }
 
   nodeOfAllocation(id: string): Promise<string | null> {
-    return this.servers.nodeOfAllocation(id);
+    return this.nodeAllocations.nodeOf(id);
   }
 
   /** These servers with their nodes, eggs and owners (for the Pterodactyl layer's views), in one query, by id (a server deleted meanwhile is absent). */
@@ -138,7 +140,7 @@ export class AdminServersService {
       if (!egg) {
         throw new AppException(EggError.NOT_FOUND);
       }
-      const variables = await this.servers.variablesOf(egg.id, manager);
+      const variables = await this.eggs.variablesOf(egg.id, manager);
       const { values, errors } = checkEnvironment(variables, dto.environment ?? {});
       if (errors.length > 0) {
         throw new AppException(CommonError.VALIDATION_FAILED, { details: errors });
@@ -174,7 +176,7 @@ export class AdminServersService {
         },
         manager,
       );
-      await this.servers.assignAllocations(row.id, allocationIds, manager);
+      await this.nodeAllocations.assign(row.id, allocationIds, manager);
       await this.servers.saveServerValues(
         [...values].map(([variableId, value]) => ({ serverId: row.id, variableId, value })),
         manager,
@@ -242,13 +244,13 @@ export class AdminServersService {
   private async takeAllocations(nodeId: string, dto: CreateServerDto, manager: Parameters<ServersRepository['insert']>[1]): Promise<string[]> {
     const wanted = [...new Set([...(dto.allocation_id ? [dto.allocation_id] : []), ...(dto.additional_allocation_ids ?? [])])];
     if (!dto.allocation_id) {
-      const free = await this.servers.lockFirstFreeAllocation(nodeId, manager);
+      const free = await this.nodeAllocations.lockFirstFree(nodeId, manager);
       if (!free) {
         throw new AppException(ServerError.NO_FREE_ALLOCATION);
       }
       wanted.unshift(free.id);
     }
-    const locked = await this.servers.lockFreeAllocations(nodeId, [...new Set(wanted)], manager);
+    const locked = await this.nodeAllocations.lockFree(nodeId, [...new Set(wanted)], manager);
     const lockedIds = new Set(locked.map((a) => a.id));
     const missing = [...new Set(wanted)].filter((id) => !lockedIds.has(id));
     if (missing.length > 0) {
@@ -266,6 +268,6 @@ export class AdminServersService {
   }
 
   private async view(server: LoadedServer): Promise<AdminServerDto> {
-    return toAdminServer(server, await this.servers.allocationsOf(server.id));
+    return toAdminServer(server, await this.nodeAllocations.of(server.id));
   }
 }

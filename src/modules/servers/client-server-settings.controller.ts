@@ -2,7 +2,7 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put } from '@nest
 import { ApiTags } from '@nestjs/swagger';
 import { ApiAccepted, ApiData } from 'src/common/http/api-responses';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
-import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { ClientServerSettingsService } from 'src/modules/servers/client-server-settings.service';
 import {

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
@@ -14,6 +14,8 @@ import { checkEnvironment } from 'src/modules/servers/server-environment';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServerAllocations } from 'src/modules/nodes/server-allocations';
+import { EggsService } from 'src/modules/eggs/eggs.service';
 
 const toNetworkAllocation = (a: Pick<AllocationEntity, 'id' | 'ip' | 'alias' | 'port' | 'notes'>, primaryId: string | null): NetworkAllocationDto => ({
   id: a.id,
@@ -34,20 +36,22 @@ export class ClientServerSettingsService {
 
   constructor(
     private readonly servers: ServersRepository,
+    private readonly nodeAllocations: ServerAllocations,
+    private readonly eggs: EggsService,
     private readonly daemon: DaemonGateway,
     private readonly activityLog: ServerActivityLog,
   ) {}
 
   async startup(access: ServerAccess): Promise<StartupDto> {
     const { server } = access;
-    const [variables, values] = await Promise.all([this.servers.variablesOf(server.eggId), this.servers.serverValuesOf(server.id)]);
+    const [variables, values] = await Promise.all([this.eggs.variablesOf(server.eggId), this.servers.serverValuesOf(server.id)]);
     return this.startupOf(access, variables, values);
   }
 
   /** The startup of many servers in two queries (their eggs' variables, their values), by server id. */
   async startupOfMany(accesses: ServerAccess[]): Promise<Map<string, StartupDto>> {
     const [variables, values] = await Promise.all([
-      this.servers.variablesOfEggs([...new Set(accesses.map((a) => a.server.eggId))]),
+      this.eggs.variablesOfEggs([...new Set(accesses.map((a) => a.server.eggId))]),
       this.servers.serverValuesOfServers(accesses.map((a) => a.server.id)),
     ]);
     return new Map(
@@ -55,7 +59,7 @@ export class ClientServerSettingsService {
         access.server.id,
         this.startupOf(
           access,
-          variables.filter((v) => v.eggId === access.server.eggId),
+          variables.get(access.server.eggId) ?? [],
           values.filter((v) => v.serverId === access.server.id),
         ),
       ]),
@@ -86,7 +90,7 @@ export class ClientServerSettingsService {
   /** Only variables the egg lets users see and edit; the value must pass the variable's rules. */
   async updateVariable(access: ServerAccess, actor: Actor, key: string, value: string | null): Promise<StartupVariableDto> {
     const { server } = access;
-    const variables = await this.servers.variablesOf(server.eggId);
+    const variables = await this.eggs.variablesOf(server.eggId);
     const variable = variables.find((v) => v.envVariable === key && v.userViewable);
     if (!variable) {
       throw new AppException(ServerError.VARIABLE_NOT_FOUND, { details: { key } });
@@ -160,7 +164,7 @@ export class ClientServerSettingsService {
 
   async allocations(access: ServerAccess): Promise<NetworkAllocationDto[]> {
     const { server } = access;
-    return (await this.servers.allocationsOf(server.id)).map((a) => toNetworkAllocation(a, server.allocationId));
+    return (await this.nodeAllocations.of(server.id)).map((a) => toNetworkAllocation(a, server.allocationId));
   }
 
   /** Notes on one of the server's allocations (another server's, or none, is 404); null or blank clears them. */
@@ -170,7 +174,7 @@ export class ClientServerSettingsService {
     const updated = await this.servers.transaction(async (manager) => {
       const allocation = await this.requireAllocation(server.id, id, manager);
       if (allocation.notes !== next) {
-        await this.servers.setAllocationNotes(allocation.id, next, manager);
+        await this.nodeAllocations.setNotes(allocation.id, next, manager);
         await this.activityLog.byUser(server.id, actor, 'server.allocation.notes', { allocation: addressOf(allocation), old: allocation.notes, new: next }, { manager });
       }
       return { ...allocation, notes: next };
@@ -207,7 +211,7 @@ export class ClientServerSettingsService {
     const { server } = access;
     const added = await this.servers.transaction(async (manager) => {
       await this.servers.lockServer(server.id, manager);
-      const current = await this.servers.allocationsOf(server.id, manager);
+      const current = await this.nodeAllocations.of(server.id, manager);
       if (server.allocationLimit === 0) {
         throw new AppException(ServerError.ALLOCATIONS_ADMIN_ONLY);
       }
@@ -215,11 +219,11 @@ export class ClientServerSettingsService {
         throw new AppException(ServerError.ALLOCATION_LIMIT_REACHED, { message: `This server has reached its allocation limit (${server.allocationLimit})` });
       }
       const primaryIp = current.find((a) => a.id === server.allocationId)?.ip ?? null;
-      const free = await this.servers.lockFreeAllocationPreferring(server.nodeId, primaryIp, manager);
+      const free = await this.nodeAllocations.lockFreePreferring(server.nodeId, primaryIp, manager);
       if (!free) {
         throw new AppException(ServerError.NO_FREE_ALLOCATION);
       }
-      await this.servers.assignAllocations(server.id, [free.id], manager);
+      await this.nodeAllocations.assign(server.id, [free.id], manager);
       await this.activityLog.byUser(server.id, actor, 'server.allocation.create', { allocation: addressOf(free) }, { manager });
       return free;
     });
@@ -238,7 +242,7 @@ export class ClientServerSettingsService {
       if (allocation.id === server.allocationId) {
         throw new AppException(ServerError.ALLOCATION_IS_PRIMARY);
       }
-      await this.servers.freeAllocation(allocation.id, manager);
+      await this.nodeAllocations.free(allocation.id, manager);
       await this.activityLog.byUser(server.id, actor, 'server.allocation.delete', { allocation: addressOf(allocation) }, { manager });
     });
     await this.syncDaemon(access, 'the removed allocation');
@@ -252,7 +256,7 @@ export class ClientServerSettingsService {
   }
 
   private async requireAllocation(serverId: string, id: string, manager: EntityManager): Promise<AllocationEntity> {
-    const allocation = await this.servers.lockAllocationOf(serverId, id, manager);
+    const allocation = await this.nodeAllocations.lockOneOf(serverId, id, manager);
     if (!allocation) {
       throw new AppException(NodeError.ALLOCATION_NOT_FOUND);
     }

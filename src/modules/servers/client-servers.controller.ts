@@ -1,10 +1,10 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiPage } from 'src/common/http/api-responses';
-import type { AuthContext } from 'src/modules/auth/auth-context';
+import type { AuthContext } from 'src/common/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
-import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
-import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
 import { Paginated, toPage } from 'src/common/http/pagination';
 import { ClientServersService, WebsocketCredentials } from 'src/modules/servers/client-servers.service';
 import { ClientServerListQueryDto, CommandDto, PowerDto, ServerActivityQueryDto } from 'src/modules/servers/dto/client-server.dto';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AdminScope } from 'src/common/auth/admin-scope';
-import { AuthContext, holdsAdminScope } from 'src/modules/auth/auth-context';
+import { AuthContext, holdsAdminScope } from 'src/common/auth/auth-context';
 import { AppException } from 'src/common/errors/app.exception';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { DaemonGateway, POWER_ACTIONS, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';
@@ -23,6 +23,7 @@ import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerEntity } from 'src/modules/servers/server.entity';
 import { ServerSnapshot, wingsPermissionsOf } from 'src/modules/servers/server-context';
 import { ClientListScope, ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServerAllocations } from 'src/modules/nodes/server-allocations';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 const STATUS_TIMEOUT_MS = 5_000;
@@ -33,6 +34,7 @@ export type WebsocketCredentials = WebsocketTokenDto | WebsocketUnavailableDto;
 export class ClientServersService {
   constructor(
     private readonly servers: ServersRepository,
+    private readonly nodeAllocations: ServerAllocations,
     private readonly daemon: DaemonGateway,
     private readonly tokens: DaemonTokenSigner,
     private readonly activityLog: ServerActivityLog,
@@ -66,7 +68,7 @@ export class ClientServersService {
 
   async details(access: ServerAccess, auth: AuthContext): Promise<ClientServerDetailsDto> {
     const { server } = access;
-    const [allocations, status] = await Promise.all([this.servers.allocationSnapshotsOf(server.id), this.liveStatus(server)]);
+    const [allocations, status] = await Promise.all([this.nodeAllocations.snapshotsOf(server.id), this.liveStatus(server)]);
     return toClientServerDetails(server, allocations, status, access.permissions, auth.user.username);
   }
 

@@ -1,7 +1,7 @@
 import { ApiParam } from '@nestjs/swagger';
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthenticatedRequest } from 'src/modules/auth/auth-context';
+import { AuthenticatedRequest } from 'src/common/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import type { ServerPermission } from 'src/modules/servers/server-permissions';

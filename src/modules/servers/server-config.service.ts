@@ -8,6 +8,7 @@ import { buildProcessConfiguration, LegacyServerStructure, ProcessConfiguration 
 import type { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServerAllocations } from 'src/modules/nodes/server-allocations';
 
 /** `settings` of GET /api/remote/servers/{uuid} (docs/wings.md#server-configuration). */
 export interface ServerSettings {
@@ -56,6 +57,7 @@ interface ConfigInputs {
 export class ServerConfigService {
   constructor(
     private readonly servers: ServersRepository,
+    private readonly nodeAllocations: ServerAllocations,
     private readonly eggs: EggsService,
     private readonly nodes: LocationsService,
   ) {}
@@ -63,8 +65,8 @@ export class ServerConfigService {
   /** One server's configuration: four small queries (allocations, variables, values, location). */
   async configuration(server: LoadedServer, manager?: EntityManager): Promise<DaemonServerConfiguration> {
     // Sequential: with a transaction's manager these share one connection.
-    const allocations = await this.servers.allocationsOf(server.id, manager);
-    const variables = await this.servers.variablesOf(server.eggId, manager);
+    const allocations = await this.nodeAllocations.of(server.id, manager);
+    const variables = await this.eggs.variablesOf(server.eggId, manager);
     const values = await this.servers.serverValuesOf(server.id, manager);
     const location = server.node.locationId ? await this.nodes.findLocation(server.node.locationId, manager) : null;
     return this.build(server, { allocations, variables, values, locationShort: location?.short ?? '' });
@@ -76,14 +78,14 @@ export class ServerConfigService {
    */
   async configurations(servers: LoadedServer[]): Promise<DaemonServerConfiguration[]> {
     const ids = servers.map((s) => s.id);
-    const allocations = await this.servers.allocationsByServer(ids);
-    const variables = await this.servers.variablesOfEggs([...new Set(servers.map((s) => s.eggId))]);
+    const allocations = await this.nodeAllocations.byServer(ids);
+    const variables = await this.eggs.variablesOfEggs([...new Set(servers.map((s) => s.eggId))]);
     const values = await this.servers.serverValuesOfServers(ids);
     const locations = await this.nodes.findLocations([...new Set(servers.flatMap((s) => (s.node.locationId ? [s.node.locationId] : [])))]);
     return servers.map((s) =>
       this.build(s, {
         allocations: allocations.get(s.id) ?? [],
-        variables: variables.filter((v) => v.eggId === s.eggId),
+        variables: variables.get(s.eggId) ?? [],
         values: values.filter((v) => v.serverId === s.id),
         locationShort: (s.node.locationId ? locations.get(s.node.locationId)?.short : undefined) ?? '',
       }),

@@ -4,7 +4,7 @@ import { AuthError } from 'src/common/auth/auth.errors';
 import { AppException } from 'src/common/errors/app.exception';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { DaemonGateway, DaemonNode } from 'src/modules/daemon-gateway/daemon.gateway';
-import { AuthContext, holdsAdminScope } from 'src/modules/auth/auth-context';
+import { AuthContext, holdsAdminScope } from 'src/common/auth/auth-context';
 import { ALL_SERVER_PERMISSIONS, isServerPermission, ServerPermission, toWingsPermissions, WINGS_ALL } from 'src/modules/servers/server-permissions';
 import type { LoadedServer, ServerStatus } from 'src/modules/servers/server.entity';
 import { ServerError } from 'src/modules/servers/servers.errors';

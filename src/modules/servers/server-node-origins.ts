@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuthContext, isLimitedKey } from 'src/modules/auth/auth-context';
+import { AuthContext, isLimitedKey } from 'src/common/auth/auth-context';
 import { NodeOrigins } from 'src/modules/nodes/node-origins';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 

@@ -23,6 +23,7 @@ import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { ServerNodeOrigins } from 'src/modules/servers/server-node-origins';
+import { ServerRecords } from 'src/modules/servers/server-records';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
 import { SubusersController } from 'src/modules/servers/subusers/subusers.controller';
@@ -53,9 +54,11 @@ import { UsersModule } from 'src/modules/users/users.module';
     SftpAuthService,
     DaemonTokenGuard,
     ServerNodeOrigins,
+    ServerRecords,
   ],
   exports: [
     ServerNodeOrigins,
+    ServerRecords,
     ServerContextResolver,
     ServerActivityLog,
     ServerConfigService,

@@ -1,49 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, IsNull, Repository } from 'typeorm';
-import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { AppException } from 'src/common/errors/app.exception';
 import { pgError, UNIQUE_VIOLATION } from 'src/database/pg-errors';
 import { queryPrepared } from 'src/database/prepared-query';
 import { ServerError } from 'src/modules/servers/servers.errors';
-import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
-import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
-import { ListedServer, LoadedServer, ServerEntity } from 'src/modules/servers/server.entity';
-import { UserEntity } from 'src/modules/users/user.entity';
+import { ListedServer, LoadedServer, ServerEntity, ServerStatus } from 'src/modules/servers/server.entity';
 import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
-
-/** An allocation as the cache keeps it: plain values, its date as epoch milliseconds. */
-export type AllocationSnapshot = Readonly<Omit<AllocationEntity, 'createdAt' | 'node' | 'server'> & { createdAt: number }>;
-
-declare module 'src/common/hot-cache/hot-caches' {
-  interface HotCacheEntries {
-    allocations: readonly AllocationSnapshot[];
-  }
-}
-
-const allocationSnapshot = (a: AllocationEntity): AllocationSnapshot => ({
-  id: a.id,
-  nodeId: a.nodeId,
-  ip: a.ip,
-  port: a.port,
-  alias: a.alias,
-  notes: a.notes,
-  serverId: a.serverId,
-  createdAt: a.createdAt.getTime(),
-});
-
-/** The caller's own row, built from the snapshot. */
-const allocationFrom = (a: AllocationSnapshot): AllocationEntity => Object.assign(new AllocationEntity(), { ...a, createdAt: new Date(a.createdAt) });
-
-const readAllocations = (m: EntityManager, serverId: string): Promise<AllocationEntity[]> =>
-  m.getRepository(AllocationEntity).find({ where: { serverId }, order: { ip: 'ASC', port: 'ASC' } });
-
-const allocationTags = (serverId: string, rows: readonly AllocationSnapshot[]): string[] => [
-  `server:${serverId}`,
-  `allocations:${serverId}`,
-  ...rows.map((a) => `allocation:${a.id}`),
-];
 
 /** Whose servers a client list shows: every server (admins), a user's own, own and shared, or shared only. */
 export type ClientListScope = { kind: 'all' } | { kind: 'owned' | 'visible' | 'shared'; userId: string };
@@ -131,10 +95,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 @Injectable()
 export class ServersRepository {
-  constructor(
-    @InjectRepository(ServerEntity) private readonly servers: Repository<ServerEntity>,
-    private readonly caches: HotCaches,
-  ) {}
+  constructor(@InjectRepository(ServerEntity) private readonly servers: Repository<ServerEntity>) {}
 
   transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.servers.manager.transaction(fn);
@@ -316,11 +277,6 @@ export class ServersRepository {
     return manager.getRepository(ServerEntity).findBy({ nodeId, status: 'restoring_backup' });
   }
 
-  async usersByUuid(uuids: string[]): Promise<Map<string, UserEntity>> {
-    const users = uuids.length === 0 ? [] : await this.servers.manager.getRepository(UserEntity).findBy({ uuid: In(uuids) });
-    return new Map(users.map((u): [string, UserEntity] => [u.uuid, u]));
-  }
-
   findPage(where: { ownerId?: string; nodeId?: string }, skip: number, take: number): Promise<[LoadedServer[], number]> {
     return this.servers.findAndCount({
       where,
@@ -348,48 +304,6 @@ export class ServersRepository {
     await manager.getRepository(ServerEntity).delete({ id });
   }
 
-  /** A server's allocations; without a manager (outside a transaction) served from HotCaches when warm. */
-  async allocationsOf(serverId: string, manager?: EntityManager): Promise<AllocationEntity[]> {
-    if (manager) {
-      return readAllocations(manager, serverId);
-    }
-    return (await this.allocationSnapshotsOf(serverId)).map(allocationFrom);
-  }
-
-  /** A server's allocations as the cache shares them (never to be changed): for answers built per request. */
-  async allocationSnapshotsOf(serverId: string): Promise<readonly AllocationSnapshot[]> {
-    const cached = await this.caches.allocations.getOrLoad(
-      serverId,
-      async () => (await readAllocations(this.servers.manager, serverId)).map(allocationSnapshot),
-      (rows) => allocationTags(serverId, rows),
-    );
-    return cached ?? [];
-  }
-
-  /** The allocations of several servers in one query (list pages), by server id. */
-  async allocationsByServer(serverIds: string[]): Promise<Map<string, AllocationEntity[]>> {
-    const rows =
-      serverIds.length === 0
-        ? []
-        : await this.servers.manager.getRepository(AllocationEntity).find({ where: { serverId: In(serverIds) }, order: { ip: 'ASC', port: 'ASC' } });
-    const byServer = new Map<string, AllocationEntity[]>(serverIds.map((id) => [id, []]));
-    for (const row of rows) {
-      byServer.get(String(row.serverId))?.push(row);
-    }
-    return byServer;
-  }
-
-  /** Locks and returns the free allocations with these ids on the node. */
-  lockFreeAllocations(nodeId: string, ids: string[], manager: EntityManager): Promise<AllocationEntity[]> {
-    return manager
-      .getRepository(AllocationEntity)
-      .createQueryBuilder('a')
-      .setLock('pessimistic_write')
-      .where({ nodeId, id: In(ids), serverId: IsNull() })
-      .getMany();
-  }
-
-  /** The lowest free allocation on a node, locked so two creations cannot take it together. */
   /** The memory and disk (MiB) the servers on each node are given. */
   async allocatedByNode(nodeIds: string[]): Promise<Map<string, { memory: number; disk: number }>> {
     const rows =
@@ -430,86 +344,20 @@ export class ServersRepository {
     return [[], Number(total)];
   }
 
-  /**
-   * A free allocation for a deployment: on the first of `nodeIds` (in their order) that has one, with a
-   * port in one of `portRanges` when given, and with `dedicatedIp` on an address no server uses yet.
-   */
-  async findDeployAllocation(nodeIds: string[], portRanges: [number, number][], dedicatedIp: boolean): Promise<{ id: string; nodeId: string } | null> {
-    if (nodeIds.length === 0) {
-      return null;
-    }
-    const params: unknown[] = [nodeIds];
-    const ports = portRanges.map(([from, to]) => `(a.port BETWEEN $${params.push(from)} AND $${params.push(to)})`);
-    const rows = await this.servers.manager.query<{ id: string; node_id: string }[]>(
-      `SELECT a.id, a.node_id FROM allocation a
-       WHERE a.server_id IS NULL AND a.node_id = ANY($1::bigint[])
-       ${ports.length > 0 ? `AND (${ports.join(' OR ')})` : ''}
-       ${dedicatedIp ? 'AND NOT EXISTS (SELECT 1 FROM allocation b WHERE b.node_id = a.node_id AND b.ip = a.ip AND b.server_id IS NOT NULL)' : ''}
-       ORDER BY array_position($1::bigint[], a.node_id), a.id LIMIT 1`,
-      params,
-    );
-    return rows.length > 0 ? { id: String(rows[0].id), nodeId: String(rows[0].node_id) } : null;
+  /** Marks the server as restoring if it is not suspended and its status is still `expected`; false when it was not. */
+  async markRestoring(id: string, expected: ServerStatus | null): Promise<boolean> {
+    const done = await this.servers.update({ id, suspended: false, status: expected === null ? IsNull() : expected }, { status: 'restoring_backup' });
+    return (done.affected ?? 0) > 0;
   }
 
-  /** The node an allocation belongs to, or null when there is no such allocation. */
-  async nodeOfAllocation(id: string): Promise<string | null> {
-    const row = await this.servers.manager.getRepository(AllocationEntity).findOne({ where: { id }, select: { id: true, nodeId: true } });
-    return row ? row.nodeId : null;
+  /** Ends a restore: the server goes back to `status`, if it is still restoring. */
+  async endRestoring(id: string, status: ServerStatus | null, manager: EntityManager = this.servers.manager): Promise<void> {
+    await manager.getRepository(ServerEntity).update({ id, status: 'restoring_backup' }, { status });
   }
 
-  lockFirstFreeAllocation(nodeId: string, manager: EntityManager): Promise<AllocationEntity | null> {
-    return manager
-      .getRepository(AllocationEntity)
-      .createQueryBuilder('a')
-      .setLock('pessimistic_write')
-      .setOnLocked('skip_locked')
-      .where({ nodeId, serverId: IsNull() })
-      .orderBy('a.id', 'ASC')
-      .getOne();
-  }
-
-  /** One of a server's allocations, locked until the transaction ends; null when it is not the server's. */
-  lockAllocationOf(serverId: string, id: string, manager: EntityManager): Promise<AllocationEntity | null> {
-    return manager.getRepository(AllocationEntity).createQueryBuilder('a').setLock('pessimistic_write').where({ id, serverId }).getOne();
-  }
-
-  /** The lowest free allocation on a node, on `ip` when one is free there, locked so two requests cannot take it together. */
-  async lockFreeAllocationPreferring(nodeId: string, ip: string | null, manager: EntityManager): Promise<AllocationEntity | null> {
-    const free = () =>
-      manager.getRepository(AllocationEntity).createQueryBuilder('a').setLock('pessimistic_write').setOnLocked('skip_locked').where({ nodeId, serverId: IsNull() }).orderBy('a.port', 'ASC').addOrderBy('a.id', 'ASC');
-    return (ip === null ? null : await free().andWhere({ ip }).getOne()) ?? (await free().getOne());
-  }
-
-  /** Gives an allocation back to the node: no server, no notes. */
-  async freeAllocation(id: string, manager: EntityManager): Promise<void> {
-    await manager.getRepository(AllocationEntity).update({ id }, { serverId: null, notes: null });
-  }
-
-  /** Locks the server's row, so that checks of its allocation count and the change they allow are one step. */
+  /** Locks the server's row, so that checks of a per-server limit (allocations, backups, databases) and the change they allow are one step. */
   async lockServer(id: string, manager: EntityManager): Promise<void> {
     await manager.getRepository(ServerEntity).createQueryBuilder('s').setLock('pessimistic_write').select('s.id').where({ id }).getOne();
-  }
-
-  async setAllocationNotes(id: string, notes: string | null, manager: EntityManager): Promise<void> {
-    await manager.getRepository(AllocationEntity).update({ id }, { notes });
-  }
-
-  async assignAllocations(serverId: string, ids: string[], manager: EntityManager): Promise<void> {
-    await manager.getRepository(AllocationEntity).update({ id: In(ids) }, { serverId });
-  }
-
-  async releaseAllocations(serverId: string, ids: string[], manager: EntityManager): Promise<void> {
-    if (ids.length > 0) {
-      await manager.getRepository(AllocationEntity).update({ serverId, id: In(ids) }, { serverId: null });
-    }
-  }
-
-  variablesOf(eggId: string, manager: EntityManager = this.servers.manager): Promise<EggVariableEntity[]> {
-    return manager.getRepository(EggVariableEntity).find({ where: { eggId }, order: { position: 'ASC' } });
-  }
-
-  variablesOfEggs(eggIds: string[]): Promise<EggVariableEntity[]> {
-    return eggIds.length === 0 ? Promise.resolve([]) : this.servers.manager.getRepository(EggVariableEntity).find({ where: { eggId: In(eggIds) }, order: { position: 'ASC' } });
   }
 
   serverValuesOfServers(serverIds: string[]): Promise<ServerVariableEntity[]> {

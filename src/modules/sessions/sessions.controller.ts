@@ -1,9 +1,9 @@
 import { Controller, Delete, Get, HttpCode, Param, ParseUUIDPipe } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiData } from 'src/common/http/api-responses';
-import type { AuthContext } from 'src/modules/auth/auth-context';
+import type { AuthContext } from 'src/common/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
-import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
+import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { SessionResponseDto, toSessionResponse } from 'src/modules/sessions/dto/session-response.dto';
 import { SessionError } from 'src/modules/sessions/sessions.errors';

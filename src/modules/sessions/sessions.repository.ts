@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, LessThanOrEqual, Not, Repository } from 'typeorm';
 import { SessionEntity } from 'src/modules/sessions/session.entity';
-import { UserEntity } from 'src/modules/users/user.entity';
 
 @Injectable()
 export class SessionsRepository {
@@ -21,31 +20,27 @@ export class SessionsRepository {
     return this.repo.findOneBy({ userId, id });
   }
 
+  transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.repo.manager.transaction(fn);
+  }
+
   /**
-   * Inserts a session and trims the user's sessions to the newest `max`, expired ones first, all
-   * under a lock on the user row so concurrent sign-ins cannot both keep a sixth.
+   * Inserts a session and trims the user's sessions to the newest `max`, expired ones first; the
+   * caller holds a lock on the user row, so concurrent sign-ins cannot both keep a sixth.
    */
-  insertCapped(session: SessionEntity, max: number, now: Date): Promise<void> {
-    return this.repo.manager.transaction(async (manager: EntityManager) => {
-      await manager
-        .getRepository(UserEntity)
-        .createQueryBuilder('u')
-        .setLock('pessimistic_write')
-        .where('u.id = :id', { id: session.userId })
-        .getOne();
-      const sessions = manager.getRepository(SessionEntity);
-      await sessions.delete({ userId: session.userId, expiresAt: LessThanOrEqual(now) });
-      await sessions.insert(session);
-      const kept = await sessions.find({
-        where: { userId: session.userId },
-        order: { createdAt: 'DESC', id: 'ASC' },
-        select: { id: true },
-      });
-      const surplus = kept.slice(max).map((s) => s.id);
-      if (surplus.length > 0) {
-        await sessions.delete(surplus);
-      }
+  async insertCapped(session: SessionEntity, max: number, now: Date, manager: EntityManager): Promise<void> {
+    const sessions = manager.getRepository(SessionEntity);
+    await sessions.delete({ userId: session.userId, expiresAt: LessThanOrEqual(now) });
+    await sessions.insert(session);
+    const kept = await sessions.find({
+      where: { userId: session.userId },
+      order: { createdAt: 'DESC', id: 'ASC' },
+      select: { id: true },
     });
+    const surplus = kept.slice(max).map((s) => s.id);
+    if (surplus.length > 0) {
+      await sessions.delete(surplus);
+    }
   }
 
   async update(id: string, changes: Partial<Pick<SessionEntity, 'expiresAt' | 'refreshedAt' | 'lastSeenAt'>>): Promise<void> {

@@ -9,6 +9,7 @@ import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { SessionError } from 'src/modules/sessions/sessions.errors';
 import { SessionsRepository } from 'src/modules/sessions/sessions.repository';
 import { UserEntity } from 'src/modules/users/user.entity';
+import { UsersService } from 'src/modules/users/users.service';
 import { userFromSnapshot, UserSnapshot, userSnapshot } from 'src/modules/users/user-snapshot';
 
 /** What the cache keeps of a session and its user: plain values, dates as epoch milliseconds. */
@@ -23,6 +24,12 @@ interface SessionSnapshot {
   readonly lastSeenAt: number;
   readonly expiresAt: number;
   readonly user: UserSnapshot;
+}
+
+declare module 'src/common/auth/auth-context' {
+  interface AuthContextRows {
+    session: SessionEntity;
+  }
 }
 
 declare module 'src/common/hot-cache/hot-caches' {
@@ -83,6 +90,7 @@ interface ResolvedSession {
 export class SessionsService {
   constructor(
     private readonly sessions: SessionsRepository,
+    private readonly users: UsersService,
     private readonly clock: Clock,
     private readonly caches: HotCaches,
   ) {}
@@ -102,7 +110,11 @@ export class SessionsService {
       lastSeenAt: now,
       expiresAt: new Date(now.getTime() + SESSION_POLICY.lifetimeMs),
     });
-    await this.sessions.insertCapped(session, SESSION_POLICY.maxPerUser, now);
+    // Under a lock on the user row, so that concurrent sign-ins cannot both keep a sixth session.
+    await this.sessions.transaction(async (manager) => {
+      await this.users.lockForUpdate(user.id, manager);
+      await this.sessions.insertCapped(session, SESSION_POLICY.maxPerUser, now, manager);
+    });
     return { session, token };
   }
 

@@ -1,9 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiData } from 'src/common/http/api-responses';
-import type { AuthContext } from 'src/modules/auth/auth-context';
+import type { AuthContext } from 'src/common/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
-import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
+import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
 import { CreateSshKeyDto, SshKeyResponseDto } from 'src/modules/ssh-keys/dto/ssh-key.dto';
 import { SshKeysService } from 'src/modules/ssh-keys/ssh-keys.service';
 

@@ -1,10 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiData } from 'src/common/http/api-responses';
-import type { AuthContext } from 'src/modules/auth/auth-context';
+import type { AuthContext } from 'src/common/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
-import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
-import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
 import { DisableTwoFactorDto, EnableTwoFactorDto } from 'src/modules/two-factor/dto/two-factor.dto';
 import { RecoveryCodesResponseDto, TwoFactorSetupResponseDto } from 'src/modules/two-factor/dto/two-factor-response.dto';
 import { TwoFactorService } from 'src/modules/two-factor/two-factor.service';

@@ -1,4 +1,4 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { AuditModule } from 'src/modules/audit/audit.module';
@@ -10,6 +10,7 @@ import { TwoFactorRepository } from 'src/modules/two-factor/two-factor.repositor
 import { TwoFactorService } from 'src/modules/two-factor/two-factor.service';
 import { UserTwoFactorEntity } from 'src/modules/two-factor/user-two-factor.entity';
 import { TwoFactorChallengeEntity } from 'src/modules/two-factor/two-factor-challenge.entity';
+import { UserLifecycle } from 'src/modules/users/user-lifecycle';
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
@@ -18,4 +19,14 @@ import { UsersModule } from 'src/modules/users/users.module';
   providers: [TwoFactorRepository, TwoFactorService, SecretBox],
   exports: [TwoFactorService],
 })
-export class TwoFactorModule {}
+export class TwoFactorModule implements OnModuleInit {
+  constructor(
+    private readonly lifecycle: UserLifecycle,
+    private readonly repo: TwoFactorRepository,
+  ) {}
+
+  /** A new password voids every two-factor step the old one opened, in the transaction that sets it. */
+  onModuleInit(): void {
+    this.lifecycle.on({ passwordChanged: (manager, userId) => this.repo.deleteChallengesOf(userId, manager) });
+  }
+}

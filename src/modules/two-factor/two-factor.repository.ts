@@ -70,6 +70,11 @@ export class TwoFactorRepository {
     await manager.getRepository(UserTwoFactorEntity).delete({ userId });
   }
 
+  /** Ends the user's pending sign-in steps (their password changed: the steps the old one opened are void). */
+  async deleteChallengesOf(userId: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(TwoFactorChallengeEntity).delete({ userId });
+  }
+
   /** Stores a new challenge; everyone's expired challenges go with it, so the table holds only live ones. */
   async insertChallenge(challenge: Pick<TwoFactorChallengeEntity, 'userId' | 'tokenHash' | 'createdAt' | 'expiresAt'>): Promise<void> {
     await this.challenges.delete({ expiresAt: LessThanOrEqual(challenge.createdAt) });

@@ -7,7 +7,7 @@ import { sha256Hex } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
 import { AppConfigService } from 'src/config/app-config.service';
 import { AuditService } from 'src/modules/audit/audit.service';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { MailMessage, MailService } from 'src/modules/mail/mail.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, EntityManager, Repository } from 'typeorm';
+import { Brackets, EntityManager, In, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
-import { TwoFactorChallengeEntity } from 'src/modules/two-factor/two-factor-challenge.entity';
-import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-reset-token.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
 import { pgError, UNIQUE_VIOLATION, violations } from 'src/database/pg-errors';
@@ -23,6 +21,10 @@ export class UsersRepository {
 
   findByUsername(username: string): Promise<UserEntity | null> {
     return this.repo.findOneBy({ username: username.toLowerCase() });
+  }
+
+  findByUuids(uuids: string[]): Promise<UserEntity[]> {
+    return uuids.length === 0 ? Promise.resolve([]) : this.repo.findBy({ uuid: In(uuids) });
   }
 
   findByExternalId(externalId: string): Promise<UserEntity | null> {
@@ -70,20 +72,10 @@ export class UsersRepository {
 
   async update(user: UserEntity, changes: Partial<UserEntity>, manager: EntityManager = this.repo.manager): Promise<UserEntity> {
     try {
-      const saved = await manager.getRepository(UserEntity).save({ ...user, ...changes });
-      if (changes.passwordHash !== undefined) {
-        await this.forgetResetLinks(user.id, manager);
-      }
-      return saved;
+      return await manager.getRepository(UserEntity).save({ ...user, ...changes });
     } catch (e) {
       throw mapUniqueViolation(e);
     }
-  }
-
-  /** A new password makes every reset link mailed for the old one useless, and every two-factor step the old one opened. */
-  private async forgetResetLinks(userId: string, manager: EntityManager): Promise<void> {
-    await manager.getRepository(PasswordResetTokenEntity).delete({ userId });
-    await manager.getRepository(TwoFactorChallengeEntity).delete({ userId });
   }
 
   /** Writes only the given columns, so a concurrent change to another column of the row is not overwritten. */
@@ -93,9 +85,11 @@ export class UsersRepository {
     manager: EntityManager = this.repo.manager,
   ): Promise<void> {
     await manager.getRepository(UserEntity).update({ id }, changes);
-    if (changes.passwordHash !== undefined) {
-      await this.forgetResetLinks(id, manager);
-    }
+  }
+
+  /** Locks the user's row until the transaction ends, so that other modules' per-user limits are checked and used in one step. */
+  async lockForUpdate(id: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(UserEntity).createQueryBuilder('u').setLock('pessimistic_write').where('u.id = :id', { id }).getOne();
   }
 
   /** Written directly, so that a sign-in does not count as a change of the account (`updated_at`). */

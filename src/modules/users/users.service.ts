@@ -4,16 +4,22 @@ import { EntityManager } from 'typeorm';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AppException } from 'src/common/errors/app.exception';
 import { AuditService, changedFields, pick } from 'src/modules/audit/audit.service';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
-import { SessionsService } from 'src/modules/sessions/sessions.service';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { CreateUserDto } from 'src/modules/users/dto/create-user.dto';
 import { UpdateUserDto } from 'src/modules/users/dto/update-user.dto';
 import { AdminUserResponseDto, toAdminUserResponse } from 'src/modules/users/dto/user-response.dto';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
+import { UserLifecycle } from 'src/modules/users/user-lifecycle';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
 import { UserFilters, UsersRepository } from 'src/modules/users/users.repository';
 import type { ListQuery } from 'src/database/like';
+
+declare module 'src/common/auth/auth-context' {
+  interface AuthContextRows {
+    user: UserEntity;
+  }
+}
 
 /** What the audit log records of a user (never the password or its hash). */
 const AUDITED = ['username', 'email', 'name', 'admin', 'suspended'] as const;
@@ -22,7 +28,7 @@ const AUDITED = ['username', 'email', 'name', 'admin', 'suspended'] as const;
 export class UsersService {
   constructor(
     private readonly users: UsersRepository,
-    private readonly sessions: SessionsService,
+    private readonly lifecycle: UserLifecycle,
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditService,
   ) {}
@@ -63,6 +69,11 @@ export class UsersService {
     return this.users.findByUsername(username);
   }
 
+  /** These users, by uuid (one that does not exist is absent). */
+  async findByUuids(uuids: string[]): Promise<Map<string, UserEntity>> {
+    return new Map((await this.users.findByUuids(uuids)).map((u): [string, UserEntity] => [u.uuid, u]));
+  }
+
   /** A self-service sign-up (the caller hashed the password). */
   register(fields: Pick<UserEntity, 'name' | 'username' | 'email' | 'passwordHash'>): Promise<UserEntity> {
     return this.users.insert({ ...fields, admin: false });
@@ -75,7 +86,8 @@ export class UsersService {
   async changePassword(user: UserEntity, passwordHash: string, keepSessionId: string | undefined, actor: Actor): Promise<void> {
     await this.users.transaction(async (manager) => {
       await this.users.update(user, { passwordHash }, manager);
-      await this.sessions.revokeAll(user.id, keepSessionId, manager);
+      await this.lifecycle.passwordChanged(manager, user.id);
+      await this.lifecycle.signInsEnded(manager, user.id, keepSessionId);
       await this.audit.record(manager, actor, { action: 'user.password_changed', targetType: 'user', targetId: user.id });
     });
   }
@@ -92,9 +104,24 @@ export class UsersService {
     });
   }
 
-  /** Sets flags without reloading the user; a new password hash also voids the user's reset links. */
-  setColumns(id: string, changes: Partial<Pick<UserEntity, 'passwordHash' | 'twoFactorEnabled' | 'suspended'>>, manager?: EntityManager): Promise<void> {
-    return this.users.setColumns(id, changes, manager);
+  /**
+   * Sets flags without reloading the user; a new password hash also voids the user's reset links and
+   * two-factor steps (UserLifecycle.passwordChanged), in the same transaction.
+   */
+  async setColumns(id: string, changes: Partial<Pick<UserEntity, 'passwordHash' | 'twoFactorEnabled' | 'suspended'>>, manager?: EntityManager): Promise<void> {
+    if (changes.passwordHash === undefined) {
+      return this.users.setColumns(id, changes, manager);
+    }
+    const write = async (m: EntityManager): Promise<void> => {
+      await this.users.setColumns(id, changes, m);
+      await this.lifecycle.passwordChanged(m, id);
+    };
+    return manager ? write(manager) : this.users.transaction(write);
+  }
+
+  /** Locks the user's row until `manager`'s transaction ends: per-user limits of other modules (sessions, keys) are checked and used in one step. */
+  lockForUpdate(id: string, manager: EntityManager): Promise<void> {
+    return this.users.lockForUpdate(id, manager);
   }
 
   /** An account for someone invited by e-mail: nobody can sign in to it until a password is set. */
@@ -147,8 +174,9 @@ export class UsersService {
       const { password: _password, ...fields } = dto;
       const updated = await this.users.update(user, { ...fields, ...(passwordHash ? { passwordHash } : {}) }, manager);
       if (passwordHash) {
+        await this.lifecycle.passwordChanged(manager, user.id);
         // A password set by an administrator ends every session the old one opened.
-        await this.sessions.revokeAll(user.id, undefined, manager);
+        await this.lifecycle.signInsEnded(manager, user.id);
       }
       const changes = changedFields(user, updated, AUDITED);
       if (passwordHash) {
@@ -176,7 +204,7 @@ export class UsersService {
       }
       await this.users.setColumns(user.id, { suspended }, manager);
       if (suspended) {
-        await this.sessions.revokeAll(user.id, undefined, manager);
+        await this.lifecycle.signInsEnded(manager, user.id);
       }
       await this.audit.record(manager, actor, {
         action: suspended ? 'user.suspended' : 'user.unsuspended',

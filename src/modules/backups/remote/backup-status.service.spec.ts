@@ -3,6 +3,7 @@ import type { BackupsRepository, BackupWithServer } from 'src/modules/backups/ba
 import { BackupStatusService } from 'src/modules/backups/remote/backup-status.service';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import type { ServerActivityLog } from 'src/modules/servers/server-activity';
+import type { ServerRecords } from 'src/modules/servers/server-records';
 import { FakeClock } from 'test/utils/fake-clock';
 import { strictMock } from 'test/utils/strict-mock';
 
@@ -18,6 +19,7 @@ const build = (repo: Partial<Record<keyof BackupsRepository, jest.Mock>>, record
       findByUuidOnNode: jest.fn().mockResolvedValue(pending),
       ...repo,
     }),
+    strictMock<ServerRecords>('serverRecords'),
     strictMock<ServerActivityLog>('activityLog', { byDaemon: recordActivity }),
     new FakeClock(now.getTime()),
   );

@@ -6,12 +6,14 @@ import { BackupsRepository, BackupWithServer } from 'src/modules/backups/backups
 import type { BackupStatusDto } from 'src/modules/backups/remote/backup-status.dto';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
+import { ServerRecords } from 'src/modules/servers/server-records';
 
 /** What Wings reports about backups; only backups of servers on the calling node are found. */
 @Injectable()
 export class BackupStatusService {
   constructor(
     private readonly repo: BackupsRepository,
+    private readonly serverRecords: ServerRecords,
     private readonly activityLog: ServerActivityLog,
     private readonly clock: Clock,
   ) {}
@@ -41,7 +43,7 @@ export class BackupStatusService {
     const backup = await this.require(node, uuid);
     const now = this.clock.now();
     await this.repo.transaction(async (manager) => {
-      await this.repo.endRestoring(backup.serverId, null, manager);
+      await this.serverRecords.endRestoring(backup.serverId, null, manager);
       const event = successful ? 'server.backup.restore-complete' : 'server.backup.restore-failed';
       await this.activityLog.byDaemon(backup.serverId, event, { uuid: backup.uuid, name: backup.name }, { manager, at: now });
     });

@@ -5,7 +5,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { HttpRequest } from 'src/common/http/http';
 import { DecimalIdPipe, isDecimalId } from 'src/common/validation/decimal-id.pipe';
 import { Optional } from 'src/common/validation/decorators';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AllocationsService } from 'src/modules/nodes/allocations.service';
 import type { AllocationFilter } from 'src/modules/nodes/dto/allocation.dto';
 import { allocationItem } from 'src/modules/pterodactyl/application/transformers';

@@ -5,7 +5,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { HttpRequest } from 'src/common/http/http';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { Optional } from 'src/common/validation/decorators';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { toLocationResponse } from 'src/modules/nodes/dto/location.dto';
 import { LocationsService } from 'src/modules/nodes/locations.service';
 import { locationItem } from 'src/modules/pterodactyl/application/transformers';

@@ -5,7 +5,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { headerOf, HttpRequest } from 'src/common/http/http';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { Optional } from 'src/common/validation/decorators';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import type { DaemonConfiguration } from 'src/modules/nodes/daemon-configuration';
 import { NodeResponseDto, toNodeResponse } from 'src/modules/nodes/dto/node.dto';
 import { NODE_SCHEMES } from 'src/modules/nodes/node.entity';

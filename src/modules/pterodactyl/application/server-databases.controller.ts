@@ -2,7 +2,7 @@ import { Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/c
 import { IsString, MaxLength } from 'class-validator';
 import { AppException } from 'src/common/errors/app.exception';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import type { DatabaseHostEntity } from 'src/modules/databases/database-host.entity';
 import { CreateServerDatabaseDto } from 'src/modules/databases/dto/server-database.dto';
 import { DatabaseRecord, ServerDatabasesService } from 'src/modules/databases/server-databases.service';

@@ -7,7 +7,7 @@ import { ErrorCategory } from 'src/common/errors/error-codes';
 import { HttpRequest } from 'src/common/http/http';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { Optional } from 'src/common/validation/decorators';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { EggsService } from 'src/modules/eggs/eggs.service';
 import { ApplicationServerViews, SERVER_INCLUDES } from 'src/modules/pterodactyl/application/server-views';
 import type { ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/pterodactyl-keys.service';

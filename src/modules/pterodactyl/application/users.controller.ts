@@ -22,7 +22,7 @@ import {
 import { toAdminUserResponse } from "src/modules/users/dto/user-response.dto";
 import { UserEntity } from "src/modules/users/user.entity";
 import { UsersService } from "src/modules/users/users.service";
-import type { Actor } from "src/modules/auth/current-actor.decorator";
+import type { Actor } from "src/common/auth/current-actor.decorator";
 import {
   applicationPaths,
   ApplicationRoute,

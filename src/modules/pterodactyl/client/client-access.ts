@@ -1,8 +1,8 @@
 import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { ALL_ADMIN_SCOPES } from 'src/common/auth/admin-scope';
 import type { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
-import type { AuthContext, AuthenticatedRequest } from 'src/modules/auth/auth-context';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { AuthContext, AuthenticatedRequest } from 'src/common/auth/auth-context';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { ClientRoute } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import type { ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/pterodactyl-keys.service';
 import { SERVER_PERMISSION_METADATA, ServerAccessGuard } from 'src/modules/servers/server-access';

@@ -3,7 +3,7 @@ import { ArrayMaxSize, IsArray, IsString, MaxLength, MinLength, ValidateBy } fro
 import ipaddr from 'ipaddr.js';
 import { AppException } from 'src/common/errors/app.exception';
 import { Optional } from 'src/common/validation/decorators';
-import type { AuthContext } from 'src/modules/auth/auth-context';
+import type { AuthContext } from 'src/common/auth/auth-context';
 import { ClientAccountRoute, ClientAuth } from 'src/modules/pterodactyl/client/client-access';
 import { PTERODACTYL_PERMISSIONS } from 'src/modules/pterodactyl/client/client-permissions';
 import { accountItem, apiKeyItem, sshKeyItem } from 'src/modules/pterodactyl/client/client-transformers';

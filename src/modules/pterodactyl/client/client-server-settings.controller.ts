@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
 import { isDecimalId } from 'src/common/validation/decimal-id.pipe';
 import { Optional } from 'src/common/validation/decorators';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { DatabaseError } from 'src/modules/databases/databases.errors';
 import { CreateServerDatabaseDto } from 'src/modules/databases/dto/server-database.dto';

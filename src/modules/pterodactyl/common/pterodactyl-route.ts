@@ -2,7 +2,7 @@ import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, I
 import { Reflector } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { PterodactylOnly } from 'src/common/auth/authenticated.decorator';
-import type { Actor } from 'src/modules/auth/current-actor.decorator';
+import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { headerOf, HttpRequest } from 'src/common/http/http';
 import { RateLimitTrackers } from 'src/common/rate-limit/rate-limit-trackers';

@@ -3,8 +3,8 @@ import { ApiTags } from '@nestjs/swagger';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { ApiData } from 'src/common/http/api-responses';
-import type { AuthContext } from 'src/modules/auth/auth-context';
-import { CurrentAuth } from 'src/modules/auth/current-auth.decorator';
+import type { AuthContext } from 'src/common/auth/auth-context';
+import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
 import {
   CreateApplicationKeyDto,
   CreateClientKeyDto,

@@ -23,17 +23,19 @@ export class PterodactylKeysRepository {
 
   /**
    * Inserts a key unless its owner already has `max` of its type; null when at the cap. The count
-   * and the insert run under a lock on the user row, so concurrent creations cannot both take the last slot.
+   * and the insert run under the caller's lock on the user row (UsersService.lockForUpdate), so concurrent
+   * creations cannot both take the last slot.
    */
-  insertCapped(key: Omit<PterodactylKeyEntity, 'id' | 'user'>, max: number): Promise<PterodactylKeyEntity | null> {
-    return this.repo.manager.transaction(async (manager: EntityManager) => {
-      await manager.getRepository(UserEntity).createQueryBuilder('u').setLock('pessimistic_write').where('u.id = :id', { id: key.userId }).getOne();
-      const keys = manager.getRepository(PterodactylKeyEntity);
-      if ((await keys.countBy({ userId: key.userId, keyType: key.keyType })) >= max) {
-        return null;
-      }
-      return keys.save(keys.create(key));
-    });
+  async insertCapped(key: Omit<PterodactylKeyEntity, 'id' | 'user'>, max: number, manager: EntityManager): Promise<PterodactylKeyEntity | null> {
+    const keys = manager.getRepository(PterodactylKeyEntity);
+    if ((await keys.countBy({ userId: key.userId, keyType: key.keyType })) >= max) {
+      return null;
+    }
+    return keys.save(keys.create(key));
+  }
+
+  transaction<T>(fn: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.repo.manager.transaction(fn);
   }
 
   async touch(id: string, at: Date): Promise<void> {

@@ -14,6 +14,7 @@ import {
 import { PterodactylKeyError } from 'src/modules/pterodactyl/keys/pterodactyl-keys.errors';
 import { PterodactylKeysRepository } from 'src/modules/pterodactyl/keys/pterodactyl-keys.repository';
 import { UserEntity } from 'src/modules/users/user.entity';
+import { UsersService } from 'src/modules/users/users.service';
 
 /** Pterodactyl's key format (app/Models/ApiKey.php): a 16-character identifier, then a 32-character token. */
 const PTERODACTYL_KEY_POLICY = {
@@ -72,6 +73,7 @@ export const keyAllows = (permissions: ApplicationPermissions, resource: Applica
 export class PterodactylKeysService {
   constructor(
     private readonly keys: PterodactylKeysRepository,
+    private readonly users: UsersService,
     private readonly clock: Clock,
   ) {}
 
@@ -83,20 +85,24 @@ export class PterodactylKeysService {
       keyType === PterodactylKeyType.APPLICATION
         ? Object.fromEntries(APPLICATION_RESOURCES.map((r) => [`r_${r}`, input.permissions?.[r] ?? 0]))
         : {};
-    const key = await this.keys.insertCapped(
-      {
-        userId: owner.id,
-        keyType,
-        identifier,
-        tokenHash: sha256Hex(token),
-        memo: input.memo,
-        allowedIps: [...new Set(input.allowedIps ?? [])],
-        permissions,
-        lastUsedAt: null,
-        createdAt: this.clock.now(),
-      },
-      PTERODACTYL_KEY_POLICY.maxPerUser,
-    );
+    const key = await this.keys.transaction(async (manager) => {
+      await this.users.lockForUpdate(owner.id, manager);
+      return this.keys.insertCapped(
+        {
+          userId: owner.id,
+          keyType,
+          identifier,
+          tokenHash: sha256Hex(token),
+          memo: input.memo,
+          allowedIps: [...new Set(input.allowedIps ?? [])],
+          permissions,
+          lastUsedAt: null,
+          createdAt: this.clock.now(),
+        },
+        PTERODACTYL_KEY_POLICY.maxPerUser,
+        manager,
+      );
+    });
     if (!key) {
       throw new AppException(PterodactylKeyError.LIMIT_REACHED);
     }

@@ -2,7 +2,8 @@ import { ApiProperty } from '@nestjs/swagger';
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import type { ListedServer } from 'src/modules/servers/server.entity';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
-import type { AllocationSnapshot, ClientListRow } from 'src/modules/servers/servers.repository';
+import type { AllocationSnapshot } from 'src/modules/nodes/allocation-snapshot';
+import type { ClientListRow } from 'src/modules/servers/servers.repository';
 
 export class AllocationViewDto {
   ip!: string;

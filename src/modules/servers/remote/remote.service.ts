@@ -9,6 +9,7 @@ import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { UserEntity } from 'src/modules/users/user.entity';
+import { UsersService } from 'src/modules/users/users.service';
 
 const BOOT_PAGE_DEFAULT = 50;
 const BOOT_PAGE_MAX = 500;
@@ -28,6 +29,7 @@ export class RemoteService {
     private readonly config: ServerConfigService,
     private readonly clock: Clock,
     private readonly activityLog: ServerActivityLog,
+    private readonly users: UsersService,
   ) {}
 
   /** Wings reads `meta` as numbers and asks for pages current_page+1..last_page next. */
@@ -91,7 +93,7 @@ export class RemoteService {
     }
     const servers = await this.servers.findByUuidsOnNode(node.id, [...new Set(kept.map((i) => i.server))]);
     const byUuid = new Map(servers.map((s) => [s.uuid, s]));
-    const users = await this.servers.usersByUuid([...new Set(kept.map((i) => i.user).filter((u): u is string => !!u))]);
+    const users = await this.users.findByUuids([...new Set(kept.map((i) => i.user).filter((u): u is string => !!u))]);
     const entries = kept.flatMap((item) => {
       const server = byUuid.get(item.server);
       if (!server) {

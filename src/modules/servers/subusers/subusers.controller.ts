@@ -1,7 +1,7 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiDataWithMeta } from 'src/common/http/api-responses';
-import { Actor, CurrentActor } from 'src/modules/auth/current-actor.decorator';
+import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
 import { CurrentServer, ServerAccess, ServerRoute } from 'src/modules/servers/server-access';
 import { CreateSubuserDto, CreateSubuserMetaDto, SubuserResponseDto, UpdateSubuserDto } from 'src/modules/servers/subusers/dto/subuser.dto';
 import { SubusersService } from 'src/modules/servers/subusers/subusers.service';

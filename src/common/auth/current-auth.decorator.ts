@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { AuthContext, AuthenticatedRequest } from 'src/modules/auth/auth-context';
+import type { AuthContext, AuthenticatedRequest } from 'src/common/auth/auth-context';
 
 /** The AuthContext the global guard resolved. Only on `@Authenticated` routes. */
 export const CurrentAuth = createParamDecorator((_data: unknown, ctx: ExecutionContext): AuthContext => {

@@ -1,5 +1,5 @@
 import { createParamDecorator, ExecutionContext } from '@nestjs/common';
-import type { AuthenticatedRequest } from 'src/modules/auth/auth-context';
+import type { AuthenticatedRequest } from 'src/common/auth/auth-context';
 
 /** Who made a change, as the audit log records it. */
 export interface Actor {
