@@ -43,8 +43,8 @@ test.describe('dashboard', () => {
         await expectNoHorizontalScroll(page);
       }
       await docScreenshot(page, `dashboard-${variant}.png`);
-      // The whole page, app shell included, in both schemes and at 390 px.
-      await expectAccessible(page);
+      // The whole page, app shell included, at 1280 and 390 px; in dark, the colours of the same page.
+      await expectAccessible(page, variant === 'dark' ? { only: 'colours' } : {});
     }
     await page.evaluate(() => window.localStorage.removeItem('hatchery-color-scheme'));
   });
