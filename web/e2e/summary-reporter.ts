@@ -1,14 +1,35 @@
 import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 
-/** Ends the run with one line the README's test command can be read by: `web: N passed, N failed, N skipped`. */
+const SLOWEST = 12;
+
+/**
+ * Ends the run with one line the README's test command can be read by: `web: N passed, N failed, N skipped`.
+ * Before it: the time each spec file took in all (both workers together, retries included) and the slowest tests.
+ */
 export default class SummaryReporter implements Reporter {
   private readonly outcomes = new Map<string, TestResult['status']>();
+  private readonly durations: { title: string; file: string; ms: number }[] = [];
 
   onTestEnd(test: TestCase, result: TestResult): void {
     this.outcomes.set(test.id, result.status);
+    this.durations.push({ title: test.title, file: test.location.file.replace(/^.*\/e2e\//, ''), ms: result.duration });
   }
 
   onEnd(): void {
+    if (this.durations.length > 1) {
+      const byFile = new Map<string, number>();
+      for (const { file, ms } of this.durations) {
+        byFile.set(file, (byFile.get(file) ?? 0) + ms);
+      }
+      process.stdout.write('\nweb: time per spec file (both workers together):\n');
+      for (const [file, ms] of [...byFile].sort((a, b) => b[1] - a[1])) {
+        process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}\n`);
+      }
+      process.stdout.write('web: slowest tests:\n');
+      for (const { title, file, ms } of [...this.durations].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST)) {
+        process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}: ${title}\n`);
+      }
+    }
     const count = (...statuses: TestResult['status'][]) => [...this.outcomes.values()].filter((s) => statuses.includes(s)).length;
     process.stdout.write(`web: ${count('passed')} passed, ${count('failed', 'timedOut', 'interrupted')} failed, ${count('skipped')} skipped\n`);
   }
