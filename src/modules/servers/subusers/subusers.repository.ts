@@ -72,6 +72,12 @@ export class SubusersRepository {
     return manager.getRepository(SubuserEntity).findOne({ where: { serverId, userId }, relations: { user: true } }) as Promise<LoadedSubuser | null>;
   }
 
+  /** The account id of the server's subuser whose account has this uuid (lower case), or null. */
+  async findUserIdByUserUuid(serverId: string, userUuid: string): Promise<string | null> {
+    const found = await this.repo.findOne({ select: { userId: true }, where: { serverId, user: { uuid: userUuid } } });
+    return found?.userId ?? null;
+  }
+
   /** Inserts the entry; `null` when the user already is a subuser of the server (unique violation). */
   async insert(entry: Pick<SubuserEntity, 'serverId' | 'userId' | 'permissions'>, manager: EntityManager): Promise<SubuserEntity | null> {
     const repo = manager.getRepository(SubuserEntity);
