@@ -7,16 +7,14 @@ import type { AuthContext } from 'src/modules/auth/auth-context';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { BackupsService } from 'src/modules/backups/backups.service';
 import { ClientActor, ClientAuth, ClientServerRoute } from 'src/modules/pterodactyl/client/client-access';
-import { asHatchery } from 'src/modules/pterodactyl/client/client-validation';
 import { backupItem, scheduleItem, taskItem } from 'src/modules/pterodactyl/client/client-transformers';
 import { FractalItem, FractalList, FractalPage, list, page, pageOf } from 'src/modules/pterodactyl/common/fractal';
 import { PterodactylBody } from 'src/modules/pterodactyl/common/pterodactyl-body';
 import { PterodactylController } from 'src/modules/pterodactyl/common/pterodactyl-route';
-import { CreateTaskDto } from 'src/modules/schedules/dto/task.dto';
 import { ScheduleError } from 'src/modules/schedules/schedules.errors';
 import { SchedulesService } from 'src/modules/schedules/schedules.service';
 import { CurrentServer, ServerAccess } from 'src/modules/servers/server-access';
-import { StoreBackupBody, RestoreBody, StoreScheduleBody, StoreTaskBody, scheduleDto } from 'src/modules/pterodactyl/client/dto/backups-schedules.dto';
+import { taskDto, StoreBackupBody, RestoreBody, StoreScheduleBody, StoreTaskBody, scheduleDto } from 'src/modules/pterodactyl/client/dto/backups-schedules.dto';
 
 const scheduleRef = (id: string): string => {
   if (!isDecimalId(id)) {
@@ -156,13 +154,7 @@ export class PterodactylClientBackupsSchedulesController {
     @Param('schedule') id: string,
     @PterodactylBody(StoreTaskBody) body: StoreTaskBody,
   ): Promise<FractalItem> {
-    const dto = asHatchery(CreateTaskDto, {
-      action: body.action,
-      ...(body.payload !== undefined && body.payload !== '' ? { payload: body.payload } : {}),
-      time_offset: body.time_offset,
-      continue_on_failure: body.continue_on_failure ?? false,
-    });
-    return taskItem(await this.schedules.createTask(access, scheduleRef(id), dto, actor));
+    return taskItem(await this.schedules.createTask(access, scheduleRef(id), taskDto(body), actor));
   }
 
   @Delete('schedules/:schedule/tasks/:task')

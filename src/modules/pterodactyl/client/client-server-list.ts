@@ -7,7 +7,7 @@ import type { ServerSearchScope } from 'src/modules/servers/server-search';
 import { ServerContextResolver } from 'src/modules/servers/server-context';
 
 /** ClientController@index's `?type=`: `default` (absent or another value) lists the servers the caller owns or is a subuser of. */
-export type ClientListType = 'owner' | 'admin' | 'admin-all' | 'default';
+type ClientListType = 'owner' | 'admin' | 'admin-all' | 'default';
 
 export const CLIENT_LIST_TYPES: readonly ClientListType[] = ['owner', 'admin', 'admin-all'];
 

@@ -74,8 +74,13 @@ export class SubusersRepository {
 
   /** The account id of the server's subuser whose account has this uuid (lower case), or null. */
   async findUserIdByUserUuid(serverId: string, userUuid: string): Promise<string | null> {
-    const found = await this.repo.findOne({ select: { userId: true }, where: { serverId, user: { uuid: userUuid } } });
-    return found?.userId ?? null;
+    const found = await this.repo
+      .createQueryBuilder('su')
+      .innerJoin('su.user', 'u')
+      .select('su.userId', 'userId')
+      .where('su.serverId = :serverId AND u.uuid = :userUuid', { serverId, userUuid })
+      .getRawOne<{ userId: string | number }>();
+    return found ? String(found.userId) : null;
   }
 
   /** Inserts the entry; `null` when the user already is a subuser of the server (unique violation). */

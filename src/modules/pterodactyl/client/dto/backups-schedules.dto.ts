@@ -2,6 +2,7 @@ import { IsBoolean, IsIn, IsInt, IsString, MaxLength, Min, MinLength } from 'cla
 import { Optional } from 'src/common/validation/decorators';
 import { asHatchery } from 'src/modules/pterodactyl/client/client-validation';
 import { CreateScheduleDto } from 'src/modules/schedules/dto/schedule.dto';
+import { CreateTaskDto } from 'src/modules/schedules/dto/task.dto';
 
 export class StoreBackupBody {
   @Optional()
@@ -74,6 +75,7 @@ export class StoreTaskBody {
   continue_on_failure?: boolean;
 }
 
+/** A schedule body as Hatchery's schedule (its five cron fields as one cron; errors on them name the Pterodactyl field). */
 export const scheduleDto = (body: StoreScheduleBody): CreateScheduleDto =>
   asHatchery(
     CreateScheduleDto,
@@ -85,3 +87,12 @@ export const scheduleDto = (body: StoreScheduleBody): CreateScheduleDto =>
     },
     (path) => path.replace(/^cron\.?/, '') || 'minute',
   );
+
+/** A task body as Hatchery's task (an empty payload is none; `sequence_id` is not read). */
+export const taskDto = (body: StoreTaskBody): CreateTaskDto =>
+  asHatchery(CreateTaskDto, {
+    action: body.action,
+    ...(body.payload !== undefined && body.payload !== '' ? { payload: body.payload } : {}),
+    time_offset: body.time_offset,
+    continue_on_failure: body.continue_on_failure ?? false,
+  });
