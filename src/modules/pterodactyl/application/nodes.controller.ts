@@ -12,7 +12,7 @@ import { PterodactylBody } from 'src/modules/pterodactyl/common/pterodactyl-body
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
 import { applicationPaths, ApplicationRoute, PterodactylActor, PterodactylCaller, PterodactylController, PterodactylRequestOf } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { ApplicationNodesService, NODE_INCLUDES } from 'src/modules/pterodactyl/application/nodes.service';
-import { deployableQueryOf } from 'src/modules/pterodactyl/application/dto/deployable-nodes.query';
+import { deployableQueryOf } from 'src/modules/pterodactyl/application/dto/deployable-nodes.dto';
 import { StoreNodeBody, UpdateNodeBody } from 'src/modules/pterodactyl/application/dto/node.dto';
 
 const nodeId = new DecimalIdPipe(PterodactylError.NOT_FOUND);

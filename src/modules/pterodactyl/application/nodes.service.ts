@@ -7,7 +7,7 @@ import type { LocationEntity } from 'src/modules/nodes/location.entity';
 import { LocationsService } from 'src/modules/nodes/locations.service';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodesService } from 'src/modules/nodes/nodes.service';
-import type { DeployableNodesQuery } from 'src/modules/pterodactyl/application/dto/deployable-nodes.query';
+import type { DeployableNodesQuery } from 'src/modules/pterodactyl/application/dto/deployable-nodes.dto';
 import { StoreNodeBody, toHatchery, UpdateNodeBody } from 'src/modules/pterodactyl/application/dto/node.dto';
 import { allocationItem, locationItem, nodeItem } from 'src/modules/pterodactyl/application/transformers';
 import { FractalItem, FractalList, list, NULL_RESOURCE, withRelationships } from 'src/modules/pterodactyl/common/fractal';

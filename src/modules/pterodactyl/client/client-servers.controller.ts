@@ -6,7 +6,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import type { AuthContext } from 'src/modules/auth/auth-context';
 import type { Actor } from 'src/modules/auth/current-actor.decorator';
 import { ClientAccountRoute, ClientActor, ClientAuth, ClientServerRoute } from 'src/modules/pterodactyl/client/client-access';
-import { CLIENT_LIST_TYPES, ClientListFilters, PterodactylClientServerList } from 'src/modules/pterodactyl/client/client-server-list';
+import { CLIENT_LIST_TYPES, ClientListFilters, PterodactylClientServerListService } from 'src/modules/pterodactyl/client/client-server-list.service';
 import { userPermissionsOf } from 'src/modules/pterodactyl/client/client-permissions';
 import { PterodactylServerPresenter } from 'src/modules/pterodactyl/client/client-server-presenter';
 import { activityItem, statsItem } from 'src/modules/pterodactyl/client/client-transformers';
@@ -23,7 +23,7 @@ import { PowerBody, CommandBody } from 'src/modules/pterodactyl/client/dto/serve
 export class PterodactylClientServersController {
   constructor(
     private readonly servers: ClientServersService,
-    private readonly serverList: PterodactylClientServerList,
+    private readonly serverList: PterodactylClientServerListService,
     private readonly presenter: PterodactylServerPresenter,
     private readonly config: AppConfigService,
   ) {}

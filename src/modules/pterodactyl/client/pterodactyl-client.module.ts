@@ -10,7 +10,7 @@ import { PterodactylClientFilesController } from 'src/modules/pterodactyl/client
 import { PterodactylClientAccountController } from 'src/modules/pterodactyl/client/client-account.controller';
 import { PterodactylClientAccountSecurityController } from 'src/modules/pterodactyl/client/client-account-security.controller';
 import { PterodactylClientAuthGuard } from 'src/modules/pterodactyl/client/client-access';
-import { PterodactylClientServerList } from 'src/modules/pterodactyl/client/client-server-list';
+import { PterodactylClientServerListService } from 'src/modules/pterodactyl/client/client-server-list.service';
 import { PterodactylServerPresenter } from 'src/modules/pterodactyl/client/client-server-presenter';
 import { PterodactylClientServerDatabasesNetworkController } from 'src/modules/pterodactyl/client/client-server-databases-network.controller';
 import { PterodactylClientServerSettingsController } from 'src/modules/pterodactyl/client/client-server-settings.controller';
@@ -27,6 +27,6 @@ import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
     PterodactylClientAccountController, PterodactylClientAccountSecurityController, PterodactylClientServersController, PterodactylClientFilesController, PterodactylClientBackupsSchedulesController,
     PterodactylClientServerDatabasesNetworkController, PterodactylClientServerSettingsController,
   ],
-  providers: [PterodactylClientAuthGuard, PterodactylClientServerList, PterodactylServerPresenter],
+  providers: [PterodactylClientAuthGuard, PterodactylClientServerListService, PterodactylServerPresenter],
 })
 export class PterodactylClientModule {}

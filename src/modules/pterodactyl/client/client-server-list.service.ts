@@ -35,7 +35,7 @@ const scopeOf = (user: { id: string; admin: boolean }, type: ClientListType): Se
 
 /** The client API's server list (ClientController@index): a page of servers found by Pterodactyl's type and filters, each as its ServerTransformer shows it. */
 @Injectable()
-export class PterodactylClientServerList {
+export class PterodactylClientServerListService {
   constructor(
     private readonly servers: ClientServersService,
     private readonly contexts: ServerContextResolver,
