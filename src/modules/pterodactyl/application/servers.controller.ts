@@ -13,7 +13,7 @@ import { filtersOf, FractalItem, FractalPage, includesOf, page, pageOf, sortOf }
 import { PterodactylBody } from 'src/modules/pterodactyl/common/pterodactyl-body';
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
 import { applicationPaths, ApplicationRoute, PterodactylActor, PterodactylCaller, PterodactylController, PterodactylRequestOf } from 'src/modules/pterodactyl/common/pterodactyl-route';
-import { StoreServerBody, DetailsBody, BuildBody, StartupBody } from 'src/modules/pterodactyl/application/dto/server.dto';
+import { BuildBody, DetailsBody, StartupBody, StoreServerBody } from 'src/modules/pterodactyl/application/dto/server.dto';
 
 const serverId = new DecimalIdPipe(PterodactylError.NOT_FOUND);
 

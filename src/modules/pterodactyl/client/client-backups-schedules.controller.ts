@@ -14,7 +14,7 @@ import { PterodactylController } from 'src/modules/pterodactyl/common/pterodacty
 import { ScheduleError } from 'src/modules/schedules/schedules.errors';
 import { SchedulesService } from 'src/modules/schedules/schedules.service';
 import { CurrentServer, ServerAccess } from 'src/modules/servers/server-access';
-import { taskDto, StoreBackupBody, RestoreBody, StoreScheduleBody, StoreTaskBody, scheduleDto } from 'src/modules/pterodactyl/client/dto/backups-schedules.dto';
+import { RestoreBody, scheduleDto, StoreBackupBody, StoreScheduleBody, StoreTaskBody, taskDto } from 'src/modules/pterodactyl/client/dto/backups-schedules.dto';
 
 const scheduleRef = (id: string): string => {
   if (!isDecimalId(id)) {

@@ -13,7 +13,7 @@ import { FractalItem, FractalList, list } from 'src/modules/pterodactyl/common/f
 import { PterodactylBody, pterodactylValidationError } from 'src/modules/pterodactyl/common/pterodactyl-body';
 import { PterodactylController } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { CurrentServer, ServerAccess } from 'src/modules/servers/server-access';
-import { RenameBody, FilesBody, DecompressBody, CreateFolderBody, CopyBody, ChmodBody, PullBody } from 'src/modules/pterodactyl/client/dto/files.dto';
+import { ChmodBody, CopyBody, CreateFolderBody, DecompressBody, FilesBody, PullBody, RenameBody } from 'src/modules/pterodactyl/client/dto/files.dto';
 
 const signedUrl = (url: string) => ({ object: 'signed_url', attributes: { url } });
 

@@ -10,7 +10,7 @@ import { PterodactylController } from 'src/modules/pterodactyl/common/pterodacty
 import { ClientServerSettingsService } from 'src/modules/servers/client-server-settings.service';
 import { CurrentServer, ServerAccess } from 'src/modules/servers/server-access';
 import { SubusersService } from 'src/modules/servers/subusers/subusers.service';
-import { StoreSubuserBody, UpdateSubuserBody, StartupVariableBody, DockerImageBody, RenameBody } from 'src/modules/pterodactyl/client/dto/server-settings.dto';
+import { DockerImageBody, RenameBody, StartupVariableBody, StoreSubuserBody, UpdateSubuserBody } from 'src/modules/pterodactyl/client/dto/server-settings.dto';
 
 /**
  * `/pterodactyl/api/client/servers/{server}`: subusers, startup and settings (SubuserController, StartupController,

@@ -15,7 +15,7 @@ import { PterodactylBody } from 'src/modules/pterodactyl/common/pterodactyl-body
 import { PterodactylController } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { ClientServersService } from 'src/modules/servers/client-servers.service';
 import { CurrentServer, ServerAccess } from 'src/modules/servers/server-access';
-import { PowerBody, CommandBody } from 'src/modules/pterodactyl/client/dto/server.dto';
+import { CommandBody, PowerBody } from 'src/modules/pterodactyl/client/dto/server.dto';
 
 /** `/pterodactyl/api/client`: the server list and each server's own routes (ClientController, ServerController, …). */
 @PterodactylController()
