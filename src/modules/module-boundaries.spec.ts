@@ -39,14 +39,7 @@ const ALLOWED: { file: string; target: string; reason: string }[] = [
   { file: 'src/modules/servers/servers.repository.ts', target: 'table node', reason: 'client list and server search join the node name; deployable nodes sum their servers' },
   { file: 'src/modules/servers/servers.repository.ts', target: 'table user', reason: 'client list page and server search join the owner username' },
   { file: 'src/modules/servers/servers.repository.ts', target: 'table allocation', reason: 'client list page and server search join the allocations' },
-  // The Pterodactyl client layer's lookups are being reworked on their own branch (ptero).
-  { file: 'src/modules/pterodactyl/client/client-lookups.ts', target: 'table backup', reason: 'Pterodactyl client lookups, reworked by the ptero branch' },
-  { file: 'src/modules/pterodactyl/client/client-lookups.ts', target: 'table subuser', reason: 'Pterodactyl client lookups, reworked by the ptero branch' },
-  { file: 'src/modules/pterodactyl/client/client-lookups.ts', target: 'table user', reason: 'Pterodactyl client lookups, reworked by the ptero branch' },
-  { file: 'src/modules/pterodactyl/client/client-lookups.ts', target: 'table server', reason: 'Pterodactyl client lookups, reworked by the ptero branch' },
-  { file: 'src/modules/pterodactyl/client/client-lookups.ts', target: 'table allocation', reason: 'Pterodactyl client lookups, reworked by the ptero branch' },
-  { file: 'src/modules/pterodactyl/client/client-lookups.ts', target: 'table node', reason: 'Pterodactyl client lookups, reworked by the ptero branch' },
-  { file: 'src/modules/pterodactyl/client/client-lookups.ts', target: 'table egg', reason: 'Pterodactyl client lookups, reworked by the ptero branch' },
+  { file: 'src/modules/servers/server-search.repository.ts', target: 'table allocation', reason: "the Pterodactyl client server list filters by an allocation's address in its one query per page" },
 ];
 
 /** TypeORM's relation decorators: an entity may name another module's entity in one, for the foreign key and joins. */

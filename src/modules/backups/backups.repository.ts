@@ -47,6 +47,12 @@ export class BackupsRepository {
     return this.backups.findOneBy({ id, serverId });
   }
 
+  /** The id of the server's backup with this uuid (lower case), or null. */
+  async findIdByUuid(serverId: string, uuid: string): Promise<string | null> {
+    const found = await this.backups.findOne({ select: { id: true }, where: { serverId, uuid } });
+    return found?.id ?? null;
+  }
+
   /** A daemon may only report on backups of servers on its own node. */
   findByUuidOnNode(uuid: string, nodeId: string): Promise<BackupWithServer | null> {
     return this.backups.findOne({ where: { uuid, server: { nodeId } }, relations: { server: true } }) as Promise<BackupWithServer | null>;

@@ -76,6 +76,23 @@ describe(BackupsService.name, () => {
     jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
   });
 
+  describe('idOfUuid', () => {
+    it('should find the backup of the server by its uuid, in lower case', async () => {
+      const findIdByUuid = jest.fn().mockResolvedValue('40');
+      const sut = build({ findIdByUuid });
+      expect(await sut.idOfUuid(accessTo(serverWith()), 'BBBBBBBB-0000-4000-8000-000000000040')).toBe('40');
+      expect(findIdByUuid).toHaveBeenCalledWith('12', 'bbbbbbbb-0000-4000-8000-000000000040');
+    });
+
+    it.each([
+      ['the server has no backup with that uuid', 'bbbbbbbb-0000-4000-8000-000000000041'],
+      ['the uuid is not one', 'not-a-uuid'],
+    ])('should answer BACKUP_NOT_FOUND when %s', async (_case, uuid) => {
+      const sut = build({ findIdByUuid: jest.fn().mockResolvedValue(null) });
+      await expect(sut.idOfUuid(accessTo(serverWith()), uuid)).rejects.toMatchObject({ code: 'BACKUP_NOT_FOUND' });
+    });
+  });
+
   describe('create', () => {
     it('should take the row back out and pass the daemon error on when the daemon refuses the backup', async () => {
       const repo = { ...creatingRepo(0), delete: jest.fn().mockResolvedValue(undefined) };

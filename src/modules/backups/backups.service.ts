@@ -30,6 +30,8 @@ interface NewBackup {
   isLocked: boolean;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** A daemon answer meaning "the archive is not there", so there is nothing left to delete. */
 const isDaemonNotFound = (e: unknown): boolean => e instanceof AppException && e.code === 'DAEMON_HTTP_ERROR' && e.status === 404;
 
@@ -64,6 +66,15 @@ export class BackupsService {
     const [rows, total] = await this.repo.pageOfServer(server.id, page.skip, page.perPage);
     const { data, meta } = paginated(rows.map(toBackupResponse), total, page);
     return { data, meta: { ...meta, backupCount: await this.repo.countNonFailed(server.id), backupLimit: this.limitOf(server) } };
+  }
+
+  /** The id of the server's backup with this uuid (how Pterodactyl names a backup); another server's, or none, is 404. */
+  async idOfUuid(access: ServerAccess, uuid: string): Promise<string> {
+    const id = UUID.test(uuid) ? await this.repo.findIdByUuid(access.server.id, uuid.toLowerCase()) : null;
+    if (!id) {
+      throw new AppException(BackupError.NOT_FOUND);
+    }
+    return id;
   }
 
   async view(access: ServerAccess, id: string): Promise<BackupResponseDto> {

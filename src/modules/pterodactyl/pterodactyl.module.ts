@@ -10,6 +10,9 @@ import { ApplicationServersController } from 'src/modules/pterodactyl/applicatio
 import { ApplicationUsersController } from 'src/modules/pterodactyl/application/users.controller';
 import { PterodactylClientModule } from 'src/modules/pterodactyl/client/pterodactyl-client.module';
 import { ApplicationServerViews } from 'src/modules/pterodactyl/application/server-views';
+import { ApplicationServersService } from 'src/modules/pterodactyl/application/servers.service';
+import { ApplicationNodesService } from 'src/modules/pterodactyl/application/nodes.service';
+import { ApplicationUsersService } from 'src/modules/pterodactyl/application/users.service';
 import { ApplicationServerDatabasesController } from 'src/modules/pterodactyl/application/server-databases.controller';
 import { DatabasesModule } from 'src/modules/databases/databases.module';
 import { PterodactylKeyGuard, PterodactylKeyRateLimitTracker } from 'src/modules/pterodactyl/common/pterodactyl-route';
@@ -38,7 +41,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     ApplicationServersController,
     ApplicationServerDatabasesController,
   ],
-  providers: [ApplicationServerViews, PterodactylKeysRepository, PterodactylKeysService, PterodactylKeyGuard, PterodactylKeyRateLimitTracker],
+  providers: [ApplicationServerViews, ApplicationServersService, ApplicationNodesService, ApplicationUsersService, PterodactylKeysRepository, PterodactylKeysService, PterodactylKeyGuard, PterodactylKeyRateLimitTracker],
   exports: [PterodactylKeysService, PterodactylKeyGuard],
 })
 export class PterodactylModule {}

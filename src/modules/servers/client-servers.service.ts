@@ -25,6 +25,8 @@ import { ServerSnapshot, wingsPermissionsOf } from 'src/modules/servers/server-c
 import { ClientListScope, ServersRepository } from 'src/modules/servers/servers.repository';
 import { ServerAllocations } from 'src/modules/nodes/server-allocations';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
+import type { ServerSearchFilters, ServerSearchScope } from 'src/modules/servers/server-search';
+import { ServerSearchRepository } from 'src/modules/servers/server-search.repository';
 
 const STATUS_TIMEOUT_MS = 5_000;
 
@@ -38,7 +40,13 @@ export class ClientServersService {
     private readonly daemon: DaemonGateway,
     private readonly tokens: DaemonTokenSigner,
     private readonly activityLog: ServerActivityLog,
+    private readonly serverSearch: ServerSearchRepository,
   ) {}
+
+  /** The identifiers of a page of the servers in `scope` that match `filters` (ServerSearchRepository), in id order, and how many match. */
+  identifierPage(scope: ServerSearchScope, filters: ServerSearchFilters, page: Page): Promise<{ identifiers: string[]; total: number }> {
+    return this.serverSearch.identifierPage(scope, filters, page.skip, page.perPage);
+  }
 
   /**
    * Live state comes from the daemon on the details page; the list shows the panel's state, so a dead node never slows it.

@@ -25,6 +25,7 @@ import { ServerEntity } from 'src/modules/servers/server.entity';
 import { ServerNodeOrigins } from 'src/modules/servers/server-node-origins';
 import { ServerRecords } from 'src/modules/servers/server-records';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServerSearchRepository } from 'src/modules/servers/server-search.repository';
 import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
 import { SubusersController } from 'src/modules/servers/subusers/subusers.controller';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
@@ -39,6 +40,7 @@ import { UsersModule } from 'src/modules/users/users.module';
   controllers: [AdminServersController, ClientServersController, ClientServerSettingsController, SubusersController, RemoteController],
   providers: [
     ServersRepository,
+    ServerSearchRepository,
     SubusersRepository,
     SubusersService,
     ServerContextResolver,

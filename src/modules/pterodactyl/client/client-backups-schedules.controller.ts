@@ -1,109 +1,20 @@
 import { Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
-import { IsBoolean, IsIn, IsInt, IsString, MaxLength, Min, MinLength } from 'class-validator';
 import { AppException } from 'src/common/errors/app.exception';
 import type { HttpRequest } from 'src/common/http/http';
 import { isDecimalId } from 'src/common/validation/decimal-id.pipe';
-import { Optional } from 'src/common/validation/decorators';
 import { AppConfigService } from 'src/config/app-config.service';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { BackupsService } from 'src/modules/backups/backups.service';
-import { BackupError } from 'src/modules/backups/backups.errors';
 import { ClientActor, ClientAuth, ClientServerRoute } from 'src/modules/pterodactyl/client/client-access';
-import { PterodactylClientLookups } from 'src/modules/pterodactyl/client/client-lookups';
-import { asHatchery } from 'src/modules/pterodactyl/client/client-validation';
 import { backupItem, scheduleItem, taskItem } from 'src/modules/pterodactyl/client/client-transformers';
 import { FractalItem, FractalList, FractalPage, list, page, pageOf } from 'src/modules/pterodactyl/common/fractal';
 import { PterodactylBody } from 'src/modules/pterodactyl/common/pterodactyl-body';
 import { PterodactylController } from 'src/modules/pterodactyl/common/pterodactyl-route';
-import { CreateScheduleDto } from 'src/modules/schedules/dto/schedule.dto';
-import { CreateTaskDto } from 'src/modules/schedules/dto/task.dto';
 import { ScheduleError } from 'src/modules/schedules/schedules.errors';
 import { SchedulesService } from 'src/modules/schedules/schedules.service';
 import { CurrentServer, ServerAccess } from 'src/modules/servers/server-access';
-
-class StoreBackupBody {
-  @Optional()
-  @IsString()
-  @MaxLength(191)
-  name?: string;
-
-  /** Newline-separated patterns. */
-  @Optional()
-  @IsString()
-  @MaxLength(32 * 1024)
-  ignored?: string;
-
-  @Optional()
-  @IsBoolean()
-  is_locked?: boolean;
-}
-
-class RestoreBody {
-  @Optional()
-  @IsBoolean()
-  truncate?: boolean;
-}
-
-const CRON_FIELD = (): PropertyDecorator => (target, key) => {
-  IsString()(target, key);
-  MaxLength(191)(target, key);
-};
-
-class StoreScheduleBody {
-  @IsString()
-  @MinLength(1)
-  @MaxLength(191)
-  name!: string;
-
-  @CRON_FIELD() minute!: string;
-  @CRON_FIELD() hour!: string;
-  @CRON_FIELD() day_of_month!: string;
-  @CRON_FIELD() month!: string;
-  @CRON_FIELD() day_of_week!: string;
-
-  @Optional()
-  @IsBoolean()
-  is_active?: boolean;
-
-  @Optional()
-  @IsBoolean()
-  only_when_online?: boolean;
-}
-
-class StoreTaskBody {
-  @IsIn(['command', 'power', 'backup'])
-  action!: string;
-
-  @Optional()
-  @IsString()
-  payload?: string;
-
-  @IsInt()
-  @Min(0)
-  time_offset!: number;
-
-  /** Read and ignored: Hatchery appends a task at the end of its schedule. */
-  @Optional()
-  @IsInt()
-  sequence_id?: number;
-
-  @Optional()
-  @IsBoolean()
-  continue_on_failure?: boolean;
-}
-
-const scheduleDto = (body: StoreScheduleBody): CreateScheduleDto =>
-  asHatchery(
-    CreateScheduleDto,
-    {
-      name: body.name,
-      cron: { minute: body.minute, hour: body.hour, day_of_month: body.day_of_month, month: body.month, day_of_week: body.day_of_week },
-      is_active: body.is_active ?? false,
-      only_when_online: body.only_when_online ?? false,
-    },
-    (path) => path.replace(/^cron\.?/, '') || 'minute',
-  );
+import { RestoreBody, scheduleDto, StoreBackupBody, StoreScheduleBody, StoreTaskBody, taskDto } from 'src/modules/pterodactyl/client/dto/backups-schedules.dto';
 
 const scheduleRef = (id: string): string => {
   if (!isDecimalId(id)) {
@@ -119,17 +30,8 @@ export class PterodactylClientBackupsSchedulesController {
   constructor(
     private readonly backups: BackupsService,
     private readonly schedules: SchedulesService,
-    private readonly lookups: PterodactylClientLookups,
     private readonly config: AppConfigService,
   ) {}
-
-  private async backupId(access: ServerAccess, uuid: string): Promise<string> {
-    const id = await this.lookups.backupIdOf(access.server.id, uuid);
-    if (!id) {
-      throw new AppException(BackupError.NOT_FOUND);
-    }
-    return id;
-  }
 
   /** Pages of 20 (at most 50), with `meta.backup_count`: the backups that did not fail. */
   @Get('backups')
@@ -155,7 +57,7 @@ export class PterodactylClientBackupsSchedulesController {
   @Get('backups/:backup')
   @ClientServerRoute('server.backup.read')
   async viewBackup(@CurrentServer() access: ServerAccess, @Param('backup') uuid: string): Promise<FractalItem> {
-    return backupItem(await this.backups.view(access, await this.backupId(access, uuid)));
+    return backupItem(await this.backups.view(access, await this.backups.idOfUuid(access, uuid)));
   }
 
   @Get('backups/:backup/download')
@@ -166,7 +68,7 @@ export class PterodactylClientBackupsSchedulesController {
     @ClientActor() actor: Actor,
     @Param('backup') uuid: string,
   ): Promise<{ object: string; attributes: { url: string } }> {
-    const { url } = await this.backups.downloadUrl(access, auth, actor, await this.backupId(access, uuid));
+    const { url } = await this.backups.downloadUrl(access, auth, actor, await this.backups.idOfUuid(access, uuid));
     return { object: 'signed_url', attributes: { url } };
   }
 
@@ -174,7 +76,7 @@ export class PterodactylClientBackupsSchedulesController {
   @HttpCode(200)
   @ClientServerRoute('server.backup.delete')
   async lockBackup(@CurrentServer() access: ServerAccess, @ClientActor() actor: Actor, @Param('backup') uuid: string): Promise<FractalItem> {
-    return backupItem(await this.backups.toggleLock(access, actor, await this.backupId(access, uuid)));
+    return backupItem(await this.backups.toggleLock(access, actor, await this.backups.idOfUuid(access, uuid)));
   }
 
   @Post('backups/:backup/restore')
@@ -186,14 +88,14 @@ export class PterodactylClientBackupsSchedulesController {
     @Param('backup') uuid: string,
     @PterodactylBody(RestoreBody) body: RestoreBody,
   ): Promise<void> {
-    await this.backups.restore(access, actor, await this.backupId(access, uuid), body.truncate ?? false);
+    await this.backups.restore(access, actor, await this.backups.idOfUuid(access, uuid), body.truncate ?? false);
   }
 
   @Delete('backups/:backup')
   @HttpCode(204)
   @ClientServerRoute('server.backup.delete')
   async deleteBackup(@CurrentServer() access: ServerAccess, @ClientActor() actor: Actor, @Param('backup') uuid: string): Promise<void> {
-    await this.backups.delete(access, actor, await this.backupId(access, uuid));
+    await this.backups.delete(access, actor, await this.backups.idOfUuid(access, uuid));
   }
 
   /** Every schedule of the server, each with its tasks (not paginated, as Pterodactyl). */
@@ -252,13 +154,7 @@ export class PterodactylClientBackupsSchedulesController {
     @Param('schedule') id: string,
     @PterodactylBody(StoreTaskBody) body: StoreTaskBody,
   ): Promise<FractalItem> {
-    const dto = asHatchery(CreateTaskDto, {
-      action: body.action,
-      ...(body.payload !== undefined && body.payload !== '' ? { payload: body.payload } : {}),
-      time_offset: body.time_offset,
-      continue_on_failure: body.continue_on_failure ?? false,
-    });
-    return taskItem(await this.schedules.createTask(access, scheduleRef(id), dto, actor));
+    return taskItem(await this.schedules.createTask(access, scheduleRef(id), taskDto(body), actor));
   }
 
   @Delete('schedules/:schedule/tasks/:task')

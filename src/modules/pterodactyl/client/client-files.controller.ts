@@ -1,12 +1,9 @@
 import { Controller, Get, HttpCode, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
-import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsString, MaxLength, ValidateBy, ValidateNested } from 'class-validator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { JSON_BODY_LIMIT, STREAMS_BODY } from 'src/common/http/fastify';
 import type { HttpReply, HttpRequest } from 'src/common/http/http';
-import { Optional } from 'src/common/validation/decorators';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { FilesService } from 'src/modules/files/files.service';
@@ -16,98 +13,7 @@ import { FractalItem, FractalList, list } from 'src/modules/pterodactyl/common/f
 import { PterodactylBody, pterodactylValidationError } from 'src/modules/pterodactyl/common/pterodactyl-body';
 import { PterodactylController } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { CurrentServer, ServerAccess } from 'src/modules/servers/server-access';
-
-const MAX_FILES = 500;
-
-class RootBody {
-  @Optional()
-  @IsString()
-  root?: string;
-}
-
-class RenameItem {
-  @IsString()
-  from!: string;
-
-  @IsString()
-  to!: string;
-}
-
-class RenameBody extends RootBody {
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_FILES)
-  @ValidateNested({ each: true })
-  @Type(() => RenameItem)
-  files!: RenameItem[];
-}
-
-class FilesBody extends RootBody {
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_FILES)
-  @IsString({ each: true })
-  files!: string[];
-}
-
-class DecompressBody extends RootBody {
-  @IsString()
-  file!: string;
-}
-
-class CreateFolderBody extends RootBody {
-  @IsString()
-  @MaxLength(255)
-  name!: string;
-}
-
-class CopyBody {
-  @IsString()
-  location!: string;
-}
-
-/** Pterodactyl's `mode` is numeric (`755`, or the string `"755"`): octal digits either way. */
-const isOctalMode = (value: unknown): boolean => (typeof value === 'number' || typeof value === 'string') && /^[0-7]{3,4}$/.test(String(value));
-
-class ChmodItem {
-  @IsString()
-  file!: string;
-
-  @ValidateBy({ name: 'numeric', validator: { validate: isOctalMode } }, { message: 'mode must be an octal permission such as 644' })
-  mode!: number | string;
-}
-
-class ChmodBody extends RootBody {
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(MAX_FILES)
-  @ValidateNested({ each: true })
-  @Type(() => ChmodItem)
-  files!: ChmodItem[];
-}
-
-class PullBody {
-  @IsString()
-  @MaxLength(2048)
-  url!: string;
-
-  @Optional()
-  @IsString()
-  directory?: string;
-
-  /** Read and ignored: the node names the file from the URL. */
-  @Optional()
-  @IsString()
-  filename?: string;
-
-  @Optional()
-  @IsBoolean()
-  use_header?: boolean;
-
-  @Optional()
-  @IsBoolean()
-  foreground?: boolean;
-}
+import { ChmodBody, CopyBody, CreateFolderBody, DecompressBody, FilesBody, PullBody, RenameBody } from 'src/modules/pterodactyl/client/dto/files.dto';
 
 const signedUrl = (url: string) => ({ object: 'signed_url', attributes: { url } });
 

@@ -1,12 +1,25 @@
 import { Injectable } from '@nestjs/common';
 import { FractalItem, int, item, list, NULL_RESOURCE } from 'src/modules/pterodactyl/common/fractal';
-import { ClientAllocation, NO_EXTRAS, PterodactylClientLookups, ServerExtras } from 'src/modules/pterodactyl/client/client-lookups';
-import { allocationItem, variableItem } from 'src/modules/pterodactyl/client/client-transformers';
+import { allocationItem, ClientAllocation, variableItem } from 'src/modules/pterodactyl/client/client-transformers';
+import { AllocationsService } from 'src/modules/nodes/allocations.service';
+import { AdminServersService } from 'src/modules/servers/admin-servers.service';
 import { ClientServerSettingsService } from 'src/modules/servers/client-server-settings.service';
 import type { StartupDto } from 'src/modules/servers/dto/server-settings.dto';
 import type { ServerContext } from 'src/modules/servers/server-context';
 import type { UserEntity } from 'src/modules/users/user.entity';
 import { toPterodactylDatabaseLimit } from 'src/modules/pterodactyl/common/database-limit';
+
+/** What the item shows of a server's node and egg beyond its context. */
+interface ServerExtras {
+  maintenance: boolean;
+  eggUuid: string;
+  eggName: string;
+  eggFeatures: string[];
+  hasTransfer: boolean;
+}
+
+/** A server deleted since its context was read. */
+const NO_EXTRAS: ServerExtras = { maintenance: false, eggUuid: '', eggName: '', eggFeatures: [], hasTransfer: false };
 
 /** What a server's item shows beyond its context, loaded for a whole page at once. */
 interface Loaded {
@@ -19,7 +32,8 @@ interface Loaded {
 @Injectable()
 export class PterodactylServerPresenter {
   constructor(
-    private readonly lookups: PterodactylClientLookups,
+    private readonly servers: AdminServersService,
+    private readonly allocations: AllocationsService,
     private readonly settings: ClientServerSettingsService,
   ) {}
 
@@ -31,18 +45,22 @@ export class PterodactylServerPresenter {
   /** Many servers (a list page) in a fixed number of queries, whatever their count. */
   async presentMany(accesses: ServerContext[], user: UserEntity, includeEgg: boolean): Promise<FractalItem[]> {
     const ids = accesses.map((a) => a.server.id);
-    const [extras, allocations, startups] = await Promise.all([
-      this.lookups.serversExtras(ids),
-      this.lookups.allocationsOfServers(ids),
+    const [loaded, allocations, startups] = await Promise.all([
+      this.servers.findLoadedMany(ids),
+      this.allocations.ofServers(ids),
       this.settings.startupOfMany(accesses.filter((a) => a.permissions.includes('server.startup.read'))),
     ]);
-    return accesses.map((access) =>
-      this.item(access, user, includeEgg, {
-        extras: extras.get(access.server.id) ?? NO_EXTRAS,
+    return accesses.map((access) => {
+      const row = loaded.get(access.server.id);
+      const extras: ServerExtras = row
+        ? { maintenance: row.node.maintenanceMode, eggUuid: row.egg.id, eggName: row.egg.name, eggFeatures: row.egg.features ?? [], hasTransfer: false }
+        : NO_EXTRAS;
+      return this.item(access, user, includeEgg, {
+        extras,
         allocations: allocations.get(access.server.id) ?? [],
         startup: startups.get(access.server.id) ?? null,
-      }),
-    );
+      });
+    });
   }
 
   private item(access: ServerContext, user: UserEntity, includeEgg: boolean, { extras, allocations, startup }: Loaded): FractalItem {

@@ -1,5 +1,4 @@
 import { Controller, Get, HttpCode, Post, Query, Req } from '@nestjs/common';
-import { IsString, MaxLength, MinLength } from 'class-validator';
 import { AppException } from 'src/common/errors/app.exception';
 import { ErrorCategory } from 'src/common/errors/error-codes';
 import type { HttpRequest } from 'src/common/http/http';
@@ -7,7 +6,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { ClientAccountRoute, ClientActor, ClientAuth, ClientServerRoute } from 'src/modules/pterodactyl/client/client-access';
-import { ClientListFilters, ClientListType, PterodactylClientLookups } from 'src/modules/pterodactyl/client/client-lookups';
+import { CLIENT_LIST_TYPES, ClientListFilters, PterodactylClientServerListService } from 'src/modules/pterodactyl/client/client-server-list.service';
 import { userPermissionsOf } from 'src/modules/pterodactyl/client/client-permissions';
 import { PterodactylServerPresenter } from 'src/modules/pterodactyl/client/client-server-presenter';
 import { activityItem, statsItem } from 'src/modules/pterodactyl/client/client-transformers';
@@ -16,21 +15,7 @@ import { PterodactylBody } from 'src/modules/pterodactyl/common/pterodactyl-body
 import { PterodactylController } from 'src/modules/pterodactyl/common/pterodactyl-route';
 import { ClientServersService } from 'src/modules/servers/client-servers.service';
 import { CurrentServer, ServerAccess } from 'src/modules/servers/server-access';
-import { ServerContextResolver } from 'src/modules/servers/server-context';
-
-class PowerBody {
-  @IsString()
-  signal!: string;
-}
-
-class CommandBody {
-  @IsString()
-  @MinLength(1)
-  @MaxLength(4096)
-  command!: string;
-}
-
-const LIST_TYPES: readonly ClientListType[] = ['owner', 'admin', 'admin-all'];
+import { CommandBody, PowerBody } from 'src/modules/pterodactyl/client/dto/server.dto';
 
 /** `/pterodactyl/api/client`: the server list and each server's own routes (ClientController, ServerController, …). */
 @PterodactylController()
@@ -38,8 +23,7 @@ const LIST_TYPES: readonly ClientListType[] = ['owner', 'admin', 'admin-all'];
 export class PterodactylClientServersController {
   constructor(
     private readonly servers: ClientServersService,
-    private readonly contexts: ServerContextResolver,
-    private readonly lookups: PterodactylClientLookups,
+    private readonly serverList: PterodactylClientServerListService,
     private readonly presenter: PterodactylServerPresenter,
     private readonly config: AppConfigService,
   ) {}
@@ -49,12 +33,9 @@ export class PterodactylClientServersController {
   @ClientAccountRoute()
   async list(@ClientAuth() auth: AuthContext, @Query() query: Record<string, unknown>, @Req() req: HttpRequest): Promise<FractalPage> {
     const at = pageOf(query);
-    const type = LIST_TYPES.find((t) => t === query.type) ?? 'default';
+    const type = CLIENT_LIST_TYPES.find((t) => t === query.type) ?? 'default';
     const filters: ClientListFilters = filtersOf(query, ['uuid', 'name', 'description', 'external_id', '*'] as const);
-    const { identifiers, total } = await this.lookups.serverPage(auth.user, type, filters, at);
-    const includeEgg = includesOf(query, ['egg'] as const).has('egg');
-    const contexts = await this.contexts.forCallerMany(auth, identifiers);
-    const items = await this.presenter.presentMany(contexts, auth.user, includeEgg);
+    const { items, total } = await this.serverList.page(auth, type, filters, at, includesOf(query, ['egg'] as const).has('egg'));
     return page(items, total, at, req, this.config.http.appUrl);
   }
 

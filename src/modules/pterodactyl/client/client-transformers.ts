@@ -12,7 +12,6 @@ import type { StartupVariableDto } from 'src/modules/servers/dto/server-settings
 import type { SubuserResponseDto } from 'src/modules/servers/subusers/dto/subuser.dto';
 import type { SshKeyResponseDto } from 'src/modules/ssh-keys/dto/ssh-key.dto';
 import type { UserEntity } from 'src/modules/users/user.entity';
-import type { ClientAllocation } from 'src/modules/pterodactyl/client/client-lookups';
 import { toPterodactylNames } from 'src/modules/pterodactyl/client/client-permissions';
 import { createHash } from 'node:crypto';
 
@@ -39,6 +38,15 @@ export const apiKeyItem = (k: PterodactylKeyEntity): FractalItem =>
 
 export const sshKeyItem = (k: SshKeyResponseDto): FractalItem =>
   item('ssh_key', { name: k.name, fingerprint: k.fingerprint, public_key: k.publicKey, created_at: iso(k.createdAt) });
+
+/** An allocation as the client API shows it (Hatchery's network and allocation answers both fit). */
+export interface ClientAllocation {
+  id: string;
+  ip: string;
+  alias: string | null;
+  port: number;
+  notes: string | null;
+}
 
 export const allocationItem = (a: ClientAllocation, primaryId: string | null, hideNotes = false): FractalItem =>
   item('allocation', { id: int(a.id), ip: a.ip, ip_alias: a.alias, port: a.port, notes: hideNotes ? null : a.notes, is_default: a.id === primaryId });

@@ -72,6 +72,17 @@ export class SubusersRepository {
     return manager.getRepository(SubuserEntity).findOne({ where: { serverId, userId }, relations: { user: true } }) as Promise<LoadedSubuser | null>;
   }
 
+  /** The account id of the server's subuser whose account has this uuid (lower case), or null. */
+  async findUserIdByUserUuid(serverId: string, userUuid: string): Promise<string | null> {
+    const found = await this.repo
+      .createQueryBuilder('su')
+      .innerJoin('su.user', 'u')
+      .select('su.userId', 'userId')
+      .where('su.serverId = :serverId AND u.uuid = :userUuid', { serverId, userUuid })
+      .getRawOne<{ userId: string | number }>();
+    return found ? String(found.userId) : null;
+  }
+
   /** Inserts the entry; `null` when the user already is a subuser of the server (unique violation). */
   async insert(entry: Pick<SubuserEntity, 'serverId' | 'userId' | 'permissions'>, manager: EntityManager): Promise<SubuserEntity | null> {
     const repo = manager.getRepository(SubuserEntity);

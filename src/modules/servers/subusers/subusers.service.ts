@@ -39,6 +39,8 @@ const toEmailOutcome = (outcome: MailOutcome): SubuserEmailDto =>
 /** Every subuser can see the server it was added to; the rest is what it was granted. */
 const IMPLIED: readonly ServerPermission[] = ['server.view'];
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 @Injectable()
 export class SubusersService {
   private readonly logger = new Logger(SubusersService.name);
@@ -56,6 +58,15 @@ export class SubusersService {
 
   async list(access: ServerAccess): Promise<SubuserResponseDto[]> {
     return (await this.subusers.listOf(access.server.id)).map(toSubuserResponse);
+  }
+
+  /** The account id of the server's subuser whose account has this uuid (how Pterodactyl names a subuser); none is 404. */
+  async userIdOfUuid(access: ServerAccess, uuid: string): Promise<string> {
+    const id = UUID.test(uuid) ? await this.subusers.findUserIdByUserUuid(access.server.id, uuid.toLowerCase()) : null;
+    if (!id) {
+      throw new AppException(SubuserError.NOT_FOUND);
+    }
+    return id;
   }
 
   async view(access: ServerAccess, userId: string): Promise<SubuserResponseDto> {

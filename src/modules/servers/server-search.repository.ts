@@ -1,0 +1,79 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { likeLiteral } from 'src/database/like';
+import { ServerEntity } from 'src/modules/servers/server.entity';
+import type { ServerSearchFilters, ServerSearchScope } from 'src/modules/servers/server-search';
+
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?::\d{0,5})?$/;
+
+/** Servers found by their columns and allocations, as the Pterodactyl client API's server list filters them. */
+@Injectable()
+export class ServerSearchRepository {
+  constructor(@InjectRepository(ServerEntity) private readonly servers: Repository<ServerEntity>) {}
+
+  /**
+   * The identifiers of one page of the servers in `scope` matching `filters`, in id order, and how
+   * many match in all, in one query (a page past the end has no row to carry the total: only then a
+   * second query counts).
+   */
+  async identifierPage(scope: ServerSearchScope, filters: ServerSearchFilters, skip: number, take: number): Promise<{ identifiers: string[]; total: number }> {
+    const params: unknown[] = [];
+    const p = (value: unknown): string => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const visible = (userId: string): string => {
+      const me = p(userId);
+      return `(s.owner_id = ${me} OR EXISTS (SELECT 1 FROM subuser su WHERE su.server_id = s.id AND su.user_id = ${me}))`;
+    };
+    const where: string[] = [];
+    switch (scope.kind) {
+      case 'all':
+        where.push('TRUE');
+        break;
+      case 'owned':
+        where.push(`s.owner_id = ${p(scope.userId)}`);
+        break;
+      case 'visible':
+        where.push(visible(scope.userId));
+        break;
+      case 'others':
+        where.push(`NOT ${visible(scope.userId)}`);
+        break;
+    }
+    for (const [field, column] of [
+      ['uuid', 's.uuid::text'],
+      ['name', 's.name'],
+      ['description', 's.description'],
+      ['externalId', 's.external_id'],
+    ] as const) {
+      const value = filters[field];
+      if (value !== undefined) {
+        where.push(`LOWER(${column}) LIKE ${p(`%${likeLiteral(value.toLowerCase())}%`)}`);
+      }
+    }
+    const { any } = filters;
+    if (any !== undefined) {
+      if (IPV4.test(any) || /^:\d{1,5}$/.test(any)) {
+        const [ip, port] = any.split(':');
+        const conditions = [ip ? `a.ip = ${p(ip)}` : 'TRUE', port ? `a.port::text LIKE ${p(`${port}%`)}` : 'TRUE'];
+        where.push(`EXISTS (SELECT 1 FROM allocation a WHERE a.server_id = s.id AND ${conditions.join(' AND ')})`);
+      } else {
+        const exact = p(any);
+        where.push(
+          `(s.uuid::text = ${exact} OR s.uuid::text LIKE ${p(`${likeLiteral(any.toLowerCase())}%`)} OR s.identifier = ${exact} OR s.external_id = ${exact} OR LOWER(s.name) LIKE ${p(`%${likeLiteral(any.toLowerCase())}%`)})`,
+        );
+      }
+    }
+    const condition = where.join(' AND ');
+    const filterParams = [...params];
+    const sql = `SELECT s.identifier, COUNT(*) OVER () AS total FROM server s WHERE ${condition} ORDER BY s.id LIMIT ${p(take)} OFFSET ${p(skip)}`;
+    const rows: { identifier: string; total: string }[] = await this.servers.manager.query(sql, params);
+    if (rows.length === 0 && skip > 0) {
+      const [{ total }]: { total: string }[] = await this.servers.manager.query(`SELECT COUNT(*) AS total FROM server s WHERE ${condition}`, filterParams);
+      return { identifiers: [], total: Number(total) };
+    }
+    return { identifiers: rows.map((r) => r.identifier), total: rows.length > 0 ? Number(rows[0].total) : 0 };
+  }
+}
