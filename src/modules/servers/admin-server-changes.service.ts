@@ -42,7 +42,7 @@ export class AdminServerChangesService {
   ) {}
 
   updateDetails(id: string, dto: UpdateServerDetailsDto, actor: Actor): Promise<{ server: AdminServerDto } & SyncOutcome> {
-    return this.change(id, actor, 'server.details.updated', async (server, manager) => {
+    return this.change(id, actor, 'server.details.updated', async (_server, manager) => {
       if (dto.owner_id !== undefined && !(await this.users.findById(dto.owner_id, manager))) {
         throw new AppException(UserError.NOT_FOUND, { message: 'The owner does not exist' });
       }
