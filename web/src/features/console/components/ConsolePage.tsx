@@ -16,20 +16,13 @@ import { describeError } from '@/lib/errors';
 import { formatDuration, serverMemoryLimit } from '@/lib/format';
 import { notifyError } from '@/lib/notify';
 import { useLiveStatus } from '@/lib/use-live-status';
+import type { ServerDetails } from '@/features/server/api';
 
 // uPlot comes after the terminal: the output matters first.
 const ConsoleGraphs = lazy(() => import('@/features/console/components/ConsoleGraphs'));
 
-/** What the console page needs of the server details (the route passes them in). */
-interface ConsoleServer {
-  /** The client API names servers by uuid (or identifier), not by the admin id. */
-  uuid: string;
-  status: string;
-  suspended: boolean;
-  limits: { memory: number };
-  allocations: { primary: { ip: string; port: number } | null };
-  permissions: string[];
-}
+/** What the console page reads of the server details (the route passes them in; the client API names servers by uuid). */
+type ConsoleServer = Pick<ServerDetails, 'uuid' | 'status' | 'suspended' | 'limits' | 'allocations' | 'permissions'>;
 
 const STATUS_COLORS: Record<string, string> = { running: 'green', starting: 'yellow', stopping: 'orange', offline: 'gray', unreachable: 'red' };
 
