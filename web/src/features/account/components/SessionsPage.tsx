@@ -5,8 +5,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
-import { ListSkeleton } from '@/components/Skeletons';
+import { QueryListBody } from '@/components/QueryListBody';
 import { sessionsQuery, useRevokeOtherSessions, useRevokeSession, type AccountSession } from '@/features/account/api';
 import { describeUserAgent } from '@/features/account/user-agent';
 import { formatDateTime, formatRelativeSeconds } from '@/lib/format';
@@ -70,26 +69,21 @@ export const SessionsPage = () => {
   const [revokingOthers, setRevokingOthers] = useState(false);
   const others = sessions.data?.filter((s) => !s.current).length ?? 0;
 
-  const list = (() => {
-    if (sessions.isError) {
-      return <ErrorState error={sessions.error} title={t('account.sessions.loadError')} onRetry={() => void sessions.refetch()} />;
-    }
-    if (!sessions.data) {
-      return <ListSkeleton rows={3} />;
-    }
-    if (sessions.data.length === 0) {
-      return <EmptyState icon={<IconDeviceDesktop />} title={t('account.sessions.emptyTitle')} description={t('account.sessions.emptyText')} />;
-    }
-    // This session first, then the most recently seen.
-    const sorted = [...sessions.data].sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
-    return (
-      <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('account.sessions.title')}>
-        {sorted.map((session) => (
-          <SessionItem key={session.id} session={session} onRevoke={() => setRevoking(session)} />
-        ))}
-      </Stack>
-    );
-  })();
+  const list = (
+    <QueryListBody query={sessions} errorTitle={t('account.sessions.loadError')} empty={<EmptyState icon={<IconDeviceDesktop />} title={t('account.sessions.emptyTitle')} description={t('account.sessions.emptyText')} />}>
+      {(data) => {
+        // This session first, then the most recently seen.
+        const sorted = [...data].sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
+        return (
+          <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('account.sessions.title')}>
+            {sorted.map((session) => (
+              <SessionItem key={session.id} session={session} onRevoke={() => setRevoking(session)} />
+            ))}
+          </Stack>
+        );
+      }}
+    </QueryListBody>
+  );
 
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="account-sessions">

@@ -5,9 +5,8 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
+import { QueryListBody } from '@/components/QueryListBody';
 import { FormError } from '@/components/FormError';
-import { ListSkeleton } from '@/components/Skeletons';
 import { type DatabaseHost, type HostTest, hostsQuery, nodeNamesQuery, useDeleteHost, useSaveHost, useTestHost } from '@/features/admin-database-hosts/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { notify, notifyError } from '@/lib/notify';
@@ -48,7 +47,14 @@ const HostDialog = ({ host, onClose }: { host?: DatabaseHost; onClose: () => voi
     );
   };
   return (
-    <Modal opened onClose={save.isPending ? () => undefined : onClose} title={host ? t('adminDatabaseHosts.editTitle', { name: host.name }) : t('adminDatabaseHosts.createTitle')} closeButtonProps={{ 'aria-label': t('common.close') }} size="lg" centered>
+    <Modal
+      opened
+      onClose={save.isPending ? () => undefined : onClose}
+      title={host ? t('adminDatabaseHosts.editTitle', { name: host.name }) : t('adminDatabaseHosts.createTitle')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+      size="lg"
+      centered
+    >
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <TextInput label={t('adminDatabaseHosts.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} error={fields.name} required data-autofocus />
@@ -132,7 +138,14 @@ const HostCard = ({ host, nodeName, onEdit, onDelete }: { host: DatabaseHost; no
             </Text>
           </Stack>
           <Group gap="xs">
-            <Button variant="light" size="xs" leftSection={<IconPlugConnected size={14} aria-hidden />} loading={test.isPending} onClick={() => test.mutate(host.id, { onError: notifyError })} aria-label={t('adminDatabaseHosts.testOf', { name: host.name })}>
+            <Button
+              variant="light"
+              size="xs"
+              leftSection={<IconPlugConnected size={14} aria-hidden />}
+              loading={test.isPending}
+              onClick={() => test.mutate(host.id, { onError: notifyError })}
+              aria-label={t('adminDatabaseHosts.testOf', { name: host.name })}
+            >
               {t('adminDatabaseHosts.test')}
             </Button>
             <Tooltip label={t('adminDatabaseHosts.edit')}>
@@ -164,22 +177,17 @@ export const DatabaseHostsPage = () => {
   const names = new Map((nodes.data ?? []).map((n) => [n.id, n.name]));
   const newButton = <Button onClick={() => setEditing('new')}>{t('adminDatabaseHosts.create')}</Button>;
 
-  let body;
-  if (list.isPending) {
-    body = <ListSkeleton rows={3} />;
-  } else if (list.isError) {
-    body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  } else if (list.data.length === 0) {
-    body = <EmptyState icon={<IconDatabase />} title={t('adminDatabaseHosts.emptyTitle')} description={t('adminDatabaseHosts.emptyText')} action={newButton} />;
-  } else {
-    body = (
-      <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-        {list.data.map((host) => (
-          <HostCard key={host.id} host={host} nodeName={host.nodeId ? names.get(host.nodeId) : undefined} onEdit={() => setEditing(host)} onDelete={() => setDeleting(host)} />
-        ))}
-      </Stack>
-    );
-  }
+  const body = (
+    <QueryListBody query={list} empty={<EmptyState icon={<IconDatabase />} title={t('adminDatabaseHosts.emptyTitle')} description={t('adminDatabaseHosts.emptyText')} action={newButton} />}>
+      {(data) => (
+        <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {data.map((host) => (
+            <HostCard key={host.id} host={host} nodeName={host.nodeId ? names.get(host.nodeId) : undefined} onEdit={() => setEditing(host)} onDelete={() => setDeleting(host)} />
+          ))}
+        </Stack>
+      )}
+    </QueryListBody>
+  );
 
   return (
     <Stack gap="md">
