@@ -1,5 +1,5 @@
 import type { UseMutationResult } from '@tanstack/react-query';
-import { useState, type ReactElement, type ReactNode } from 'react';
+import { useState, type ComponentProps, type ReactElement, type ReactNode } from 'react';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { notify, notifyError } from '@/lib/notify';
 
@@ -31,6 +31,8 @@ interface ConfirmedAction<TTarget> {
   /** The dialog, to render once on the page. */
   dialog: ReactElement;
 }
+
+const ConfirmedActionDialog = ({ message, ...props }: Omit<ComponentProps<typeof ConfirmDialog>, 'message'> & { message: () => ReactNode }) => <ConfirmDialog {...props} message={message()} />;
 
 /**
  * An action that asks first (delete, revoke, rotate): the confirm dialog, the mutation behind it,
@@ -74,7 +76,10 @@ export const useConfirmedAction = <TTarget, TData = unknown, TVariables = unknow
       },
     });
   };
-  const dialog = <ConfirmDialog opened={opened} title={title} message={target === null ? '' : message(target)} confirmLabel={confirmLabel} danger={danger} loading={mutation.isPending} onClose={() => setOpened(false)} onConfirm={confirm} />;
+  // The message is worded when the dialog renders, so it may use what the page defines after this hook.
+  const dialog = (
+    <ConfirmedActionDialog opened={opened} title={title} message={() => (target === null ? '' : message(target))} confirmLabel={confirmLabel} danger={danger} loading={mutation.isPending} onClose={() => setOpened(false)} onConfirm={confirm} />
+  );
   const ask = (next: TTarget) => {
     setTarget(next);
     setOpened(true);

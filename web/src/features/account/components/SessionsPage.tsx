@@ -1,15 +1,13 @@
 import { Badge, Button, Card, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDeviceDesktop, IconLogout } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
 import { QueryListBody } from '@/components/QueryListBody';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { sessionsQuery, useRevokeOtherSessions, useRevokeSession, type AccountSession } from '@/features/account/api';
 import { describeUserAgent } from '@/features/account/user-agent';
 import { formatDateTime, formatRelativeSeconds } from '@/lib/format';
-import { notifyError } from '@/lib/notify';
 
 const useDeviceName = () => {
   const { t } = useTranslation();
@@ -62,12 +60,24 @@ const SessionItem = ({ session, onRevoke }: { session: AccountSession; onRevoke:
 export const SessionsPage = () => {
   const { t } = useTranslation();
   const sessions = useQuery(sessionsQuery);
-  const revoke = useRevokeSession();
-  const revokeOthers = useRevokeOtherSessions();
   const deviceName = useDeviceName();
-  const [revoking, setRevoking] = useState<AccountSession | null>(null);
-  const [revokingOthers, setRevokingOthers] = useState(false);
   const others = sessions.data?.filter((s) => !s.current).length ?? 0;
+  const revoke = useConfirmedAction({
+    mutation: useRevokeSession(),
+    variables: (session: AccountSession) => session.id,
+    title: t('account.sessions.revokeTitle'),
+    message: (session) => t('account.sessions.revokeText', { device: deviceName(session.userAgent), ip: session.ip ?? t('account.sessions.unknownIp') }),
+    confirmLabel: t('account.sessions.revoke'),
+    danger: true,
+  });
+  const revokeOthers = useConfirmedAction({
+    mutation: useRevokeOtherSessions(),
+    variables: () => undefined,
+    title: t('account.sessions.revokeOthersTitle'),
+    message: () => t('account.sessions.revokeOthersText', { count: others }),
+    confirmLabel: t('account.sessions.revokeOthers'),
+    danger: true,
+  });
 
   const list = (
     <QueryListBody query={sessions} errorTitle={t('account.sessions.loadError')} empty={<EmptyState icon={<IconDeviceDesktop />} title={t('account.sessions.emptyTitle')} description={t('account.sessions.emptyText')} />}>
@@ -77,7 +87,7 @@ export const SessionsPage = () => {
         return (
           <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('account.sessions.title')}>
             {sorted.map((session) => (
-              <SessionItem key={session.id} session={session} onRevoke={() => setRevoking(session)} />
+              <SessionItem key={session.id} session={session} onRevoke={() => revoke.ask(session)} />
             ))}
           </Stack>
         );
@@ -97,50 +107,14 @@ export const SessionsPage = () => {
           </Text>
         </Stack>
         {others > 0 ? (
-          <Button variant="light" color="red" onClick={() => setRevokingOthers(true)}>
+          <Button variant="light" color="red" onClick={() => revokeOthers.ask(true)}>
             {t('account.sessions.revokeOthers')}
           </Button>
         ) : null}
       </Group>
       {list}
-      <ConfirmDialog
-        opened={revoking !== null}
-        title={t('account.sessions.revokeTitle')}
-        message={t('account.sessions.revokeText', { device: revoking ? deviceName(revoking.userAgent) : '', ip: revoking?.ip ?? t('account.sessions.unknownIp') })}
-        confirmLabel={t('account.sessions.revoke')}
-        danger
-        loading={revoke.isPending}
-        onClose={() => setRevoking(null)}
-        onConfirm={() => {
-          if (revoking) {
-            revoke.mutate(revoking.id, {
-              onSuccess: () => setRevoking(null),
-              onError: (error) => {
-                setRevoking(null);
-                notifyError(error);
-              },
-            });
-          }
-        }}
-      />
-      <ConfirmDialog
-        opened={revokingOthers}
-        title={t('account.sessions.revokeOthersTitle')}
-        message={t('account.sessions.revokeOthersText', { count: others })}
-        confirmLabel={t('account.sessions.revokeOthers')}
-        danger
-        loading={revokeOthers.isPending}
-        onClose={() => setRevokingOthers(false)}
-        onConfirm={() =>
-          revokeOthers.mutate(undefined, {
-            onSuccess: () => setRevokingOthers(false),
-            onError: (error) => {
-              setRevokingOthers(false);
-              notifyError(error);
-            },
-          })
-        }
-      />
+      {revoke.dialog}
+      {revokeOthers.dialog}
     </Card>
   );
 };

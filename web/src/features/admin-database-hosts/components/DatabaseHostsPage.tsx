@@ -3,10 +3,10 @@ import { IconCircleCheck, IconCircleX, IconDatabase, IconPencil, IconPlugConnect
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
 import { QueryListBody } from '@/components/QueryListBody';
 import { FormError } from '@/components/FormError';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type DatabaseHost, type HostTest, hostsQuery, nodeNamesQuery, useDeleteHost, useSaveHost, useTestHost } from '@/features/admin-database-hosts/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { notify, notifyError } from '@/lib/notify';
@@ -171,9 +171,16 @@ export const DatabaseHostsPage = () => {
   const { t } = useTranslation();
   const list = useQuery(hostsQuery());
   const nodes = useQuery(nodeNamesQuery());
-  const remove = useDeleteHost();
+  const remove = useConfirmedAction({
+    mutation: useDeleteHost(),
+    variables: (host: DatabaseHost) => host.id,
+    title: t('adminDatabaseHosts.deleteTitle'),
+    message: (host) => t('adminDatabaseHosts.deleteText', { name: host.name }),
+    confirmLabel: t('adminDatabaseHosts.delete'),
+    danger: true,
+    successMessage: (host) => t('adminDatabaseHosts.deleted', { name: host.name }),
+  });
   const [editing, setEditing] = useState<DatabaseHost | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<DatabaseHost | null>(null);
   const names = new Map((nodes.data ?? []).map((n) => [n.id, n.name]));
   const newButton = <Button onClick={() => setEditing('new')}>{t('adminDatabaseHosts.create')}</Button>;
 
@@ -182,7 +189,7 @@ export const DatabaseHostsPage = () => {
       {(data) => (
         <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {data.map((host) => (
-            <HostCard key={host.id} host={host} nodeName={host.nodeId ? names.get(host.nodeId) : undefined} onEdit={() => setEditing(host)} onDelete={() => setDeleting(host)} />
+            <HostCard key={host.id} host={host} nodeName={host.nodeId ? names.get(host.nodeId) : undefined} onEdit={() => setEditing(host)} onDelete={() => remove.ask(host)} />
           ))}
         </Stack>
       )}
@@ -202,29 +209,7 @@ export const DatabaseHostsPage = () => {
       </Text>
       {body}
       {editing ? <HostDialog host={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} /> : null}
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('adminDatabaseHosts.deleteTitle')}
-        message={t('adminDatabaseHosts.deleteText', { name: deleting?.name ?? '' })}
-        confirmLabel={t('adminDatabaseHosts.delete')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) {
-            remove.mutate(deleting.id, {
-              onSuccess: () => {
-                notify({ color: 'green', message: t('adminDatabaseHosts.deleted', { name: deleting.name }) });
-                setDeleting(null);
-              },
-              onError: (e) => {
-                setDeleting(null);
-                notifyError(e);
-              },
-            });
-          }
-        }}
-      />
+      {remove.dialog}
     </Stack>
   );
 };

@@ -3,11 +3,11 @@ import { IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
 import { QueryListBody } from '@/components/QueryListBody';
 import { FormError } from '@/components/FormError';
 import { ListSkeleton } from '@/components/Skeletons';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type Allocation, allocationsQuery, useCreateAllocations, useDeleteAllocations } from '@/features/admin-nodes/api';
 import { parsePorts } from '@/features/admin-nodes/ports';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
@@ -69,9 +69,25 @@ export const AllocationsTab = ({ nodeId }: { nodeId: string }) => {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
   const list = useQuery(allocationsQuery(nodeId, page));
-  const remove = useDeleteAllocations(nodeId);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [deleting, setDeleting] = useState<string[] | null>(null);
+  const remove = useConfirmedAction({
+    mutation: useDeleteAllocations(nodeId),
+    variables: (ids: string[]) => ids,
+    title: t('adminNodes.allocations.deleteTitle'),
+    message: (ids) => t('adminNodes.allocations.deleteText', { count: ids.length }),
+    confirmLabel: t('adminNodes.allocations.delete'),
+    danger: true,
+    onSuccess: (_ids, { deleted, error }) => {
+      if (error) {
+        notify({ color: 'red', message: t('adminNodes.allocations.partlyDeleted', { count: deleted }) });
+      } else {
+        notify({ color: 'green', message: t('adminNodes.allocations.deleted', { count: deleted }) });
+      }
+      setSelected(new Set());
+    },
+    keepOpenOnError: true,
+    notifyOnError: false,
+  });
   const toggle = (id: string, on: boolean) =>
     setSelected((prev) => {
       const next = new Set(prev);
@@ -98,7 +114,7 @@ export const AllocationsTab = ({ nodeId }: { nodeId: string }) => {
                 disabled={free.length === 0}
                 onChange={(e) => setSelected(e.currentTarget.checked ? new Set(free.map((a) => a.id)) : new Set())}
               />
-              <Button color="red" variant="light" size="xs" disabled={selected.size === 0} onClick={() => setDeleting([...selected])}>
+              <Button color="red" variant="light" size="xs" disabled={selected.size === 0} onClick={() => remove.ask([...selected])}>
                 {t('adminNodes.allocations.deleteSelected', { count: selected.size })}
               </Button>
             </Group>
@@ -135,7 +151,7 @@ export const AllocationsTab = ({ nodeId }: { nodeId: string }) => {
                         </Badge>
                       ) : (
                         <Tooltip label={t('adminNodes.allocations.delete')}>
-                          <ActionIcon variant="subtle" color="red" onClick={() => setDeleting([a.id])} aria-label={t('adminNodes.allocations.deleteOf', { address })}>
+                          <ActionIcon variant="subtle" color="red" onClick={() => remove.ask([a.id])} aria-label={t('adminNodes.allocations.deleteOf', { address })}>
                             <IconTrash size={16} aria-hidden />
                           </ActionIcon>
                         </Tooltip>
@@ -167,30 +183,7 @@ export const AllocationsTab = ({ nodeId }: { nodeId: string }) => {
     <Stack gap="md">
       <AddAllocations nodeId={nodeId} />
       {body}
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('adminNodes.allocations.deleteTitle')}
-        message={t('adminNodes.allocations.deleteText', { count: deleting?.length ?? 0 })}
-        confirmLabel={t('adminNodes.allocations.delete')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) {
-            remove.mutate(deleting, {
-              onSuccess: ({ deleted, error }) => {
-                if (error) {
-                  notify({ color: 'red', message: t('adminNodes.allocations.partlyDeleted', { count: deleted }) });
-                } else {
-                  notify({ color: 'green', message: t('adminNodes.allocations.deleted', { count: deleted }) });
-                }
-                setSelected(new Set());
-                setDeleting(null);
-              },
-            });
-          }
-        }}
-      />
+      {remove.dialog}
     </Stack>
   );
 };

@@ -3,11 +3,11 @@ import { IconDotsVertical, IconLock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { ListSkeleton } from '@/components/Skeletons';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type Backup, backupDownloadUrl, backupsQuery, useCreateBackup, useDeleteBackup, useRestoreBackup, useToggleLock } from '@/features/backups/api';
 import { serverQuery } from '@/features/server/api';
 import { formatBytes, formatDateTime } from '@/lib/format';
@@ -43,7 +43,15 @@ const CreateDialog = ({ serverId, onClose }: { serverId: string; onClose: () => 
       >
         <Stack>
           <TextInput label={t('backups.name')} description={t('backups.nameHelp')} maxLength={191} value={name} onChange={(e) => setName(e.currentTarget.value)} data-autofocus />
-          <Textarea label={t('backups.ignored')} description={t('backups.ignoredHelp')} autosize minRows={3} value={ignored} onChange={(e) => setIgnored(e.currentTarget.value)} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
+          <Textarea
+            label={t('backups.ignored')}
+            description={t('backups.ignoredHelp')}
+            autosize
+            minRows={3}
+            value={ignored}
+            onChange={(e) => setIgnored(e.currentTarget.value)}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          />
           {create.error ? <FormError error={create.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
@@ -84,13 +92,7 @@ const RestoreDialog = ({ serverId, backup, onClose }: { serverId: string; backup
         <Stack>
           <Text size="sm">{t('backups.restoreText')}</Text>
           <Checkbox label={t('backups.truncate')} description={t('backups.truncateHelp')} checked={truncate} onChange={(e) => setTruncate(e.currentTarget.checked)} />
-          <TextInput
-            label={t('backups.typeName', { name: backup.name })}
-            value={typed}
-            onChange={(e) => setTyped(e.currentTarget.value)}
-            autoComplete="off"
-            data-autofocus
-          />
+          <TextInput label={t('backups.typeName', { name: backup.name })} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" data-autofocus />
           {restore.error ? <FormError error={restore.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
@@ -112,10 +114,18 @@ export const BackupsPage = ({ serverId }: { serverId: string }) => {
   const server = useQuery(serverQuery(serverId));
   const list = useQuery(backupsQuery(serverId));
   const lock = useToggleLock(serverId);
-  const remove = useDeleteBackup(serverId);
+  const remove = useConfirmedAction({
+    mutation: useDeleteBackup(serverId),
+    variables: (b: Backup) => b.id,
+    title: t('backups.deleteTitle'),
+    message: (b) => t('backups.deleteText', { name: b.name }),
+    confirmLabel: t('backups.delete'),
+    danger: true,
+    successMessage: () => t('backups.deleted'),
+    keepOpenOnError: true,
+  });
   const [creating, setCreating] = useState(false);
   const [restoring, setRestoring] = useState<Backup | null>(null);
-  const [deleting, setDeleting] = useState<Backup | null>(null);
   const granted = new Set(server.data?.permissions ?? []);
 
   if (list.isPending || server.isPending) {
@@ -149,9 +159,7 @@ export const BackupsPage = ({ serverId }: { serverId: string }) => {
         {createButton}
       </Group>
       <Stack gap={4}>
-        <Text size="sm">
-          {backupLimit === null ? t('backups.usageUnlimited', { count: backupCount }) : backupLimit === 0 ? t('backups.disabled') : t('backups.usage', { count: backupCount, limit: backupLimit })}
-        </Text>
+        <Text size="sm">{backupLimit === null ? t('backups.usageUnlimited', { count: backupCount }) : backupLimit === 0 ? t('backups.disabled') : t('backups.usage', { count: backupCount, limit: backupLimit })}</Text>
         {backupLimit ? <Progress value={Math.min(100, (backupCount / backupLimit) * 100)} aria-label={t('backups.usageLabel')} color={full ? 'red' : undefined} /> : null}
         {full && backupLimit ? (
           <Text size="sm" c="dimmed">
@@ -172,9 +180,7 @@ export const BackupsPage = ({ serverId }: { serverId: string }) => {
                     <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
                       {b.name}
                     </Text>
-                    <Badge {...STATUS_BADGE[b.status]}>
-                      {t(`backups.status.${b.status}`)}
-                    </Badge>
+                    <Badge {...STATUS_BADGE[b.status]}>{t(`backups.status.${b.status}`)}</Badge>
                   </Group>
                   <Text size="sm" c="dimmed">
                     {formatDateTime(b.createdAt, i18n.language)}
@@ -197,11 +203,9 @@ export const BackupsPage = ({ serverId }: { serverId: string }) => {
                     <Menu.Dropdown>
                       {granted.has('server.backup.download') && b.status === 'successful' ? <Menu.Item onClick={() => void download(b)}>{t('backups.download')}</Menu.Item> : null}
                       {granted.has('server.backup.restore') && b.status === 'successful' ? <Menu.Item onClick={() => setRestoring(b)}>{t('backups.restore')}</Menu.Item> : null}
-                      {granted.has('server.backup.delete') ? (
-                        <Menu.Item onClick={() => lock.mutate(b.id, { onError: notifyError })}>{b.isLocked ? t('backups.unlock') : t('backups.lock')}</Menu.Item>
-                      ) : null}
+                      {granted.has('server.backup.delete') ? <Menu.Item onClick={() => lock.mutate(b.id, { onError: notifyError })}>{b.isLocked ? t('backups.unlock') : t('backups.lock')}</Menu.Item> : null}
                       {granted.has('server.backup.delete') && !b.isLocked ? (
-                        <Menu.Item color="red" onClick={() => setDeleting(b)}>
+                        <Menu.Item color="red" onClick={() => remove.ask(b)}>
                           {t('backups.delete')}
                         </Menu.Item>
                       ) : null}
@@ -216,26 +220,7 @@ export const BackupsPage = ({ serverId }: { serverId: string }) => {
       )}
       {creating ? <CreateDialog serverId={serverId} onClose={() => setCreating(false)} /> : null}
       {restoring ? <RestoreDialog serverId={serverId} backup={restoring} onClose={() => setRestoring(null)} /> : null}
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('backups.deleteTitle')}
-        message={t('backups.deleteText', { name: deleting?.name ?? '' })}
-        confirmLabel={t('backups.delete')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) {
-            remove.mutate(deleting.id, {
-              onSuccess: () => {
-                notify({ color: 'green', message: t('backups.deleted') });
-                setDeleting(null);
-              },
-              onError: notifyError,
-            });
-          }
-        }}
-      />
+      {remove.dialog}
     </Stack>
   );
 };

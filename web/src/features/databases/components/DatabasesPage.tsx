@@ -3,17 +3,17 @@ import { IconAlertTriangle, IconDatabase, IconDotsVertical } from '@tabler/icons
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyButton } from '@/components/CopyButton';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { ListSkeleton } from '@/components/Skeletons';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { databasesQuery, useCreateDatabase, useDeleteDatabase, useRotatePassword, type DatabaseCredentials, type ServerDatabase } from '@/features/databases/api';
 import { addressOf, anySource, DATABASE_NAME, jdbcUrl, mysqlUri, REMOTE } from '@/features/databases/connection-strings';
 import { serverQuery } from '@/features/server/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
-import { notify, notifyError } from '@/lib/notify';
+import { notify } from '@/lib/notify';
 
 /** The database limit that allows none (0 is no limit). */
 const NO_DATABASES = -1;
@@ -37,14 +37,7 @@ const Field = ({ label, value, copyLabel, testId }: { label: string; value: stri
 const CredentialsDialog = ({ credentials, rotated, onClose }: { credentials: DatabaseCredentials; rotated: boolean; onClose: () => void }) => {
   const { t } = useTranslation();
   return (
-    <Modal
-      opened
-      onClose={onClose}
-      title={rotated ? t('databases.rotatedTitle', { name: credentials.name }) : t('databases.createdTitle', { name: credentials.name })}
-      closeButtonProps={{ 'aria-label': t('common.close') }}
-      size="lg"
-      centered
-    >
+    <Modal opened onClose={onClose} title={rotated ? t('databases.rotatedTitle', { name: credentials.name }) : t('databases.createdTitle', { name: credentials.name })} closeButtonProps={{ 'aria-label': t('common.close') }} size="lg" centered>
       <Stack gap="sm">
         <Alert color="yellow" variant="light" icon={<IconAlertTriangle aria-hidden />} styles={{ message: { color: 'var(--mantine-color-text)' } }}>
           {t('databases.onceText')}
@@ -86,27 +79,8 @@ const CreateDialog = ({ serverId, onClose, onCreated }: { serverId: string; onCl
     <Modal opened onClose={() => (create.isPending ? undefined : onClose())} title={t('databases.createTitle')} closeButtonProps={{ 'aria-label': t('common.close') }} centered>
       <form onSubmit={submit} noValidate>
         <Stack>
-          <TextInput
-            label={t('databases.newName')}
-            description={t('databases.newNameHelp')}
-            value={name}
-            onChange={(e) => setName(e.currentTarget.value)}
-            maxLength={48}
-            error={nameError}
-            autoComplete="off"
-            required
-            data-autofocus
-          />
-          <TextInput
-            label={t('databases.remote')}
-            description={t('databases.remoteHelp')}
-            value={remote}
-            onChange={(e) => setRemote(e.currentTarget.value)}
-            maxLength={60}
-            error={remoteError}
-            autoComplete="off"
-            required
-          />
+          <TextInput label={t('databases.newName')} description={t('databases.newNameHelp')} value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={48} error={nameError} autoComplete="off" required data-autofocus />
+          <TextInput label={t('databases.remote')} description={t('databases.remoteHelp')} value={remote} onChange={(e) => setRemote(e.currentTarget.value)} maxLength={60} error={remoteError} autoComplete="off" required />
           <FormError error={Object.keys(fields).length > 0 ? null : create.error} />
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={create.isPending}>
@@ -173,11 +147,18 @@ export const DatabasesPage = ({ serverId }: { serverId: string }) => {
   const reasonId = useId();
   const server = useQuery(serverQuery(serverId));
   const list = useQuery(databasesQuery(serverId));
-  const rotate = useRotatePassword(serverId);
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<{ credentials: DatabaseCredentials; rotated: boolean } | null>(null);
-  const [rotating, setRotating] = useState<ServerDatabase | null>(null);
   const [deleting, setDeleting] = useState<ServerDatabase | null>(null);
+  const rotate = useConfirmedAction({
+    mutation: useRotatePassword(serverId),
+    variables: (db: ServerDatabase) => db.id,
+    title: t('databases.rotateTitle'),
+    message: (db) => t('databases.rotateText', { name: db.name }),
+    confirmLabel: t('databases.rotate'),
+    onSuccess: (_db, credentials) => setShown({ credentials, rotated: true }),
+    keepOpenOnError: true,
+  });
 
   if (list.isPending || server.isPending) {
     return <ListSkeleton rows={3} />;
@@ -262,7 +243,7 @@ export const DatabasesPage = ({ serverId }: { serverId: string }) => {
                       </Button>
                     </Menu.Target>
                     <Menu.Dropdown>
-                      {canRotate ? <Menu.Item onClick={() => setRotating(d)}>{t('databases.rotate')}</Menu.Item> : null}
+                      {canRotate ? <Menu.Item onClick={() => rotate.ask(d)}>{t('databases.rotate')}</Menu.Item> : null}
                       {canDelete ? (
                         <Menu.Item color="red" onClick={() => setDeleting(d)}>
                           {t('databases.delete')}
@@ -288,25 +269,7 @@ export const DatabasesPage = ({ serverId }: { serverId: string }) => {
       ) : null}
       {shown ? <CredentialsDialog credentials={shown.credentials} rotated={shown.rotated} onClose={() => setShown(null)} /> : null}
       {deleting ? <DeleteDialog serverId={serverId} database={deleting} onClose={() => setDeleting(null)} /> : null}
-      <ConfirmDialog
-        opened={rotating !== null}
-        title={t('databases.rotateTitle')}
-        message={t('databases.rotateText', { name: rotating?.name ?? '' })}
-        confirmLabel={t('databases.rotate')}
-        loading={rotate.isPending}
-        onClose={() => setRotating(null)}
-        onConfirm={() => {
-          if (rotating) {
-            rotate.mutate(rotating.id, {
-              onSuccess: (credentials) => {
-                setRotating(null);
-                setShown({ credentials, rotated: true });
-              },
-              onError: notifyError,
-            });
-          }
-        }}
-      />
+      {rotate.dialog}
     </Stack>
   );
 };

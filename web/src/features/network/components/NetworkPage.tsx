@@ -3,12 +3,12 @@ import { IconNetwork, IconPlus, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyButton } from '@/components/CopyButton';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { ListSkeleton } from '@/components/Skeletons';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { allocationAddress } from '@/features/network/address';
 import { allocationsQuery, useAddAllocation, useMakePrimary, useRemoveAllocation, useSetNotes, type Allocation } from '@/features/network/api';
 import { serverQuery } from '@/features/server/api';
@@ -30,15 +30,7 @@ const NotesForm = ({ serverId, allocation, onDone }: { serverId: string; allocat
       }}
     >
       <Stack gap="xs">
-        <TextInput
-          label={t('network.notesOf', { address })}
-          description={t('network.notesHelp', { max: NOTES_MAX })}
-          value={notes}
-          onChange={(e) => setNotes(e.currentTarget.value)}
-          maxLength={NOTES_MAX}
-          autoComplete="off"
-          autoFocus
-        />
+        <TextInput label={t('network.notesOf', { address })} description={t('network.notesHelp', { max: NOTES_MAX })} value={notes} onChange={(e) => setNotes(e.currentTarget.value)} maxLength={NOTES_MAX} autoComplete="off" autoFocus />
         <FormError error={save.error} />
         <Group gap="xs">
           <Button type="submit" size="xs" loading={save.isPending}>
@@ -60,10 +52,18 @@ export const NetworkPage = ({ serverId }: { serverId: string }) => {
   const list = useQuery(allocationsQuery(serverId));
   const primary = useMakePrimary(serverId);
   const add = useAddAllocation(serverId);
-  const remove = useRemoveAllocation(serverId);
+  const remove = useConfirmedAction({
+    mutation: useRemoveAllocation(serverId),
+    variables: (a: Allocation) => a.id,
+    title: t('network.removeTitle'),
+    message: (a) => t('network.removeText', { address: allocationAddress(a) }),
+    confirmLabel: t('network.remove'),
+    danger: true,
+    successMessage: (a) => t('network.removed', { address: allocationAddress(a) }),
+    keepOpenOnError: true,
+  });
   const reasonId = useId();
   const [editing, setEditing] = useState<string | null>(null);
-  const [removing, setRemoving] = useState<Allocation | null>(null);
 
   if (list.isPending || server.isPending) {
     return <ListSkeleton rows={2} />;
@@ -155,7 +155,7 @@ export const NetworkPage = ({ serverId }: { serverId: string }) => {
                         ) : null}
                         {canRemove && !a.isDefault ? (
                           <Tooltip label={t('network.remove')}>
-                            <ActionIcon variant="subtle" color="red" size="lg" onClick={() => setRemoving(a)} aria-label={t('network.removeOf', { address })}>
+                            <ActionIcon variant="subtle" color="red" size="lg" onClick={() => remove.ask(a)} aria-label={t('network.removeOf', { address })}>
                               <IconTrash size={18} aria-hidden />
                             </ActionIcon>
                           </Tooltip>
@@ -181,26 +181,7 @@ export const NetworkPage = ({ serverId }: { serverId: string }) => {
           })}
         </Stack>
       )}
-      <ConfirmDialog
-        opened={removing !== null}
-        title={t('network.removeTitle')}
-        message={t('network.removeText', { address: removing ? allocationAddress(removing) : '' })}
-        confirmLabel={t('network.remove')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setRemoving(null)}
-        onConfirm={() => {
-          if (removing) {
-            remove.mutate(removing.id, {
-              onSuccess: () => {
-                notify({ color: 'green', message: t('network.removed', { address: allocationAddress(removing) }) });
-                setRemoving(null);
-              },
-              onError: notifyError,
-            });
-          }
-        }}
-      />
+      {remove.dialog}
     </Stack>
   );
 };
