@@ -105,7 +105,7 @@ const DeleteFruit = ({ remove, keepOpenOnError }: { remove: (name: string) => Pr
 
 describe(useConfirmedAction.name, () => {
   it('should ask first, run the mutation with the target, toast the success and close', async () => {
-    const remove = vi.fn(() => Promise.resolve({ left: 2 }));
+    const remove = vi.fn((_fruit: string) => Promise.resolve({ left: 2 }));
     withQueries(<DeleteFruit remove={remove} />);
     await userEvent.click(screen.getByRole('button', { name: 'Delete pear' }));
     const dialog = await screen.findByRole('dialog', { name: 'Delete the fruit?' });
