@@ -1,6 +1,8 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { SshKeysPage } from '@/features/account/components/SshKeysPage';
+import { sshKeysQuery } from '@/features/account/api';
 
 export const Route = createFileRoute('/_app/account/ssh-keys')({
+  loader: ({ context }) => context.queryClient.ensureQueryData(sshKeysQuery),
   component: SshKeysPage,
 });
