@@ -3,6 +3,8 @@ import { SessionsPage } from '@/features/account/components/SessionsPage';
 import { sessionsQuery } from '@/features/account/api';
 
 export const Route = createFileRoute('/_app/account/sessions')({
-  loader: ({ context }) => context.queryClient.ensureQueryData(sessionsQuery),
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(sessionsQuery);
+  },
   component: SessionsPage,
 });

@@ -3,6 +3,8 @@ import { SshKeysPage } from '@/features/account/components/SshKeysPage';
 import { sshKeysQuery } from '@/features/account/api';
 
 export const Route = createFileRoute('/_app/account/ssh-keys')({
-  loader: ({ context }) => context.queryClient.ensureQueryData(sshKeysQuery),
+  loader: ({ context }) => {
+    void context.queryClient.prefetchQuery(sshKeysQuery);
+  },
   component: SshKeysPage,
 });

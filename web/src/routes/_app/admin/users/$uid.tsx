@@ -1,11 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { UserPage } from '@/features/admin-users/components/UserPage';
 import { userQuery } from '@/features/admin-users/api';
-import { forAdmin, unlessNotFound } from '@/lib/route-data';
 
 // `/admin/users/$uid`: one account.
 export const Route = createFileRoute('/_app/admin/users/$uid')({
-  loader: ({ context, params }) => forAdmin(context.session.user.admin, () => unlessNotFound(context.queryClient.ensureQueryData(userQuery(params.uid)))),
+  loader: ({ context, params }) => {
+    if (context.session.user.admin) {
+      void context.queryClient.prefetchQuery(userQuery(params.uid));
+    }
+  },
   component: function AdminUserRoute() {
     const { uid } = Route.useParams();
     const { session } = Route.useRouteContext();

@@ -3,7 +3,9 @@ import { StartupPage } from '@/features/startup/components/StartupPage';
 import { startupQuery } from '@/features/startup/api';
 
 export const Route = createFileRoute('/_app/server/$id/startup')({
-  loader: ({ context, params }) => context.queryClient.ensureQueryData(startupQuery(params.id)),
+  loader: ({ context, params }) => {
+    void context.queryClient.prefetchQuery(startupQuery(params.id));
+  },
   component: function StartupRoute() {
     const { id } = Route.useParams();
     return <StartupPage key={id} serverId={id} />;

@@ -8,7 +8,6 @@ export const Route = createFileRoute('/_app/server/$id/files/')({
   validateSearch: (search: Record<string, unknown>): { path?: string } => (typeof search.path === 'string' && search.path !== '' ? { path: search.path } : {}),
   loaderDeps: ({ search }) => ({ path: search.path }),
   loader: ({ context, params, deps }) => {
-    // Started, not awaited: going from folder to folder keeps the page (and its operations tray) on screen.
     void context.queryClient.prefetchQuery(fileListQuery(params.id, normalizePath(deps.path)));
   },
   component: function FilesRoute() {
