@@ -10,7 +10,10 @@ export const createAppRouter = (queryClient: QueryClient) =>
     context: { queryClient },
     // Hovering a link starts loading its route's code and data.
     defaultPreload: 'intent',
-    // Route data lives in TanStack Query; the router keeps none of its own.
+    // Route data lives in TanStack Query; the router keeps none of its own. Each page's loader starts
+    // its main query without awaiting it, so the data and the route's code load together (and on
+    // hovering a link); the page itself shows loading, failure (in its own words, with Retry) and
+    // empty states, which an awaited loader would replace with the pending and error pages below.
     defaultPreloadStaleTime: 0,
     defaultPendingComponent: PageSkeleton,
     defaultPendingMs: 300,

@@ -1,16 +1,13 @@
 import { Badge, Button, Card, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconDeviceDesktop, IconLogout } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
-import { ListSkeleton } from '@/components/Skeletons';
+import { QueryListBody } from '@/components/QueryListBody';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { sessionsQuery, useRevokeOtherSessions, useRevokeSession, type AccountSession } from '@/features/account/api';
 import { describeUserAgent } from '@/features/account/user-agent';
 import { formatDateTime, formatRelativeSeconds } from '@/lib/format';
-import { notifyError } from '@/lib/notify';
 
 const useDeviceName = () => {
   const { t } = useTranslation();
@@ -63,33 +60,40 @@ const SessionItem = ({ session, onRevoke }: { session: AccountSession; onRevoke:
 export const SessionsPage = () => {
   const { t } = useTranslation();
   const sessions = useQuery(sessionsQuery);
-  const revoke = useRevokeSession();
-  const revokeOthers = useRevokeOtherSessions();
   const deviceName = useDeviceName();
-  const [revoking, setRevoking] = useState<AccountSession | null>(null);
-  const [revokingOthers, setRevokingOthers] = useState(false);
   const others = sessions.data?.filter((s) => !s.current).length ?? 0;
+  const revoke = useConfirmedAction({
+    mutation: useRevokeSession(),
+    variables: (session: AccountSession) => session.id,
+    title: t('account.sessions.revokeTitle'),
+    message: (session) => t('account.sessions.revokeText', { device: deviceName(session.userAgent), ip: session.ip ?? t('account.sessions.unknownIp') }),
+    confirmLabel: t('account.sessions.revoke'),
+    danger: true,
+  });
+  const revokeOthers = useConfirmedAction({
+    mutation: useRevokeOtherSessions(),
+    variables: () => undefined,
+    title: t('account.sessions.revokeOthersTitle'),
+    message: () => t('account.sessions.revokeOthersText', { count: others }),
+    confirmLabel: t('account.sessions.revokeOthers'),
+    danger: true,
+  });
 
-  const list = (() => {
-    if (sessions.isError) {
-      return <ErrorState error={sessions.error} title={t('account.sessions.loadError')} onRetry={() => void sessions.refetch()} />;
-    }
-    if (!sessions.data) {
-      return <ListSkeleton rows={3} />;
-    }
-    if (sessions.data.length === 0) {
-      return <EmptyState icon={<IconDeviceDesktop />} title={t('account.sessions.emptyTitle')} description={t('account.sessions.emptyText')} />;
-    }
-    // This session first, then the most recently seen.
-    const sorted = [...sessions.data].sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
-    return (
-      <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('account.sessions.title')}>
-        {sorted.map((session) => (
-          <SessionItem key={session.id} session={session} onRevoke={() => setRevoking(session)} />
-        ))}
-      </Stack>
-    );
-  })();
+  const list = (
+    <QueryListBody query={sessions} errorTitle={t('account.sessions.loadError')} empty={<EmptyState icon={<IconDeviceDesktop />} title={t('account.sessions.emptyTitle')} description={t('account.sessions.emptyText')} />}>
+      {(data) => {
+        // This session first, then the most recently seen.
+        const sorted = [...data].sort((a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt));
+        return (
+          <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('account.sessions.title')}>
+            {sorted.map((session) => (
+              <SessionItem key={session.id} session={session} onRevoke={() => revoke.ask(session)} />
+            ))}
+          </Stack>
+        );
+      }}
+    </QueryListBody>
+  );
 
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="account-sessions">
@@ -103,50 +107,14 @@ export const SessionsPage = () => {
           </Text>
         </Stack>
         {others > 0 ? (
-          <Button variant="light" color="red" onClick={() => setRevokingOthers(true)}>
+          <Button variant="light" color="red" onClick={() => revokeOthers.ask(true)}>
             {t('account.sessions.revokeOthers')}
           </Button>
         ) : null}
       </Group>
       {list}
-      <ConfirmDialog
-        opened={revoking !== null}
-        title={t('account.sessions.revokeTitle')}
-        message={t('account.sessions.revokeText', { device: revoking ? deviceName(revoking.userAgent) : '', ip: revoking?.ip ?? t('account.sessions.unknownIp') })}
-        confirmLabel={t('account.sessions.revoke')}
-        danger
-        loading={revoke.isPending}
-        onClose={() => setRevoking(null)}
-        onConfirm={() => {
-          if (revoking) {
-            revoke.mutate(revoking.id, {
-              onSuccess: () => setRevoking(null),
-              onError: (error) => {
-                setRevoking(null);
-                notifyError(error);
-              },
-            });
-          }
-        }}
-      />
-      <ConfirmDialog
-        opened={revokingOthers}
-        title={t('account.sessions.revokeOthersTitle')}
-        message={t('account.sessions.revokeOthersText', { count: others })}
-        confirmLabel={t('account.sessions.revokeOthers')}
-        danger
-        loading={revokeOthers.isPending}
-        onClose={() => setRevokingOthers(false)}
-        onConfirm={() =>
-          revokeOthers.mutate(undefined, {
-            onSuccess: () => setRevokingOthers(false),
-            onError: (error) => {
-              setRevokingOthers(false);
-              notifyError(error);
-            },
-          })
-        }
-      />
+      {revoke.dialog}
+      {revokeOthers.dialog}
     </Card>
   );
 };

@@ -3,15 +3,13 @@ import { IconFileUpload, IconPlus, IconTerminal2, IconTrash } from '@tabler/icon
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
-import { ListSkeleton } from '@/components/Skeletons';
+import { QueryListBody } from '@/components/QueryListBody';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { sshKeysQuery, useAddSshKey, useDeleteSshKey, type SshKey } from '@/features/account/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { formatDateTime } from '@/lib/format';
-import { notifyError } from '@/lib/notify';
 
 /** A `.pub` file is one line; more than this is not a public key. */
 const MAX_FILE_BYTES = 16_384;
@@ -144,33 +142,32 @@ const KeyItem = ({ sshKey, onDelete }: { sshKey: SshKey; onDelete: () => void })
 export const SshKeysPage = () => {
   const { t } = useTranslation();
   const keys = useQuery(sshKeysQuery);
-  const remove = useDeleteSshKey();
+  const remove = useConfirmedAction({
+    mutation: useDeleteSshKey(),
+    variables: (key: SshKey) => key.fingerprint,
+    title: t('account.sshKeys.deleteTitle'),
+    message: (key) => t('account.sshKeys.deleteText', { name: key.name }),
+    confirmLabel: t('account.sshKeys.delete'),
+    danger: true,
+  });
   const [adding, setAdding] = useState(false);
-  const [deleting, setDeleting] = useState<SshKey | null>(null);
   const addButton = (
     <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setAdding(true)}>
       {t('account.sshKeys.add')}
     </Button>
   );
 
-  const list = (() => {
-    if (keys.isError) {
-      return <ErrorState error={keys.error} title={t('account.sshKeys.loadError')} onRetry={() => void keys.refetch()} />;
-    }
-    if (!keys.data) {
-      return <ListSkeleton rows={3} />;
-    }
-    if (keys.data.length === 0) {
-      return <EmptyState icon={<IconTerminal2 />} title={t('account.sshKeys.emptyTitle')} description={t('account.sshKeys.emptyText')} action={addButton} />;
-    }
-    return (
-      <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('account.sshKeys.title')}>
-        {keys.data.map((key) => (
-          <KeyItem key={key.fingerprint} sshKey={key} onDelete={() => setDeleting(key)} />
-        ))}
-      </Stack>
-    );
-  })();
+  const list = (
+    <QueryListBody query={keys} errorTitle={t('account.sshKeys.loadError')} empty={<EmptyState icon={<IconTerminal2 />} title={t('account.sshKeys.emptyTitle')} description={t('account.sshKeys.emptyText')} action={addButton} />}>
+      {(data) => (
+        <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('account.sshKeys.title')}>
+          {data.map((key) => (
+            <KeyItem key={key.fingerprint} sshKey={key} onDelete={() => remove.ask(key)} />
+          ))}
+        </Stack>
+      )}
+    </QueryListBody>
+  );
 
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="account-ssh-keys">
@@ -187,26 +184,7 @@ export const SshKeysPage = () => {
       </Group>
       {list}
       <AddKeyDialog opened={adding} onClose={() => setAdding(false)} />
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('account.sshKeys.deleteTitle')}
-        message={t('account.sshKeys.deleteText', { name: deleting?.name ?? '' })}
-        confirmLabel={t('account.sshKeys.delete')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) {
-            remove.mutate(deleting.fingerprint, {
-              onSuccess: () => setDeleting(null),
-              onError: (error) => {
-                setDeleting(null);
-                notifyError(error);
-              },
-            });
-          }
-        }}
-      />
+      {remove.dialog}
     </Card>
   );
 };

@@ -4,7 +4,7 @@ import { useQuery, type UseQueryResult } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { ListPagination } from '@/components/ListPagination';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
+import { QueryListBody } from '@/components/QueryListBody';
 import { ListSkeleton } from '@/components/Skeletons';
 import { type ActivityEntry, activityQuery } from '@/features/activity/api';
 import { EVENT_GROUPS, eventKey, metadataSummary } from '@/features/activity/events';
@@ -107,42 +107,45 @@ interface ActivityListProps {
 /** The entries of one page, their count and the pages: the same for a server's activity and an account's. */
 export const ActivityList = ({ list, page, filtered, empty, onOnlyThis, onClear, onPage }: ActivityListProps) => {
   const { t } = useTranslation();
-  if (list.isPending) {
-    return <ListSkeleton rows={5} />;
-  }
-  if (list.isError) {
-    return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  }
-  const { data, meta } = list.data;
-  if (data.length === 0) {
-    return filtered || page > 1 ? (
-      <EmptyState
-        icon={<IconActivity />}
-        title={t('activity.emptyFilteredTitle')}
-        description={empty.filteredText}
-        action={
-          <Button variant="light" onClick={onClear}>
-            {t('activity.clearFilter')}
-          </Button>
-        }
-      />
-    ) : (
-      <EmptyState icon={<IconActivity />} title={empty.title} description={empty.text} />
-    );
-  }
-  const { totalPages, total } = meta.pagination;
   return (
-    <Stack gap="sm">
-      <Text size="sm" c="dimmed">
-        {t('activity.count', { count: total })}
-      </Text>
-      <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0, opacity: list.isPlaceholderData ? 0.6 : 1 }} aria-busy={list.isPlaceholderData || undefined}>
-        {data.map((entry) => (
-          <Entry key={entry.id} entry={entry} onOnlyThis={onOnlyThis} />
-        ))}
-      </Stack>
-      <ListPagination total={totalPages} value={page} onChange={onPage} label={t('activity.pagination')} />
-    </Stack>
+    <QueryListBody
+      query={list}
+      loading={<ListSkeleton rows={5} />}
+      isEmpty={({ data }) => data.length === 0}
+      empty={
+        filtered || page > 1 ? (
+          <EmptyState
+            icon={<IconActivity />}
+            title={t('activity.emptyFilteredTitle')}
+            description={empty.filteredText}
+            action={
+              <Button variant="light" onClick={onClear}>
+                {t('activity.clearFilter')}
+              </Button>
+            }
+          />
+        ) : (
+          <EmptyState icon={<IconActivity />} title={empty.title} description={empty.text} />
+        )
+      }
+    >
+      {({ data, meta }) => {
+        const { totalPages, total } = meta.pagination;
+        return (
+          <Stack gap="sm">
+            <Text size="sm" c="dimmed">
+              {t('activity.count', { count: total })}
+            </Text>
+            <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0, opacity: list.isPlaceholderData ? 0.6 : 1 }} aria-busy={list.isPlaceholderData || undefined}>
+              {data.map((entry) => (
+                <Entry key={entry.id} entry={entry} onOnlyThis={onOnlyThis} />
+              ))}
+            </Stack>
+            <ListPagination total={totalPages} value={page} onChange={onPage} label={t('activity.pagination')} />
+          </Stack>
+        );
+      }}
+    </QueryListBody>
   );
 };
 
@@ -156,16 +159,7 @@ export const ActivityHeader = ({ options, event, onEvent }: { options: { value: 
         {t('activity.title')}
       </Title>
       <Group gap="xs" align="flex-end">
-        <Select
-          label={t('activity.filter')}
-          data={all}
-          value={event ?? ALL}
-          onChange={(v) => onEvent(v && v !== ALL ? v : undefined)}
-          allowDeselect={false}
-          comboboxProps={{ withinPortal: true }}
-          w={260}
-          maw="100%"
-        />
+        <Select label={t('activity.filter')} data={all} value={event ?? ALL} onChange={(v) => onEvent(v && v !== ALL ? v : undefined)} allowDeselect={false} comboboxProps={{ withinPortal: true }} w={260} maw="100%" />
         {event ? (
           <Anchor component="button" type="button" size="sm" onClick={() => onEvent(undefined)} mb={8}>
             {t('activity.clearFilter')}

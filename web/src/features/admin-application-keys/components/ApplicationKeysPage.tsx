@@ -1,22 +1,16 @@
-import { ActionIcon, Badge, Button, Card, Code, Group, Input, Modal, Radio, Stack, Table, Text, TextInput, Title, Tooltip } from '@mantine/core';
-import { IconKey, IconPlus, IconTrash } from '@tabler/icons-react';
+import { ActionIcon, Badge, Button, Card, Code, Group, Input, Radio, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
+import { IconKey, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyButton } from '@/components/CopyButton';
-import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
-import { FormError } from '@/components/FormError';
+import { DescribedKeyFields, describedKeyBody, emptyDescribedKey, type DescribedKeyForm } from '@/components/DescribedKeyFields';
+import { KeyManager, type KeyFieldsProps, type KeyKind } from '@/components/KeyManager';
 import { ShownOnceSecret } from '@/components/ShownOnceSecret';
-import { ListSkeleton } from '@/components/Skeletons';
 import { applicationKeysQuery, useCreateApplicationKey, useDeleteApplicationKey, type ApplicationKey, type CreatedApplicationKey } from '@/features/admin-application-keys/api';
 import { emptyGrid, grantedOf, LEVELS, RESOURCES, type Level, type PermissionGrid } from '@/features/admin-application-keys/permissions';
-import { AllowedIpsInput, allowedIpsProblem } from '@/components/AllowedIpsInput';
-import { parseAllowedIps } from '@/lib/allowed-ips';
-import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { formatDateTime } from '@/lib/format';
-import { notify, notifyError } from '@/lib/notify';
+
+type CreateApplicationKeyBody = Parameters<ReturnType<typeof useCreateApplicationKey>['mutate']>[0];
 
 const LEVEL_LABEL = { 0: 'none', 1: 'read', 3: 'readWrite' } as const satisfies Record<Level, string>;
 
@@ -32,12 +26,7 @@ const PermissionTable = ({ grid, onChange }: { grid: PermissionGrid; onChange: (
         </Stack>
         <Group gap={4} wrap="wrap">
           {LEVELS.map((level) => (
-            <Button
-              key={level}
-              size="compact-xs"
-              variant="default"
-              onClick={() => onChange(Object.fromEntries(RESOURCES.map((r) => [r, level])) as PermissionGrid)}
-            >
+            <Button key={level} size="compact-xs" variant="default" onClick={() => onChange(Object.fromEntries(RESOURCES.map((r) => [r, level])) as PermissionGrid)}>
               {t(`adminApplicationKeys.setAll.${LEVEL_LABEL[level]}`)}
             </Button>
           ))}
@@ -86,71 +75,18 @@ const PermissionTable = ({ grid, onChange }: { grid: PermissionGrid; onChange: (
   );
 };
 
-const CreateDialog = ({ opened, onClose, onCreated }: { opened: boolean; onClose: () => void; onCreated: (key: CreatedApplicationKey) => void }) => {
+interface ApplicationKeyForm extends DescribedKeyForm {
+  grid: PermissionGrid;
+}
+
+const ApplicationKeyFields = (props: KeyFieldsProps<ApplicationKeyForm>) => {
   const { t } = useTranslation();
-  const create = useCreateApplicationKey();
-  const [description, setDescription] = useState('');
-  const [ipsText, setIpsText] = useState('');
-  const [grid, setGrid] = useState<PermissionGrid>(emptyGrid);
-  const ips = parseAllowedIps(ipsText);
-  const ipsProblem = allowedIpsProblem(ipsText, t);
-  const fields = create.error instanceof ApiError ? fieldErrors(create.error) : {};
-  const valid = description.trim() !== '' && ipsProblem === undefined;
-  const reset = () => {
-    setDescription('');
-    setIpsText('');
-    setGrid(emptyGrid());
-    create.reset();
-  };
-  const close = () => {
-    if (!create.isPending) {
-      reset();
-      onClose();
-    }
-  };
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!valid) {
-      return;
-    }
-    create.mutate(
-      { description: description.trim(), allowedIps: ips.ips, permissions: grid },
-      {
-        onSuccess: (key) => {
-          reset();
-          onCreated(key);
-        },
-      },
-    );
-  };
+  const { form, onChange } = props;
   return (
-    <Modal opened={opened} onClose={close} title={t('adminApplicationKeys.createTitle')} closeButtonProps={{ 'aria-label': t('common.close') }} size="lg" centered>
-      <form onSubmit={submit} noValidate>
-        <Stack gap="sm">
-          <TextInput
-            label={t('adminApplicationKeys.description')}
-            description={t('adminApplicationKeys.descriptionHelp')}
-            value={description}
-            onChange={(e) => setDescription(e.currentTarget.value)}
-            maxLength={500}
-            error={fields.description}
-            required
-            data-autofocus
-          />
-          <AllowedIpsInput value={ipsText} onChange={setIpsText} error={ipsProblem ?? fields.allowedIps} />
-          <PermissionTable grid={grid} onChange={setGrid} />
-          <FormError error={Object.keys(fields).length > 0 ? null : create.error} />
-          <Group justify="flex-end">
-            <Button variant="default" onClick={close} disabled={create.isPending}>
-              {t('common.cancel')}
-            </Button>
-            <Button type="submit" loading={create.isPending} disabled={!valid}>
-              {t('adminApplicationKeys.create')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <>
+      <DescribedKeyFields {...props} label={t('adminApplicationKeys.description')} help={t('adminApplicationKeys.descriptionHelp')} />
+      <PermissionTable grid={form.grid} onChange={(grid) => onChange({ ...form, grid })} />
+    </>
   );
 };
 
@@ -242,37 +178,40 @@ const KeyItem = ({ appKey, onDelete }: { appKey: ApplicationKey; onDelete: () =>
  */
 export const ApplicationKeysPage = () => {
   const { t } = useTranslation();
-  const list = useQuery(applicationKeysQuery());
-  const remove = useDeleteApplicationKey();
-  const [creating, setCreating] = useState(false);
-  const [created, setCreated] = useState<CreatedApplicationKey | null>(null);
-  const [deleting, setDeleting] = useState<ApplicationKey | null>(null);
-  const createButton = (
-    <Button leftSection={<IconPlus size={16} aria-hidden />} onClick={() => setCreating(true)}>
-      {t('adminApplicationKeys.create')}
-    </Button>
-  );
-
-  let body;
-  if (list.isError) {
-    body = <ErrorState error={list.error} title={t('adminApplicationKeys.loadError')} onRetry={() => void list.refetch()} />;
-  } else if (!list.data) {
-    body = <ListSkeleton rows={3} />;
-  } else if (list.data.length === 0) {
-    body = <EmptyState icon={<IconKey />} title={t('adminApplicationKeys.emptyTitle')} description={t('adminApplicationKeys.emptyText')} action={createButton} />;
-  } else {
-    body = (
-      <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('adminApplicationKeys.title')}>
-        {list.data.map((key) => (
-          <KeyItem key={key.identifier} appKey={key} onDelete={() => setDeleting(key)} />
-        ))}
-      </Stack>
-    );
-  }
+  const kind: KeyKind<ApplicationKey, CreatedApplicationKey, ApplicationKeyForm, CreateApplicationKeyBody> = {
+    keys: useQuery(applicationKeysQuery()),
+    create: useCreateApplicationKey(),
+    revoke: useDeleteApplicationKey(),
+    identify: (key) => key.identifier,
+    name: (key) => key.description,
+    texts: {
+      title: t('adminApplicationKeys.title'),
+      loadError: t('adminApplicationKeys.loadError'),
+      emptyTitle: t('adminApplicationKeys.emptyTitle'),
+      emptyText: t('adminApplicationKeys.emptyText'),
+      create: t('adminApplicationKeys.create'),
+      createTitle: t('adminApplicationKeys.createTitle'),
+      deleteTitle: t('adminApplicationKeys.deleteTitle'),
+      deleteText: (name) => t('adminApplicationKeys.deleteText', { name }),
+      delete: t('adminApplicationKeys.delete'),
+      deleted: (name) => t('adminApplicationKeys.deleted', { name }),
+    },
+    emptyIcon: <IconKey />,
+    initialForm: () => ({ ...emptyDescribedKey(), grid: emptyGrid() }),
+    toBody: (form) => {
+      const described = describedKeyBody(form, t);
+      return described && { ...described, permissions: form.grid };
+    },
+    Fields: ApplicationKeyFields,
+    wideDialog: true,
+    renderItem: (key, onRevoke) => <KeyItem appKey={key} onDelete={onRevoke} />,
+    renderCreated: (created, onDismiss) => <NewKey created={created} onDismiss={onDismiss} />,
+  };
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" wrap="wrap" gap="sm" align="flex-start">
+    <KeyManager
+      kind={kind}
+      heading={
         <Stack gap={0} style={{ flex: '1 1 280px' }}>
           <Title order={2} size="h3">
             {t('adminApplicationKeys.title')}
@@ -281,42 +220,7 @@ export const ApplicationKeysPage = () => {
             {t('adminApplicationKeys.text')}
           </Text>
         </Stack>
-        {list.data && list.data.length > 0 ? createButton : null}
-      </Group>
-      {created ? <NewKey created={created} onDismiss={() => setCreated(null)} /> : null}
-      {body}
-      <CreateDialog
-        opened={creating}
-        onClose={() => setCreating(false)}
-        onCreated={(key) => {
-          setCreating(false);
-          setCreated(key);
-        }}
-      />
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('adminApplicationKeys.deleteTitle')}
-        message={t('adminApplicationKeys.deleteText', { name: deleting?.description ?? '' })}
-        confirmLabel={t('adminApplicationKeys.delete')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) {
-            remove.mutate(deleting.identifier, {
-              onSuccess: () => {
-                notify({ color: 'green', message: t('adminApplicationKeys.deleted', { name: deleting.description }) });
-                setCreated((shown) => (shown?.identifier === deleting.identifier ? null : shown));
-                setDeleting(null);
-              },
-              onError: (error) => {
-                setDeleting(null);
-                notifyError(error);
-              },
-            });
-          }
-        }}
-      />
-    </Stack>
+      }
+    />
   );
 };

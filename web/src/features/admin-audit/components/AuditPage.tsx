@@ -5,7 +5,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
+import { QueryListBody } from '@/components/QueryListBody';
 import { ListSkeleton } from '@/components/Skeletons';
 import { actorsQuery, type AuditEntry, type AuditFilter, auditQuery, KNOWN_ACTIONS } from '@/features/admin-audit/api';
 import { actionKey, targetLink } from '@/features/admin-audit/describe';
@@ -96,70 +96,68 @@ export const AuditPage = ({ filter, onFilterChange }: { filter: AuditFilter; onF
   }, [action, filter, onFilterChange]);
 
   const filtered = Boolean(filter.action || filter.actorId);
-  let body;
-  if (list.isPending) {
-    body = <ListSkeleton rows={5} />;
-  } else if (list.isError) {
-    body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  } else if (list.data.entries.length === 0) {
-    body = filtered ? (
-      <EmptyState icon={<IconHistory />} title={t('adminAudit.noMatchTitle')} description={t('adminAudit.noMatchText')} />
-    ) : (
-      <EmptyState icon={<IconHistory />} title={t('adminAudit.emptyTitle')} description={t('adminAudit.emptyText')} />
-    );
-  } else {
-    body = (
-      <Stack gap="sm">
-        <Text size="sm" c="dimmed">
-          {t('adminAudit.count', { count: list.data.total })}
-        </Text>
-        <Accordion variant="separated" multiple chevronPosition="right" aria-busy={list.isPlaceholderData || undefined}>
-          {list.data.entries.map((entry) => {
-            const d = describe(entry);
-            const actor = entry.actor.username ?? t('adminAudit.system');
-            return (
-              <Accordion.Item key={entry.id} value={entry.id} data-testid="audit-entry">
-                {/* The link stays outside the control: a link inside a button is neither. */}
-                <Group wrap="nowrap" gap={0} align="center">
-                  <Box px="md" py="xs" style={{ flex: 1, minWidth: 0 }}>
-                    <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
-                      {d.action}{' '}
-                      {d.link ? (
-                        <Anchor inherit underline="always" renderRoot={(props) => <Link {...props} {...d.link} />}>
-                          {d.target}
-                        </Anchor>
-                      ) : (
-                        d.target
-                      )}
-                    </Text>
-                    <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                      {t('adminAudit.doneBy', { actor })} · {formatDateTime(entry.createdAt, i18n.language)}
-                    </Text>
-                  </Box>
-                  <Accordion.Control aria-label={t('adminAudit.entryLabel', { what: d.what, actor })} w="auto" />
-                </Group>
-                <Accordion.Panel>
-                  <EntryDetails entry={entry} />
-                </Accordion.Panel>
-              </Accordion.Item>
-            );
-          })}
-        </Accordion>
-        {list.data.totalPages > 1 ? (
-          <Group justify="center">
-            <Pagination
-              total={list.data.totalPages}
-              value={Math.min(page, list.data.totalPages)}
-              onChange={(p) => onFilterChange({ ...filter, page: p > 1 ? p : undefined })}
-              getItemProps={(p) => ({ 'aria-label': t('adminAudit.page', { page: p }) })}
-              getControlProps={(control) => ({ 'aria-label': t(control === 'previous' || control === 'first' ? 'adminAudit.previousPage' : 'adminAudit.nextPage') })}
-              size="sm"
-            />
-          </Group>
-        ) : null}
-      </Stack>
-    );
-  }
+  const body = (
+    <QueryListBody
+      query={list}
+      loading={<ListSkeleton rows={5} />}
+      isEmpty={(data) => data.entries.length === 0}
+      empty={
+        filtered ? <EmptyState icon={<IconHistory />} title={t('adminAudit.noMatchTitle')} description={t('adminAudit.noMatchText')} /> : <EmptyState icon={<IconHistory />} title={t('adminAudit.emptyTitle')} description={t('adminAudit.emptyText')} />
+      }
+    >
+      {(data) => (
+        <Stack gap="sm">
+          <Text size="sm" c="dimmed">
+            {t('adminAudit.count', { count: data.total })}
+          </Text>
+          <Accordion variant="separated" multiple chevronPosition="right" aria-busy={list.isPlaceholderData || undefined}>
+            {data.entries.map((entry) => {
+              const d = describe(entry);
+              const actor = entry.actor.username ?? t('adminAudit.system');
+              return (
+                <Accordion.Item key={entry.id} value={entry.id} data-testid="audit-entry">
+                  {/* The link stays outside the control: a link inside a button is neither. */}
+                  <Group wrap="nowrap" gap={0} align="center">
+                    <Box px="md" py="xs" style={{ flex: 1, minWidth: 0 }}>
+                      <Text size="sm" fw={500} style={{ overflowWrap: 'anywhere' }}>
+                        {d.action}{' '}
+                        {d.link ? (
+                          <Anchor inherit underline="always" renderRoot={(props) => <Link {...props} {...d.link} />}>
+                            {d.target}
+                          </Anchor>
+                        ) : (
+                          d.target
+                        )}
+                      </Text>
+                      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                        {t('adminAudit.doneBy', { actor })} · {formatDateTime(entry.createdAt, i18n.language)}
+                      </Text>
+                    </Box>
+                    <Accordion.Control aria-label={t('adminAudit.entryLabel', { what: d.what, actor })} w="auto" />
+                  </Group>
+                  <Accordion.Panel>
+                    <EntryDetails entry={entry} />
+                  </Accordion.Panel>
+                </Accordion.Item>
+              );
+            })}
+          </Accordion>
+          {data.totalPages > 1 ? (
+            <Group justify="center">
+              <Pagination
+                total={data.totalPages}
+                value={Math.min(page, data.totalPages)}
+                onChange={(p) => onFilterChange({ ...filter, page: p > 1 ? p : undefined })}
+                getItemProps={(p) => ({ 'aria-label': t('adminAudit.page', { page: p }) })}
+                getControlProps={(control) => ({ 'aria-label': t(control === 'previous' || control === 'first' ? 'adminAudit.previousPage' : 'adminAudit.nextPage') })}
+                size="sm"
+              />
+            </Group>
+          ) : null}
+        </Stack>
+      )}
+    </QueryListBody>
+  );
 
   return (
     <Stack gap="md">

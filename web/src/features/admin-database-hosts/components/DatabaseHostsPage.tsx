@@ -3,11 +3,10 @@ import { IconCircleCheck, IconCircleX, IconDatabase, IconPencil, IconPlugConnect
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
+import { QueryListBody } from '@/components/QueryListBody';
 import { FormError } from '@/components/FormError';
-import { ListSkeleton } from '@/components/Skeletons';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type DatabaseHost, type HostTest, hostsQuery, nodeNamesQuery, useDeleteHost, useSaveHost, useTestHost } from '@/features/admin-database-hosts/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { notify, notifyError } from '@/lib/notify';
@@ -48,7 +47,14 @@ const HostDialog = ({ host, onClose }: { host?: DatabaseHost; onClose: () => voi
     );
   };
   return (
-    <Modal opened onClose={save.isPending ? () => undefined : onClose} title={host ? t('adminDatabaseHosts.editTitle', { name: host.name }) : t('adminDatabaseHosts.createTitle')} closeButtonProps={{ 'aria-label': t('common.close') }} size="lg" centered>
+    <Modal
+      opened
+      onClose={save.isPending ? () => undefined : onClose}
+      title={host ? t('adminDatabaseHosts.editTitle', { name: host.name }) : t('adminDatabaseHosts.createTitle')}
+      closeButtonProps={{ 'aria-label': t('common.close') }}
+      size="lg"
+      centered
+    >
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
           <TextInput label={t('adminDatabaseHosts.name')} value={name} onChange={(e) => setName(e.currentTarget.value)} error={fields.name} required data-autofocus />
@@ -132,7 +138,14 @@ const HostCard = ({ host, nodeName, onEdit, onDelete }: { host: DatabaseHost; no
             </Text>
           </Stack>
           <Group gap="xs">
-            <Button variant="light" size="xs" leftSection={<IconPlugConnected size={14} aria-hidden />} loading={test.isPending} onClick={() => test.mutate(host.id, { onError: notifyError })} aria-label={t('adminDatabaseHosts.testOf', { name: host.name })}>
+            <Button
+              variant="light"
+              size="xs"
+              leftSection={<IconPlugConnected size={14} aria-hidden />}
+              loading={test.isPending}
+              onClick={() => test.mutate(host.id, { onError: notifyError })}
+              aria-label={t('adminDatabaseHosts.testOf', { name: host.name })}
+            >
               {t('adminDatabaseHosts.test')}
             </Button>
             <Tooltip label={t('adminDatabaseHosts.edit')}>
@@ -158,28 +171,30 @@ export const DatabaseHostsPage = () => {
   const { t } = useTranslation();
   const list = useQuery(hostsQuery());
   const nodes = useQuery(nodeNamesQuery());
-  const remove = useDeleteHost();
+  const remove = useConfirmedAction({
+    mutation: useDeleteHost(),
+    variables: (host: DatabaseHost) => host.id,
+    title: t('adminDatabaseHosts.deleteTitle'),
+    message: (host) => t('adminDatabaseHosts.deleteText', { name: host.name }),
+    confirmLabel: t('adminDatabaseHosts.delete'),
+    danger: true,
+    successMessage: (host) => t('adminDatabaseHosts.deleted', { name: host.name }),
+  });
   const [editing, setEditing] = useState<DatabaseHost | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<DatabaseHost | null>(null);
   const names = new Map((nodes.data ?? []).map((n) => [n.id, n.name]));
   const newButton = <Button onClick={() => setEditing('new')}>{t('adminDatabaseHosts.create')}</Button>;
 
-  let body;
-  if (list.isPending) {
-    body = <ListSkeleton rows={3} />;
-  } else if (list.isError) {
-    body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  } else if (list.data.length === 0) {
-    body = <EmptyState icon={<IconDatabase />} title={t('adminDatabaseHosts.emptyTitle')} description={t('adminDatabaseHosts.emptyText')} action={newButton} />;
-  } else {
-    body = (
-      <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-        {list.data.map((host) => (
-          <HostCard key={host.id} host={host} nodeName={host.nodeId ? names.get(host.nodeId) : undefined} onEdit={() => setEditing(host)} onDelete={() => setDeleting(host)} />
-        ))}
-      </Stack>
-    );
-  }
+  const body = (
+    <QueryListBody query={list} empty={<EmptyState icon={<IconDatabase />} title={t('adminDatabaseHosts.emptyTitle')} description={t('adminDatabaseHosts.emptyText')} action={newButton} />}>
+      {(data) => (
+        <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {data.map((host) => (
+            <HostCard key={host.id} host={host} nodeName={host.nodeId ? names.get(host.nodeId) : undefined} onEdit={() => setEditing(host)} onDelete={() => remove.ask(host)} />
+          ))}
+        </Stack>
+      )}
+    </QueryListBody>
+  );
 
   return (
     <Stack gap="md">
@@ -194,29 +209,7 @@ export const DatabaseHostsPage = () => {
       </Text>
       {body}
       {editing ? <HostDialog host={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} /> : null}
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('adminDatabaseHosts.deleteTitle')}
-        message={t('adminDatabaseHosts.deleteText', { name: deleting?.name ?? '' })}
-        confirmLabel={t('adminDatabaseHosts.delete')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) {
-            remove.mutate(deleting.id, {
-              onSuccess: () => {
-                notify({ color: 'green', message: t('adminDatabaseHosts.deleted', { name: deleting.name }) });
-                setDeleting(null);
-              },
-              onError: (e) => {
-                setDeleting(null);
-                notifyError(e);
-              },
-            });
-          }
-        }}
-      />
+      {remove.dialog}
     </Stack>
   );
 };

@@ -5,7 +5,7 @@ import { Link } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
+import { QueryListBody } from '@/components/QueryListBody';
 import { FormError } from '@/components/FormError';
 import { ListSkeleton } from '@/components/Skeletons';
 import { type GalleryEntry, galleryQuery, nestsQuery, useImportEggUrl } from '@/features/admin-eggs/api';
@@ -81,14 +81,7 @@ const EntryCard = ({ entry, nestId }: { entry: GalleryEntry; nestId: string | nu
         {entry.installed.length > 0 ? (
           <Group gap="xs" wrap="wrap">
             {entry.installed.map((egg) => (
-              <Badge
-                key={egg.id}
-                color="green"
-                variant="light"
-                styles={TEXT_LABEL}
-                style={{ cursor: 'pointer', textTransform: 'none' }}
-                renderRoot={(props) => <Link {...props} to="/admin/eggs/$eggId" params={{ eggId: egg.id }} />}
-              >
+              <Badge key={egg.id} color="green" variant="light" styles={TEXT_LABEL} style={{ cursor: 'pointer', textTransform: 'none' }} renderRoot={(props) => <Link {...props} to="/admin/eggs/$eggId" params={{ eggId: egg.id }} />}>
                 {t('adminEggs.gallery.installedIn', { nest: egg.nestName })}
               </Badge>
             ))}
@@ -113,22 +106,17 @@ export const EggGalleryPage = () => {
   }));
   const nestId = chosen ?? nestOptions[0]?.value ?? null;
 
-  let body;
-  if (gallery.isPending) {
-    body = <ListSkeleton rows={4} />;
-  } else if (gallery.isError) {
-    body = <ErrorState error={gallery.error} onRetry={() => void gallery.refetch()} />;
-  } else if (gallery.data.length === 0) {
-    body = <EmptyState icon={<IconEgg />} title={t('adminEggs.gallery.emptyTitle')} description={t('adminEggs.gallery.emptyText')} />;
-  } else {
-    body = (
-      <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('adminEggs.gallery.title')}>
-        {gallery.data.map((entry) => (
-          <EntryCard key={entry.url} entry={entry} nestId={nestId} />
-        ))}
-      </Stack>
-    );
-  }
+  const body = (
+    <QueryListBody query={gallery} loading={<ListSkeleton rows={4} />} empty={<EmptyState icon={<IconEgg />} title={t('adminEggs.gallery.emptyTitle')} description={t('adminEggs.gallery.emptyText')} />}>
+      {(data) => (
+        <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('adminEggs.gallery.title')}>
+          {data.map((entry) => (
+            <EntryCard key={entry.url} entry={entry} nestId={nestId} />
+          ))}
+        </Stack>
+      )}
+    </QueryListBody>
+  );
 
   return (
     <Stack gap="md">
@@ -156,17 +144,7 @@ export const EggGalleryPage = () => {
           </Group>
         </Alert>
       ) : (
-        <Select
-          label={t('adminEggs.gallery.nest')}
-          description={t('adminEggs.gallery.nestHelp')}
-          data={nestOptions}
-          value={nestId}
-          onChange={setChosen}
-          allowDeselect={false}
-          searchable
-          disabled={!nests.isSuccess}
-          maw={360}
-        />
+        <Select label={t('adminEggs.gallery.nest')} description={t('adminEggs.gallery.nestHelp')} data={nestOptions} value={nestId} onChange={setChosen} allowDeselect={false} searchable disabled={!nests.isSuccess} maw={360} />
       )}
       {body}
       {creatingNest ? <NestDialog onClose={() => setCreatingNest(false)} onSaved={(nest) => setChosen(nest.id)} /> : null}

@@ -3,14 +3,14 @@ import { IconDotsVertical, IconVariable } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
 import { FormError } from '@/components/FormError';
 import { PageSkeleton } from '@/components/Skeletons';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type EggVariable, eggQuery, useDeleteVariable, useSaveVariable } from '@/features/admin-eggs/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { ruleStringProblem, valueProblems } from '@/lib/egg-rules';
-import { notify, notifyError } from '@/lib/notify';
+import { notify } from '@/lib/notify';
 
 const mono = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
@@ -153,12 +153,8 @@ const VariableCard = ({ variable, onEdit, onDelete }: { variable: EggVariable; o
             )}
           </Text>
           <Group gap={6}>
-            <Badge variant="default">
-              {variable.userViewable ? t('adminEggs.variables.viewableBadge') : t('adminEggs.variables.hiddenBadge')}
-            </Badge>
-            <Badge variant="default">
-              {variable.userEditable ? t('adminEggs.variables.editableBadge') : t('adminEggs.variables.readOnlyBadge')}
-            </Badge>
+            <Badge variant="default">{variable.userViewable ? t('adminEggs.variables.viewableBadge') : t('adminEggs.variables.hiddenBadge')}</Badge>
+            <Badge variant="default">{variable.userEditable ? t('adminEggs.variables.editableBadge') : t('adminEggs.variables.readOnlyBadge')}</Badge>
           </Group>
         </Stack>
         <Menu position="bottom-end" withinPortal>
@@ -183,10 +179,18 @@ const VariableCard = ({ variable, onEdit, onDelete }: { variable: EggVariable; o
 export const EggVariablesPage = ({ eggId }: { eggId: string }) => {
   const { t } = useTranslation();
   const egg = useQuery(eggQuery(eggId));
-  const remove = useDeleteVariable(eggId);
+  const remove = useConfirmedAction({
+    mutation: useDeleteVariable(eggId),
+    variables: (v: EggVariable) => v.id,
+    title: t('adminEggs.variables.deleteTitle'),
+    message: (v) => t('adminEggs.variables.deleteText', { name: v.name, env: v.envVariable }),
+    confirmLabel: t('adminEggs.variables.delete'),
+    danger: true,
+    successMessage: (v) => t('adminEggs.variables.deleted', { name: v.name }),
+    keepOpenOnError: true,
+  });
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<EggVariable | null>(null);
-  const [deleting, setDeleting] = useState<EggVariable | null>(null);
   if (!egg.data) {
     return <PageSkeleton />;
   }
@@ -210,32 +214,13 @@ export const EggVariablesPage = ({ eggId }: { eggId: string }) => {
       ) : (
         <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('adminEggs.variables.title')}>
           {variables.map((v) => (
-            <VariableCard key={v.id} variable={v} onEdit={() => setEditing(v)} onDelete={() => setDeleting(v)} />
+            <VariableCard key={v.id} variable={v} onEdit={() => setEditing(v)} onDelete={() => remove.ask(v)} />
           ))}
         </Stack>
       )}
       {adding ? <VariableDialog eggId={eggId} onClose={() => setAdding(false)} /> : null}
       {editing ? <VariableDialog eggId={eggId} variable={editing} onClose={() => setEditing(null)} /> : null}
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('adminEggs.variables.deleteTitle')}
-        message={t('adminEggs.variables.deleteText', { name: deleting?.name ?? '', env: deleting?.envVariable ?? '' })}
-        confirmLabel={t('adminEggs.variables.delete')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) {
-            remove.mutate(deleting.id, {
-              onSuccess: () => {
-                notify({ color: 'green', message: t('adminEggs.variables.deleted', { name: deleting.name }) });
-                setDeleting(null);
-              },
-              onError: notifyError,
-            });
-          }
-        }}
-      />
+      {remove.dialog}
     </Stack>
   );
 };

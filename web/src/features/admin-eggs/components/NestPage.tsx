@@ -7,7 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { ListPagination } from '@/components/ListPagination';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
-import { ListSkeleton, PageSkeleton } from '@/components/Skeletons';
+import { QueryListBody } from '@/components/QueryListBody';
+import { PageSkeleton } from '@/components/Skeletons';
 import { nestEggsQuery, nestQuery } from '@/features/admin-eggs/api';
 import { ImportEggDialog } from '@/features/admin-eggs/components/ImportEggDialog';
 import { DeleteNestDialog, NestDialog } from '@/features/admin-eggs/components/NestDialogs';
@@ -30,30 +31,27 @@ export const NestPage = ({ nestId }: { nestId: string }) => {
   }
   const importButton = <Button onClick={() => setDialog('import')}>{t('adminEggs.import.button')}</Button>;
 
-  let list;
-  if (eggs.isPending) {
-    list = <ListSkeleton rows={3} />;
-  } else if (eggs.isError) {
-    list = <ErrorState error={eggs.error} onRetry={() => void eggs.refetch()} />;
-  } else if (eggs.data.data.length === 0) {
-    list = <EmptyState icon={<IconEgg />} title={t('adminEggs.nest.emptyTitle')} description={t('adminEggs.nest.emptyText')} action={importButton} />;
-  } else {
-    const { totalPages } = eggs.data.meta.pagination;
-    list = (
-      <Stack gap="sm">
-        <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('adminEggs.nest.eggs')}>
-          {eggs.data.data.map((egg) => (
-            <Card key={egg.id} withBorder component="li" padding="sm" aria-label={egg.name}>
-              <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/admin/eggs/$eggId" params={{ eggId: egg.id }} />} style={{ overflowWrap: 'anywhere' }}>
-                {egg.name}
-              </Anchor>
-            </Card>
-          ))}
-        </Stack>
-        <ListPagination total={totalPages} value={page} onChange={setPage} label={t('adminEggs.pages')} />
-      </Stack>
-    );
-  }
+  const list = (
+    <QueryListBody query={eggs} isEmpty={(data) => data.data.length === 0} empty={<EmptyState icon={<IconEgg />} title={t('adminEggs.nest.emptyTitle')} description={t('adminEggs.nest.emptyText')} action={importButton} />}>
+      {(data) => {
+        const { totalPages } = data.meta.pagination;
+        return (
+          <Stack gap="sm">
+            <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('adminEggs.nest.eggs')}>
+              {data.data.map((egg) => (
+                <Card key={egg.id} withBorder component="li" padding="sm" aria-label={egg.name}>
+                  <Anchor fw={600} renderRoot={(props) => <Link {...props} to="/admin/eggs/$eggId" params={{ eggId: egg.id }} />} style={{ overflowWrap: 'anywhere' }}>
+                    {egg.name}
+                  </Anchor>
+                </Card>
+              ))}
+            </Stack>
+            <ListPagination total={totalPages} value={page} onChange={setPage} label={t('adminEggs.pages')} />
+          </Stack>
+        );
+      }}
+    </QueryListBody>
+  );
 
   return (
     <Stack gap="md">
@@ -90,18 +88,9 @@ export const NestPage = ({ nestId }: { nestId: string }) => {
         </Group>
       </Group>
       {list}
-      {dialog === 'import' ? (
-        <ImportEggDialog nestId={nestId} onClose={() => setDialog(null)} onImported={(egg) => notify({ color: 'green', message: t('adminEggs.import.done', { name: egg.name }) })} />
-      ) : null}
+      {dialog === 'import' ? <ImportEggDialog nestId={nestId} onClose={() => setDialog(null)} onImported={(egg) => notify({ color: 'green', message: t('adminEggs.import.done', { name: egg.name }) })} /> : null}
       {dialog === 'edit' ? <NestDialog nest={nest.data} onClose={() => setDialog(null)} /> : null}
-      {dialog === 'delete' ? (
-        <DeleteNestDialog
-          nest={nest.data}
-          eggCount={eggs.data?.meta.pagination.total}
-          onClose={() => setDialog(null)}
-          onDeleted={() => void navigate({ to: '/admin/nests' })}
-        />
-      ) : null}
+      {dialog === 'delete' ? <DeleteNestDialog nest={nest.data} eggCount={eggs.data?.meta.pagination.total} onClose={() => setDialog(null)} onDeleted={() => void navigate({ to: '/admin/nests' })} /> : null}
     </Stack>
   );
 };

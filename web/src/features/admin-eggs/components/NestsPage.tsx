@@ -6,8 +6,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListPagination } from '@/components/ListPagination';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
-import { ListSkeleton } from '@/components/Skeletons';
+import { QueryListBody } from '@/components/QueryListBody';
 import { eggCountQuery, type Nest, nestsQuery } from '@/features/admin-eggs/api';
 import { DeleteNestDialog, NestDialog } from '@/features/admin-eggs/components/NestDialogs';
 
@@ -87,26 +86,23 @@ export const NestsPage = () => {
     </Group>
   );
 
-  let body;
-  if (list.isPending) {
-    body = <ListSkeleton rows={3} />;
-  } else if (list.isError) {
-    body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  } else if (list.data.data.length === 0) {
-    body = <EmptyState icon={<IconEgg />} title={t('adminEggs.nests.emptyTitle')} description={t('adminEggs.nests.emptyText')} />;
-  } else {
-    const { totalPages } = list.data.meta.pagination;
-    body = (
-      <Stack gap="sm">
-        <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('adminEggs.nests.title')}>
-          {list.data.data.map((nest) => (
-            <NestRow key={nest.id} nest={nest} onEdit={() => setEditing(nest)} onDelete={() => setDeleting(nest)} />
-          ))}
-        </Stack>
-        <ListPagination total={totalPages} value={page} onChange={setPage} label={t('adminEggs.pages')} />
-      </Stack>
-    );
-  }
+  const body = (
+    <QueryListBody query={list} isEmpty={(data) => data.data.length === 0} empty={<EmptyState icon={<IconEgg />} title={t('adminEggs.nests.emptyTitle')} description={t('adminEggs.nests.emptyText')} />}>
+      {(data) => {
+        const { totalPages } = data.meta.pagination;
+        return (
+          <Stack gap="sm">
+            <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('adminEggs.nests.title')}>
+              {data.data.map((nest) => (
+                <NestRow key={nest.id} nest={nest} onEdit={() => setEditing(nest)} onDelete={() => setDeleting(nest)} />
+              ))}
+            </Stack>
+            <ListPagination total={totalPages} value={page} onChange={setPage} label={t('adminEggs.pages')} />
+          </Stack>
+        );
+      }}
+    </QueryListBody>
+  );
 
   return (
     <Stack gap="md">

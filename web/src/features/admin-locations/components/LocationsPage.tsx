@@ -3,14 +3,13 @@ import { IconMapPin, IconPencil, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
-import { ListSkeleton } from '@/components/Skeletons';
+import { QueryListBody } from '@/components/QueryListBody';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type Location, locationsQuery, useDeleteLocation, useSaveLocation } from '@/features/admin-locations/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
-import { notify, notifyError } from '@/lib/notify';
+import { notify } from '@/lib/notify';
 
 const LocationDialog = ({ location, onClose }: { location?: Location; onClose: () => void }) => {
   const { t } = useTranslation();
@@ -55,50 +54,52 @@ const LocationDialog = ({ location, onClose }: { location?: Location; onClose: (
 export const LocationsPage = ({ startCreating = false }: { startCreating?: boolean }) => {
   const { t } = useTranslation();
   const list = useQuery(locationsQuery());
-  const remove = useDeleteLocation();
+  const remove = useConfirmedAction({
+    mutation: useDeleteLocation(),
+    variables: (l: Location) => l.id,
+    title: t('adminLocations.deleteTitle'),
+    message: (l) => t('adminLocations.deleteText', { name: l.short }),
+    confirmLabel: t('adminLocations.delete'),
+    danger: true,
+    successMessage: (l) => t('adminLocations.deleted', { name: l.short }),
+  });
   const [editing, setEditing] = useState<Location | 'new' | null>(startCreating ? 'new' : null);
-  const [deleting, setDeleting] = useState<Location | null>(null);
   const newButton = <Button onClick={() => setEditing('new')}>{t('adminLocations.create')}</Button>;
 
-  let body;
-  if (list.isPending) {
-    body = <ListSkeleton rows={3} />;
-  } else if (list.isError) {
-    body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  } else if (list.data.length === 0) {
-    body = <EmptyState icon={<IconMapPin />} title={t('adminLocations.emptyTitle')} description={t('adminLocations.emptyText')} action={newButton} />;
-  } else {
-    body = (
-      <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-        {list.data.map((l) => (
-          <Card key={l.id} withBorder padding="sm" component="li" aria-label={l.short}>
-            <Group justify="space-between" wrap="nowrap" gap="xs">
-              <Stack gap={0} style={{ minWidth: 0 }}>
-                <Text fw={600} ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                  {l.short}
-                </Text>
-                <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                  {l.long ?? t('adminLocations.noLong')}
-                </Text>
-              </Stack>
-              <Group gap={4} wrap="nowrap">
-                <Tooltip label={t('adminLocations.edit')}>
-                  <ActionIcon variant="subtle" size="lg" onClick={() => setEditing(l)} aria-label={t('adminLocations.editOf', { name: l.short })}>
-                    <IconPencil size={18} aria-hidden />
-                  </ActionIcon>
-                </Tooltip>
-                <Tooltip label={t('adminLocations.delete')}>
-                  <ActionIcon variant="subtle" color="red" size="lg" onClick={() => setDeleting(l)} aria-label={t('adminLocations.deleteOf', { name: l.short })}>
-                    <IconTrash size={18} aria-hidden />
-                  </ActionIcon>
-                </Tooltip>
+  const body = (
+    <QueryListBody query={list} empty={<EmptyState icon={<IconMapPin />} title={t('adminLocations.emptyTitle')} description={t('adminLocations.emptyText')} action={newButton} />}>
+      {(locations) => (
+        <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {locations.map((l) => (
+            <Card key={l.id} withBorder padding="sm" component="li" aria-label={l.short}>
+              <Group justify="space-between" wrap="nowrap" gap="xs">
+                <Stack gap={0} style={{ minWidth: 0 }}>
+                  <Text fw={600} ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                    {l.short}
+                  </Text>
+                  <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {l.long ?? t('adminLocations.noLong')}
+                  </Text>
+                </Stack>
+                <Group gap={4} wrap="nowrap">
+                  <Tooltip label={t('adminLocations.edit')}>
+                    <ActionIcon variant="subtle" size="lg" onClick={() => setEditing(l)} aria-label={t('adminLocations.editOf', { name: l.short })}>
+                      <IconPencil size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                  <Tooltip label={t('adminLocations.delete')}>
+                    <ActionIcon variant="subtle" color="red" size="lg" onClick={() => remove.ask(l)} aria-label={t('adminLocations.deleteOf', { name: l.short })}>
+                      <IconTrash size={18} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                </Group>
               </Group>
-            </Group>
-          </Card>
-        ))}
-      </Stack>
-    );
-  }
+            </Card>
+          ))}
+        </Stack>
+      )}
+    </QueryListBody>
+  );
 
   return (
     <Stack gap="md">
@@ -110,29 +111,7 @@ export const LocationsPage = ({ startCreating = false }: { startCreating?: boole
       </Group>
       {body}
       {editing ? <LocationDialog location={editing === 'new' ? undefined : editing} onClose={() => setEditing(null)} /> : null}
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('adminLocations.deleteTitle')}
-        message={t('adminLocations.deleteText', { name: deleting?.short ?? '' })}
-        confirmLabel={t('adminLocations.delete')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) {
-            remove.mutate(deleting.id, {
-              onSuccess: () => {
-                notify({ color: 'green', message: t('adminLocations.deleted', { name: deleting.short }) });
-                setDeleting(null);
-              },
-              onError: (e) => {
-                setDeleting(null);
-                notifyError(e);
-              },
-            });
-          }
-        }}
-      />
+      {remove.dialog}
     </Stack>
   );
 };

@@ -3,11 +3,11 @@ import { IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
+import { QueryListBody } from '@/components/QueryListBody';
 import { FormError } from '@/components/FormError';
 import { ListSkeleton } from '@/components/Skeletons';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type Allocation, allocationsQuery, useCreateAllocations, useDeleteAllocations } from '@/features/admin-nodes/api';
 import { parsePorts } from '@/features/admin-nodes/ports';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
@@ -46,15 +46,7 @@ const AddAllocations = ({ nodeId }: { nodeId: string }) => {
           </Title>
           <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="sm">
             <TextInput label={t('adminNodes.allocations.ip')} description={t('adminNodes.allocations.ipHelp')} value={ip} onChange={(e) => setIp(e.currentTarget.value)} error={fields.ip} required />
-            <TextInput
-              label={t('adminNodes.allocations.ports')}
-              description={t('adminNodes.allocations.portsHelp')}
-              placeholder="25565, 25570-25580"
-              value={ports}
-              onChange={(e) => setPorts(e.currentTarget.value)}
-              error={portsError}
-              required
-            />
+            <TextInput label={t('adminNodes.allocations.ports')} description={t('adminNodes.allocations.portsHelp')} placeholder="25565, 25570-25580" value={ports} onChange={(e) => setPorts(e.currentTarget.value)} error={portsError} required />
             <TextInput label={t('adminNodes.allocations.alias')} description={t('adminNodes.allocations.aliasHelp')} value={alias} onChange={(e) => setAlias(e.currentTarget.value)} error={fields.alias} />
           </SimpleGrid>
           {create.error && Object.keys(fields).length === 0 ? <FormError error={create.error} /> : null}
@@ -77,9 +69,25 @@ export const AllocationsTab = ({ nodeId }: { nodeId: string }) => {
   const { t } = useTranslation();
   const [page, setPage] = useState(1);
   const list = useQuery(allocationsQuery(nodeId, page));
-  const remove = useDeleteAllocations(nodeId);
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [deleting, setDeleting] = useState<string[] | null>(null);
+  const remove = useConfirmedAction({
+    mutation: useDeleteAllocations(nodeId),
+    variables: (ids: string[]) => ids,
+    title: t('adminNodes.allocations.deleteTitle'),
+    message: (ids) => t('adminNodes.allocations.deleteText', { count: ids.length }),
+    confirmLabel: t('adminNodes.allocations.delete'),
+    danger: true,
+    onSuccess: (_ids, { deleted, error }) => {
+      if (error) {
+        notify({ color: 'red', message: t('adminNodes.allocations.partlyDeleted', { count: deleted }) });
+      } else {
+        notify({ color: 'green', message: t('adminNodes.allocations.deleted', { count: deleted }) });
+      }
+      setSelected(new Set());
+    },
+    keepOpenOnError: true,
+    notifyOnError: false,
+  });
   const toggle = (id: string, on: boolean) =>
     setSelected((prev) => {
       const next = new Set(prev);
@@ -91,122 +99,91 @@ export const AllocationsTab = ({ nodeId }: { nodeId: string }) => {
       return next;
     });
 
-  let body;
-  if (list.isPending) {
-    body = <ListSkeleton rows={4} />;
-  } else if (list.isError) {
-    body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  } else if (list.data.allocations.length === 0) {
-    body = <EmptyState title={t('adminNodes.allocations.emptyTitle')} description={t('adminNodes.allocations.emptyText')} />;
-  } else {
-    const free = list.data.allocations.filter((a) => !a.assigned);
-    const allFree = free.length > 0 && free.every((a) => selected.has(a.id));
-    body = (
-      <Stack gap="sm">
-        <Group justify="space-between" wrap="wrap" gap="xs">
-          <Checkbox
-            label={t('adminNodes.allocations.selectFree')}
-            checked={allFree}
-            indeterminate={!allFree && selected.size > 0}
-            disabled={free.length === 0}
-            onChange={(e) => setSelected(e.currentTarget.checked ? new Set(free.map((a) => a.id)) : new Set())}
-          />
-          <Button color="red" variant="light" size="xs" disabled={selected.size === 0} onClick={() => setDeleting([...selected])}>
-            {t('adminNodes.allocations.deleteSelected', { count: selected.size })}
-          </Button>
-        </Group>
-        <Text size="sm" c="dimmed">
-          {t('adminNodes.allocations.count', { count: list.data.total })}
-        </Text>
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-          {list.data.allocations.map((a: Allocation) => {
-            const address = `${a.alias ?? a.ip}:${a.port}`;
-            return (
-              <Card key={a.id} withBorder padding="xs" component="li" aria-label={address}>
-                <Group justify="space-between" wrap="nowrap" gap="xs">
-                  <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-                    <Checkbox
-                      aria-label={t('adminNodes.allocations.select', { address })}
-                      checked={selected.has(a.id)}
-                      disabled={a.assigned}
-                      onChange={(e) => toggle(a.id, e.currentTarget.checked)}
-                    />
-                    <Stack gap={0} style={{ minWidth: 0 }}>
-                      <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
-                        {address}
-                      </Text>
-                      {a.alias ? (
-                        <Text size="xs" c="dimmed">
-                          {a.ip}
-                        </Text>
-                      ) : null}
-                      {a.notes ? (
-                        <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                          {a.notes}
-                        </Text>
-                      ) : null}
-                    </Stack>
-                  </Group>
-                  {a.assigned ? (
-                    <Badge variant="light" style={{ flexShrink: 0 }}>
-                      {t('adminNodes.allocations.server', { id: a.serverId })}
-                    </Badge>
-                  ) : (
-                    <Tooltip label={t('adminNodes.allocations.delete')}>
-                      <ActionIcon variant="subtle" color="red" onClick={() => setDeleting([a.id])} aria-label={t('adminNodes.allocations.deleteOf', { address })}>
-                        <IconTrash size={16} aria-hidden />
-                      </ActionIcon>
-                    </Tooltip>
-                  )}
-                </Group>
-              </Card>
-            );
-          })}
-        </SimpleGrid>
-        {list.data.totalPages > 1 ? (
-          <Group justify="center">
-            <Pagination
-              total={list.data.totalPages}
-              value={page}
-              onChange={setPage}
-              getItemProps={(p) => ({ 'aria-label': t('adminNodes.allocations.page', { page: p }) })}
-              getControlProps={(control) => ({ 'aria-label': t(control === 'previous' || control === 'first' ? 'adminNodes.allocations.previousPage' : 'adminNodes.allocations.nextPage') })}
-              size="sm"
-            />
-          </Group>
-        ) : null}
-      </Stack>
-    );
-  }
+  const body = (
+    <QueryListBody query={list} loading={<ListSkeleton rows={4} />} isEmpty={(data) => data.allocations.length === 0} empty={<EmptyState title={t('adminNodes.allocations.emptyTitle')} description={t('adminNodes.allocations.emptyText')} />}>
+      {(data) => {
+        const free = data.allocations.filter((a) => !a.assigned);
+        const allFree = free.length > 0 && free.every((a) => selected.has(a.id));
+        return (
+          <Stack gap="sm">
+            <Group justify="space-between" wrap="wrap" gap="xs">
+              <Checkbox
+                label={t('adminNodes.allocations.selectFree')}
+                checked={allFree}
+                indeterminate={!allFree && selected.size > 0}
+                disabled={free.length === 0}
+                onChange={(e) => setSelected(e.currentTarget.checked ? new Set(free.map((a) => a.id)) : new Set())}
+              />
+              <Button color="red" variant="light" size="xs" disabled={selected.size === 0} onClick={() => remove.ask([...selected])}>
+                {t('adminNodes.allocations.deleteSelected', { count: selected.size })}
+              </Button>
+            </Group>
+            <Text size="sm" c="dimmed">
+              {t('adminNodes.allocations.count', { count: data.total })}
+            </Text>
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+              {data.allocations.map((a: Allocation) => {
+                const address = `${a.alias ?? a.ip}:${a.port}`;
+                return (
+                  <Card key={a.id} withBorder padding="xs" component="li" aria-label={address}>
+                    <Group justify="space-between" wrap="nowrap" gap="xs">
+                      <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+                        <Checkbox aria-label={t('adminNodes.allocations.select', { address })} checked={selected.has(a.id)} disabled={a.assigned} onChange={(e) => toggle(a.id, e.currentTarget.checked)} />
+                        <Stack gap={0} style={{ minWidth: 0 }}>
+                          <Text size="sm" ff="monospace" style={{ overflowWrap: 'anywhere' }}>
+                            {address}
+                          </Text>
+                          {a.alias ? (
+                            <Text size="xs" c="dimmed">
+                              {a.ip}
+                            </Text>
+                          ) : null}
+                          {a.notes ? (
+                            <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                              {a.notes}
+                            </Text>
+                          ) : null}
+                        </Stack>
+                      </Group>
+                      {a.assigned ? (
+                        <Badge variant="light" style={{ flexShrink: 0 }}>
+                          {t('adminNodes.allocations.server', { id: a.serverId })}
+                        </Badge>
+                      ) : (
+                        <Tooltip label={t('adminNodes.allocations.delete')}>
+                          <ActionIcon variant="subtle" color="red" onClick={() => remove.ask([a.id])} aria-label={t('adminNodes.allocations.deleteOf', { address })}>
+                            <IconTrash size={16} aria-hidden />
+                          </ActionIcon>
+                        </Tooltip>
+                      )}
+                    </Group>
+                  </Card>
+                );
+              })}
+            </SimpleGrid>
+            {data.totalPages > 1 ? (
+              <Group justify="center">
+                <Pagination
+                  total={data.totalPages}
+                  value={page}
+                  onChange={setPage}
+                  getItemProps={(p) => ({ 'aria-label': t('adminNodes.allocations.page', { page: p }) })}
+                  getControlProps={(control) => ({ 'aria-label': t(control === 'previous' || control === 'first' ? 'adminNodes.allocations.previousPage' : 'adminNodes.allocations.nextPage') })}
+                  size="sm"
+                />
+              </Group>
+            ) : null}
+          </Stack>
+        );
+      }}
+    </QueryListBody>
+  );
 
   return (
     <Stack gap="md">
       <AddAllocations nodeId={nodeId} />
       {body}
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('adminNodes.allocations.deleteTitle')}
-        message={t('adminNodes.allocations.deleteText', { count: deleting?.length ?? 0 })}
-        confirmLabel={t('adminNodes.allocations.delete')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) {
-            remove.mutate(deleting, {
-              onSuccess: ({ deleted, error }) => {
-                if (error) {
-                  notify({ color: 'red', message: t('adminNodes.allocations.partlyDeleted', { count: deleted }) });
-                } else {
-                  notify({ color: 'green', message: t('adminNodes.allocations.deleted', { count: deleted }) });
-                }
-                setSelected(new Set());
-                setDeleting(null);
-              },
-            });
-          }
-        }}
-      />
+      {remove.dialog}
     </Stack>
   );
 };

@@ -2,15 +2,14 @@ import { Alert, Button, Code, Group, Paper, Stack, Text, Title } from '@mantine/
 import { IconDownload, IconKey, IconRefresh } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyButton } from '@/components/CopyButton';
 import { FormError } from '@/components/FormError';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type AdminNode, useCreateDeployKey, useDownloadConfiguration, useResetToken } from '@/features/admin-nodes/api';
 import { notify } from '@/lib/notify';
 
 /** The one line an operator runs on the node: it fetches config.yml with a key that can only read node configurations. */
-const deployCommand = (key: string, nodeId: string): string =>
-  `curl -fsSL -H "Authorization: Bearer ${key}" "${window.location.origin}/api/admin/daemon/nodes/${nodeId}/configuration?format=yaml" -o /etc/pterodactyl/config.yml`;
+const deployCommand = (key: string, nodeId: string): string => `curl -fsSL -H "Authorization: Bearer ${key}" "${window.location.origin}/api/admin/daemon/nodes/${nodeId}/configuration?format=yaml" -o /etc/pterodactyl/config.yml`;
 
 /** Saves text as a file through the browser's download. */
 const saveFile = (text: string, name: string): void => {
@@ -31,7 +30,19 @@ export const ConfigurationTab = ({ node }: { node: AdminNode }) => {
   const deploy = useCreateDeployKey(node);
   const reset = useResetToken(node.id);
   const [command, setCommand] = useState<string | null>(null);
-  const [confirmReset, setConfirmReset] = useState(false);
+  const resetToken = useConfirmedAction({
+    mutation: reset,
+    variables: () => undefined,
+    title: t('adminNodes.config.resetTitle'),
+    message: () => t('adminNodes.config.resetConfirm'),
+    confirmLabel: t('adminNodes.config.resetToken'),
+    danger: true,
+    onSuccess: () => {
+      setCommand(null);
+      notify({ color: 'green', message: t('adminNodes.config.resetDone') });
+    },
+    notifyOnError: false,
+  });
 
   return (
     <Stack gap="md">
@@ -44,11 +55,7 @@ export const ConfigurationTab = ({ node }: { node: AdminNode }) => {
             {t('adminNodes.config.fileText')}
           </Text>
           <Group>
-            <Button
-              leftSection={<IconDownload size={16} aria-hidden />}
-              loading={download.isPending}
-              onClick={() => download.mutate(undefined, { onSuccess: (yaml) => saveFile(yaml, 'config.yml') })}
-            >
+            <Button leftSection={<IconDownload size={16} aria-hidden />} loading={download.isPending} onClick={() => download.mutate(undefined, { onSuccess: (yaml) => saveFile(yaml, 'config.yml') })}>
               {t('adminNodes.config.download')}
             </Button>
           </Group>
@@ -65,12 +72,7 @@ export const ConfigurationTab = ({ node }: { node: AdminNode }) => {
             {t('adminNodes.config.deployText')}
           </Text>
           <Group>
-            <Button
-              variant="light"
-              leftSection={<IconKey size={16} aria-hidden />}
-              loading={deploy.isPending}
-              onClick={() => deploy.mutate(undefined, { onSuccess: (key) => setCommand(deployCommand(key, node.id)) })}
-            >
+            <Button variant="light" leftSection={<IconKey size={16} aria-hidden />} loading={deploy.isPending} onClick={() => deploy.mutate(undefined, { onSuccess: (key) => setCommand(deployCommand(key, node.id)) })}>
               {t('adminNodes.config.createDeploy')}
             </Button>
           </Group>
@@ -100,32 +102,14 @@ export const ConfigurationTab = ({ node }: { node: AdminNode }) => {
             {t('adminNodes.config.tokenText', { identifier: node.tokenIdentifier })}
           </Text>
           <Group>
-            <Button color="red" variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => setConfirmReset(true)}>
+            <Button color="red" variant="light" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => resetToken.ask(node)}>
               {t('adminNodes.config.resetToken')}
             </Button>
           </Group>
           {reset.error ? <FormError error={reset.error} /> : null}
         </Stack>
       </Paper>
-      <ConfirmDialog
-        opened={confirmReset}
-        title={t('adminNodes.config.resetTitle')}
-        message={t('adminNodes.config.resetConfirm')}
-        confirmLabel={t('adminNodes.config.resetToken')}
-        danger
-        loading={reset.isPending}
-        onClose={() => setConfirmReset(false)}
-        onConfirm={() =>
-          reset.mutate(undefined, {
-            onSuccess: () => {
-              setCommand(null);
-              notify({ color: 'green', message: t('adminNodes.config.resetDone') });
-              setConfirmReset(false);
-            },
-            onError: () => setConfirmReset(false),
-          })
-        }
-      />
+      {resetToken.dialog}
     </Stack>
   );
 };

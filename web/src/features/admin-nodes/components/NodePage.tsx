@@ -4,10 +4,10 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { PageSkeleton } from '@/components/Skeletons';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type AdminNode, nodeQuery, useDeleteNode, useUpdateNode } from '@/features/admin-nodes/api';
 import { AllocationsTab } from '@/features/admin-nodes/components/AllocationsTab';
 import { ConfigurationTab } from '@/features/admin-nodes/components/ConfigurationTab';
@@ -17,14 +17,23 @@ import { ServersTab } from '@/features/admin-nodes/components/ServersTab';
 import { NODE_TABS, type NodeTab } from '@/features/admin-nodes/node-tabs';
 import { notify } from '@/lib/notify';
 
-
 const SettingsTab = ({ node }: { node: AdminNode }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const update = useUpdateNode(node.id);
   const remove = useDeleteNode();
+  const deleteNode = useConfirmedAction({
+    mutation: remove,
+    variables: (n: AdminNode) => n.id,
+    title: t('adminNodes.deleteTitle'),
+    message: (n) => t('adminNodes.deleteText', { name: n.name }),
+    confirmLabel: t('adminNodes.delete'),
+    danger: true,
+    successMessage: (n) => t('adminNodes.deleted', { name: n.name }),
+    onSuccess: () => void navigate({ to: '/admin/nodes' }),
+    notifyOnError: false,
+  });
   const [pushError, setPushError] = useState<string | null>(null);
-  const [confirmDelete, setConfirmDelete] = useState(false);
   return (
     <Stack gap="md">
       <Paper withBorder p="md" radius="md">
@@ -58,31 +67,14 @@ const SettingsTab = ({ node }: { node: AdminNode }) => {
             {t('adminNodes.deleteHelp')}
           </Text>
           <Group>
-            <Button color="red" variant="light" onClick={() => setConfirmDelete(true)}>
+            <Button color="red" variant="light" onClick={() => deleteNode.ask(node)}>
               {t('adminNodes.delete')}
             </Button>
           </Group>
           {remove.error ? <FormError error={remove.error} /> : null}
         </Stack>
       </Paper>
-      <ConfirmDialog
-        opened={confirmDelete}
-        title={t('adminNodes.deleteTitle')}
-        message={t('adminNodes.deleteText', { name: node.name })}
-        confirmLabel={t('adminNodes.delete')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setConfirmDelete(false)}
-        onConfirm={() =>
-          remove.mutate(node.id, {
-            onSuccess: () => {
-              notify({ color: 'green', message: t('adminNodes.deleted', { name: node.name }) });
-              void navigate({ to: '/admin/nodes' });
-            },
-            onError: () => setConfirmDelete(false),
-          })
-        }
-      />
+      {deleteNode.dialog}
     </Stack>
   );
 };

@@ -5,8 +5,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
-import { ListSkeleton } from '@/components/Skeletons';
+import { QueryListBody } from '@/components/QueryListBody';
 import { nodesQuery, useCreateNode } from '@/features/admin-nodes/api';
 import { NodeForm } from '@/features/admin-nodes/components/NodeForm';
 import { NodeHealth } from '@/features/admin-nodes/components/NodeHealth';
@@ -24,44 +23,39 @@ export const NodesPage = ({ startCreating = false }: { startCreating?: boolean }
   const [creating, setCreating] = useState(startCreating);
   const newButton = <Button onClick={() => setCreating(true)}>{t('adminNodes.create')}</Button>;
 
-  let body;
-  if (list.isPending) {
-    body = <ListSkeleton rows={3} />;
-  } else if (list.isError) {
-    body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  } else if (list.data.length === 0) {
-    body = <EmptyState icon={<IconServer2 />} title={t('adminNodes.emptyTitle')} description={t('adminNodes.emptyText')} action={newButton} />;
-  } else {
-    body = (
-      <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-        {list.data.map((node) => (
-          <Card key={node.id} withBorder padding="sm" component="li" aria-label={node.name}>
-            <Group justify="space-between" wrap="wrap" gap="xs">
-              <Stack gap={4} style={{ minWidth: 0 }}>
-                <Group gap="xs">
-                  <Anchor renderRoot={(props) => <Link {...props} to="/admin/nodes/$nid" params={{ nid: node.id }} />} fw={600} style={{ overflowWrap: 'anywhere' }}>
-                    {node.name}
-                  </Anchor>
-                  {node.maintenanceMode ? (
-                    <Badge color="orange" variant="light" styles={{ label: { color: 'var(--mantine-color-text)' } }}>
-                      {t('adminNodes.maintenanceBadge')}
-                    </Badge>
-                  ) : null}
-                </Group>
-                <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                  {node.baseUrl} · {t('adminNodes.capacity', { memory: formatBytes(node.memory * MIB, i18n.language), disk: formatBytes(node.disk * MIB, i18n.language) })}
-                </Text>
-                <NodeHealth node={node} />
-              </Stack>
-              <Button variant="default" size="xs" renderRoot={(props) => <Link {...props} to="/admin/nodes/$nid" params={{ nid: node.id }} />} aria-label={t('adminNodes.manageOf', { name: node.name })}>
-                {t('adminNodes.manage')}
-              </Button>
-            </Group>
-          </Card>
-        ))}
-      </Stack>
-    );
-  }
+  const body = (
+    <QueryListBody query={list} empty={<EmptyState icon={<IconServer2 />} title={t('adminNodes.emptyTitle')} description={t('adminNodes.emptyText')} action={newButton} />}>
+      {(data) => (
+        <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+          {data.map((node) => (
+            <Card key={node.id} withBorder padding="sm" component="li" aria-label={node.name}>
+              <Group justify="space-between" wrap="wrap" gap="xs">
+                <Stack gap={4} style={{ minWidth: 0 }}>
+                  <Group gap="xs">
+                    <Anchor renderRoot={(props) => <Link {...props} to="/admin/nodes/$nid" params={{ nid: node.id }} />} fw={600} style={{ overflowWrap: 'anywhere' }}>
+                      {node.name}
+                    </Anchor>
+                    {node.maintenanceMode ? (
+                      <Badge color="orange" variant="light" styles={{ label: { color: 'var(--mantine-color-text)' } }}>
+                        {t('adminNodes.maintenanceBadge')}
+                      </Badge>
+                    ) : null}
+                  </Group>
+                  <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                    {node.baseUrl} · {t('adminNodes.capacity', { memory: formatBytes(node.memory * MIB, i18n.language), disk: formatBytes(node.disk * MIB, i18n.language) })}
+                  </Text>
+                  <NodeHealth node={node} />
+                </Stack>
+                <Button variant="default" size="xs" renderRoot={(props) => <Link {...props} to="/admin/nodes/$nid" params={{ nid: node.id }} />} aria-label={t('adminNodes.manageOf', { name: node.name })}>
+                  {t('adminNodes.manage')}
+                </Button>
+              </Group>
+            </Card>
+          ))}
+        </Stack>
+      )}
+    </QueryListBody>
+  );
 
   return (
     <Stack gap="md">

@@ -6,7 +6,7 @@ import { Link } from '@tanstack/react-router';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
+import { QueryListBody } from '@/components/QueryListBody';
 import { ListSkeleton } from '@/components/Skeletons';
 import { adminServersQuery } from '@/features/admin-servers/api';
 import { ServerTable } from '@/features/admin-servers/components/ServerTable';
@@ -45,56 +45,57 @@ export const AdminServersPage = ({ search, onSearchChange }: AdminServersPagePro
     </Button>
   );
 
-  const content = (() => {
-    if (list.isError) {
-      return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-    }
-    if (!list.data) {
-      return <ListSkeleton rows={4} />;
-    }
-    const { total, totalPages } = list.data.meta.pagination;
-    if (total === 0) {
-      return query ? (
-        <EmptyState
-          icon={<IconSearch />}
-          title={t('adminServers.list.noMatchTitle', { query })}
-          description={t('adminServers.list.noMatchText')}
-          action={
-            <Button
-              variant="light"
-              onClick={() => {
-                setDraft('');
-                sent.current = '';
-                onSearchChange({});
-              }}
-            >
-              {t('adminServers.list.clearSearch')}
-            </Button>
-          }
-        />
-      ) : (
-        <EmptyState
-          icon={<IconServer />}
-          title={t('adminServers.list.emptyTitle')}
-          description={t('adminServers.list.emptyText')}
-          action={
-            <Button variant="light" renderRoot={(props) => <Link {...props} to="/admin/servers/new" />}>
-              {t('adminServers.list.createFirst')}
-            </Button>
-          }
-        />
-      );
-    }
-    const servers = list.data.data;
-    return (
-      <Stack gap="sm" aria-busy={list.isPlaceholderData || undefined} style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
-        <Text size="sm" c="dimmed">
-          {query ? t('adminServers.list.matches', { count: total, query }) : t('adminServers.list.count', { count: total })}
-        </Text>
-        <ServerTable servers={servers} page={page} totalPages={totalPages} onPageChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })} />
-      </Stack>
-    );
-  })();
+  const content = (
+    <QueryListBody
+      query={list}
+      loading={<ListSkeleton rows={4} />}
+      isEmpty={(data) => data.meta.pagination.total === 0}
+      empty={
+        query ? (
+          <EmptyState
+            icon={<IconSearch />}
+            title={t('adminServers.list.noMatchTitle', { query })}
+            description={t('adminServers.list.noMatchText')}
+            action={
+              <Button
+                variant="light"
+                onClick={() => {
+                  setDraft('');
+                  sent.current = '';
+                  onSearchChange({});
+                }}
+              >
+                {t('adminServers.list.clearSearch')}
+              </Button>
+            }
+          />
+        ) : (
+          <EmptyState
+            icon={<IconServer />}
+            title={t('adminServers.list.emptyTitle')}
+            description={t('adminServers.list.emptyText')}
+            action={
+              <Button variant="light" renderRoot={(props) => <Link {...props} to="/admin/servers/new" />}>
+                {t('adminServers.list.createFirst')}
+              </Button>
+            }
+          />
+        )
+      }
+    >
+      {(data) => {
+        const { total, totalPages } = data.meta.pagination;
+        return (
+          <Stack gap="sm" aria-busy={list.isPlaceholderData || undefined} style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
+            <Text size="sm" c="dimmed">
+              {query ? t('adminServers.list.matches', { count: total, query }) : t('adminServers.list.count', { count: total })}
+            </Text>
+            <ServerTable servers={data.data} page={page} totalPages={totalPages} onPageChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })} />
+          </Stack>
+        );
+      }}
+    </QueryListBody>
+  );
 
   return (
     <Stack gap="md">

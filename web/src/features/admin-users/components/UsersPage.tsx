@@ -5,7 +5,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
+import { QueryListBody } from '@/components/QueryListBody';
 import { ListSkeleton } from '@/components/Skeletons';
 import { type AdminUser, isInvitedOnly, useCreateUser, usersQuery } from '@/features/admin-users/api';
 import { UserForm } from '@/features/admin-users/components/UserForm';
@@ -62,63 +62,67 @@ export const UsersPage = ({ search, onSearchChange, startCreating = false }: { s
 
   const newButton = <Button onClick={() => setCreating(true)}>{t('adminUsers.create')}</Button>;
 
-  let body;
-  if (list.isPending) {
-    body = <ListSkeleton rows={4} />;
-  } else if (list.isError) {
-    body = <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  } else if (list.data.users.length === 0) {
-    body = search.q ? (
-      <EmptyState icon={<IconSearch />} title={t('adminUsers.noMatchTitle')} description={t('adminUsers.noMatchText', { query: search.q })} />
-    ) : (
-      <EmptyState icon={<IconUsers />} title={t('adminUsers.emptyTitle')} description={t('adminUsers.emptyText')} action={newButton} />
-    );
-  } else {
-    const { users, total, totalPages } = list.data;
-    body = (
-      <Stack gap="sm">
-        <Text size="sm" c="dimmed">
-          {t('adminUsers.count', { count: total })}
-        </Text>
-        <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-busy={list.isPlaceholderData || undefined}>
-          {users.map((user) => (
-            <Card key={user.id} withBorder padding="sm" component="li" aria-label={user.username}>
-              <Group justify="space-between" wrap="wrap" gap="xs">
-                <Stack gap={2} style={{ minWidth: 0 }}>
-                  <Group gap="xs">
-                    <Anchor renderRoot={(props) => <Link {...props} to="/admin/users/$uid" params={{ uid: user.id }} />} fw={600} style={{ overflowWrap: 'anywhere' }}>
-                      {user.username}
-                    </Anchor>
-                    <UserBadges user={user} />
+  const body = (
+    <QueryListBody
+      query={list}
+      loading={<ListSkeleton rows={4} />}
+      isEmpty={(data) => data.users.length === 0}
+      empty={
+        search.q ? (
+          <EmptyState icon={<IconSearch />} title={t('adminUsers.noMatchTitle')} description={t('adminUsers.noMatchText', { query: search.q })} />
+        ) : (
+          <EmptyState icon={<IconUsers />} title={t('adminUsers.emptyTitle')} description={t('adminUsers.emptyText')} action={newButton} />
+        )
+      }
+    >
+      {(data) => {
+        const { users, total, totalPages } = data;
+        return (
+          <Stack gap="sm">
+            <Text size="sm" c="dimmed">
+              {t('adminUsers.count', { count: total })}
+            </Text>
+            <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-busy={list.isPlaceholderData || undefined}>
+              {users.map((user) => (
+                <Card key={user.id} withBorder padding="sm" component="li" aria-label={user.username}>
+                  <Group justify="space-between" wrap="wrap" gap="xs">
+                    <Stack gap={2} style={{ minWidth: 0 }}>
+                      <Group gap="xs">
+                        <Anchor renderRoot={(props) => <Link {...props} to="/admin/users/$uid" params={{ uid: user.id }} />} fw={600} style={{ overflowWrap: 'anywhere' }}>
+                          {user.username}
+                        </Anchor>
+                        <UserBadges user={user} />
+                      </Group>
+                      <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                        {user.name ? `${user.name} · ${user.email}` : user.email}
+                      </Text>
+                    </Stack>
+                    <Button variant="default" size="xs" renderRoot={(props) => <Link {...props} to="/admin/users/$uid" params={{ uid: user.id }} />} aria-label={t('adminUsers.manageOf', { name: user.username })}>
+                      {t('adminUsers.manage')}
+                    </Button>
                   </Group>
-                  <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
-                    {user.name ? `${user.name} · ${user.email}` : user.email}
-                  </Text>
-                </Stack>
-                <Button variant="default" size="xs" renderRoot={(props) => <Link {...props} to="/admin/users/$uid" params={{ uid: user.id }} />} aria-label={t('adminUsers.manageOf', { name: user.username })}>
-                  {t('adminUsers.manage')}
-                </Button>
+                </Card>
+              ))}
+            </Stack>
+            {totalPages > 1 ? (
+              <Group justify="center">
+                <Pagination
+                  total={totalPages}
+                  value={Math.min(page, totalPages)}
+                  onChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })}
+                  getItemProps={(p) => ({ 'aria-label': t('adminUsers.page', { page: p }) })}
+                  getControlProps={(control) => ({
+                    'aria-label': t(control === 'previous' ? 'adminUsers.previousPage' : control === 'next' ? 'adminUsers.nextPage' : control === 'first' ? 'adminUsers.firstPage' : 'adminUsers.lastPage'),
+                  })}
+                  size="sm"
+                />
               </Group>
-            </Card>
-          ))}
-        </Stack>
-        {totalPages > 1 ? (
-          <Group justify="center">
-            <Pagination
-              total={totalPages}
-              value={Math.min(page, totalPages)}
-              onChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })}
-              getItemProps={(p) => ({ 'aria-label': t('adminUsers.page', { page: p }) })}
-              getControlProps={(control) => ({
-                'aria-label': t(control === 'previous' ? 'adminUsers.previousPage' : control === 'next' ? 'adminUsers.nextPage' : control === 'first' ? 'adminUsers.firstPage' : 'adminUsers.lastPage'),
-              })}
-              size="sm"
-            />
-          </Group>
-        ) : null}
-      </Stack>
-    );
-  }
+            ) : null}
+          </Stack>
+        );
+      }}
+    </QueryListBody>
+  );
 
   return (
     <Stack gap="md">
@@ -128,14 +132,7 @@ export const UsersPage = ({ search, onSearchChange, startCreating = false }: { s
         </Title>
         {list.data && list.data.users.length > 0 ? newButton : null}
       </Group>
-      <TextInput
-        leftSection={<IconSearch size={16} aria-hidden />}
-        label={t('adminUsers.search')}
-        placeholder={t('adminUsers.searchPlaceholder')}
-        value={typed}
-        onChange={(e) => setTyped(e.currentTarget.value)}
-        type="search"
-      />
+      <TextInput leftSection={<IconSearch size={16} aria-hidden />} label={t('adminUsers.search')} placeholder={t('adminUsers.searchPlaceholder')} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} type="search" />
       {body}
       <Modal
         opened={creating}

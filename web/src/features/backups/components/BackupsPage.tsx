@@ -3,11 +3,10 @@ import { IconDotsVertical, IconLock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
+import { QueryListBody } from '@/components/QueryListBody';
 import { FormError } from '@/components/FormError';
-import { ListSkeleton } from '@/components/Skeletons';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type Backup, backupDownloadUrl, backupsQuery, useCreateBackup, useDeleteBackup, useRestoreBackup, useToggleLock } from '@/features/backups/api';
 import { serverQuery } from '@/features/server/api';
 import { formatBytes, formatDateTime } from '@/lib/format';
@@ -43,7 +42,15 @@ const CreateDialog = ({ serverId, onClose }: { serverId: string; onClose: () => 
       >
         <Stack>
           <TextInput label={t('backups.name')} description={t('backups.nameHelp')} maxLength={191} value={name} onChange={(e) => setName(e.currentTarget.value)} data-autofocus />
-          <Textarea label={t('backups.ignored')} description={t('backups.ignoredHelp')} autosize minRows={3} value={ignored} onChange={(e) => setIgnored(e.currentTarget.value)} styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }} />
+          <Textarea
+            label={t('backups.ignored')}
+            description={t('backups.ignoredHelp')}
+            autosize
+            minRows={3}
+            value={ignored}
+            onChange={(e) => setIgnored(e.currentTarget.value)}
+            styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
+          />
           {create.error ? <FormError error={create.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
@@ -84,13 +91,7 @@ const RestoreDialog = ({ serverId, backup, onClose }: { serverId: string; backup
         <Stack>
           <Text size="sm">{t('backups.restoreText')}</Text>
           <Checkbox label={t('backups.truncate')} description={t('backups.truncateHelp')} checked={truncate} onChange={(e) => setTruncate(e.currentTarget.checked)} />
-          <TextInput
-            label={t('backups.typeName', { name: backup.name })}
-            value={typed}
-            onChange={(e) => setTyped(e.currentTarget.value)}
-            autoComplete="off"
-            data-autofocus
-          />
+          <TextInput label={t('backups.typeName', { name: backup.name })} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" data-autofocus />
           {restore.error ? <FormError error={restore.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
@@ -112,130 +113,113 @@ export const BackupsPage = ({ serverId }: { serverId: string }) => {
   const server = useQuery(serverQuery(serverId));
   const list = useQuery(backupsQuery(serverId));
   const lock = useToggleLock(serverId);
-  const remove = useDeleteBackup(serverId);
+  const remove = useConfirmedAction({
+    mutation: useDeleteBackup(serverId),
+    variables: (b: Backup) => b.id,
+    title: t('backups.deleteTitle'),
+    message: (b) => t('backups.deleteText', { name: b.name }),
+    confirmLabel: t('backups.delete'),
+    danger: true,
+    successMessage: () => t('backups.deleted'),
+    keepOpenOnError: true,
+  });
   const [creating, setCreating] = useState(false);
   const [restoring, setRestoring] = useState<Backup | null>(null);
-  const [deleting, setDeleting] = useState<Backup | null>(null);
   const granted = new Set(server.data?.permissions ?? []);
 
-  if (list.isPending || server.isPending) {
-    return <ListSkeleton rows={3} />;
-  }
-  if (list.isError) {
-    return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  }
-  const { backupCount, backupLimit } = list.data.meta;
-  const full = backupLimit !== null && backupCount >= backupLimit;
-  const createButton = granted.has('server.backup.create') ? (
-    <Button onClick={() => setCreating(true)} disabled={full}>
-      {t('backups.create')}
-    </Button>
-  ) : null;
-
-  const download = async (b: Backup) => {
-    try {
-      window.location.assign(await backupDownloadUrl(serverId, b.id));
-    } catch (error) {
-      notifyError(error);
-    }
-  };
-
   return (
-    <Stack gap="md">
-      <Group justify="space-between" wrap="wrap">
-        <Title order={2} size="h3">
-          {t('backups.title')}
-        </Title>
-        {createButton}
-      </Group>
-      <Stack gap={4}>
-        <Text size="sm">
-          {backupLimit === null ? t('backups.usageUnlimited', { count: backupCount }) : backupLimit === 0 ? t('backups.disabled') : t('backups.usage', { count: backupCount, limit: backupLimit })}
-        </Text>
-        {backupLimit ? <Progress value={Math.min(100, (backupCount / backupLimit) * 100)} aria-label={t('backups.usageLabel')} color={full ? 'red' : undefined} /> : null}
-        {full && backupLimit ? (
-          <Text size="sm" c="dimmed">
-            {t('backups.full')}
-          </Text>
-        ) : null}
-      </Stack>
-      {list.data.data.length === 0 ? (
-        <EmptyState title={t('backups.emptyTitle')} description={t('backups.emptyText')} />
-      ) : (
-        <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-          {list.data.data.map((b) => (
-            <Card key={b.id} withBorder component="li" padding="sm" aria-label={b.name} data-status={b.status}>
-              <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
-                <Stack gap={2} style={{ minWidth: 0 }}>
-                  <Group gap="xs">
-                    {b.isLocked ? <IconLock size={16} aria-label={t('backups.locked')} role="img" /> : null}
-                    <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-                      {b.name}
-                    </Text>
-                    <Badge {...STATUS_BADGE[b.status]}>
-                      {t(`backups.status.${b.status}`)}
-                    </Badge>
-                  </Group>
-                  <Text size="sm" c="dimmed">
-                    {formatDateTime(b.createdAt, i18n.language)}
-                    {b.status === 'successful' ? ` · ${formatBytes(b.bytes, i18n.language)}` : ''}
-                  </Text>
-                  {b.status === 'in_progress' ? <Progress value={100} animated striped aria-label={t('backups.inProgress')} /> : null}
-                  {b.checksum ? (
-                    <Code style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }} fz="xs">
-                      {b.checksum}
-                    </Code>
-                  ) : null}
-                </Stack>
-                {b.status === 'in_progress' ? null : (
-                  <Menu position="bottom-end" withinPortal>
-                    <Menu.Target>
-                      <Button variant="default" size="xs" style={{ flexShrink: 0 }} rightSection={<IconDotsVertical size={14} aria-hidden />} aria-label={t('backups.actionsOf', { name: b.name })}>
-                        {t('backups.actions')}
-                      </Button>
-                    </Menu.Target>
-                    <Menu.Dropdown>
-                      {granted.has('server.backup.download') && b.status === 'successful' ? <Menu.Item onClick={() => void download(b)}>{t('backups.download')}</Menu.Item> : null}
-                      {granted.has('server.backup.restore') && b.status === 'successful' ? <Menu.Item onClick={() => setRestoring(b)}>{t('backups.restore')}</Menu.Item> : null}
-                      {granted.has('server.backup.delete') ? (
-                        <Menu.Item onClick={() => lock.mutate(b.id, { onError: notifyError })}>{b.isLocked ? t('backups.unlock') : t('backups.lock')}</Menu.Item>
-                      ) : null}
-                      {granted.has('server.backup.delete') && !b.isLocked ? (
-                        <Menu.Item color="red" onClick={() => setDeleting(b)}>
-                          {t('backups.delete')}
-                        </Menu.Item>
-                      ) : null}
-                      {granted.has('server.backup.download') || granted.has('server.backup.restore') || granted.has('server.backup.delete') ? null : <Menu.Label>{t('backups.noActions')}</Menu.Label>}
-                    </Menu.Dropdown>
-                  </Menu>
-                )}
-              </Group>
-            </Card>
-          ))}
-        </Stack>
-      )}
-      {creating ? <CreateDialog serverId={serverId} onClose={() => setCreating(false)} /> : null}
-      {restoring ? <RestoreDialog serverId={serverId} backup={restoring} onClose={() => setRestoring(null)} /> : null}
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('backups.deleteTitle')}
-        message={t('backups.deleteText', { name: deleting?.name ?? '' })}
-        confirmLabel={t('backups.delete')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) {
-            remove.mutate(deleting.id, {
-              onSuccess: () => {
-                notify({ color: 'green', message: t('backups.deleted') });
-                setDeleting(null);
-              },
-              onError: notifyError,
-            });
+    <QueryListBody query={list} waiting={server.isPending}>
+      {(backups) => {
+        const { backupCount, backupLimit } = backups.meta;
+        const full = backupLimit !== null && backupCount >= backupLimit;
+        const createButton = granted.has('server.backup.create') ? (
+          <Button onClick={() => setCreating(true)} disabled={full}>
+            {t('backups.create')}
+          </Button>
+        ) : null;
+
+        const download = async (b: Backup) => {
+          try {
+            window.location.assign(await backupDownloadUrl(serverId, b.id));
+          } catch (error) {
+            notifyError(error);
           }
-        }}
-      />
-    </Stack>
+        };
+
+        return (
+          <Stack gap="md">
+            <Group justify="space-between" wrap="wrap">
+              <Title order={2} size="h3">
+                {t('backups.title')}
+              </Title>
+              {createButton}
+            </Group>
+            <Stack gap={4}>
+              <Text size="sm">{backupLimit === null ? t('backups.usageUnlimited', { count: backupCount }) : backupLimit === 0 ? t('backups.disabled') : t('backups.usage', { count: backupCount, limit: backupLimit })}</Text>
+              {backupLimit ? <Progress value={Math.min(100, (backupCount / backupLimit) * 100)} aria-label={t('backups.usageLabel')} color={full ? 'red' : undefined} /> : null}
+              {full && backupLimit ? (
+                <Text size="sm" c="dimmed">
+                  {t('backups.full')}
+                </Text>
+              ) : null}
+            </Stack>
+            {backups.data.length === 0 ? (
+              <EmptyState title={t('backups.emptyTitle')} description={t('backups.emptyText')} />
+            ) : (
+              <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+                {backups.data.map((b) => (
+                  <Card key={b.id} withBorder component="li" padding="sm" aria-label={b.name} data-status={b.status}>
+                    <Group justify="space-between" wrap="nowrap" align="flex-start" gap="xs">
+                      <Stack gap={2} style={{ minWidth: 0 }}>
+                        <Group gap="xs">
+                          {b.isLocked ? <IconLock size={16} aria-label={t('backups.locked')} role="img" /> : null}
+                          <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
+                            {b.name}
+                          </Text>
+                          <Badge {...STATUS_BADGE[b.status]}>{t(`backups.status.${b.status}`)}</Badge>
+                        </Group>
+                        <Text size="sm" c="dimmed">
+                          {formatDateTime(b.createdAt, i18n.language)}
+                          {b.status === 'successful' ? ` · ${formatBytes(b.bytes, i18n.language)}` : ''}
+                        </Text>
+                        {b.status === 'in_progress' ? <Progress value={100} animated striped aria-label={t('backups.inProgress')} /> : null}
+                        {b.checksum ? (
+                          <Code style={{ overflowWrap: 'anywhere', whiteSpace: 'normal' }} fz="xs">
+                            {b.checksum}
+                          </Code>
+                        ) : null}
+                      </Stack>
+                      {b.status === 'in_progress' ? null : (
+                        <Menu position="bottom-end" withinPortal>
+                          <Menu.Target>
+                            <Button variant="default" size="xs" style={{ flexShrink: 0 }} rightSection={<IconDotsVertical size={14} aria-hidden />} aria-label={t('backups.actionsOf', { name: b.name })}>
+                              {t('backups.actions')}
+                            </Button>
+                          </Menu.Target>
+                          <Menu.Dropdown>
+                            {granted.has('server.backup.download') && b.status === 'successful' ? <Menu.Item onClick={() => void download(b)}>{t('backups.download')}</Menu.Item> : null}
+                            {granted.has('server.backup.restore') && b.status === 'successful' ? <Menu.Item onClick={() => setRestoring(b)}>{t('backups.restore')}</Menu.Item> : null}
+                            {granted.has('server.backup.delete') ? <Menu.Item onClick={() => lock.mutate(b.id, { onError: notifyError })}>{b.isLocked ? t('backups.unlock') : t('backups.lock')}</Menu.Item> : null}
+                            {granted.has('server.backup.delete') && !b.isLocked ? (
+                              <Menu.Item color="red" onClick={() => remove.ask(b)}>
+                                {t('backups.delete')}
+                              </Menu.Item>
+                            ) : null}
+                            {granted.has('server.backup.download') || granted.has('server.backup.restore') || granted.has('server.backup.delete') ? null : <Menu.Label>{t('backups.noActions')}</Menu.Label>}
+                          </Menu.Dropdown>
+                        </Menu>
+                      )}
+                    </Group>
+                  </Card>
+                ))}
+              </Stack>
+            )}
+            {creating ? <CreateDialog serverId={serverId} onClose={() => setCreating(false)} /> : null}
+            {restoring ? <RestoreDialog serverId={serverId} backup={restoring} onClose={() => setRestoring(null)} /> : null}
+            {remove.dialog}
+          </Stack>
+        );
+      }}
+    </QueryListBody>
   );
 };

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { MUTED } from '@/features/dashboard/components/muted';
 import { ListPagination } from '@/components/ListPagination';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
+import { QueryListBody } from '@/components/QueryListBody';
 import { CardsSkeleton } from '@/components/Skeletons';
 import { useServerList, type ServerTab } from '@/features/dashboard/api';
 import { ServerCard } from '@/features/dashboard/components/ServerCard';
@@ -83,68 +83,69 @@ export const DashboardPage = ({ search, admin, selfId, onSearchChange }: Dashboa
 
   const tabs: ServerTab[] = admin ? ['mine', 'shared', 'all'] : ['mine', 'shared'];
 
-  const content = (() => {
-    if (list.isError) {
-      return <ErrorState error={list.error} title={t('dashboard.loadError')} onRetry={() => void list.refetch()} />;
-    }
-    if (!list.data) {
-      return <CardsSkeleton cards={3} />;
-    }
-    const { total, totalPages } = list.data;
-    if (total === 0) {
-      if (query) {
-        return (
-          <EmptyState
-            icon={<IconSearch />}
-            title={t('dashboard.empty.searchTitle', { query })}
-            description={t('dashboard.empty.searchText')}
-            action={
-              <Button variant="light" onClick={() => { setDraft(''); sendQuery.cancel?.(); sent.current = ''; onSearchChange({ tab: search.tab }); }}>
-                {t('dashboard.empty.clearSearch')}
-              </Button>
-            }
-          />
-        );
-      }
-      const text = tab === 'shared' ? t('dashboard.empty.sharedText') : tab === 'all' ? t('dashboard.empty.allText') : admin ? t('dashboard.empty.mineAdminText') : t('dashboard.empty.mineText');
-      const title = tab === 'shared' ? t('dashboard.empty.sharedTitle') : tab === 'all' ? t('dashboard.empty.allTitle') : t('dashboard.empty.mineTitle');
+  const emptyState = (() => {
+    if (query) {
       return (
         <EmptyState
-          icon={<IconServer />}
-          title={title}
-          description={text}
+          icon={<IconSearch />}
+          title={t('dashboard.empty.searchTitle', { query })}
+          description={t('dashboard.empty.searchText')}
           action={
-            <Group justify="center" gap="sm">
-              {admin && tab !== 'shared' ? (
-                <Button renderRoot={(props) => <Link {...props} to="/admin/servers/new" />} leftSection={<IconPlus size={16} aria-hidden />}>
-                  {t('dashboard.empty.createServer')}
-                </Button>
-              ) : null}
-            </Group>
+            <Button
+              variant="light"
+              onClick={() => {
+                setDraft('');
+                sendQuery.cancel?.();
+                sent.current = '';
+                onSearchChange({ tab: search.tab });
+              }}
+            >
+              {t('dashboard.empty.clearSearch')}
+            </Button>
           }
         />
       );
     }
+    const text = tab === 'shared' ? t('dashboard.empty.sharedText') : tab === 'all' ? t('dashboard.empty.allText') : admin ? t('dashboard.empty.mineAdminText') : t('dashboard.empty.mineText');
+    const title = tab === 'shared' ? t('dashboard.empty.sharedTitle') : tab === 'all' ? t('dashboard.empty.allTitle') : t('dashboard.empty.mineTitle');
     return (
-      <Stack gap="md">
-        <Text size="sm" c={MUTED}>
-          {query ? t('dashboard.matches', { count: total, query }) : t('dashboard.count', { count: total })}
-        </Text>
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" aria-busy={list.isPlaceholderData || undefined} style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
-          {servers.map((server) => (
-            <ServerCard
-              key={server.id}
-              server={server}
-              live={live.servers.get(server.uuid)}
-              status={statuses.get(server.uuid)!}
-              owner={server.owner.id === selfId ? 'self' : tab === 'all' ? 'other' : 'sharer'}
-            />
-          ))}
-        </SimpleGrid>
-        <ListPagination total={totalPages} value={page} onChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })} label={t('dashboard.pagination')} />
-      </Stack>
+      <EmptyState
+        icon={<IconServer />}
+        title={title}
+        description={text}
+        action={
+          <Group justify="center" gap="sm">
+            {admin && tab !== 'shared' ? (
+              <Button renderRoot={(props) => <Link {...props} to="/admin/servers/new" />} leftSection={<IconPlus size={16} aria-hidden />}>
+                {t('dashboard.empty.createServer')}
+              </Button>
+            ) : null}
+          </Group>
+        }
+      />
     );
   })();
+
+  const content = (
+    <QueryListBody query={list} loading={<CardsSkeleton cards={3} />} errorTitle={t('dashboard.loadError')} isEmpty={(data) => data.total === 0} empty={emptyState}>
+      {(data) => {
+        const { total, totalPages } = data;
+        return (
+          <Stack gap="md">
+            <Text size="sm" c={MUTED}>
+              {query ? t('dashboard.matches', { count: total, query }) : t('dashboard.count', { count: total })}
+            </Text>
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" aria-busy={list.isPlaceholderData || undefined} style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
+              {servers.map((server) => (
+                <ServerCard key={server.id} server={server} live={live.servers.get(server.uuid)} status={statuses.get(server.uuid)!} owner={server.owner.id === selfId ? 'self' : tab === 'all' ? 'other' : 'sharer'} />
+              ))}
+            </SimpleGrid>
+            <ListPagination total={totalPages} value={page} onChange={(p) => onSearchChange({ ...search, page: p > 1 ? p : undefined })} label={t('dashboard.pagination')} />
+          </Stack>
+        );
+      }}
+    </QueryListBody>
+  );
 
   return (
     <Stack gap="md">

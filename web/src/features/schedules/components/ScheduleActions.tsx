@@ -2,7 +2,7 @@ import { Button, Group, Menu } from '@mantine/core';
 import { IconDotsVertical, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type Schedule, useDeleteSchedule, useRunSchedule, useUpdateSchedule } from '@/features/schedules/api';
 import { ScheduleForm } from '@/features/schedules/components/ScheduleForm';
 import { notify, notifyError } from '@/lib/notify';
@@ -15,19 +15,24 @@ export const ScheduleActions = ({ serverId, schedule, granted, onDeleted }: { se
   const { t } = useTranslation();
   const run = useRunSchedule(serverId);
   const update = useUpdateSchedule(serverId);
-  const remove = useDeleteSchedule(serverId);
+  const remove = useConfirmedAction({
+    mutation: useDeleteSchedule(serverId),
+    variables: (s: Schedule) => s.id,
+    title: t('schedules.deleteTitle'),
+    message: (s) => t('schedules.deleteText', { name: s.name }),
+    confirmLabel: t('schedules.delete'),
+    danger: true,
+    successMessage: () => t('schedules.deleted'),
+    onSuccess: () => onDeleted?.(),
+    keepOpenOnError: true,
+  });
   const [editing, setEditing] = useState(false);
-  const [deleting, setDeleting] = useState(false);
   const canUpdate = granted.has('server.schedule.update');
   const canDelete = granted.has('server.schedule.delete');
   if (!canUpdate && !canDelete) {
     return null;
   }
-  const toggle = () =>
-    update.mutate(
-      { id: schedule.id, is_active: !schedule.is_active },
-      { onSuccess: (s) => notify({ color: 'green', message: s.is_active ? t('schedules.resumedToast') : t('schedules.pausedToast') }), onError: notifyError },
-    );
+  const toggle = () => update.mutate({ id: schedule.id, is_active: !schedule.is_active }, { onSuccess: (s) => notify({ color: 'green', message: s.is_active ? t('schedules.resumedToast') : t('schedules.pausedToast') }), onError: notifyError });
   return (
     <Group gap="xs" wrap="wrap" justify="flex-end">
       {canUpdate ? (
@@ -64,32 +69,14 @@ export const ScheduleActions = ({ serverId, schedule, granted, onDeleted }: { se
         <Menu.Dropdown>
           {canUpdate ? <Menu.Item onClick={() => setEditing(true)}>{t('schedules.edit')}</Menu.Item> : null}
           {canDelete ? (
-            <Menu.Item color="red" onClick={() => setDeleting(true)}>
+            <Menu.Item color="red" onClick={() => remove.ask(schedule)}>
               {t('schedules.delete')}
             </Menu.Item>
           ) : null}
         </Menu.Dropdown>
       </Menu>
       {editing ? <ScheduleForm serverId={serverId} schedule={schedule} onClose={() => setEditing(false)} /> : null}
-      <ConfirmDialog
-        opened={deleting}
-        title={t('schedules.deleteTitle')}
-        message={t('schedules.deleteText', { name: schedule.name })}
-        confirmLabel={t('schedules.delete')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setDeleting(false)}
-        onConfirm={() =>
-          remove.mutate(schedule.id, {
-            onSuccess: () => {
-              notify({ color: 'green', message: t('schedules.deleted') });
-              setDeleting(false);
-              onDeleted?.();
-            },
-            onError: notifyError,
-          })
-        }
-      />
+      {remove.dialog}
     </Group>
   );
 };

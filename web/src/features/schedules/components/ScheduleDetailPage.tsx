@@ -4,17 +4,17 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { PageSkeleton } from '@/components/Skeletons';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { serverQuery } from '@/features/server/api';
 import { MAX_TASKS, MAX_TIME_OFFSET, POWER_ACTIONS, scheduleQuery, type ScheduleTask, TASK_ACTIONS, type TaskAction, useCreateTask, useDeleteTask } from '@/features/schedules/api';
 import { ScheduleActions } from '@/features/schedules/components/ScheduleActions';
 import { ScheduleBadges, ScheduleTimes } from '@/features/schedules/components/SchedulesPage';
 import { formatDuration } from '@/lib/format';
-import { notify, notifyError } from '@/lib/notify';
+import { notify } from '@/lib/notify';
 
 /** The permission doing a task's action by hand needs; the panel refuses a task its author could not do. */
 const ACTION_PERMISSION: Record<TaskAction, string> = { command: 'server.console', power: 'server.power', backup: 'server.backup.create' };
@@ -85,9 +85,7 @@ const AddTaskDialog = ({ serverId, scheduleId, granted, onClose }: { serverId: s
               comboboxProps={{ withinPortal: true }}
             />
           ) : null}
-          {action === 'backup' ? (
-            <TextInput label={t('schedules.tasks.backupName')} description={t('schedules.tasks.backupNameHelp')} maxLength={191} value={backupName} onChange={(e) => setBackupName(e.currentTarget.value)} />
-          ) : null}
+          {action === 'backup' ? <TextInput label={t('schedules.tasks.backupName')} description={t('schedules.tasks.backupNameHelp')} maxLength={191} value={backupName} onChange={(e) => setBackupName(e.currentTarget.value)} /> : null}
           <NumberInput
             label={t('schedules.tasks.offset')}
             description={t('schedules.tasks.offsetHelp')}
@@ -100,12 +98,7 @@ const AddTaskDialog = ({ serverId, scheduleId, granted, onClose }: { serverId: s
             onChange={setOffset}
             error={offsetOk ? undefined : t('schedules.tasks.offsetHelp')}
           />
-          <Checkbox
-            label={t('schedules.tasks.continueOnFailure')}
-            description={t('schedules.tasks.continueOnFailureHelp')}
-            checked={continueOnFailure}
-            onChange={(e) => setContinueOnFailure(e.currentTarget.checked)}
-          />
+          <Checkbox label={t('schedules.tasks.continueOnFailure')} description={t('schedules.tasks.continueOnFailureHelp')} checked={continueOnFailure} onChange={(e) => setContinueOnFailure(e.currentTarget.checked)} />
           {create.error ? <FormError error={create.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose}>
@@ -142,9 +135,17 @@ export const ScheduleDetailPage = ({ serverId, scheduleId }: { serverId: string;
   const navigate = useNavigate();
   const server = useQuery(serverQuery(serverId));
   const schedule = useQuery(scheduleQuery(serverId, scheduleId));
-  const removeTask = useDeleteTask(serverId, scheduleId);
+  const removeTask = useConfirmedAction({
+    mutation: useDeleteTask(serverId, scheduleId),
+    variables: ({ task }: { task: ScheduleTask; n: number }) => task.id,
+    title: t('schedules.tasks.deleteTitle'),
+    message: ({ task, n }) => t('schedules.tasks.deleteText', { n, action: t(`schedules.tasks.actions.${task.action}`) }),
+    confirmLabel: t('schedules.tasks.delete'),
+    danger: true,
+    successMessage: () => t('schedules.tasks.deleted'),
+    keepOpenOnError: true,
+  });
   const [adding, setAdding] = useState(false);
-  const [deleting, setDeleting] = useState<{ task: ScheduleTask; n: number } | null>(null);
   const granted = new Set(server.data?.permissions ?? []);
 
   if (schedule.isPending || server.isPending) {
@@ -233,7 +234,7 @@ export const ScheduleDetailPage = ({ serverId, scheduleId }: { serverId: string;
                   </Text>
                 </Stack>
                 {canEdit ? (
-                  <ActionIcon variant="subtle" color="red" onClick={() => setDeleting({ task, n: i + 1 })} aria-label={t('schedules.tasks.deleteOf', { n: i + 1 })}>
+                  <ActionIcon variant="subtle" color="red" onClick={() => removeTask.ask({ task, n: i + 1 })} aria-label={t('schedules.tasks.deleteOf', { n: i + 1 })}>
                     <IconTrash size={18} aria-hidden />
                   </ActionIcon>
                 ) : null}
@@ -243,26 +244,7 @@ export const ScheduleDetailPage = ({ serverId, scheduleId }: { serverId: string;
         </Stack>
       )}
       {adding ? <AddTaskDialog serverId={serverId} scheduleId={scheduleId} granted={granted} onClose={() => setAdding(false)} /> : null}
-      <ConfirmDialog
-        opened={deleting !== null}
-        title={t('schedules.tasks.deleteTitle')}
-        message={t('schedules.tasks.deleteText', { n: deleting?.n ?? 0, action: deleting ? t(`schedules.tasks.actions.${deleting.task.action}`) : '' })}
-        confirmLabel={t('schedules.tasks.delete')}
-        danger
-        loading={removeTask.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={() => {
-          if (deleting) {
-            removeTask.mutate(deleting.task.id, {
-              onSuccess: () => {
-                notify({ color: 'green', message: t('schedules.tasks.deleted') });
-                setDeleting(null);
-              },
-              onError: notifyError,
-            });
-          }
-        }}
-      />
+      {removeTask.dialog}
     </Stack>
   );
 };

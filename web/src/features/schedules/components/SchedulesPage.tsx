@@ -5,8 +5,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
-import { ListSkeleton } from '@/components/Skeletons';
+import { QueryListBody } from '@/components/QueryListBody';
 import { serverQuery } from '@/features/server/api';
 import { type Schedule, schedulesQuery } from '@/features/schedules/api';
 import { describeCron, PANEL_TIME_ZONE, parseCronString } from '@/features/schedules/cron';
@@ -64,51 +63,51 @@ export const SchedulesPage = ({ serverId }: { serverId: string }) => {
   const [creating, setCreating] = useState(false);
   const granted = new Set(server.data?.permissions ?? []);
 
-  if (list.isPending || server.isPending) {
-    return <ListSkeleton rows={3} />;
-  }
-  if (list.isError) {
-    return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  }
-  const createButton = granted.has('server.schedule.create') ? <Button onClick={() => setCreating(true)}>{t('schedules.create')}</Button> : null;
   return (
-    <Stack gap="md">
-      <Group justify="space-between" wrap="wrap">
-        <Title order={2} size="h3">
-          {t('schedules.title')}
-        </Title>
-        {list.data.length > 0 ? createButton : null}
-      </Group>
-      {list.data.length === 0 ? (
-        <EmptyState icon={<IconCalendarTime />} title={t('schedules.emptyTitle')} description={t('schedules.emptyText')} action={createButton} />
-      ) : (
-        <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
-          {list.data.map((s) => (
-            <Card key={s.id} withBorder component="li" padding="sm" aria-label={s.name}>
-              <Stack gap="xs">
-                <Group justify="space-between" align="flex-start" gap="xs">
-                  <Stack gap={4} style={{ minWidth: 0 }}>
-                    <Anchor renderRoot={(props) => <Link to="/server/$id/schedules/$sid" params={{ id: serverId, sid: s.id }} {...props} />} fw={600} style={{ overflowWrap: 'anywhere' }} aria-label={t('schedules.open', { name: s.name })}>
-                      {s.name}
-                    </Anchor>
-                    <ScheduleBadges schedule={s} />
-                  </Stack>
-                  <ScheduleActions serverId={serverId} schedule={s} granted={granted} />
-                </Group>
-                <ScheduleTimes schedule={s} />
+    <QueryListBody query={list} waiting={server.isPending}>
+      {(schedules) => {
+        const createButton = granted.has('server.schedule.create') ? <Button onClick={() => setCreating(true)}>{t('schedules.create')}</Button> : null;
+        return (
+          <Stack gap="md">
+            <Group justify="space-between" wrap="wrap">
+              <Title order={2} size="h3">
+                {t('schedules.title')}
+              </Title>
+              {schedules.length > 0 ? createButton : null}
+            </Group>
+            {schedules.length === 0 ? (
+              <EmptyState icon={<IconCalendarTime />} title={t('schedules.emptyTitle')} description={t('schedules.emptyText')} action={createButton} />
+            ) : (
+              <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+                {schedules.map((s) => (
+                  <Card key={s.id} withBorder component="li" padding="sm" aria-label={s.name}>
+                    <Stack gap="xs">
+                      <Group justify="space-between" align="flex-start" gap="xs">
+                        <Stack gap={4} style={{ minWidth: 0 }}>
+                          <Anchor renderRoot={(props) => <Link to="/server/$id/schedules/$sid" params={{ id: serverId, sid: s.id }} {...props} />} fw={600} style={{ overflowWrap: 'anywhere' }} aria-label={t('schedules.open', { name: s.name })}>
+                            {s.name}
+                          </Anchor>
+                          <ScheduleBadges schedule={s} />
+                        </Stack>
+                        <ScheduleActions serverId={serverId} schedule={s} granted={granted} />
+                      </Group>
+                      <ScheduleTimes schedule={s} />
+                    </Stack>
+                  </Card>
+                ))}
               </Stack>
-            </Card>
-          ))}
-        </Stack>
-      )}
-      {creating ? (
-        <ScheduleForm
-          serverId={serverId}
-          onClose={() => setCreating(false)}
-          // A new schedule has no tasks yet: its page is where they are added.
-          onCreated={(created) => void navigate({ to: '/server/$id/schedules/$sid', params: { id: serverId, sid: created.id } })}
-        />
-      ) : null}
-    </Stack>
+            )}
+            {creating ? (
+              <ScheduleForm
+                serverId={serverId}
+                onClose={() => setCreating(false)}
+                // A new schedule has no tasks yet: its page is where they are added.
+                onCreated={(created) => void navigate({ to: '/server/$id/schedules/$sid', params: { id: serverId, sid: created.id } })}
+              />
+            ) : null}
+          </Stack>
+        );
+      }}
+    </QueryListBody>
   );
 };

@@ -5,7 +5,7 @@ import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { CopyButton } from '@/components/CopyButton';
 import { EmptyState } from '@/components/EmptyState';
-import { ErrorState } from '@/components/ErrorState';
+import { QueryListBody } from '@/components/QueryListBody';
 import { FormError } from '@/components/FormError';
 import { CardsSkeleton } from '@/components/Skeletons';
 import { serverQuery } from '@/features/server/api';
@@ -218,53 +218,53 @@ export const StartupPage = ({ serverId }: { serverId: string }) => {
   const startup = useQuery(startupQuery(serverId));
   const [drafts, setDrafts] = useState<Record<string, string>>({});
 
-  if (startup.isPending || server.isPending) {
-    return <CardsSkeleton cards={4} />;
-  }
-  if (startup.isError) {
-    return <ErrorState error={startup.error} onRetry={() => void startup.refetch()} />;
-  }
-  const granted = new Set(server.data?.permissions ?? []);
-  const canUpdate = granted.has('server.startup.update');
-  const valueOf = (v: StartupVariable): string => drafts[v.envVariable] ?? v.serverValue;
-  const values = Object.fromEntries(startup.data.variables.map((v) => [v.envVariable, valueOf(v)]));
-  const setDraft = (env: string, value: string | undefined) =>
-    setDrafts((d) => {
-      const next = { ...d };
-      if (value === undefined) {
-        delete next[env];
-      } else {
-        next[env] = value;
-      }
-      return next;
-    });
-
   return (
-    <Stack gap="md">
-      <Title order={2} size="h3">
-        {t('startup.title')}
-      </Title>
-      <CommandCard serverId={serverId} startup={startup.data} values={values} canChooseImage={granted.has('server.startup.docker-image')} />
-      <Title order={2} size="h4">
-        {t('startup.variables')}
-      </Title>
-      {startup.data.variables.length === 0 ? (
-        <EmptyState icon={<IconVariable />} title={t('startup.emptyTitle')} description={t('startup.emptyText')} />
-      ) : (
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-          {startup.data.variables.map((v) => (
-            <VariableCard
-              key={v.envVariable}
-              serverId={serverId}
-              variable={v}
-              value={valueOf(v)}
-              canUpdate={canUpdate}
-              onType={(value) => setDraft(v.envVariable, value === v.serverValue ? undefined : value)}
-              onSaved={() => setDraft(v.envVariable, undefined)}
-            />
-          ))}
-        </SimpleGrid>
-      )}
-    </Stack>
+    <QueryListBody query={startup} waiting={server.isPending} loading={<CardsSkeleton cards={4} />}>
+      {(data) => {
+        const granted = new Set(server.data?.permissions ?? []);
+        const canUpdate = granted.has('server.startup.update');
+        const valueOf = (v: StartupVariable): string => drafts[v.envVariable] ?? v.serverValue;
+        const values = Object.fromEntries(data.variables.map((v) => [v.envVariable, valueOf(v)]));
+        const setDraft = (env: string, value: string | undefined) =>
+          setDrafts((d) => {
+            const next = { ...d };
+            if (value === undefined) {
+              delete next[env];
+            } else {
+              next[env] = value;
+            }
+            return next;
+          });
+
+        return (
+          <Stack gap="md">
+            <Title order={2} size="h3">
+              {t('startup.title')}
+            </Title>
+            <CommandCard serverId={serverId} startup={data} values={values} canChooseImage={granted.has('server.startup.docker-image')} />
+            <Title order={2} size="h4">
+              {t('startup.variables')}
+            </Title>
+            {data.variables.length === 0 ? (
+              <EmptyState icon={<IconVariable />} title={t('startup.emptyTitle')} description={t('startup.emptyText')} />
+            ) : (
+              <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+                {data.variables.map((v) => (
+                  <VariableCard
+                    key={v.envVariable}
+                    serverId={serverId}
+                    variable={v}
+                    value={valueOf(v)}
+                    canUpdate={canUpdate}
+                    onType={(value) => setDraft(v.envVariable, value === v.serverValue ? undefined : value)}
+                    onSaved={() => setDraft(v.envVariable, undefined)}
+                  />
+                ))}
+              </SimpleGrid>
+            )}
+          </Stack>
+        );
+      }}
+    </QueryListBody>
   );
 };

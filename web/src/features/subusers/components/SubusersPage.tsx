@@ -3,15 +3,15 @@ import { IconMailOff, IconTrash } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { EmptyState } from '@/components/EmptyState';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { ListSkeleton } from '@/components/Skeletons';
+import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { serverQuery } from '@/features/server/api';
 import { subusersQuery, type Subuser, type SubuserEmail, useRemoveSubuser, useSaveSubuser } from '@/features/subusers/api';
 import { PermissionMatrix } from '@/features/subusers/components/PermissionMatrix';
-import { notify, notifyError } from '@/lib/notify';
+import { notify } from '@/lib/notify';
 
 /** Add (`subuser: null` with an e-mail field) or edit a subuser's permissions. */
 const SubuserDialog = ({
@@ -78,9 +78,17 @@ export const SubusersPage = ({ serverId }: { serverId: string }) => {
   const { t } = useTranslation();
   const server = useQuery(serverQuery(serverId));
   const list = useQuery(subusersQuery(serverId));
-  const remove = useRemoveSubuser(serverId);
+  const remove = useConfirmedAction({
+    mutation: useRemoveSubuser(serverId),
+    variables: (u: Subuser) => u.id,
+    title: t('subusers.removeTitle'),
+    message: (u) => t('subusers.removeText', { email: u.email }),
+    confirmLabel: t('subusers.remove'),
+    danger: true,
+    successMessage: () => t('subusers.removed'),
+    keepOpenOnError: true,
+  });
   const [editing, setEditing] = useState<Subuser | 'new' | null>(null);
-  const [removing, setRemoving] = useState<Subuser | null>(null);
   // Whether the last subuser added was e-mailed: when not, the owner must hear it, and why.
   const [added, setAdded] = useState<{ email: string; mail: SubuserEmail } | null>(null);
   const granted = new Set(server.data?.permissions ?? []);
@@ -119,7 +127,7 @@ export const SubusersPage = ({ serverId }: { serverId: string }) => {
                 ) : null}
                 {granted.has('server.subuser.delete') ? (
                   <Tooltip label={t('subusers.remove')}>
-                    <ActionIcon variant="subtle" color="red" size="lg" onClick={() => setRemoving(s)} aria-label={t('subusers.removeOf', { email: s.email })}>
+                    <ActionIcon variant="subtle" color="red" size="lg" onClick={() => remove.ask(s)} aria-label={t('subusers.removeOf', { email: s.email })}>
                       <IconTrash size={18} aria-hidden />
                     </ActionIcon>
                   </Tooltip>
@@ -160,29 +168,8 @@ export const SubusersPage = ({ serverId }: { serverId: string }) => {
         </Alert>
       ) : null}
       {body}
-      {editing ? (
-        <SubuserDialog serverId={serverId} subuser={editing === 'new' ? null : editing} grantable={granted} onClose={() => setEditing(null)} onAdded={setAdded} />
-      ) : null}
-      <ConfirmDialog
-        opened={removing !== null}
-        title={t('subusers.removeTitle')}
-        message={t('subusers.removeText', { email: removing?.email ?? '' })}
-        confirmLabel={t('subusers.remove')}
-        danger
-        loading={remove.isPending}
-        onClose={() => setRemoving(null)}
-        onConfirm={() => {
-          if (removing) {
-            remove.mutate(removing.id, {
-              onSuccess: () => {
-                notify({ color: 'green', message: t('subusers.removed') });
-                setRemoving(null);
-              },
-              onError: notifyError,
-            });
-          }
-        }}
-      />
+      {editing ? <SubuserDialog serverId={serverId} subuser={editing === 'new' ? null : editing} grantable={granted} onClose={() => setEditing(null)} onAdded={setAdded} /> : null}
+      {remove.dialog}
     </Stack>
   );
 };

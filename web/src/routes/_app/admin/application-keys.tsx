@@ -1,7 +1,13 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { ApplicationKeysPage } from '@/features/admin-application-keys/components/ApplicationKeysPage';
+import { applicationKeysQuery } from '@/features/admin-application-keys/api';
 
 // `/admin/application-keys`: the administrator's keys for Pterodactyl's application API.
 export const Route = createFileRoute('/_app/admin/application-keys')({
+  loader: ({ context }) => {
+    if (context.session.user.admin) {
+      void context.queryClient.prefetchQuery(applicationKeysQuery());
+    }
+  },
   component: ApplicationKeysPage,
 });

@@ -1,9 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { LocationsPage } from '@/features/admin-locations/components/LocationsPage';
+import { locationsQuery } from '@/features/admin-locations/api';
 
 // `/admin/locations?create=true`: where nodes stand; `create` opens the new-location dialog (the overview's checklist links there).
 export const Route = createFileRoute('/_app/admin/locations')({
   validateSearch: (search: Record<string, unknown>): { create?: true } => (search.create === true ? { create: true } : {}),
+  loader: ({ context }) => {
+    if (context.session.user.admin) {
+      void context.queryClient.prefetchQuery(locationsQuery());
+    }
+  },
   component: function AdminLocationsRoute() {
     return <LocationsPage startCreating={Route.useSearch().create === true} />;
   },

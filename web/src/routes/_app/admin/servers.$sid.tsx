@@ -1,10 +1,16 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { AdminServerPage } from '@/features/admin-servers/components/AdminServerPage';
 import { parseServerTab } from '@/features/admin-servers/search-params';
+import { adminServerQuery } from '@/features/admin-servers/api';
 
 // `/admin/servers/$sid?tab=`: one server's administration (details, build, startup, manage).
 export const Route = createFileRoute('/_app/admin/servers/$sid')({
   validateSearch: parseServerTab,
+  loader: ({ context, params }) => {
+    if (context.session.user.admin) {
+      void context.queryClient.prefetchQuery(adminServerQuery(params.sid));
+    }
+  },
   component: function AdminServerRoute() {
     const { sid } = Route.useParams();
     const { tab } = Route.useSearch();

@@ -1,8 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { UserPage } from '@/features/admin-users/components/UserPage';
+import { userQuery } from '@/features/admin-users/api';
 
 // `/admin/users/$uid`: one account.
 export const Route = createFileRoute('/_app/admin/users/$uid')({
+  loader: ({ context, params }) => {
+    if (context.session.user.admin) {
+      void context.queryClient.prefetchQuery(userQuery(params.uid));
+    }
+  },
   component: function AdminUserRoute() {
     const { uid } = Route.useParams();
     const { session } = Route.useRouteContext();
