@@ -38,10 +38,13 @@ export default defineConfig({
   root: here('.'),
   publicDir: here('public'),
   plugins: [
-    // File routes in web/src/routes; each route's component becomes its own chunk (autoCodeSplitting).
+    // File routes in web/src/routes; each route's loader and component become one chunk of their own
+    // (autoCodeSplitting): a loader prefetches with its feature's api module, which would otherwise join
+    // the first visit's bundle.
     tanstackRouter({
       target: 'react',
       autoCodeSplitting: true,
+      codeSplittingOptions: { defaultBehavior: [['loader', 'component'], ['errorComponent'], ['notFoundComponent']] },
       routesDirectory: here('src/routes'),
       generatedRouteTree: here('src/routeTree.gen.ts'),
       quoteStyle: 'single',

@@ -5,7 +5,10 @@ import { signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { dbKinds } from 'test/utils/test-db';
 
-type Operation = { responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }> };
+type Operation = {
+  parameters?: { in: string; name: string; required?: boolean }[];
+  responses: Record<string, { content?: Record<string, { schema?: Record<string, unknown> }> }>;
+};
 type Document = { paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, object> } };
 
 /** A schema that says something: a bare `{type: 'object'}` (what a handler typed as an object literal gets) does not. */
@@ -55,6 +58,20 @@ describe.each(dbKinds(['postgres']))('the OpenAPI document (%s)', (db) => {
         // 204, 202 and 101 may answer no body at all; any other 2xx says what its body is.
         const declared = ok.some(([status, r]) => (r.content === undefined ? ['101', '202', '204'].includes(status) : Object.values(r.content).some((c) => meaningful(c.schema))));
         if (!declared) {missing.push(`${method.toUpperCase()} ${path}`);}
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('should declare every path parameter of every operation, required', () => {
+    const missing: string[] = [];
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      const names = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+      for (const [method, op] of Object.entries(methods)) {
+        const declared = new Set((op.parameters ?? []).filter((p) => p.in === 'path' && p.required === true).map((p) => p.name));
+        for (const name of names.filter((n) => !declared.has(n))) {
+          missing.push(`${method.toUpperCase()} ${path}: {${name}}`);
+        }
       }
     }
     expect(missing).toEqual([]);
