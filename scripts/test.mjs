@@ -1,8 +1,9 @@
 // `npm test`: every check the project has, in the order that gives an answer soonest on two cores.
 //
 //   1. build (server and web UI, each only when its sources changed: scripts/build.mjs)
-//   2. the static checks and the fast suites, in two lanes side by side (each is one process on one
-//      core): typecheck then dead code (knip); lint then the web UI's unit tests (Vitest) and its size
+//   2. the static checks and the fast suites, in two lanes side by side (each is mostly one process on
+//      one core, and the two take about as long): typecheck, dead code (knip), the web UI's unit tests
+//      (Vitest); lint, the web UI's size
 //   3. Jest (unit and end-to-end, two workers)
 //   4. the browser tests (Playwright, two workers)
 //
@@ -62,7 +63,7 @@ const summary = () => {
 
 const stages = [
   () => step('build'),
-  async () => (await Promise.all([lane(['typecheck', 'lint:dead']), lane(['lint', 'test:web', 'test:size'])])).find((s) => s !== 0) ?? 0,
+  async () => (await Promise.all([lane(['typecheck', 'lint:dead', 'test:web']), lane(['lint', 'test:size'])])).find((s) => s !== 0) ?? 0,
   () => step('test:jest'),
   () => step('test:browser'),
 ];
