@@ -31,7 +31,9 @@ export default defineConfig({
     browserName: 'chromium',
     headless: true,
     launchOptions: { executablePath, args: ['--no-sandbox', '--disable-background-networking'] },
-    trace: 'retain-on-failure',
+    // A trace records every action's DOM snapshot and screencast frames, in Chromium and in the runner:
+    // in CI only a retry records one (a failure is retried once), not every test that then passes.
+    trace: isCi() ? 'on-first-retry' : 'retain-on-failure',
     screenshot: 'only-on-failure',
     locale: 'en-US',
     timezoneId: 'UTC',
