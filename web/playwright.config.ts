@@ -37,8 +37,5 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     locale: 'en-US',
     timezoneId: 'UTC',
-    // The panel honours reduced motion (web/src/app/global.css): toasts and dialogs appear without a fade,
-    // so no check reads a colour half-way through one and no step waits for one to end.
-    reducedMotion: 'reduce',
   },
 });

@@ -166,6 +166,18 @@ export const test = base.extend<Fixtures & TestScoped>({
 
 export { expect };
 
+/**
+ * No CSS transition is running. A colour read while one runs is neither the old nor the new one: a scan
+ * right after the scheme changed read the dark page's links as black (#000 on #242424), and one during
+ * a toast's fade its text as too faint (#808080 on #292929).
+ */
+const transitionsSettled = (page: Page): Promise<void> =>
+  expect
+    .poll(() => page.evaluate(() => document.getAnimations().filter((a) => a instanceof CSSTransition && a.playState === 'running').length), {
+      message: `CSS transitions still running on ${page.url()}`,
+    })
+    .toBe(0);
+
 /** The axe rules whose outcome depends on the colours painted, not on the document: all a scheme changes. */
 const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
 
@@ -175,6 +187,7 @@ const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
  * structure the full scan in the first scheme has already checked.
  */
 export const expectAccessible = async (page: Page, { only }: { only?: 'colours' } = {}): Promise<void> => {
+  await transitionsSettled(page);
   const axe = new AxeBuilder({ page });
   const results = await (only === 'colours' ? axe.withRules(COLOUR_RULES) : axe.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])).analyze();
   const serious = results.violations
