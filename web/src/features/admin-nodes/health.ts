@@ -2,7 +2,7 @@ import type { AdminNode } from '@/features/admin-nodes/api';
 
 /**
  * What a node's daemon looks like from the panel: being asked, answering, not answering yet because Wings
- * has never been started with the node's configuration, or not answering although it was heard from.
+ * has not been started yet with the node's configuration, or not answering although it was heard from.
  */
 type NodeConnection = 'checking' | 'healthy' | 'waiting' | 'unreachable';
 

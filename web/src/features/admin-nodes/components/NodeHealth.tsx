@@ -10,7 +10,7 @@ const TEXT_LABEL = { label: { color: 'var(--mantine-color-text)' } };
 
 /**
  * Whether the node's daemon answers, with its version and CPUs; a node that is down says so and blocks nothing.
- * A node Wings has never contacted waits for it, with how to start it (`onConfiguration`: the hint's link is
+ * A node Wings has not contacted yet waits for it, with how to start it (`onConfiguration`: the hint's link is
  * left out on the configuration tab itself).
  */
 export const NodeHealth = ({ node, detailed = false, onConfiguration = false }: { node: Pick<AdminNode, 'id' | 'daemonContactedAt'>; detailed?: boolean; onConfiguration?: boolean }) => {
