@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Global, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { Logger, LoggerModule } from 'nestjs-pino';
 import pino, { type DestinationStream } from 'pino';
-import type { PrettyOptions } from 'pino-pretty';
 import { AppConfigService } from 'src/config/app-config.service';
 
 /** Where log lines go; tests override it to read what would have been written. */
@@ -97,19 +96,25 @@ const prettyMessage = (line: PrettyLine): string => {
 
 /**
  * Readable coloured lines for a developer's terminal (LOG_FORMAT=pretty, or auto on a terminal outside
- * production). pino-pretty is loaded only then: a production process never needs it.
+ * production). pino-pretty is loaded only then: a production process never needs it. Each line is
+ * formatted as it is written and goes to the same flushable standard output as the JSON lines: pino-pretty's
+ * own stream passes lines through two stream stages first, and what was still between them when a SIGTERM
+ * ended the process (the last lines, "Nest application successfully started" among them) was lost.
  */
 export const prettyDestination = async (destination?: NodeJS.WritableStream): Promise<DestinationStream> => {
-  const { default: pretty } = await import('pino-pretty');
-  const options: PrettyOptions = {
-    ...(destination ? { destination } : {}),
+  const { prettyFactory } = await import('pino-pretty');
+  const format = prettyFactory({
     colorize: true,
     translateTime: 'SYS:HH:MM:ss.l',
     ignore: 'pid,hostname,context,req,res,responseTime',
     messageFormat: (line) => prettyMessage(line),
     singleLine: true,
+  });
+  const out: DestinationStream & { flushSync?: () => void } = destination ?? stdoutDestination();
+  return {
+    write: (line: string) => out.write(format(line)),
+    ...(out.flushSync ? { flushSync: () => out.flushSync!() } : {}),
   };
-  return pretty(options);
 };
 
 @Global()
