@@ -68,6 +68,22 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     expect((await call('get', '/?type=admin-all').expect(200)).body.data).toHaveLength(0);
   });
 
+  it("should show a change to the server's node (maintenance) and egg (features) at the next request", async () => {
+    const attributes = async () => (await call('get', '/?include=egg').expect(200)).body.data[0].attributes;
+    expect((await attributes()).is_node_under_maintenance).toBe(false);
+    await p.admin('patch', `/api/admin/nodes/${p.nodeId}`).send({ maintenanceMode: true }).expect(200);
+    await p.admin('patch', `/api/admin/eggs/${p.eggId}`).send({ features: ['eula', 'java_version'] }).expect(200);
+    try {
+      const changed = await attributes();
+      expect(changed.is_node_under_maintenance).toBe(true);
+      expect(changed.egg_features).toEqual(['eula', 'java_version']);
+      expect(changed.relationships.egg.attributes).toEqual({ uuid: p.eggId, name: expect.any(String) });
+    } finally {
+      await p.admin('patch', `/api/admin/nodes/${p.nodeId}`).send({ maintenanceMode: false }).expect(200);
+    }
+    expect((await attributes()).is_node_under_maintenance).toBe(false);
+  });
+
   it('should show the server with is_server_owner and user_permissions, and 404 to anyone it does not exist for', async () => {
     const res = await call('get', `/servers/${identifier}`).expect(200);
     expect(res.body.attributes.identifier).toBe(identifier);

@@ -46,9 +46,9 @@ export class AllocationsService {
   async ofServers(serverIds: string[]): Promise<Map<string, AllocationResponseDto[]>> {
     const byServer = new Map<string, AllocationResponseDto[]>();
     for (const row of await this.repo.findAllocationsOfServers(serverIds)) {
-      const list = byServer.get(row.serverId!) ?? [];
+      const list = byServer.get(row.serverId) ?? [];
       list.push(toAllocationResponse(row));
-      byServer.set(row.serverId!, list);
+      byServer.set(row.serverId, list);
     }
     return byServer;
   }

@@ -8,6 +8,10 @@ import type { AllocationFilter } from 'src/modules/nodes/dto/allocation.dto';
 import { LocationEntity } from 'src/modules/nodes/location.entity';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
+import { queryPrepared } from 'src/database/prepared-query';
+
+/** A server's allocation as its lists and its daemon configuration read it. */
+export type AllocationOfServer = Pick<AllocationEntity, 'id' | 'ip' | 'port' | 'alias' | 'notes'> & { serverId: string };
 import { violations } from 'src/database/pg-errors';
 import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
 
@@ -146,11 +150,17 @@ export class NodesRepository {
   }
 
   /** The allocations of these servers, in one query. */
-  findAllocationsOfServers(serverIds: string[]): Promise<AllocationEntity[]> {
+  /** The allocations of these servers in one prepared query, as raw rows with only the columns a list shows. */
+  findAllocationsOfServers(serverIds: string[]): Promise<AllocationOfServer[]> {
     if (serverIds.length === 0) {
       return Promise.resolve([]);
     }
-    return this.nodes.manager.getRepository(AllocationEntity).find({ where: { serverId: In(serverIds) }, order: { ip: 'ASC', port: 'ASC' } });
+    return queryPrepared<AllocationOfServer>(
+      this.nodes.manager,
+      'allocations-of-servers',
+      'SELECT id, ip, port, alias, notes, server_id AS "serverId" FROM allocation WHERE server_id = ANY($1::bigint[]) ORDER BY ip, port',
+      [serverIds],
+    );
   }
 
   findAllocation(nodeId: string, id: string, manager: EntityManager): Promise<AllocationEntity | null> {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import type { AllocationSnapshot } from 'src/modules/nodes/allocation-snapshot';
-import { NodesRepository } from 'src/modules/nodes/nodes.repository';
+import { type AllocationOfServer, NodesRepository } from 'src/modules/nodes/nodes.repository';
 
 /**
  * The allocations servers hold, for the servers module: the nodes module owns the allocation table,
@@ -24,10 +24,10 @@ export class ServerAllocations {
   }
 
   /** The allocations of several servers in one query (list pages), by server id; each server is a key. */
-  async byServer(serverIds: string[]): Promise<Map<string, AllocationEntity[]>> {
-    const byServer = new Map<string, AllocationEntity[]>(serverIds.map((id) => [id, []]));
+  async byServer(serverIds: string[]): Promise<Map<string, AllocationOfServer[]>> {
+    const byServer = new Map<string, AllocationOfServer[]>(serverIds.map((id) => [id, []]));
     for (const row of await this.repo.findAllocationsOfServers(serverIds)) {
-      byServer.get(String(row.serverId))?.push(row);
+      byServer.get(row.serverId)?.push(row);
     }
     return byServer;
   }

@@ -60,7 +60,7 @@ export class ClientServerSettingsService {
         this.startupOf(
           access,
           variables.get(access.server.eggId) ?? [],
-          values.filter((v) => v.serverId === access.server.id),
+          values.get(access.server.id) ?? [],
         ),
       ]),
     );

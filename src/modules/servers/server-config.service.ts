@@ -5,9 +5,8 @@ import { EggsService } from 'src/modules/eggs/eggs.service';
 import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import { LocationsService } from 'src/modules/nodes/locations.service';
 import { buildProcessConfiguration, LegacyServerStructure, ProcessConfiguration } from 'src/modules/servers/process-configuration';
-import type { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import type { LoadedServer } from 'src/modules/servers/server.entity';
-import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServersRepository, type ServerVariableValue } from 'src/modules/servers/servers.repository';
 import { ServerAllocations } from 'src/modules/nodes/server-allocations';
 
 /** `settings` of GET /api/remote/servers/{uuid} (docs/wings.md#server-configuration). */
@@ -46,9 +45,9 @@ export interface InstallScript {
 
 /** What a server's configuration is built from, loaded for one server or a page of them. */
 interface ConfigInputs {
-  allocations: AllocationEntity[];
+  allocations: readonly Pick<AllocationEntity, 'id' | 'ip' | 'port'>[];
   variables: EggVariableEntity[];
-  values: ServerVariableEntity[];
+  values: ServerVariableValue[];
   locationShort: string;
 }
 
@@ -86,7 +85,7 @@ export class ServerConfigService {
       this.build(s, {
         allocations: allocations.get(s.id) ?? [],
         variables: variables.get(s.eggId) ?? [],
-        values: values.filter((v) => v.serverId === s.id),
+        values: values.get(s.id) ?? [],
         locationShort: (s.node.locationId ? locations.get(s.node.locationId)?.short : undefined) ?? '',
       }),
     );

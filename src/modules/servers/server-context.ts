@@ -52,8 +52,15 @@ export interface ServerSnapshot {
   readonly updatedAt: number;
   /** How to reach its node: address, daemon settings, its sealed token. */
   readonly node: DaemonNode;
+  /** Its node is in maintenance mode (Pterodactyl's `is_node_under_maintenance`). */
+  readonly nodeMaintenance: boolean;
   readonly owner: { readonly id: string; readonly username: string };
-  readonly egg: { readonly id: string; readonly name: string; readonly dockerImages: readonly { readonly name: string; readonly image: string }[] };
+  readonly egg: {
+    readonly id: string;
+    readonly name: string;
+    readonly features: readonly string[];
+    readonly dockerImages: readonly { readonly name: string; readonly image: string }[];
+  };
 }
 
 export type ServerRole = 'owner' | 'admin' | 'subuser';
@@ -110,8 +117,14 @@ const serverSnapshot = (s: LoadedServer, node: DaemonNode): ServerSnapshot => ({
   createdAt: s.createdAt.getTime(),
   updatedAt: s.updatedAt.getTime(),
   node,
+  nodeMaintenance: s.node.maintenanceMode,
   owner: { id: s.owner.id, username: s.owner.username },
-  egg: { id: s.egg.id, name: s.egg.name, dockerImages: s.egg.dockerImages.map((d) => ({ name: d.name, image: d.image })) },
+  egg: {
+    id: s.egg.id,
+    name: s.egg.name,
+    features: [...(s.egg.features ?? [])],
+    dockerImages: s.egg.dockerImages.map((d) => ({ name: d.name, image: d.image })),
+  },
 });
 
 /** What an admin's `servers.read` covers on a server reached through admin rights; every other permission needs `servers.write`. */

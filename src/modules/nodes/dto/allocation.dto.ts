@@ -29,7 +29,7 @@ export class AllocationResponseDto {
   assigned!: boolean;
 }
 
-export const toAllocationResponse = (a: AllocationEntity): AllocationResponseDto => ({
+export const toAllocationResponse = (a: Pick<AllocationEntity, 'id' | 'ip' | 'port' | 'alias' | 'notes' | 'serverId'>): AllocationResponseDto => ({
   id: a.id,
   ip: a.ip,
   port: a.port,

@@ -86,7 +86,7 @@ const allocationViews = (allocations: readonly AllocationFields[], primaryId: st
 
 export const toServerDetails = (
   server: ListedServer,
-  allocations: AllocationEntity[],
+  allocations: readonly AllocationFields[],
   status: string,
   permissions: readonly string[],
 ): ServerDetailsDto => {
@@ -170,7 +170,7 @@ export const toClientServerDetails = (
   };
 };
 
-export const toAdminServer = (server: ListedServer, allocations: AllocationEntity[]): AdminServerDto => ({
+export const toAdminServer = (server: ListedServer, allocations: readonly AllocationFields[]): AdminServerDto => ({
   ...toServerDetails(server, allocations, server.status ?? (server.suspended ? 'suspended' : 'installed'), ['*']),
   externalId: server.externalId,
   ownerId: server.ownerId,
