@@ -21,7 +21,7 @@ const NO_API_CASTS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'coverage/**', 'node_modules/**', 'jest.config.js', 'test/setup/swagger-transformer.js', 'test/setup/summary-reporter.js', 'eslint.config.mjs', 'web/src/routeTree.gen.ts'] },
+  { ignores: ['dist/**', 'data/**', 'coverage/**', 'node_modules/**', 'jest.config.js', 'test/setup/swagger-transformer.js', 'test/setup/transpile-transformer.js', 'test/setup/summary-reporter.js', 'eslint.config.mjs', 'web/src/routeTree.gen.ts'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
@@ -85,13 +85,20 @@ export default tseslint.config(
   },
   {
     // Plain scripts: the web UI's no-flash theme script served as is, the API types generator, the build.
-    files: ['web/public/**/*.js', 'web/scripts/**/*.mjs', 'scripts/**/*.mjs'],
+    files: ['web/public/**/*.js', 'web/scripts/**/*.mjs', 'scripts/**/*.mjs', 'scripts/**/*.cjs'],
     ...tseslint.configs.disableTypeChecked,
     languageOptions: {
       ...tseslint.configs.disableTypeChecked.languageOptions,
-      globals: { window: 'readonly', document: 'readonly', process: 'readonly', URL: 'readonly' },
+      globals: { window: 'readonly', document: 'readonly', process: 'readonly', URL: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly' },
     },
-    rules: { ...tseslint.configs.disableTypeChecked.rules, 'no-restricted-properties': 'off', '@typescript-eslint/no-unused-vars': ['error', { caughtErrors: 'none' }] },
+    rules: {
+      ...tseslint.configs.disableTypeChecked.rules,
+      'no-restricted-properties': 'off',
+      // Scripts import each other by relative path: they are not compiled with the panel's path aliases.
+      'no-restricted-imports': 'off',
+      '@typescript-eslint/no-require-imports': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { caughtErrors: 'none' }],
+    },
   },
   {
     // The web client's types come from the OpenAPI document (web/src/api/schema.d.ts, `npm run gen:api`):

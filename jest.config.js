@@ -15,7 +15,9 @@ const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   rootDir: __dirname,
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': tsJest },
+  // The first pattern that matches a file is the one used: ts-jest with the Swagger plugin for the DTOs and
+  // controllers it reads, every other file compiled on its own (test/setup/transpile-transformer.js).
+  transform: { '\\.(dto|controller)\\.ts$': tsJest, '^.+\\.ts$': '<rootDir>/test/setup/transpile-transformer.js' },
   moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1', '^test/(.*)$': '<rootDir>/test/$1' },
 };
 

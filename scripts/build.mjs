@@ -4,66 +4,14 @@
 // sources skips both (about a second instead of a minute). `--force` rebuilds everything; `--server`
 // builds the server alone.
 import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import inputs from './build-inputs.cjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
-const at = (...parts) => join(root, ...parts);
-const STAMP = at('dist', '.build-stamp.json');
+const { at, STAMP, hashOf, serverInputs, webInputs, readStamp, root } = inputs;
 const force = process.argv.includes('--force');
 // `--server`: the server only (`npm run typecheck` generates the web UI's API types from it).
 const serverOnly = process.argv.includes('--server');
-
-/** Every file under `dir` (relative to the repository) for which `keep` says yes, sorted. */
-const filesUnder = (dir, keep) => {
-  const out = [];
-  const walk = (d) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, entry.name);
-      if (entry.isDirectory()) {
-        walk(full);
-      } else if (keep(relative(root, full))) {
-        out.push(relative(root, full));
-      }
-    }
-  };
-  if (existsSync(at(dir))) {
-    walk(at(dir));
-  }
-  return out;
-};
-
-const hashOf = (files) => {
-  const hash = createHash('sha256');
-  for (const file of [...files].sort()) {
-    hash.update(file).update('\0').update(readFileSync(at(file))).update('\0');
-  }
-  return hash.digest('hex');
-};
-
-const COMMON = ['package-lock.json'];
-const serverInputs = () => [
-  ...COMMON,
-  'tsconfig.json',
-  'tsconfig.build.json',
-  'nest-cli.json',
-  ...filesUnder('src', (f) => !f.endsWith('.spec.ts')),
-];
-// Tests, Playwright specs and the generated route tree (an output of the build itself) change nothing that is served.
-const webInputs = () => [
-  ...COMMON,
-  ...filesUnder('web', (f) => !/^web\/(e2e|scripts)\//.test(f) && !/\.test\.tsx?$/.test(f) && f !== 'web/src/routeTree.gen.ts' && !/^web\/src\/test-/.test(f)),
-];
-
-const readStamp = () => {
-  try {
-    return JSON.parse(readFileSync(STAMP, 'utf8'));
-  } catch {
-    return {};
-  }
-};
 
 const run = (label, command, args) => {
   const started = Date.now();

@@ -1,15 +1,14 @@
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { Client } from 'pg';
 import { UsersRepository } from 'src/modules/users/users.repository';
 import { createUser } from 'test/factories/user.factory';
 import { signIn } from 'test/utils/auth';
 import { createTestApp, TestApp } from 'test/utils/create-test-app';
+import { PANEL_ROOT, panelEntry } from 'test/utils/panel-process';
 import { createTestDatabase, dbKinds } from 'test/utils/test-db';
 
 const ADMIN_ENV = { ADMIN_EMAIL: 'Root@Example.test', ADMIN_PASSWORD: 'first admin password' };
 const APP_KEY = 'cli-test-app-key-0123456789-abcdefghij';
-const ROOT = resolve(__dirname, '..', '..');
 
 interface CliResult {
   code: number | null;
@@ -17,14 +16,14 @@ interface CliResult {
   stderr: string;
 }
 
-/** Runs `src/cli.ts` as a real process, with stdin a closed pipe (not a TTY). */
+/** Runs the CLI (panelEntry) as a real process, with stdin a closed pipe (not a TTY). */
 const runCli = (args: string[], databaseUrl: string): Promise<CliResult> =>
   new Promise((done, fail) => {
     const child = spawn(
       process.execPath,
-      ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', 'src/cli.ts', ...args],
+      [...panelEntry('cli'), ...args],
       {
-        cwd: ROOT,
+        cwd: PANEL_ROOT,
         env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, APP_KEY, NODE_ENV: 'test', TS_NODE_PROJECT: 'tsconfig.json' },
         stdio: ['pipe', 'pipe', 'pipe'],
       },
@@ -43,14 +42,14 @@ const runCli = (args: string[], databaseUrl: string): Promise<CliResult> =>
   });
 
 /**
- * Runs `src/cli.ts` on a terminal (a pseudo-terminal from util-linux's `script`), typing each answer
+ * Runs the CLI on a terminal (a pseudo-terminal from util-linux's `script`), typing each answer
  * once its prompt has appeared: what the screen shows is `screen`.
  */
 const runCliOnTerminal = (args: string[], databaseUrl: string, answers: [prompt: string, typed: string][]): Promise<{ code: number | null; screen: string }> =>
   new Promise((done, fail) => {
-    const command = [process.execPath, '-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', 'src/cli.ts', ...args].join(' ');
+    const command = [process.execPath, ...panelEntry('cli'), ...args].join(' ');
     const child = spawn('script', ['-qefc', command, '/dev/null'], {
-      cwd: ROOT,
+      cwd: PANEL_ROOT,
       env: { PATH: process.env.PATH, DATABASE_URL: databaseUrl, APP_KEY, NODE_ENV: 'test', TS_NODE_PROJECT: 'tsconfig.json', TERM: 'dumb' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -1,18 +1,16 @@
 import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
 import { AppConfigService } from 'src/config/app-config.service';
 import { prettyDestination } from 'src/common/logging/logging.module';
 import { freePort } from 'test/utils/free-port';
 import { LogCapture } from 'test/utils/log-capture';
+import { PANEL_ROOT, panelEntry } from 'test/utils/panel-process';
 
-const ROOT = resolve(__dirname, '..', '..');
-
-/** Starts `src/main.ts` as `npm start` would (embedded database in memory) and returns what it printed until it listened. */
+/** Starts the panel (dist/main.js or src/main.ts: panelEntry) as `npm start` would (embedded database in memory) and returns what it printed until it listened. */
 const startPanel = async (env: Record<string, string>): Promise<string> => {
   const port = await freePort();
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', '-r', 'tsconfig-paths/register', 'src/main.ts'], {
-      cwd: ROOT,
+    const child = spawn(process.execPath, panelEntry('main'), {
+      cwd: PANEL_ROOT,
       env: { PATH: process.env.PATH, TS_NODE_PROJECT: 'tsconfig.json', NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), APP_URL: `http://localhost:${port}`, PGLITE_DIR: 'memory://', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
