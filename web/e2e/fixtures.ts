@@ -187,15 +187,20 @@ const COLOUR_RULES = ['color-contrast', 'link-in-text-block'];
  * structure the full scan in the first scheme has already checked.
  */
 export const expectAccessible = async (page: Page, { only }: { only?: 'colours' } = {}): Promise<void> => {
-  await transitionsSettled(page);
-  // Only violations come back in full: passes and incomplete results would each bring every node they
-  // matched, with its HTML, across to the test runner, and nothing here reads them.
-  const axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
-  const results = await (only === 'colours' ? axe.withRules(COLOUR_RULES) : axe.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])).analyze();
-  const serious = results.violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => ({ rule: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} ${n.failureSummary ?? ''}`).slice(0, 5) }));
-  expect(serious, `axe violations on ${page.url()}`).toEqual([]);
+  const scan = async () => {
+    await transitionsSettled(page);
+    // Only violations come back in full: passes and incomplete results would each bring every node they
+    // matched, with its HTML, across to the test runner, and nothing here reads them.
+    const axe = new AxeBuilder({ page }).options({ resultTypes: ['violations'] });
+    const results = await (only === 'colours' ? axe.withRules(COLOUR_RULES) : axe.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])).analyze();
+    return results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => ({ rule: v.id, impact: v.impact, help: v.help, targets: v.nodes.map((n) => `${n.target.join(' ')} ${n.html.slice(0, 120)} ${n.failureSummary ?? ''}`).slice(0, 5) }));
+  };
+  // A toast whose timer ran out while axe read its colours was read mid-fade (contrast 1.07): a second
+  // scan once nothing moves tells such a passing moment from a fault, which is still there.
+  const first = await scan();
+  expect(first.length === 0 ? first : await scan(), `axe violations on ${page.url()}`).toEqual([]);
 };
 
 /**
@@ -243,8 +248,14 @@ export const expectFitsPhone = async (page: Page, heading: string | RegExp, whil
   const size = page.viewportSize() ?? { width: 1280, height: 720 };
   const headingShows = () => expect(page.getByRole('heading', { name: heading, exact: true })).toBeVisible();
   await page.setViewportSize({ width: 390, height: 844 });
+  // Chromium restores the scroll position on a reload (now and then after the checks below began); a
+  // phone opening the page sees its top.
+  await page.evaluate(() => {
+    history.scrollRestoration = 'manual';
+  });
   await page.reload();
   await headingShows();
+  await page.evaluate(() => window.scrollTo(0, 0));
   await expectNoHorizontalScroll(page);
   for (const tab of await page.getByRole('tab', { selected: true }).all()) {
     await expect(tab).toBeInViewport({ ratio: 0.9 });
