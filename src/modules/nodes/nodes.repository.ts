@@ -9,11 +9,11 @@ import { LocationEntity } from 'src/modules/nodes/location.entity';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { queryPrepared } from 'src/database/prepared-query';
+import { violations } from 'src/database/pg-errors';
+import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
 
 /** A server's allocation as its lists and its daemon configuration read it. */
 export type AllocationOfServer = Pick<AllocationEntity, 'id' | 'ip' | 'port' | 'alias' | 'notes'> & { serverId: string };
-import { violations } from 'src/database/pg-errors';
-import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
 
 const readAllocations = (m: EntityManager, serverId: string): Promise<AllocationEntity[]> =>
   m.getRepository(AllocationEntity).find({ where: { serverId }, order: { ip: 'ASC', port: 'ASC' } });
@@ -149,7 +149,6 @@ export class NodesRepository {
     return query.getManyAndCount();
   }
 
-  /** The allocations of these servers, in one query. */
   /** The allocations of these servers in one prepared query, as raw rows with only the columns a list shows. */
   findAllocationsOfServers(serverIds: string[]): Promise<AllocationOfServer[]> {
     if (serverIds.length === 0) {
