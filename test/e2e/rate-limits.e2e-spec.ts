@@ -14,8 +14,15 @@ import { createTestDatabase, dbKinds } from 'test/utils/test-db';
 
 const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 
-/** A client address of its own for each test, through a trusted proxy's X-Forwarded-For. */
-const newIp = (): string => `198.18.${randomBytes(1)[0]}.${randomBytes(1)[0]}`;
+/**
+ * A client address no other call in this file has used, through a trusted proxy's X-Forwarded-For: counted
+ * up from a random start (random addresses could meet one that an earlier test had spent, as one run saw).
+ */
+let lastIp = randomBytes(2).readUInt16BE() % 32_768;
+const newIp = (): string => {
+  lastIp += 1;
+  return `198.18.${(lastIp >> 8) & 255}.${lastIp & 255}`;
+};
 
 interface Row {
   rule: string;
