@@ -28,6 +28,12 @@ module.exports = {
   // Every e2e file has its own database, so files run side by side: two workers on the two cores CI
   // has (Jest's default there is one), which took the suite from ≈ 13 to ≈ 4 minutes with cheap argon2.
   maxWorkers: 2,
+  // Each file leaves its module registry behind in the worker (≈ 25 MB a file; Jest's known leak), and
+  // a worker's heap reached 3 GB by the end: its garbage collections, and PGlite's WebAssembly heaps
+  // beside it, slowed the late files (the embedded-database template spec took 58 s instead of 8).
+  // A worker whose heap is past this after a file is replaced: ≈ 8 % off the whole run.
+  workerIdleMemoryLimit: '1200MB',
+  testSequencer: '<rootDir>/test/setup/sequencer.js',
   reporters: ['default', '<rootDir>/test/setup/summary-reporter.js'],
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
