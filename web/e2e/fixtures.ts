@@ -187,7 +187,7 @@ const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 /**
  * Runs axe-core in the page, put into each frame of the document once. @axe-core/playwright's
- * AxeBuilder injects axe's 550 kB again at every scan and finishes each in a new blank page, so every
+ * AxeBuilder injects axe's 580 kB again at every scan and finishes each in a new blank page, so every
  * scan ran axe cold: ≈ 1 s a scan, a third of the browser tests' time. A document scanned again (the app
  * routes without reloading) reuses its axe, warm: ≈ 0.2 s. The rules and what they report are axe's own.
  */
