@@ -29,18 +29,6 @@ interface EntityInfo {
 /** A use the rule forbids, as `file: what`. */
 type Violation = string;
 
-/**
- * The crossings that stay, each with why. `file` is relative to the repository root; `target` is the
- * entity class or the table as the violation names it. An exception nothing uses any more fails too.
- */
-const ALLOWED: { file: string; target: string; reason: string }[] = [
-  // Read-only joins of list, search and deployment pages, one query per page: split per module, a page
-  // would cost a round trip more and could only be cut after the fact.
-  { file: 'src/modules/servers/servers.repository.ts', target: 'table node', reason: 'client list and server search join the node name; deployable nodes sum their servers' },
-  { file: 'src/modules/servers/servers.repository.ts', target: 'table user', reason: 'client list page and server search join the owner username' },
-  { file: 'src/modules/servers/servers.repository.ts', target: 'table allocation', reason: 'client list page and server search join the allocations' },
-  { file: 'src/modules/servers/server-search.repository.ts', target: 'table allocation', reason: "the Pterodactyl client server list filters by an allocation's address in its one query per page" },
-];
 
 /** TypeORM's relation decorators: an entity may name another module's entity in one, for the foreign key and joins. */
 const RELATION_DECORATORS = new Set(['ManyToOne', 'OneToOne', 'OneToMany', 'ManyToMany']);
@@ -163,7 +151,6 @@ describe('module boundaries', () => {
   const files = sourceFiles(MODULES).map((path) => ({ file: relative(ROOT, path), text: readFileSync(path, 'utf8') }));
   const entities = entitiesOf(files);
   const violations = files.flatMap(({ file, text }) => violationsIn(file, text, entities));
-  const allowed = (v: Violation): boolean => ALLOWED.some((a) => v.startsWith(`${a.file}: ${a.target} (`));
 
   it("should find the modules' entities and their tables", () => {
     expect(entities.get('UserEntity')).toEqual({ module: 'users', table: 'user' });
@@ -171,12 +158,8 @@ describe('module boundaries', () => {
     expect(entities.get('PterodactylKeyEntity')).toEqual({ module: 'pterodactyl', table: 'pterodactyl_api_key' });
   });
 
-  it("should have no module use another module's entity or table, but for the listed exceptions", () => {
-    expect(violations.filter((v) => !allowed(v))).toEqual([]);
-  });
-
-  it('should list only exceptions that are still needed', () => {
-    expect(ALLOWED.filter((a) => !violations.some((v) => v.startsWith(`${a.file}: ${a.target} (`)))).toEqual([]);
+  it("should have no module use another module's entity or table", () => {
+    expect(violations).toEqual([]);
   });
 
   it('should report a query, a lock or a raw statement on a foreign table, and let types and relations be', () => {

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
+import { createEgg, createNest } from 'test/factories/egg.factory';
+import { createServerRow } from 'test/factories/server.factory';
 import { createUser } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
@@ -313,6 +315,11 @@ describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: use
       expect(await ids(`memory=1024&disk=1024&location_ids[]=${here.id}`)).toEqual([big.id, elastic.id]);
       expect(await ids(`memory=256&disk=1024&location_ids[]=${here.id}&location_ids[]=${there.id}`)).toEqual([big.id, small.id, elastic.id, elsewhere.id]);
       expect(await ids(`memory=1024&disk=60000&location_ids[]=${here.id}`)).toEqual([]);
+      // What a node's servers are given counts against its room: 7,680 MiB on the big node leaves 512.
+      const egg = await createEgg(t.app, (await createNest(t.app)).id);
+      await createServerRow(t.app, { node: { id: String(big.id) }, egg, owner: await createUser(t.app), overrides: { memory: 7680 } });
+      expect(await ids(`memory=1024&disk=1024&location_ids[]=${here.id}`)).toEqual([elastic.id]);
+      expect(await ids(`memory=512&disk=1024&location_ids[]=${here.id}`)).toEqual([big.id, small.id, elastic.id]);
       const bad = await api('get', '/nodes/deployable?disk=x').expect(422);
       expect(bad.body.errors.map((e: { meta: unknown }) => e.meta)).toEqual([
         { source_field: 'memory', rule: 'required' },

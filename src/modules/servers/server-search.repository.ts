@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
 import { likeLiteral } from 'src/database/like';
+import { allocationAt } from 'src/modules/nodes/nodes.sql';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import type { ServerSearchFilters, ServerSearchScope } from 'src/modules/servers/server-search';
 
@@ -57,8 +58,7 @@ export class ServerSearchRepository {
     if (any !== undefined) {
       if (IPV4.test(any) || /^:\d{1,5}$/.test(any)) {
         const [ip, port] = any.split(':');
-        const conditions = [ip ? `a.ip = ${p(ip)}` : 'TRUE', port ? `a.port::text LIKE ${p(`${port}%`)}` : 'TRUE'];
-        where.push(`EXISTS (SELECT 1 FROM allocation a WHERE a.server_id = s.id AND ${conditions.join(' AND ')})`);
+        where.push(allocationAt('s.id', ip ? p(ip) : null, port ? p(`${port}%`) : null));
       } else {
         const exact = p(any);
         where.push(

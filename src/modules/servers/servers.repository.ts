@@ -4,9 +4,11 @@ import { EntityManager, In, IsNull, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
 import { pgError, UNIQUE_VIOLATION } from 'src/database/pg-errors';
 import { queryPrepared } from 'src/database/prepared-query';
+import { allocationMatches, deployableNodeIds, joinNodeName, joinServerAllocations, nodeNameMatches } from 'src/modules/nodes/nodes.sql';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ListedServer, LoadedServer, ServerEntity, ServerStatus } from 'src/modules/servers/server.entity';
+import { joinOwnerUsername, usernameMatches } from 'src/modules/users/users.sql';
 import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
 
 /** A server's own value of one egg variable. */
@@ -78,11 +80,8 @@ const clientListSource = (scope: ClientListScope): { from: string; where: string
  * its node's name, its owner's username, or one of its allocations (address, alias, `ip:port`).
  */
 const searchCondition = (pattern: string, s = 's'): string => `(${s}.name ILIKE ${pattern} OR ${s}.identifier ILIKE ${pattern} OR ${s}.uuid::text ILIKE ${pattern}
-  OR ${s}.description ILIKE ${pattern}
-  OR EXISTS (SELECT 1 FROM node sn WHERE sn.id = ${s}.node_id AND sn.name ILIKE ${pattern})
-  OR EXISTS (SELECT 1 FROM "user" so WHERE so.id = ${s}.owner_id AND so.username ILIKE ${pattern})
-  OR EXISTS (SELECT 1 FROM allocation sa WHERE sa.server_id = ${s}.id
-    AND (sa.ip ILIKE ${pattern} OR sa.alias ILIKE ${pattern} OR (sa.ip || ':' || sa.port) ILIKE ${pattern})))`;
+  OR ${s}.description ILIKE ${pattern} OR ${nodeNameMatches(`${s}.node_id`, pattern)} OR ${usernameMatches(`${s}.owner_id`, pattern)}
+  OR ${allocationMatches(`${s}.id`, pattern)})`;
 
 /** A server of the page with one of its allocations (or none), as clientListPage reads them. */
 type ClientListJoinRow = Omit<ClientListRow, 'allocations'> & {
@@ -196,14 +195,13 @@ export class ServersRepository {
     const params = filtered ? [...source.params, containsPattern(search.trim())] : source.params;
     const where = filtered ? `${source.where} AND ${searchCondition(`$${params.length}`)}` : source.where;
     const page = `SELECT ${CLIENT_LIST_SERVER_COLUMNS}, ${grant} AS "grant" FROM ${from} WHERE ${where} ORDER BY s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+    const [node, owner, allocations] = [joinNodeName('p.node_id'), joinOwnerUsername('p.owner_id'), joinServerAllocations('p.id')];
     const joined = await queryPrepared<ClientListJoinRow>(
       this.servers.manager,
       `client-list-${scope.kind}${filtered ? '-search' : ''}`,
-      `SELECT p.*, n.name AS node_name, o.username AS owner_username,
-         a.id AS a_id, a.ip AS a_ip, a.alias AS a_alias, a.port AS a_port, a.notes AS a_notes,
-         (SELECT count(*) FROM ${from} WHERE ${where}) AS total
-       FROM (${page}) p JOIN node n ON n.id = p.node_id JOIN "user" o ON o.id = p.owner_id LEFT JOIN allocation a ON a.server_id = p.id
-       ORDER BY p.id, a.ip, a.port`,
+      `SELECT p.*, ${node.columns}, ${owner.columns}, ${allocations.columns}, (SELECT count(*) FROM ${from} WHERE ${where}) AS total
+       FROM (${page}) p ${node.join} ${owner.join} ${allocations.join}
+       ORDER BY p.id, ${allocations.order}`,
       [...params, take, skip],
     );
     const rows: ClientListRow[] = [];
@@ -330,12 +328,9 @@ export class ServersRepository {
    */
   async findDeployableNodeIds(locationIds: string[], memory: number, disk: number, skip: number, take: number): Promise<[string[], number]> {
     const params: unknown[] = [memory, disk];
-    const inLocations = locationIds.length > 0 ? `AND n.location_id = ANY($${params.push(locationIds)}::bigint[])` : '';
-    const fits = (column: 'memory' | 'disk', param: string): string =>
-      `(n.${column}_overallocate = -1 OR COALESCE(SUM(s.${column}), 0) + ${param} <= n.${column} * (1 + n.${column}_overallocate / 100.0))`;
-    const viable = `SELECT n.id FROM node n LEFT JOIN server s ON s.node_id = n.id
-      WHERE n.public = true ${inLocations}
-      GROUP BY n.id HAVING ${fits('memory', '$1')} AND ${fits('disk', '$2')}`;
+    const locations = locationIds.length > 0 ? `$${params.push(locationIds)}` : undefined;
+    const given = 'SELECT s.node_id, SUM(s.memory) AS memory, SUM(s.disk) AS disk FROM server s GROUP BY s.node_id';
+    const viable = deployableNodeIds(given, { memory: '$1', disk: '$2', locations });
     const rows = await this.servers.manager.query<{ id: string; total: string }[]>(
       `SELECT v.id, count(*) OVER () AS total FROM (${viable}) v ORDER BY v.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
       [...params, take, skip],
