@@ -117,17 +117,30 @@ export const test = base.extend<Fixtures & TestScoped>({
         const suffix = randomBytes(3).toString('hex');
         const key = await api.admin('POST', '/api/account/api-keys', { name: `node ${suffix}`, permissions: ['nodes.read'] });
         const location = ((await api.raw.request<{ id: string }[]>('GET', '/api/admin/locations', { session: api.adminSession })) ?? [])[0];
-        const port = await freePort();
-        const node = await api.admin('POST', '/api/admin/nodes', {
-          name: `own ${suffix}`,
-          fqdn: '127.0.0.1',
-          scheme: 'http',
-          daemonListen: port,
-          memory: 16384,
-          disk: 100000,
-          locationId: location.id,
-          ...(options.uploadSizeMiB === undefined ? {} : { uploadSize: options.uploadSizeMiB }),
-        });
+        // A node an earlier test made keeps its port after its simulator stopped, and the system may hand
+        // that port out again (the panel then answers 409 NODE_BASE_URL_TAKEN): another free port is taken.
+        const register = async (attempt: number): Promise<{ port: number; node: Record<string, unknown> }> => {
+          const port = await freePort();
+          try {
+            const node = await api.admin('POST', '/api/admin/nodes', {
+              name: `own ${suffix}`,
+              fqdn: '127.0.0.1',
+              scheme: 'http',
+              daemonListen: port,
+              memory: 16384,
+              disk: 100000,
+              locationId: location.id,
+              ...(options.uploadSizeMiB === undefined ? {} : { uploadSize: options.uploadSizeMiB }),
+            });
+            return { port, node };
+          } catch (e) {
+            if (attempt >= 5 || !String(e).includes('NODE_BASE_URL_TAKEN')) {
+              throw e;
+            }
+            return register(attempt + 1);
+          }
+        };
+        const { port, node } = await register(1);
         await api.admin('POST', `/api/admin/nodes/${String(node.id)}/allocations`, { ip: '0.0.0.0', ports: ['27100-27110'] });
         const config = await api.raw.request<{ token_id: string; token: string }>('GET', `/api/admin/daemon/nodes/${String(node.id)}/configuration`, { apiKey: String(key.key) });
         const sim = new WingsSimulator({
