@@ -39,13 +39,14 @@ export const joinServerAllocations = (serverId: string): { join: string; columns
 
 /**
  * The ids of public nodes (in the locations of the bigint[] `locations`, when given) with room for
- * `memory` and `disk` more MiB within their overallocation (-1: no limit). `given` is the caller's
- * derived table of what each node's servers are given: `node_id`, `memory`, `disk` (MiB).
+ * `memory` and `disk` more MiB within their overallocation (-1: no limit). `given` is the caller's query of
+ * what the servers on the node `nodeId` names are given, in one row: `memory`, `disk` (MiB, null for none);
+ * it runs for the candidate nodes only, as the caller's per-node index finds their servers.
  */
-export const deployableNodeIds = (given: string, p: { memory: string; disk: string; locations?: string }): string => {
+export const deployableNodeIds = (given: (nodeId: string) => string, p: { memory: string; disk: string; locations?: string }): string => {
   const fits = (column: 'memory' | 'disk', param: string): string =>
     `(n.${column}_overallocate = -1 OR COALESCE(g.${column}, 0) + ${param} <= n.${column} * (1 + n.${column}_overallocate / 100.0))`;
-  return `SELECT n.id FROM node n LEFT JOIN (${given}) g ON g.node_id = n.id
+  return `SELECT n.id FROM node n CROSS JOIN LATERAL (${given('n.id')}) g
     WHERE n.public = true ${p.locations ? `AND n.location_id = ANY(${p.locations}::bigint[])` : ''}
     AND ${fits('memory', p.memory)} AND ${fits('disk', p.disk)}`;
 };

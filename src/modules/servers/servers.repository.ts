@@ -329,7 +329,7 @@ export class ServersRepository {
   async findDeployableNodeIds(locationIds: string[], memory: number, disk: number, skip: number, take: number): Promise<[string[], number]> {
     const params: unknown[] = [memory, disk];
     const locations = locationIds.length > 0 ? `$${params.push(locationIds)}` : undefined;
-    const given = 'SELECT s.node_id, SUM(s.memory) AS memory, SUM(s.disk) AS disk FROM server s GROUP BY s.node_id';
+    const given = (nodeId: string): string => `SELECT SUM(s.memory) AS memory, SUM(s.disk) AS disk FROM server s WHERE s.node_id = ${nodeId}`;
     const viable = deployableNodeIds(given, { memory: '$1', disk: '$2', locations });
     const rows = await this.servers.manager.query<{ id: string; total: string }[]>(
       `SELECT v.id, count(*) OVER () AS total FROM (${viable}) v ORDER BY v.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
