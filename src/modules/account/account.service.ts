@@ -57,7 +57,7 @@ export class AccountService {
 
   /** The password first, so that two-factor codes are guessed only by whoever knows it. */
   private async check(user: UserEntity, password: string, stepUp: StepUp | undefined): Promise<void> {
-    if (!(await this.hasher.verify(user.passwordHash, password))) {
+    if (!(await this.users.verifyPassword(user, password))) {
       throw new AppException(UserError.INVALID_PASSWORD);
     }
     if (stepUp) {

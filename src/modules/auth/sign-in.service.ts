@@ -35,9 +35,8 @@ export class SignInService {
   /** Password first, then (when enabled) the two-factor code; no session is made unless both pass. */
   async signIn(by: { email: string } | { username: string }, password: string, totp: string | undefined, meta: ClientMeta): Promise<SignedIn> {
     const user = 'email' in by ? await this.users.findByEmail(by.email) : await this.users.findByUsername(by.username);
-    // The same argon2 work is done whether or not the account exists.
-    const ok = await this.hasher.verify(user?.passwordHash, password);
-    if (!user || !ok) {
+    // The same argon2 work is done whether or not the account exists (false without one).
+    if (!(await this.users.verifyPassword(user, password)) || !user) {
       throw new AppException(AuthError.INVALID_CREDENTIALS);
     }
     // Only once the password is right, so that the answer tells a stranger nothing about the account.

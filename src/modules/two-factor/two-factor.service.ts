@@ -9,7 +9,6 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { AuditService } from 'src/modules/audit/audit.service';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { MailMessage, MailService } from 'src/modules/mail/mail.service';
-import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersService } from 'src/modules/users/users.service';
@@ -39,7 +38,6 @@ export class TwoFactorService {
   constructor(
     private readonly repo: TwoFactorRepository,
     private readonly users: UsersService,
-    private readonly hasher: PasswordHasher,
     private readonly box: SecretBox,
     private readonly clock: Clock,
     private readonly mail: MailService,
@@ -221,7 +219,7 @@ export class TwoFactorService {
   }
 
   private async checkPassword(user: UserEntity, password: string): Promise<void> {
-    if (!(await this.hasher.verify(user.passwordHash, password))) {
+    if (!(await this.users.verifyPassword(user, password))) {
       throw new AppException(UserError.INVALID_PASSWORD);
     }
   }

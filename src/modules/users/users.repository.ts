@@ -87,6 +87,21 @@ export class UsersRepository {
     await manager.getRepository(UserEntity).update({ id }, changes);
   }
 
+  /**
+   * Replaces the password hash only while it is still `from`, so that a password changed meanwhile
+   * stays; false when it was not. `updated_at` is kept: the account's password did not change.
+   */
+  async replacePasswordHash(id: string, from: string, to: string): Promise<boolean> {
+    const result = await this.repo
+      .createQueryBuilder()
+      .update(UserEntity)
+      .set({ passwordHash: to, updatedAt: () => '"updated_at"' })
+      .where('id = :id', { id })
+      .andWhere('password_hash = :from', { from })
+      .execute();
+    return result.affected === 1;
+  }
+
   /** Locks the user's row until the transaction ends, so that other modules' per-user limits are checked and used in one step. */
   async lockForUpdate(id: string, manager: EntityManager): Promise<void> {
     await manager.getRepository(UserEntity).createQueryBuilder('u').setLock('pessimistic_write').where('u.id = :id', { id }).getOne();

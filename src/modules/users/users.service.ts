@@ -74,6 +74,26 @@ export class UsersService {
     return new Map((await this.users.findByUuids(uuids)).map((u): [string, UserEntity] => [u.uuid, u]));
   }
 
+  /**
+   * Whether `password` is the account's; false, after the same work, when there is no account. A
+   * bcrypt hash carried over from Pterodactyl that matched is replaced by an argon2id hash of the same
+   * password, in the row and in `user` (so that a later save of `user` does not write it back).
+   * Not a password change: sessions, reset links and two-factor steps stay.
+   */
+  async verifyPassword(user: UserEntity | null | undefined, password: string): Promise<boolean> {
+    const hash = user?.passwordHash;
+    if (!(await this.hasher.verify(hash, password)) || !user || hash === undefined) {
+      return false;
+    }
+    if (this.hasher.needsRehash(hash)) {
+      const upgraded = await this.hasher.hash(password);
+      if (await this.users.replacePasswordHash(user.id, hash, upgraded)) {
+        user.passwordHash = upgraded;
+      }
+    }
+    return true;
+  }
+
   /** A self-service sign-up (the caller hashed the password). */
   register(fields: Pick<UserEntity, 'name' | 'username' | 'email' | 'passwordHash'>): Promise<UserEntity> {
     return this.users.insert({ ...fields, admin: false });

@@ -13,7 +13,6 @@ import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import { ServerContextResolver, ServerSnapshot, wingsPermissionsOf } from 'src/modules/servers/server-context';
 import { parsePublicKey } from 'src/modules/ssh-keys/ssh-public-key';
 import { SshKeysService } from 'src/modules/ssh-keys/ssh-keys.service';
-import { PasswordHasher } from 'src/modules/users/password.hasher';
 import type { UserEntity } from 'src/modules/users/user.entity';
 import { UsersService } from 'src/modules/users/users.service';
 
@@ -50,7 +49,6 @@ export class SftpAuthService {
     private readonly contexts: ServerContextResolver,
     private readonly users: UsersService,
     private readonly keys: SshKeysService,
-    private readonly hasher: PasswordHasher,
     private readonly limits: RateLimitStorage,
     private readonly clock: Clock,
     private readonly activityLog: ServerActivityLog,
@@ -127,10 +125,10 @@ export class SftpAuthService {
     return { server: server.uuid, user: account.uuid, permissions };
   }
 
-  /** The password (argon2, constant work when the user is unknown) or the key's SHA-256 fingerprint. */
+  /** The password (argon2, or bcrypt carried over from Pterodactyl; constant work when the user is unknown) or the key's SHA-256 fingerprint. */
   private async credentialsMatch(user: UserEntity | null, dto: SftpAuthDto): Promise<boolean> {
     if (dto.type === 'password') {
-      return (await this.hasher.verify(user?.passwordHash, dto.password)) && user !== null;
+      return this.users.verifyPassword(user, dto.password);
     }
     const key = parsePublicKey(dto.password);
     if (!user || 'error' in key) {
