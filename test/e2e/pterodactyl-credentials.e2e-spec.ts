@@ -1,4 +1,5 @@
 import * as bcrypt from 'bcryptjs';
+import { Secret, TOTP } from 'otpauth';
 import { DataSource } from 'typeorm';
 import type { ServerEntity } from 'src/modules/servers/server.entity';
 import type { UserEntity } from 'src/modules/users/user.entity';
@@ -10,12 +11,17 @@ import { sessionCookie, signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { dbKinds } from 'test/utils/test-db';
 
-// Users imported from a Pterodactyl panel keep its credentials: a bcrypt password hash (Laravel's `$2y$10$…`).
+// Users imported from a Pterodactyl panel keep its credentials: a bcrypt password hash (Laravel's
+// `$2y$10$…`) and bcrypt hashes of their 2FA recovery codes (Str::random(10)).
 
 const IMPORTED_PASSWORD = 'my pterodactyl password';
+const STEP_MS = 30_000;
 
 /** A hash as Laravel's Hash::make writes it: bcrypt at cost 10, with PHP's `$2y$` prefix. */
 const laravelBcrypt = (secret: string): string => bcrypt.hashSync(secret, 10).replace(/^\$2b\$/, '$2y$');
+
+const codeAt = (secret: string, ms: number): string =>
+  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: ms });
 
 const errorBody = (statusCode: number, code: string, message: string) => ({ statusCode, code, message, requestId: expect.any(String) });
 
@@ -131,6 +137,63 @@ describe.each(dbKinds(['postgres', 'pglite']))('credentials imported from Pterod
         expect((await storedHash(user)).hash).toBe(upgraded);
         await signInWith(user, IMPORTED_PASSWORD).expect(200);
       });
+    });
+  });
+
+  describe('bcrypt recovery codes', () => {
+    /** Signs in, sets up and enables two-factor sign-in; answers the codes Hatchery made. */
+    const enableTwoFactor = async (user: UserEntity, password: string): Promise<string[]> => {
+      const cookie = await signIn(t, user.email, password);
+      const setup = await t.http().post('/api/user/2fa/setup').set('Cookie', cookie).set('Origin', TEST_ORIGIN).expect(200);
+      const now = t.clock.now().getTime();
+      t.clock.advance(STEP_MS - (now % STEP_MS) + 1_000);
+      const code = codeAt(setup.body.data.secret, t.clock.now().getTime());
+      const res = await t.http().post('/api/user/2fa/enable').set('Cookie', cookie).set('Origin', TEST_ORIGIN).send({ code }).expect(200);
+      return res.body.data.recoveryCodes;
+    };
+    /** Adds recovery codes as the importer writes Pterodactyl's recovery_tokens: bcrypt of the code. */
+    const importCodes = async (user: UserEntity, codes: string[]): Promise<string[]> => {
+      const hashes = codes.map(laravelBcrypt);
+      for (const hash of hashes) {
+        await dataSource.query('INSERT INTO user_recovery_code (user_id, code_hash, created_at) VALUES ($1, $2, now())', [user.id, hash]);
+      }
+      return hashes;
+    };
+    const storedCodes = async (user: UserEntity): Promise<string[]> =>
+      (await dataSource.query('SELECT code_hash FROM user_recovery_code WHERE user_id = $1 ORDER BY id', [user.id])).map((r: { code_hash: string }) => r.code_hash);
+
+    it('should sign in once with an imported code, case kept, and keep the others and our own codes working', async () => {
+      const { user } = await importedUser();
+      const ownCodes = await enableTwoFactor(user, IMPORTED_PASSWORD);
+      const [first, second, third] = ['aB3dE5fG7h', 'Zq9Wx8Vu7T', 'k2M4n6P8r0'];
+      const hashes = await importCodes(user, [first, second, third]);
+      // Stored as given, 60 characters, not padded to the column's 64.
+      expect((await storedCodes(user)).slice(-3)).toEqual(hashes);
+
+      const signedIn = await signInWith(user, IMPORTED_PASSWORD, first).expect(200);
+      expect(sessionCookie(signedIn)).toBeDefined();
+      expect(await storedCodes(user)).not.toContain(hashes[0]);
+      expect(await storedCodes(user)).toHaveLength(ownCodes.length + 2);
+
+      const reused = await signInWith(user, IMPORTED_PASSWORD, first).expect(401);
+      expect(reused.body).toEqual(errorBody(401, 'TWO_FACTOR_INVALID', expect.any(String)));
+      expect(sessionCookie(reused)).toBeUndefined();
+      // Pterodactyl's codes are case-sensitive.
+      expect((await signInWith(user, IMPORTED_PASSWORD, second.toLowerCase()).expect(401)).body.code).toBe('TWO_FACTOR_INVALID');
+
+      // Through the challenge step as well, once.
+      const challenge = (await signInWith(user, IMPORTED_PASSWORD).expect(401)).body.details.challenge;
+      await t.http().post('/api/auth/two-factor').send({ challenge, code: second }).expect(200);
+      const again = (await signInWith(user, IMPORTED_PASSWORD).expect(401)).body.details.challenge;
+      expect((await t.http().post('/api/auth/two-factor').send({ challenge: again, code: second }).expect(401)).body.code).toBe('TWO_FACTOR_INVALID');
+
+      // Our own codes are untouched by the imported ones.
+      await signInWith(user, IMPORTED_PASSWORD, ownCodes[0]).expect(200);
+      expect((await signInWith(user, IMPORTED_PASSWORD, ownCodes[0]).expect(401)).body.code).toBe('TWO_FACTOR_INVALID');
+      await signInWith(user, IMPORTED_PASSWORD, third).expect(200);
+      const left = await storedCodes(user);
+      expect(left).toHaveLength(ownCodes.length - 1);
+      expect(left.every((h) => /^[0-9a-f]{64}$/.test(h))).toBe(true);
     });
   });
 });

@@ -15,8 +15,11 @@ export class RecoveryCodeEntity {
   @JoinColumn({ name: 'user_id', foreignKeyConstraintName: 'FK_user_recovery_code_user' })
   user?: UserEntity;
 
-  /** SHA-256 (hex) of `recovery:<user id>:<normalised code>`. */
-  @Column({ name: 'code_hash', type: 'char', length: 64 })
+  /**
+   * SHA-256 (hex) of `recovery:<user id>:<normalised code>`; for a code carried over from Pterodactyl,
+   * its bcrypt hash (60 characters, `$2y$…`), hence varchar: char would pad it.
+   */
+  @Column({ name: 'code_hash', type: 'varchar', length: 64 })
   codeHash!: string;
 
   @Column({ name: 'created_at', type: 'timestamptz' })

@@ -1,4 +1,5 @@
-import { hashRecoveryCode, isTotpCode, newRecoveryCode, normalizeRecoveryCode } from 'src/modules/two-factor/recovery-codes';
+import * as bcrypt from 'bcryptjs';
+import { hashRecoveryCode, isTotpCode, matchesImportedRecoveryCode, newRecoveryCode, normalizeRecoveryCode } from 'src/modules/two-factor/recovery-codes';
 
 describe('recovery codes', () => {
   it('should make codes of three groups of four unambiguous characters, without repeats', () => {
@@ -23,5 +24,15 @@ describe('recovery codes', () => {
     expect(isTotpCode('123456')).toBe(true);
     expect(isTotpCode('k7pq-x3mn-a9fz')).toBe(false);
     expect(isTotpCode('234567892345')).toBe(false);
+  });
+
+  it('should match a code imported from Pterodactyl against its bcrypt hash, case kept and spaces around it ignored', async () => {
+    // Pterodactyl's Str::random(10), hashed by Laravel's bcrypt ($2y$).
+    const hash = bcrypt.hashSync('aB3dE5fG7h', 4).replace(/^\$2b\$/, '$2y$');
+    await expect(matchesImportedRecoveryCode(hash, 'aB3dE5fG7h')).resolves.toBe(true);
+    await expect(matchesImportedRecoveryCode(hash, ' aB3dE5fG7h ')).resolves.toBe(true);
+    await expect(matchesImportedRecoveryCode(hash, 'ab3de5fg7h')).resolves.toBe(false);
+    await expect(matchesImportedRecoveryCode(hash, 'aB3dE5fG7')).resolves.toBe(false);
+    await expect(matchesImportedRecoveryCode(hashRecoveryCode('1', 'aB3dE5fG7h'), 'aB3dE5fG7h')).resolves.toBe(false);
   });
 });

@@ -1,3 +1,4 @@
+import * as bcrypt from 'bcryptjs';
 import { randomString, sha256Hex } from 'src/common/crypto/tokens';
 
 export const RECOVERY_CODE_COUNT = 10;
@@ -15,6 +16,15 @@ export const normalizeRecoveryCode = (code: string): string => code.toLowerCase(
 
 /** What is stored: the code hashed together with its owner, so equal codes of two users never share a hash. */
 export const hashRecoveryCode = (userId: string, code: string): string => sha256Hex(`recovery:${userId}:${normalizeRecoveryCode(code)}`);
+
+/**
+ * A recovery code carried over from Pterodactyl is stored as its bcrypt hash (`$2y$…`): ten letters and
+ * digits whose case matters, so only surrounding spaces are ignored.
+ */
+export const IMPORTED_RECOVERY_CODE_PREFIX = '$2';
+
+/** Whether `code` is the one `hash`, an imported bcrypt hash, was made of. */
+export const matchesImportedRecoveryCode = (hash: string, code: string): Promise<boolean> => bcrypt.compare(code.trim(), hash).catch(() => false);
 
 /** A sign-in code is a TOTP code when it is six digits; anything else is tried as a recovery code. */
 export const isTotpCode = (code: string): boolean => /^\d{6}$/.test(code);

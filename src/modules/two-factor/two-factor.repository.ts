@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, IsNull, LessThanOrEqual, Repository } from 'typeorm';
+import { EntityManager, IsNull, LessThanOrEqual, Like, Repository } from 'typeorm';
 import { returnedRows } from 'src/database/returned-rows';
 import { RecoveryCodeEntity } from 'src/modules/two-factor/recovery-code.entity';
 import { TwoFactorChallengeEntity } from 'src/modules/two-factor/two-factor-challenge.entity';
@@ -58,6 +58,17 @@ export class TwoFactorRepository {
   async useRecoveryCode(userId: string, codeHash: string): Promise<boolean> {
     const result = await this.codes.delete({ userId, codeHash });
     return result.affected === 1;
+  }
+
+  /** The hashes of the user's first `limit` unused codes that start with `prefix` (the bcrypt hashes of codes imported from Pterodactyl). */
+  async findRecoveryCodeHashes(userId: string, prefix: string, limit: number): Promise<string[]> {
+    const rows = await this.codes.find({
+      select: { id: true, codeHash: true },
+      where: { userId, codeHash: Like(`${prefix}%`) },
+      order: { id: 'ASC' },
+      take: limit,
+    });
+    return rows.map((r) => r.codeHash);
   }
 
   countRecoveryCodes(userId: string): Promise<number> {

@@ -12,7 +12,14 @@ import { MailMessage, MailService } from 'src/modules/mail/mail.service';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersService } from 'src/modules/users/users.service';
-import { hashRecoveryCode, isTotpCode, newRecoveryCode, RECOVERY_CODE_COUNT } from 'src/modules/two-factor/recovery-codes';
+import {
+  hashRecoveryCode,
+  IMPORTED_RECOVERY_CODE_PREFIX,
+  isTotpCode,
+  matchesImportedRecoveryCode,
+  newRecoveryCode,
+  RECOVERY_CODE_COUNT,
+} from 'src/modules/two-factor/recovery-codes';
 import { matchTotp, newTotpSecret, totpUri } from 'src/modules/two-factor/totp';
 import { recoveryCodeUsedNotice, twoFactorDisabledNotice, twoFactorEnabledNotice, twoFactorResetNotice } from 'src/modules/two-factor/two-factor-notices';
 import { TwoFactorError } from 'src/modules/two-factor/two-factor.errors';
@@ -211,11 +218,29 @@ export class TwoFactorService {
       }
       return;
     }
-    if (!(await this.repo.useRecoveryCode(user.id, hashRecoveryCode(user.id, code)))) {
+    if (!(await this.useRecoveryCode(user, code))) {
       throw new AppException(TwoFactorError.INVALID);
     }
     const remaining = await this.repo.countRecoveryCodes(user.id);
     this.notify(user, recoveryCodeUsedNotice(user, remaining, this.config.http.appUrl), 'recovery code used notice');
+  }
+
+  /**
+   * Uses up the user's recovery code `code`: one of ours, found by its hash, or else one imported from
+   * Pterodactyl, compared with each of the user's bcrypt hashes (Pterodactyl makes ten). False when
+   * there is no such unused code.
+   */
+  private async useRecoveryCode(user: UserEntity, code: string): Promise<boolean> {
+    if (await this.repo.useRecoveryCode(user.id, hashRecoveryCode(user.id, code))) {
+      return true;
+    }
+    for (const hash of await this.repo.findRecoveryCodeHashes(user.id, IMPORTED_RECOVERY_CODE_PREFIX, RECOVERY_CODE_COUNT)) {
+      if (await matchesImportedRecoveryCode(hash, code)) {
+        // False when a concurrent sign-in used it first.
+        return this.repo.useRecoveryCode(user.id, hash);
+      }
+    }
+    return false;
   }
 
   private async checkPassword(user: UserEntity, password: string): Promise<void> {
