@@ -18,7 +18,11 @@ const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 type PterodactylRequest = HttpRequest & { pterodactylKey?: ResolvedPterodactylKey };
 
-const PTERODACTYL_BEARER = /^pt(la|lc)_/;
+/**
+ * A Pterodactyl key: a 16-character identifier and a 32-character secret. Since Pterodactyl 1.8 the
+ * identifier starts `ptla_`/`ptlc_`; keys made before (imported from an old panel) have none.
+ */
+const PTERODACTYL_BEARER = /^[A-Za-z0-9_]{48}$/;
 const resolved = new WeakMap<HttpRequest, Promise<ResolvedPterodactylKey | null>>();
 
 /** The Pterodactyl key a request's Bearer token stands for, looked up once per request (rate limits and the guard share it). */
