@@ -9,7 +9,7 @@ import { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { UniqueIdStore, WebsocketTokenPolicy, checkBearer } from 'test/wings-sim/auth';
 import { registerBackupRoutes } from 'test/wings-sim/backups';
-import { JsonRecord, asRecord, asStringArray } from 'test/wings-sim/config';
+import { JsonRecord, asRecord, asStringArray, parsePanelConfiguration } from 'test/wings-sim/config';
 import { SimContext, SimFaults } from 'test/wings-sim/context';
 import { registerFileRoutes } from 'test/wings-sim/files-routes';
 import { GENERIC_ERROR, HttpError, RequestContext, RouteTable, setCorsHeaders, toHttpError } from 'test/wings-sim/http-kit';
@@ -310,6 +310,31 @@ export class WingsSimulator implements SimContext {
     installCrashHandler(s);
     this.servers.set(uuid, s);
     return s;
+  }
+
+  /**
+   * What Wings does when it starts (docs/wings.md): tells the panel every server's state is reset,
+   * then reads `GET /api/remote/servers` (page=0, which the panel answers as page 1, then pages 2 to
+   * last_page, 50 a page) and creates each server from its configuration, decoded as strictly as
+   * Wings decodes it. Answers the uuids, in order.
+   */
+  async boot(perPage = 50): Promise<string[]> {
+    await this.panel.resetServersState();
+    const first = await this.panel.getServers(0, perPage);
+    const pages = [first.data];
+    for (let page = 2; page <= first.lastPage; page++) {
+      pages.push((await this.panel.getServers(page, perPage)).data);
+    }
+    const uuids: string[] = [];
+    for (const data of pages) {
+      for (const item of data) {
+        const entry = asRecord(item);
+        const uuid = typeof entry.uuid === 'string' ? entry.uuid : '';
+        await this.createServer(uuid, parsePanelConfiguration(entry));
+        uuids.push(uuid);
+      }
+    }
+    return uuids;
   }
 
   removeServer(s: SimServer): void {
