@@ -5,17 +5,25 @@ import { Writable } from 'node:stream';
 import { Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Command } from 'commander';
+import { DataSource } from 'typeorm';
+import { SecretBox } from 'src/common/crypto/secret-box';
 import { ClockModule } from 'src/common/clock.module';
 import { HotCacheModule } from 'src/common/hot-cache/hot-cache.module';
 import { AppConfigModule } from 'src/config/config.module';
 import { ConfigValidationError } from 'src/config/load-config';
 import { DatabaseModule } from 'src/database/database.module';
+import { PterodactylImporter } from 'src/import/pterodactyl/importer';
+import { StreamProgress } from 'src/import/pterodactyl/progress';
 import { validateCliUser } from 'src/modules/users/cli-user';
 import { UsersModule } from 'src/modules/users/users.module';
 import { UsersService } from 'src/modules/users/users.service';
 
 @Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, HotCacheModule, UsersModule] })
 class CliModule {}
+
+/** The importer writes through the data source alone; it needs the migrations run and the secret box. */
+@Module({ imports: [AppConfigModule, DatabaseModule], providers: [SecretBox] })
+class ImportModule {}
 
 /** Reads one line from the terminal without showing what is typed. */
 const askHidden = async (prompt: string): Promise<string> => {
@@ -73,6 +81,26 @@ program
       if (generated) {
         process.stdout.write(`Generated password: ${password}\n`);
       }
+    } finally {
+      await app.close();
+    }
+  });
+
+program
+  .command('import:pterodactyl')
+  .description('Import a Pterodactyl 1.x panel into this empty Hatchery (docs/migrate-from-pterodactyl.md)')
+  .requiredOption('--from <url>', "the old panel's database, read only: mysql://user:password@host:3306/panel")
+  .requiredOption('--app-key <key>', "the APP_KEY of the old panel's .env (base64:…), to open its encrypted values")
+  .option('--dry-run', 'read everything and open every secret, print the report, write nothing', false)
+  .option('--skip-activity', 'leave the activity log behind (it can be very large)', false)
+  .option('--prefix <prefix>', "the old panel's DB_PREFIX (found by itself when there is one)")
+  .option('--json', 'print the report as JSON', false)
+  .action(async (opts: { from: string; appKey: string; dryRun: boolean; skipActivity: boolean; prefix?: string; json: boolean }) => {
+    const app = await NestFactory.createApplicationContext(ImportModule, { logger: false, abortOnError: false });
+    try {
+      const importer = new PterodactylImporter(app.get(DataSource), app.get(SecretBox), new StreamProgress(process.stderr));
+      const report = await importer.run({ from: opts.from, appKey: opts.appKey, dryRun: opts.dryRun, skipActivity: opts.skipActivity, prefix: opts.prefix });
+      process.stdout.write(opts.json ? `${JSON.stringify(report.toJSON(), null, 2)}\n` : report.format());
     } finally {
       await app.close();
     }
