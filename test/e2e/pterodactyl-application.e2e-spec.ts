@@ -4,12 +4,13 @@ import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
 import { createEgg, createNest } from 'test/factories/egg.factory';
+import { createNodeRow } from 'test/factories/node.factory';
 import { createServerRow } from 'test/factories/server.factory';
 import { createUser } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { dbKinds } from 'test/utils/test-db';
-import { applicationKey, NOT_FOUND, PTERODACTYL_ACCEPT, UNAUTHORIZED } from 'test/utils/pterodactyl';
+import { applicationKey, createPterodactylKey, NOT_FOUND, PTERODACTYL_ACCEPT, UNAUTHORIZED } from 'test/utils/pterodactyl';
 
 const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -139,6 +140,64 @@ describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: use
       const res = await api('delete', `/users/${id}`).expect(204);
       expect(res.text).toBe('');
       await api('get', `/users/${id}`).expect(404);
+    });
+
+    it("should keep a user's language: given on create, changed on update, `en` by default, as stored (an import), and in the client API", async () => {
+      const s = suffix();
+      const language = async (id: number): Promise<string> => (await t.app.get(DataSource).query('SELECT language FROM "user" WHERE id = $1', [id]))[0].language;
+      const created = await api('post', '/users').send({ email: `lang-${s}@example.test`, username: `lang-${s}`, first_name: 'L', last_name: 'G', language: 'pt_BR', password: 'a long enough password' }).expect(201);
+      const { id } = created.body.attributes;
+      expect(created.body.attributes.language).toBe('pt_BR');
+      expect(await language(id)).toBe('pt_BR');
+      expect((await api('get', `/users/${id}`).expect(200)).body.attributes.language).toBe('pt_BR');
+
+      // An update without it keeps it; with it, changes it.
+      expect((await api('patch', `/users/${id}`).send({ first_name: 'Lang' }).expect(200)).body.attributes.language).toBe('pt_BR');
+      expect((await api('patch', `/users/${id}`).send({ language: 'zh-CN' }).expect(200)).body.attributes.language).toBe('zh-CN');
+      expect(await language(id)).toBe('zh-CN');
+
+      const plain = (await api('post', '/users').send({ email: `plain-${s}@example.test`, username: `plain-${s}`, first_name: 'P', last_name: 'L' }).expect(201)).body.attributes;
+      expect(plain.language).toBe('en');
+      expect(await language(plain.id)).toBe('en');
+
+      // As an import writes it: the API shows what the row holds, in lists and in a server's `user` include too.
+      await t.app.get(DataSource).query('UPDATE "user" SET language = $1 WHERE id = $2', ['de', plain.id]);
+      expect((await api('get', `/users/${plain.id}`).expect(200)).body.attributes.language).toBe('de');
+      const listed = await api('get', `/users?filter[email]=${encodeURIComponent(`plain-${s}@example.test`)}`).expect(200);
+      expect(listed.body.data.map((u: { attributes: { language: string } }) => u.attributes.language)).toEqual(['de']);
+      const egg = await createEgg(t.app, (await createNest(t.app)).id);
+      const { node } = await createNodeRow(t.app);
+      const server = await createServerRow(t.app, { node, egg, owner: { id: String(plain.id) } });
+      const withUser = await api('get', `/servers/${server.id}?include=user`).expect(200);
+      expect(withUser.body.attributes.relationships.user.attributes).toMatchObject({ id: plain.id, language: 'de' });
+
+      // The Pterodactyl client API's account shows it to the user.
+      const userCookie = await signIn(t, `lang-${s}@example.test`, 'a long enough password');
+      const { key: clientKey } = await createPterodactylKey(t, userCookie, 'client');
+      const account = await t.http().get('/pterodactyl/api/client/account').set('Authorization', `Bearer ${clientKey}`).set('Accept', PTERODACTYL_ACCEPT).expect(200);
+      expect(account.body.attributes).toMatchObject({ id, language: 'zh-CN' });
+    });
+
+    it.each([
+      ['too short', 'e'],
+      ['too long', 'pt_BRA'],
+      ['with a digit', 'e1'],
+      ['with a space', 'e n'],
+    ])('should refuse a language %s with 422, and change nothing', async (_label, language) => {
+      const s = suffix();
+      const res = await api('post', '/users').send({ email: `bad-${s}@example.test`, username: `bad-${s}`, first_name: 'B', last_name: 'L', language }).expect(422);
+      expect(res.body).toEqual({
+        errors: [{ code: 'ValidationException', status: '422', detail: 'The language format is invalid.', meta: { source_field: 'language', rule: 'regex' } }],
+      });
+      const { id } = (await api('post', '/users').send({ email: `ok-${s}@example.test`, username: `ok-${s}`, first_name: 'O', last_name: 'K' }).expect(201)).body.attributes;
+      expect((await api('patch', `/users/${id}`).send({ language }).expect(422)).body.errors[0].meta).toEqual({ source_field: 'language', rule: 'regex' });
+      expect((await api('get', `/users/${id}`).expect(200)).body.attributes.language).toBe('en');
+    });
+
+    it('should refuse a language that is not a string with 422', async () => {
+      const s = suffix();
+      const res = await api('post', '/users').send({ email: `n-${s}@example.test`, username: `n-${s}`, first_name: 'N', last_name: 'S', language: 12 }).expect(422);
+      expect(res.body.errors.map((e: { detail: string; meta: unknown }) => [e.detail, e.meta])).toEqual([['The language must be a string.', { source_field: 'language', rule: 'string' }]]);
     });
 
     it('should refuse reads and writes the key has no permission for', async () => {

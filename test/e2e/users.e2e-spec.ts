@@ -29,6 +29,7 @@ const userBody = (user: UserEntity): Record<string, unknown> => ({
   externalId: user.externalId,
   invitedAt: user.invitedAt?.toISOString() ?? null,
   lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
+  language: user.language,
   createdAt: user.createdAt.toISOString(),
   updatedAt: user.updatedAt.toISOString(),
 });
@@ -88,6 +89,7 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
           externalId: null,
           invitedAt: null,
           lastSignInAt: null,
+          language: 'en',
           createdAt: expect.stringMatching(ISO),
           updatedAt: expect.stringMatching(ISO),
         },
@@ -131,6 +133,8 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
       ],
       ['a non-boolean admin', { admin: 'yes' }, [{ field: 'admin', message: 'admin must be a boolean value' }]],
       ['an unknown field', { role: 'owner' }, [{ field: 'role', message: 'property role should not exist' }]],
+      // Shown, but set only through the Pterodactyl application API.
+      ['a language', { language: 'de' }, [{ field: 'language', message: 'property language should not exist' }]],
     ])('should answer 400 VALIDATION_FAILED and create nothing when the body has %s', async (_label, override, details) => {
       const before = await count();
       const res = await as('post', USERS).send(newUserBody(override));
@@ -343,7 +347,7 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
       expect(res.body.data[0]).toEqual(userBody((await reload(t, admin.id))!));
       expect(res.body.data[0].lastSignInAt).toMatch(ISO);
       for (const u of res.body.data as Record<string, unknown>[]) {
-        expect(Object.keys(u).sort()).toEqual(['admin', 'createdAt', 'email', 'externalId', 'id', 'invitedAt', 'lastSignInAt', 'name', 'suspended', 'twoFactorEnabled', 'updatedAt', 'username', 'uuid']);
+        expect(Object.keys(u).sort()).toEqual(['admin', 'createdAt', 'email', 'externalId', 'id', 'invitedAt', 'language', 'lastSignInAt', 'name', 'suspended', 'twoFactorEnabled', 'updatedAt', 'username', 'uuid']);
       }
     });
 

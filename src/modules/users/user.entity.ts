@@ -26,6 +26,10 @@ export class UserEntity {
   @Column({ name: 'external_id', type: 'varchar', length: 191, nullable: true })
   externalId!: string | null;
 
+  /** Pterodactyl's `language` (`en`, `pt_BR`…): read and set through its APIs, and carried over by an import. */
+  @Column({ type: 'varchar', length: 5, default: 'en' })
+  language!: string;
+
   @Column({ name: 'password_hash', type: 'text' })
   passwordHash!: string;
 

@@ -21,6 +21,9 @@ declare module 'src/common/auth/auth-context' {
   }
 }
 
+/** What only the Pterodactyl application API sets on an account (Hatchery's own DTOs do not take it). */
+type PterodactylUserFields = Partial<Pick<UserEntity, 'language'>>;
+
 /** What the audit log records of a user (never the password or its hash). */
 const AUDITED = ['username', 'email', 'name', 'admin', 'suspended'] as const;
 
@@ -163,13 +166,21 @@ export class UsersService {
   }
 
   /** An account made by an administrator (audited when `actor` is given), the CLI or ADMIN_EMAIL. */
-  async create(dto: CreateUserDto, actor?: Actor): Promise<UserEntity> {
+  async create(dto: CreateUserDto & PterodactylUserFields, actor?: Actor): Promise<UserEntity> {
     // Without a password the account gets a random one nobody knows: it signs in once a password is set.
     const password = dto.password ?? randomBytes(32).toString('base64url');
     const passwordHash = await this.hasher.hash(password);
     return this.users.transaction(async (manager) => {
       const user = await this.users.insert(
-        { username: dto.username, email: dto.email, name: dto.name ?? '', admin: dto.admin ?? false, externalId: dto.externalId ?? null, passwordHash },
+        {
+          username: dto.username,
+          email: dto.email,
+          name: dto.name ?? '',
+          admin: dto.admin ?? false,
+          externalId: dto.externalId ?? null,
+          ...(dto.language !== undefined ? { language: dto.language } : {}),
+          passwordHash,
+        },
         manager,
       );
       if (actor) {
@@ -184,7 +195,7 @@ export class UsersService {
     });
   }
 
-  async update(id: string, dto: UpdateUserDto, actor: Actor): Promise<UserEntity> {
+  async update(id: string, dto: UpdateUserDto & PterodactylUserFields, actor: Actor): Promise<UserEntity> {
     const passwordHash = dto.password !== undefined ? await this.hasher.hash(dto.password) : undefined;
     return this.users.transaction(async (manager) => {
       const user = await this.get(id, manager);

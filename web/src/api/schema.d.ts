@@ -2169,6 +2169,8 @@ export interface components {
             id: string;
             /** @description When a server owner's invitation created the account (adding its address as a subuser); null otherwise. */
             invitedAt: string | null;
+            /** @description Pterodactyl's language of the account (`en` unless its application API or an import set another). */
+            language: string;
             /** @description The last sign-in that opened a session; null if the account never signed in (since the panel started recording it). */
             lastSignInAt: string | null;
             name: string;

@@ -31,7 +31,7 @@ export const userItem = (u: AdminUserResponseDto): FractalItem => {
     email: u.email,
     first_name: first,
     last_name: last,
-    language: 'en',
+    language: u.language,
     root_admin: u.admin,
     '2fa': u.twoFactorEnabled,
     created_at: iso(u.createdAt),

@@ -24,7 +24,7 @@ const gravatar = (email: string): string => `https://gravatar.com/avatar/${creat
 
 export const accountItem = (u: UserEntity): FractalItem => {
   const { first, last } = splitName(u.name);
-  return item('user', { id: int(u.id), admin: u.admin, username: u.username, email: u.email, first_name: first, last_name: last, language: 'en' });
+  return item('user', { id: int(u.id), admin: u.admin, username: u.username, email: u.email, first_name: first, last_name: last, language: u.language });
 };
 
 export const apiKeyItem = (k: PterodactylKeyEntity): FractalItem =>

@@ -32,6 +32,8 @@ export class AdminUserResponseDto extends UserResponseDto {
   invitedAt!: string | null;
   /** The last sign-in that opened a session; null if the account never signed in (since the panel started recording it). */
   lastSignInAt!: string | null;
+  /** Pterodactyl's language of the account (`en` unless its application API or an import set another). */
+  language!: string;
 }
 
 export const toAdminUserResponse = (user: UserEntity): AdminUserResponseDto => ({
@@ -40,4 +42,5 @@ export const toAdminUserResponse = (user: UserEntity): AdminUserResponseDto => (
   externalId: user.externalId,
   invitedAt: user.invitedAt?.toISOString() ?? null,
   lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
+  language: user.language,
 });

@@ -1,5 +1,5 @@
 import { PartialType } from '@nestjs/swagger';
-import { IsString, MaxLength, MinLength } from 'class-validator';
+import { IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { Optional } from 'src/common/validation/decorators';
 import { IsAccountEmail, IsPassword, IsUsername } from 'src/modules/users/dto/user-fields';
 import { LaravelBoolean } from 'src/modules/pterodactyl/common/laravel-rules';
@@ -32,9 +32,10 @@ export class StoreUserBody {
   @MaxLength(191)
   external_id?: string | null;
 
-  /** Read and ignored: Hatchery has one language. */
+  /** The account's language, as Pterodactyl's users.language (char(5)) holds it: `en`, `pt_BR`, `zh-CN`…; `en` when absent. */
   @Optional()
   @IsString()
+  @Matches(/^[A-Za-z_-]{2,5}$/)
   language?: string;
 
   @Optional()
