@@ -1,0 +1,321 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Secret, TOTP } from 'otpauth';
+import { DataSource } from 'typeorm';
+import { WingsSimulator } from 'test/wings-sim';
+import { createBackupArchive } from 'test/wings-sim/archive';
+import { testMySqlAccount } from 'test/setup/mariadb-env';
+import { copyPgliteTemplate } from 'test/setup/pglite-template';
+import { sessionCookie } from 'test/utils/auth';
+import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
+import { freePort } from 'test/utils/free-port';
+import { newLaravelAppKey } from 'test/utils/laravel-encrypt';
+import { MariaDb, mariadbAvailable } from 'test/utils/mariadb';
+import { PANEL_ROOT, panelEntry } from 'test/utils/panel-process';
+import { PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
+import { createPterodactylSource, PterodactylSource, SeededPanel, seedPanel } from 'test/utils/pterodactyl-source';
+import { waitFor } from 'test/utils/sim-panel';
+import { createTestDatabase, dbKinds, DbKind } from 'test/utils/test-db';
+
+/**
+ * A Pterodactyl 1.11 panel on MariaDB, filled as the old panel fills it (test/utils/pterodactyl-source),
+ * imported by the real CLI into an empty Hatchery on each database kind; then the old panel's users,
+ * keys and node carry on against Hatchery (docs/migrate-from-pterodactyl.md).
+ */
+
+/** The Hatchery APP_KEY of the test panels (create-test-app.ts): the CLI must seal with the same. */
+const HATCHERY_APP_KEY = 'test-app-key-0123456789-abcdefghijklmnop';
+
+interface CliResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+type Target = { kind: 'pglite'; dir: string } | { kind: 'postgres'; url: string };
+
+const targetEnv = (target: Target): Record<string, string> =>
+  target.kind === 'pglite' ? { PGLITE_DIR: target.dir } : { DATABASE_URL: target.url };
+
+/** Starts the CLI (panelEntry) as a real process; `onStderr` sees its progress lines as they come. */
+const startCli = (args: string[], target: Target, onStderr?: (text: string, child: ChildProcess) => void): { child: ChildProcess; done: Promise<CliResult> } => {
+  const child = spawn(process.execPath, [...panelEntry('cli'), ...args], {
+    cwd: PANEL_ROOT,
+    env: { PATH: process.env.PATH, APP_KEY: HATCHERY_APP_KEY, NODE_ENV: 'test', TS_NODE_PROJECT: 'tsconfig.json', ...targetEnv(target) },
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  child.stdin?.end();
+  let stdout = '';
+  let stderr = '';
+  const done = new Promise<CliResult>((resolve, reject) => {
+    child.stdout?.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      onStderr?.(stderr, child);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 120_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+  return { child, done };
+};
+
+const runImport = (source: PterodactylSource, appKey: string, target: Target, extra: string[] = []): Promise<CliResult> =>
+  startCli(['import:pterodactyl', '--from', source.url, '--app-key', appKey, ...extra], target).done;
+
+const codeAt = (secret: string, ms: number): string => new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: ms });
+
+const newTarget = async (kind: DbKind): Promise<{ target: Target; remove: () => Promise<void> }> => {
+  if (kind === 'pglite') {
+    const copy = copyPgliteTemplate();
+    return { target: { kind, dir: copy.dir }, remove: () => Promise.resolve(copy.remove()) };
+  }
+  const db = await createTestDatabase();
+  return { target: { kind, url: db.url }, remove: db.drop };
+};
+
+const appOn = (target: Target): Promise<TestApp> =>
+  createTestApp(target.kind === 'pglite' ? { db: 'pglite', env: { PGLITE_DIR: target.dir } } : { db: 'external', env: { DATABASE_URL: target.url, DB_RUN_MIGRATIONS: 'false' } });
+
+const rowCount = async (t: TestApp, table: string): Promise<number> => Number((await t.app.get(DataSource).query<{ n: string }[]>(`SELECT COUNT(*) AS n FROM "${table}"`))[0].n);
+
+describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (kind) => {
+  if (!mariadbAvailable()) {
+    it.skip('needs MariaDB', () => undefined);
+    return;
+  }
+
+  let source: PterodactylSource;
+  let panel: SeededPanel;
+  let appKey: string;
+  let daemonPort: number;
+
+  beforeAll(async () => {
+    appKey = newLaravelAppKey();
+    daemonPort = await freePort();
+    source = await createPterodactylSource();
+    const { host, port, user, password } = testMySqlAccount();
+    panel = await seedPanel(source, { appKey, nodes: [{ fqdn: '127.0.0.1', scheme: 'http', daemonListen: daemonPort }], databaseHost: { host, port, username: user, password } });
+  }, 60_000);
+
+  afterAll(async () => {
+    await source?.drop();
+  });
+
+  describe('refusals', () => {
+    let target: Target;
+    let remove: () => Promise<void>;
+
+    beforeAll(async () => {
+      ({ target, remove } = await newTarget(kind));
+    });
+
+    afterAll(async () => {
+      await remove();
+    });
+
+    it('should refuse a wrong APP_KEY before writing anything', async () => {
+      const res = await runImport(source, newLaravelAppKey(), target);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toContain("The APP_KEY does not open this panel's secrets (tried a node token)");
+      const t = await appOn(target);
+      try {
+        expect(await rowCount(t, 'user')).toBe(0);
+      } finally {
+        await t.close();
+      }
+    });
+
+    it('should refuse a database that is not Pterodactyl\'s', async () => {
+      const other = await createPterodactylSource();
+      try {
+        await other.query(`DROP TABLE ${other.table('activity_log_subjects')}`);
+        await other.query(`ALTER TABLE ${other.table('nodes')} DROP COLUMN daemonSFTP`);
+        const res = await runImport(other, appKey, target);
+        expect(res.code).toBe(1);
+        expect(res.stderr).toContain('This is not a Pterodactyl 1.x panel database that the importer can read');
+        expect(res.stderr).toContain('lacks daemonSFTP');
+      } finally {
+        await other.drop();
+      }
+    });
+
+    it('should refuse a malformed APP_KEY', async () => {
+      const res = await runImport(source, 'base64:c2hvcnQ=', target);
+      expect(res.code).toBe(1);
+      expect(res.stderr).toMatch(/APP_KEY/);
+      expect(res.stderr).not.toContain('c2hvcnQ=');
+    });
+  });
+
+  describe('a dry run, a run killed half-way, then the import', () => {
+    let target: Target;
+    let remove: () => Promise<void>;
+    let t: TestApp;
+    let sim: WingsSimulator | undefined;
+    let dryRun: CliResult;
+    let imported: CliResult;
+    let again: CliResult;
+
+    beforeAll(async () => {
+      ({ target, remove } = await newTarget(kind));
+      dryRun = await runImport(source, appKey, target, ['--dry-run', '--json']);
+      // Killed once the servers are being written: the transaction holds users, nodes and eggs by then.
+      const killed = startCli(['import:pterodactyl', '--from', source.url, '--app-key', appKey], target, (text, child) => {
+        if (text.includes('allocations')) {
+          child.kill('SIGKILL');
+        }
+      });
+      const result = await killed.done;
+      expect(result.code).toBeNull();
+      imported = await runImport(source, appKey, target, ['--json']);
+      again = await runImport(source, appKey, target, ['--dry-run']);
+      t = await appOn(target);
+      await t.app.listen(0, '127.0.0.1');
+    }, 240_000);
+
+    afterAll(async () => {
+      await sim?.stop();
+      await t?.close();
+      await remove();
+    });
+
+    it('should write nothing in the dry run and report what it would bring', () => {
+      expect(dryRun.code).toBe(0);
+      const report = JSON.parse(dryRun.stdout);
+      expect(report.dryRun).toBe(true);
+      expect(report.imported.users).toBe(panel.users.length);
+      expect(report.imported.servers).toBe(panel.servers.length);
+    });
+
+    it('should import everything once after a killed run, and report what it left behind', () => {
+      expect(imported.code).toBe(0);
+      const report = JSON.parse(imported.stdout);
+      const dry = JSON.parse(dryRun.stdout);
+      expect(report.dryRun).toBe(false);
+      expect(report.imported).toEqual(dry.imported);
+      expect(report.imported).toMatchObject({
+        users: panel.users.length,
+        nodes: panel.nodes.length,
+        servers: panel.servers.length,
+        eggs: panel.eggs.length,
+        allocations: panel.allocations.length,
+        databases: panel.databases.length,
+        schedules: panel.schedules.length,
+      });
+      const reasons = report.leftBehind.map((l: { reason: string }) => l.reason).join('\n');
+      expect(reasons).toContain('sessions');
+      expect(reasons).toContain('API keys that had expired');
+      expect(reasons).toContain('egg variable rules Hatchery cannot run');
+      expect(reasons).toContain('mounts');
+    });
+
+    it('should refuse a second import into the panel that now holds the first', () => {
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain(`Hatchery already holds ${panel.users.length} users, ${panel.nodes.length} node`);
+      expect(again.stderr).toContain('an import goes into an empty panel only');
+    });
+
+    it('should sign an old user in with the old password, then with the old TOTP, and upgrade the hash', async () => {
+      const plain = panel.users.find((u) => !u.useTotp && !u.admin)!;
+      const res = await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: plain.email, password: plain.password }).expect(200);
+      expect(sessionCookie(res)).toBeDefined();
+      await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: plain.email, password: `${plain.password}x` }).expect(401);
+      const [row] = await t.app.get(DataSource).query<{ password_hash: string }[]>('SELECT password_hash FROM "user" WHERE id = $1', [plain.id]);
+      expect(row.password_hash).toMatch(/^\$argon2id\$/);
+
+      const withTotp = panel.users.find((u) => u.useTotp)!;
+      await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: withTotp.email, password: withTotp.password }).expect(401);
+      const code = codeAt(withTotp.totpSecret!, t.clock.now().getTime());
+      const ok = await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: withTotp.email, password: withTotp.password, totp: code }).expect(200);
+      expect(sessionCookie(ok)).toBeDefined();
+      // An old recovery code works once.
+      const recovery = withTotp.recoveryCodes![3];
+      await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: withTotp.email, password: withTotp.password, totp: recovery }).expect(200);
+      await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: withTotp.email, password: withTotp.password, totp: recovery }).expect(401);
+    });
+
+    it('should answer the old ptlc_, ptla_ and unprefixed keys on the Pterodactyl API', async () => {
+      const live = panel.keys.filter((k) => !k.expired && (k.keyType === 1 || k.keyType === 2));
+      expect(live.some((k) => k.identifier.startsWith('ptlc_'))).toBe(true);
+      expect(live.some((k) => k.identifier.startsWith('ptla_'))).toBe(true);
+      expect(live.some((k) => !k.identifier.startsWith('ptl'))).toBe(true);
+      for (const key of live) {
+        const path = key.keyType === 2 ? '/api/application/servers' : '/pterodactyl/api/client';
+        const res = await t.http().get(path).set('Accept', PTERODACTYL_ACCEPT).set('Authorization', `Bearer ${key.full}`);
+        expect({ key: key.identifier, status: res.status }).toEqual({ key: key.identifier, status: 200 });
+      }
+      const expired = panel.keys.find((k) => k.expired)!;
+      await t.http().get('/pterodactyl/api/client').set('Accept', PTERODACTYL_ACCEPT).set('Authorization', `Bearer ${expired.full}`).expect(401);
+      const wrong = live[0].full.slice(0, -1) + (live[0].full.endsWith('a') ? 'b' : 'a');
+      await t.http().get('/api/application/servers').set('Accept', PTERODACTYL_ACCEPT).set('Authorization', `Bearer ${wrong}`).expect(401);
+    });
+
+    it('should boot the Wings simulator started with the old node token, with every server of the node', async () => {
+      const node = panel.nodes[0];
+      sim = new WingsSimulator({ panelUrl: await t.app.getUrl(), tokenId: node.tokenId, token: node.token, port: daemonPort, remoteTimeoutMs: 5000, allowedOrigins: [TEST_ORIGIN] });
+      await sim.start();
+      const booted = await sim.boot();
+      expect(booted.sort()).toEqual(panel.servers.filter((s) => s.nodeId === node.id).map((s) => s.uuid).sort());
+    });
+
+    it('should show a subuser the server it was given, with its permissions', async () => {
+      const sub = panel.users.find((u) => u.id === panel.subuser.userId)!;
+      const server = panel.servers.find((s) => s.id === panel.subuser.serverId)!;
+      const res = await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: sub.email, password: sub.password });
+      const cookie = sessionCookie(res)!;
+      const list = await t.http().get('/api/client/servers').set('Cookie', cookie).expect(200);
+      expect(list.body.data.map((s: { uuid: string }) => s.uuid)).toContain(server.uuid);
+      const details = await t.http().get(`/api/client/servers/${server.uuidShort}`).set('Cookie', cookie).expect(200);
+      expect(details.body.data.permissions).toEqual(expect.arrayContaining(['server.view', 'websocket.connect', 'server.console', 'server.power', 'server.files.read', 'server.backup.read']));
+      expect(details.body.data.permissions).not.toContain('server.files.write');
+    });
+
+    it('should rotate an old database password on the real MariaDB host', async () => {
+      const db = panel.databases[0];
+      const owner = panel.users.find((u) => u.id === panel.servers.find((s) => s.id === db.serverId)!.ownerId)!;
+      const server = panel.servers.find((s) => s.id === db.serverId)!;
+      const signedIn = await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: owner.email, password: owner.password });
+      const cookie = sessionCookie(signedIn)!;
+      const mariadb = await MariaDb.connect();
+      try {
+        const before = await mariadb.connectAs(db.username, db.password, db.database);
+        expect(before.outcome).toBe('ok');
+        await before.connection?.end();
+        const rotated = await t.http().post(`/api/client/servers/${server.uuidShort}/databases/${db.id}/rotate-password`).set('Cookie', cookie).set('Origin', TEST_ORIGIN).expect(200);
+        const password = rotated.body.meta.password as string;
+        expect((await mariadb.connectAs(db.username, db.password, db.database)).outcome).not.toBe('ok');
+        const after = await mariadb.connectAs(db.username, password, db.database);
+        expect(after.outcome).toBe('ok');
+        await after.connection?.end();
+      } finally {
+        await mariadb.close();
+      }
+    });
+
+    it('should list and restore an old local backup through the node', async () => {
+      const backup = panel.backups.find((b) => b.state === 'successful')!;
+      const server = panel.servers.find((s) => s.id === backup.serverId)!;
+      const owner = panel.users.find((u) => u.id === server.ownerId)!;
+      const signedIn = await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: owner.email, password: owner.password });
+      const cookie = sessionCookie(signedIn)!;
+      const list = await t.http().get(`/api/client/servers/${server.uuidShort}/backups`).set('Cookie', cookie).expect(200);
+      const listed = list.body.data.find((b: { uuid: string }) => b.uuid === backup.uuid);
+      expect(listed).toMatchObject({ id: String(backup.id), checksum: backup.checksum, bytes: backup.bytes });
+      // The archive Wings keeps for the old backup, as the old panel's node made it.
+      const content = await mkdtemp(join(tmpdir(), 'old-backup-'));
+      await writeFile(join(content, 'restored.txt'), 'from the old panel');
+      await createBackupArchive(content, join(sim!.backupDir, `${backup.uuid}.tar.gz`), '');
+      await rm(content, { recursive: true, force: true });
+      const restore = await t.http().post(`/api/client/servers/${server.uuidShort}/backups/${backup.id}/restore`).set('Cookie', cookie).set('Origin', TEST_ORIGIN).send({ truncate: false });
+      expect({ status: restore.status, body: restore.body }).toEqual({ status: 202, body: {} });
+      const restored = join(sim!.servers.get(server.uuid)!.fs.root, 'restored.txt');
+      await waitFor(async () => (await readFile(restored, 'utf8').catch(() => '')) === 'from the old panel', 15_000);
+    });
+  });
+});
