@@ -20,6 +20,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
 import { join } from 'node:path';
 import { cpuTop, CpuTop, formatCpuTop } from 'bench/cpu-top';
+import { importRows } from 'bench/import';
 import type { LoadJob, LoadResult } from 'bench/load';
 import type { Json } from 'bench/lib/http';
 import { cpuMs, cpuSplitMs, machineBusyMs, PanelProcess, panelEnv, REPO_ROOT, RssSampler } from 'bench/lib/panel-process';
@@ -416,7 +417,7 @@ const main = async (): Promise<void> => {
   let profileWindow: { from: number; to: number; id: string } | null = null;
   let profile: (CpuTop & { file: string; scenario: string; fromS: number; toS: number }) | null = null;
   const seeding: Record<string, unknown> = {};
-  const wantsLoad = !ONLY || ONLY.some((p) => !p.startsWith('s7'));
+  const wantsLoad = !ONLY || ONLY.some((p) => !p.startsWith('s7') && !p.startsWith('s8'));
 
   try {
     if (wantsLoad) {
@@ -590,6 +591,7 @@ const main = async (): Promise<void> => {
     }
 
     await coldStartRows(common, workDir);
+    rows.push(...(await importRows(selected, appKey, log)));
   } finally {
     driver?.stop();
     await stopChild(simChild);
