@@ -165,14 +165,18 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
     beforeAll(async () => {
       ({ target, remove } = await newTarget(kind));
       dryRun = await runImport(source, appKey, target, ['--dry-run', '--json']);
-      // Killed once the servers are being written: the transaction holds users, nodes and eggs by then.
+      // Killed while its transaction holds everything but the activity log: the old panel's activity table
+      // is write-locked (LOCK TABLES blocks every other session's reads), so the run waits there for sure.
+      await source.query(`LOCK TABLES ${source.table('activity_logs')} WRITE`);
       const killed = startCli(['import:pterodactyl', '--from', source.url, '--app-key', appKey], target, (text, child) => {
-        if (text.includes('allocations')) {
+        if (/backups: \d+\/\d+ \(100 %\)/.test(text)) {
           child.kill('SIGKILL');
         }
       });
       const result = await killed.done;
+      await source.query('UNLOCK TABLES');
       expect(result.code).toBeNull();
+      expect(result.stderr).toMatch(/servers: \d+\/\d+ \(100 %\)/);
       imported = await runImport(source, appKey, target, ['--json']);
       again = await runImport(source, appKey, target, ['--dry-run']);
       t = await appOn(target);
@@ -207,6 +211,10 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
         allocations: panel.allocations.length,
         databases: panel.databases.length,
         schedules: panel.schedules.length,
+        sshKeys: panel.sshKeys.filter((k) => !k.deleted).length,
+        apiKeys: panel.keys.filter((k) => !k.expired && (k.keyType === 1 || k.keyType === 2)).length,
+        twoFactor: panel.users.filter((u) => u.useTotp).length,
+        recoveryCodes: panel.users.filter((u) => u.useTotp).reduce((n, u) => n + (u.recoveryCodes?.length ?? 0), 0),
       });
       const reasons = report.leftBehind.map((l: { reason: string }) => l.reason).join('\n');
       expect(reasons).toContain('sessions');
