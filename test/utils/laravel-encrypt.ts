@@ -15,7 +15,7 @@ const rawKey = (appKey: string): Buffer => (appKey.startsWith('base64:') ? Buffe
 /** PHP's `serialize()` of a string (`s:<bytes>:"…";`) or of null (`N;`). */
 export const phpSerialize = (value: string | null): string => (value === null ? 'N;' : `s:${Buffer.byteLength(value, 'utf8')}:"${value}";`);
 
-export interface LaravelEncryptOptions {
+interface LaravelEncryptOptions {
   /** Leave `tag` out, as payloads written before Laravel 8 did. */
   withoutTag?: boolean;
   /** Escape `/` as `\/` in the JSON, as Laravel 5 did. */

@@ -29,7 +29,7 @@ import { parsePublicKey } from 'src/modules/ssh-keys/ssh-public-key';
  * writer that writes nothing, so it opens every secret and counts what the real run would bring.
  */
 
-export interface ImportOptions {
+interface ImportOptions {
   /** mysql://user:password@host:3306/panel */
   from: string;
   /** Pterodactyl's APP_KEY (`base64:…`). */
@@ -42,7 +42,7 @@ export interface ImportOptions {
 }
 
 /** Refused before anything was written; the message says why and what to do. */
-export class ImportRefusedError extends Error {}
+class ImportRefusedError extends Error {}
 
 const DEFAULT_BATCH = 2_000;
 

@@ -64,6 +64,3 @@ export class StreamProgress implements ImportProgress {
     }
   }
 }
-
-/** For tests and callers that want no output. */
-export const SILENT_PROGRESS: ImportProgress = { start: () => undefined, advance: () => undefined, done: () => undefined };

@@ -62,7 +62,7 @@ const MARKER_MIGRATIONS = ['2017_10_06_214026_ServicesToNestsConversion', '2020_
 export type SourceRow = Record<string, unknown>;
 
 /** Why a database is not one the importer can read: every reason, for one clear message. */
-export class NotPterodactylError extends Error {
+class NotPterodactylError extends Error {
   constructor(readonly problems: string[]) {
     super(`This is not a Pterodactyl 1.x panel database that the importer can read:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   }

@@ -11,29 +11,6 @@
  */
 export { createPterodactylSource } from 'test/utils/pterodactyl-source/source';
 export type { PterodactylSource } from 'test/utils/pterodactyl-source/source';
-export { PTERODACTYL_MARKER_MIGRATIONS, PTERODACTYL_TABLES, pterodactylSchema } from 'test/utils/pterodactyl-source/schema';
-export type { PterodactylTable } from 'test/utils/pterodactyl-source/schema';
 export { seedPanel } from 'test/utils/pterodactyl-source/seed-panel';
-export type {
-  SeededActivity,
-  SeededAllocation,
-  SeededApiKey,
-  SeededBackup,
-  SeededDatabase,
-  SeededDatabaseHost,
-  SeededEgg,
-  SeededLocation,
-  SeededMount,
-  SeededNest,
-  SeededNode,
-  SeededPanel,
-  SeededSchedule,
-  SeededServer,
-  SeededSshKey,
-  SeededSubuser,
-  SeededUser,
-  SeedOptions,
-} from 'test/utils/pterodactyl-source/seed-panel';
-export { SCALE_USER_PASSWORD, seedAtScale } from 'test/utils/pterodactyl-source/seed-at-scale';
-export type { SeedAtScaleOptions } from 'test/utils/pterodactyl-source/seed-at-scale';
-export { phpJsonEncode } from 'test/utils/pterodactyl-source/php';
+export type { SeededPanel } from 'test/utils/pterodactyl-source/seed-panel';
+export { seedAtScale } from 'test/utils/pterodactyl-source/seed-at-scale';

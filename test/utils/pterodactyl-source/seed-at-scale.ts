@@ -19,7 +19,7 @@ export interface SeedAtScaleOptions {
 }
 
 /** The password of every user seedAtScale makes (they share one bcrypt hash). */
-export const SCALE_USER_PASSWORD = 'bench-password';
+const SCALE_USER_PASSWORD = 'bench-password';
 
 const ROWS_PER_STATEMENT = 5_000;
 const DAY_MS = 24 * 60 * 60 * 1000;
