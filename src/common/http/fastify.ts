@@ -26,6 +26,23 @@ const requestIdOf = (req: IncomingMessage): string => {
   return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 };
 
+/** A Pterodactyl key (48 characters; Hatchery's own keys are 32) given as a bearer token. */
+const PTERODACTYL_BEARER = /^Bearer\s+[A-Za-z0-9_]{48}\s*$/i;
+
+/**
+ * Bots and libraries that kept a Pterodactyl panel's URL after it moved to Hatchery
+ * (docs/migrate-from-pterodactyl.md) call the client API at Pterodactyl's own path, `/api/client`,
+ * which is Hatchery's client API. A request there with a Pterodactyl key, which Hatchery's own API
+ * could only refuse, is served by the Pterodactyl client API at `/pterodactyl/api/client`.
+ */
+const rewriteUrl = (req: IncomingMessage): string => {
+  const url = req.url ?? '/';
+  if (/^\/api\/client(?:[/?]|$)/.test(url) && PTERODACTYL_BEARER.test(req.headers.authorization ?? '')) {
+    return `/pterodactyl${url}`;
+  }
+  return url;
+};
+
 /**
  * The HTTP server: Fastify, whose router and reply path cost a fraction of Express' on every
  * request. A proxy's `X-Forwarded-For` is believed only from TRUSTED_PROXIES.
@@ -37,6 +54,7 @@ export const createHttpAdapter = (config: AppConfigService): FastifyAdapter => {
     trustProxy: proxies.length > 0 ? proxies : false,
     bodyLimit: JSON_BODY_LIMIT,
     genReqId: requestIdOf,
+    rewriteUrl,
     routerOptions: { ignoreTrailingSlash: true },
     logger: false,
     // A URL the router cannot decode (`%E0%A4%A`) or a path parameter over its length never reaches a route:
