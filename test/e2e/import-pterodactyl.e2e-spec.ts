@@ -253,6 +253,17 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
       await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: withTotp.email, password: withTotp.password, totp: recovery }).expect(401);
     });
 
+    it('should give what is created after the import ids past the imported ones', async () => {
+      const admin = panel.users.find((u) => u.admin)!;
+      const signedIn = await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: admin.email, password: admin.password }).expect(200);
+      const cookie = sessionCookie(signedIn)!;
+      const location = await t.http().post('/api/admin/locations').set('Cookie', cookie).set('Origin', TEST_ORIGIN).send({ short: 'new1' }).expect(201);
+      expect(Number(location.body.data.id)).toBeGreaterThan(Math.max(...panel.locations.map((l) => l.id)));
+      const nest = await t.http().post('/api/admin/nests').set('Cookie', cookie).set('Origin', TEST_ORIGIN).send({ name: 'After the import' }).expect(201);
+      const [row] = await t.app.get(DataSource).query<{ int_id: number }[]>('SELECT int_id FROM "nest" WHERE id = $1', [nest.body.data.id]);
+      expect(row.int_id).toBeGreaterThan(Math.max(...panel.nests.map((n) => n.id)));
+    });
+
     it('should answer the old ptlc_, ptla_ and unprefixed keys on the Pterodactyl API', async () => {
       const live = panel.keys.filter((k) => !k.expired && (k.keyType === 1 || k.keyType === 2));
       expect(live.some((k) => k.identifier.startsWith('ptlc_'))).toBe(true);
