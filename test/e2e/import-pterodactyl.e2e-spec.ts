@@ -147,6 +147,20 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
       }
     });
 
+    it('should find the old panel\'s table prefix (DB_PREFIX) by itself', async () => {
+      const prefixed = await createPterodactylSource({ prefix: 'pt_' });
+      try {
+        const seeded = await seedPanel(prefixed, { appKey, nodes: [{ fqdn: '127.0.0.1', scheme: 'http', daemonListen: daemonPort }] });
+        const res = await runImport(prefixed, appKey, target, ['--dry-run', '--json']);
+        expect(res.code).toBe(0);
+        const report = JSON.parse(res.stdout);
+        expect(report.source).toContain('(prefix pt_)');
+        expect(report.imported).toMatchObject({ users: seeded.users.length, servers: seeded.servers.length, nodes: 1 });
+      } finally {
+        await prefixed.drop();
+      }
+    });
+
     it('should refuse a malformed APP_KEY', async () => {
       const res = await runImport(source, 'base64:c2hvcnQ=', target);
       expect(res.code).toBe(1);
