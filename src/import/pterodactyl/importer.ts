@@ -11,15 +11,17 @@ import { existingRows, RowSink, TargetRow, TargetWriter, textArray } from 'src/i
 import { hostPasswordContext } from 'src/modules/databases/database-host.entity';
 import { nodeTokenContext } from 'src/modules/daemon-gateway/daemon.gateway';
 import { normalizeDockerImages } from 'src/modules/eggs/egg-fields';
+import { baseUrlOf } from 'src/modules/nodes/node.entity';
 import { parseRules } from 'src/modules/eggs/rules/variable-rules';
 import { toHatcheryPermissions, toPterodactylNames } from 'src/modules/pterodactyl/client/client-permissions';
 import { fromPterodactylDatabaseLimit } from 'src/modules/pterodactyl/common/database-limit';
-import { PterodactylKeyType } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
+import { APPLICATION_RESOURCES, PterodactylKeyType } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
 import { CronFields, nextRunAfter, validateCron } from 'src/modules/schedules/cron-expression';
 import { TASK_ACTIONS } from 'src/modules/schedules/schedule-task.entity';
 import { SERVER_STATUSES } from 'src/modules/servers/server.entity';
 import { ALL_SERVER_PERMISSIONS, ServerPermission } from 'src/modules/servers/server-permissions';
 import { parsePublicKey } from 'src/modules/ssh-keys/ssh-public-key';
+import { totpSecretContext } from 'src/modules/two-factor/user-two-factor.entity';
 
 /**
  * Moves a Pterodactyl 1.x panel into an empty Hatchery (docs/migrate-from-pterodactyl.md): every row
@@ -103,8 +105,6 @@ const KEY_TYPES = new Map<number, PterodactylKeyType>([
   [2, PterodactylKeyType.APPLICATION],
 ]);
 
-const APPLICATION_RESOURCES = ['servers', 'nodes', 'allocations', 'users', 'locations', 'nests', 'eggs', 'database_hosts', 'server_databases'] as const;
-
 
 /** A writer that writes nothing: the dry run. */
 const DRY_SINK: RowSink = { insert: (_table, rows) => Promise.resolve(rows.length) };
@@ -158,6 +158,11 @@ class ImportRun {
     const written = await this.sink.insert(table, rows, options);
     this.report.count(kind, written);
     return written;
+  }
+
+  /** A row's `created_at` and `updated_at`, the import's time where Pterodactyl left them NULL. */
+  private stamps(r: SourceRow): { created_at: Date; updated_at: Date } {
+    return { created_at: date(r.created_at) ?? this.now, updated_at: date(r.updated_at) ?? this.now };
   }
 
   /** A Laravel-encrypted value, or undefined (reported) when this one row cannot be opened. */
@@ -220,7 +225,7 @@ class ImportRun {
             this.twoFactorUsers.add(id);
             secrets.push({
               user_id: id,
-              secret_sealed: this.secrets.seal(secret.replace(/\s+/g, '').toUpperCase(), `user:${id}:totp`),
+              secret_sealed: this.secrets.seal(secret.replace(/\s+/g, '').toUpperCase(), totpSecretContext(id)),
               confirmed_at: date(r.totp_authenticated_at) ?? date(r.updated_at) ?? this.now,
               last_used_step: null,
               created_at: date(r.totp_authenticated_at) ?? date(r.created_at) ?? this.now,
@@ -245,8 +250,7 @@ class ImportRun {
           two_factor_enabled: twoFactor,
           suspended: false,
           language: clip((text(r.language) ?? '').trim() || 'en', 5),
-          created_at: date(r.created_at) ?? this.now,
-          updated_at: date(r.updated_at) ?? this.now,
+          ...this.stamps(r),
         });
       }
       await this.write('users', 'user', users);
@@ -364,7 +368,7 @@ class ImportRun {
           if (short.length > 60) {
             this.report.leave('location short codes longer than 60 characters: shortened', short);
           }
-          return { id: str(r.id), short: clip(short, 60), long: text(r.long), created_at: date(r.created_at) ?? this.now, updated_at: date(r.updated_at) ?? this.now };
+          return { id: str(r.id), short: clip(short, 60), long: text(r.long), ...this.stamps(r) };
         }),
       );
     });
@@ -384,7 +388,7 @@ class ImportRun {
         const scheme = str(r.scheme) === 'http' ? 'http' : 'https';
         const fqdn = str(r.fqdn).toLowerCase();
         const daemonListen = num(r.daemonListen);
-        const baseUrl = `${scheme}://${fqdn}:${daemonListen}`;
+        const baseUrl = baseUrlOf({ scheme, fqdn, daemonListen });
         const twin = urls.get(baseUrl);
         if (twin !== undefined) {
           throw new ImportRefusedError(`Nodes "${twin}" and "${name}" both answer at ${baseUrl}; Hatchery keeps one node per address. Change one of them in the old panel first. Nothing was written.`);
@@ -414,8 +418,7 @@ class ImportRun {
           token_identifier: str(r.daemon_token_id),
           token_secret: this.secrets.seal(token, nodeTokenContext({ uuid })),
           location_id: text(r.location_id),
-          created_at: date(r.created_at) ?? this.now,
-          updated_at: date(r.updated_at) ?? this.now,
+          ...this.stamps(r),
         });
       }
       await this.write('nodes', 'node', nodes);
@@ -436,8 +439,7 @@ class ImportRun {
           name: clip(str(r.name), 191),
           description: text(r.description),
           author: clip(str(r.author), 191),
-          created_at: date(r.created_at) ?? this.now,
-          updated_at: date(r.updated_at) ?? this.now,
+          ...this.stamps(r),
         })),
       );
     });
@@ -495,8 +497,7 @@ class ImportRun {
       copy_script_from: copyFrom?.uuid ?? null,
       update_url: text(r.update_url),
       force_outgoing_ip: bool(r.force_outgoing_ip),
-      created_at: date(r.created_at) ?? this.now,
-      updated_at: date(r.updated_at) ?? this.now,
+      ...this.stamps(r),
     };
   }
 
@@ -552,8 +553,7 @@ class ImportRun {
           user_viewable: bool(r.user_viewable),
           user_editable: bool(r.user_editable),
           rules: this.rulesOf(str(r.rules), where),
-          created_at: date(r.created_at) ?? this.now,
-          updated_at: date(r.updated_at) ?? this.now,
+          ...this.stamps(r),
         });
       }
       await this.write('eggVariables', 'egg_variable', variables);
@@ -605,8 +605,7 @@ class ImportRun {
           backup_limit: num(r.backup_limit),
           skip_scripts: bool(r.skip_scripts),
           installed_at: date(r.installed_at),
-          created_at: date(r.created_at) ?? this.now,
-          updated_at: date(r.updated_at) ?? this.now,
+          ...this.stamps(r),
         });
       }
       await this.write('servers', 'server', servers);
@@ -674,7 +673,7 @@ class ImportRun {
         }
         const held = new Set<ServerPermission>(['server.view', ...granted]);
         const permissions = ALL_SERVER_PERMISSIONS.filter((p) => held.has(p));
-        subusers.push({ server_id: serverId, user_id: userId, permissions: textArray(permissions), created_at: date(r.created_at) ?? this.now, updated_at: date(r.updated_at) ?? this.now });
+        subusers.push({ server_id: serverId, user_id: userId, permissions: textArray(permissions), ...this.stamps(r) });
       }
       const written = await this.write('subusers', 'subuser', subusers, { skipConflicts: true });
       if (written < subusers.length) {
@@ -710,8 +709,7 @@ class ImportRun {
           max_databases: r.max_databases === null ? null : num(r.max_databases),
           max_user_connections: null,
           node_id: text(r.node_id),
-          created_at: date(r.created_at) ?? this.now,
-          updated_at: date(r.updated_at) ?? this.now,
+          ...this.stamps(r),
         });
       }
       await this.write('databaseHosts', 'database_host', hosts);
@@ -733,8 +731,7 @@ class ImportRun {
           remote: clip(str(r.remote) || '%', 60),
           max_connections: num(r.max_connections) > 0 ? num(r.max_connections) : null,
           status: 'ready',
-          created_at: date(r.created_at) ?? this.now,
-          updated_at: date(r.updated_at) ?? this.now,
+          ...this.stamps(r),
         });
       }
       await this.write('databases', 'server_database', databases);
@@ -784,8 +781,7 @@ class ImportRun {
           only_when_online: bool(r.only_when_online),
           last_run_at: date(r.last_run_at),
           next_run_at: next ?? this.now,
-          created_at: date(r.created_at) ?? this.now,
-          updated_at: date(r.updated_at) ?? this.now,
+          ...this.stamps(r),
         });
       }
       await this.write('schedules', 'schedule', schedules);
@@ -813,8 +809,7 @@ class ImportRun {
           time_offset: num(r.time_offset),
           continue_on_failure: bool(r.continue_on_failure),
           is_queued: false,
-          created_at: date(r.created_at) ?? this.now,
-          updated_at: date(r.updated_at) ?? this.now,
+          ...this.stamps(r),
         });
       }
       await this.write('tasks', 'schedule_task', tasks);
@@ -846,8 +841,7 @@ class ImportRun {
             is_successful: bool(r.is_successful),
             is_locked: bool(r.is_locked),
             completed_at: date(r.completed_at),
-            created_at: date(r.created_at) ?? this.now,
-            updated_at: date(r.updated_at) ?? this.now,
+            ...this.stamps(r),
           });
         }
         await this.write('backups', 'backup', backups);
@@ -962,14 +956,15 @@ export class PterodactylImporter {
       await this.checkAppKey(source, box);
       const where = new URL(options.from);
       const report = new ImportReport(`${where.hostname}:${where.port || 3306}/${source.database}${source.prefix ? ` (prefix ${source.prefix})` : ''}`, options.dryRun);
+      const importInto = (sink: RowSink): Promise<void> => new ImportRun(source, sink, box, this.secrets, report, this.progress, options, this.now()).run();
       if (options.dryRun) {
-        await new ImportRun(source, DRY_SINK, box, this.secrets, report, this.progress, options, this.now()).run();
+        await importInto(DRY_SINK);
         return report;
       }
       await this.dataSource.transaction(async (manager) => {
         await this.refuseUnlessEmpty(manager);
         const writer = new TargetWriter(manager);
-        await new ImportRun(source, writer, box, this.secrets, report, this.progress, options, this.now()).run();
+        await importInto(writer);
         await writer.advanceSequences();
       });
       return report;

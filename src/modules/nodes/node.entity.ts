@@ -108,3 +108,6 @@ export class NodeEntity {
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
 }
+
+/** Where the panel reaches a node's daemon: `{scheme}://{fqdn}:{daemonListen}`, one node per address (UQ_node_base_url). */
+export const baseUrlOf = (n: Pick<NodeEntity, 'scheme' | 'fqdn' | 'daemonListen'>): string => `${n.scheme}://${n.fqdn.toLowerCase()}:${n.daemonListen}`;

@@ -15,7 +15,7 @@ import { DaemonGateway, DaemonSystemInfo, nodeTokenContext } from 'src/modules/d
 import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
 import { buildDaemonConfiguration, DaemonConfiguration, toDaemonYaml } from 'src/modules/nodes/daemon-configuration';
 import { CreateNodeDto, NodeResponseDto, toNodeResponse, UpdateNodeDto } from 'src/modules/nodes/dto/node.dto';
-import { NodeEntity } from 'src/modules/nodes/node.entity';
+import { baseUrlOf, NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { NodeOrigins } from 'src/modules/nodes/node-origins';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
@@ -55,8 +55,6 @@ const newCredentials = (): { tokenIdentifier: string; token: string } => ({
   tokenIdentifier: randomString(16, ALPHANUMERIC),
   token: randomString(64, ALPHANUMERIC),
 });
-
-const baseUrlOf = (n: Pick<NodeEntity, 'scheme' | 'fqdn' | 'daemonListen'>): string => `${n.scheme}://${n.fqdn.toLowerCase()}:${n.daemonListen}`;
 
 @Injectable()
 export class NodesService {

@@ -24,9 +24,9 @@ import { matchTotp, newTotpSecret, totpUri } from 'src/modules/two-factor/totp';
 import { recoveryCodeUsedNotice, twoFactorDisabledNotice, twoFactorEnabledNotice, twoFactorResetNotice } from 'src/modules/two-factor/two-factor-notices';
 import { TwoFactorError } from 'src/modules/two-factor/two-factor.errors';
 import { TwoFactorRepository } from 'src/modules/two-factor/two-factor.repository';
+import { totpSecretContext } from 'src/modules/two-factor/user-two-factor.entity';
 
 const TOTP_ISSUER = 'Hatchery';
-const sealContext = (userId: string): string => `user:${userId}:totp`;
 
 /** How long the step after the password waits for its code, and how many codes it takes (docs/api.md#two-factor-sign-in). */
 const CHALLENGE_LIFETIME_SECONDS = 300;
@@ -59,7 +59,7 @@ export class TwoFactorService {
       throw new AppException(TwoFactorError.ALREADY_ENABLED);
     }
     const secret = newTotpSecret();
-    await this.repo.savePending(user.id, this.box.seal(secret, sealContext(user.id)), this.clock.now());
+    await this.repo.savePending(user.id, this.box.seal(secret, totpSecretContext(user.id)), this.clock.now());
     return { secret, uri: totpUri(secret, TOTP_ISSUER, user.email) };
   }
 
@@ -79,7 +79,7 @@ export class TwoFactorService {
     if (!pending || pending.confirmedAt !== null) {
       throw new AppException(TwoFactorError.NOT_SET_UP);
     }
-    const step = matchTotp(this.box.open(pending.secretSealed, sealContext(user.id)), code, this.clock.now());
+    const step = matchTotp(this.box.open(pending.secretSealed, totpSecretContext(user.id)), code, this.clock.now());
     if (step === null) {
       throw new AppException(TwoFactorError.INCORRECT_CODE);
     }
@@ -212,7 +212,7 @@ export class TwoFactorService {
   private async checkCode(user: UserEntity, code: string): Promise<void> {
     if (isTotpCode(code)) {
       const row = await this.repo.find(user.id);
-      const step = row?.confirmedAt ? matchTotp(this.box.open(row.secretSealed, sealContext(user.id)), code, this.clock.now()) : null;
+      const step = row?.confirmedAt ? matchTotp(this.box.open(row.secretSealed, totpSecretContext(user.id)), code, this.clock.now()) : null;
       if (step === null || !(await this.repo.useStep(user.id, step))) {
         throw new AppException(TwoFactorError.INVALID);
       }

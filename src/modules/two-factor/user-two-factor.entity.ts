@@ -25,3 +25,6 @@ export class UserTwoFactorEntity {
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 }
+
+/** The row-bound context a TOTP secret is sealed with: a sealed secret copied onto another user's row does not open. */
+export const totpSecretContext = (userId: string): string => `user:${userId}:totp`;
