@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { bearerToken, isPterodactylKeyShape } from 'src/common/auth/bearer';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
@@ -26,9 +27,6 @@ const requestIdOf = (req: IncomingMessage): string => {
   return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 };
 
-/** A Pterodactyl key (48 characters; Hatchery's own keys are 32) given as a bearer token. */
-const PTERODACTYL_BEARER = /^Bearer\s+[A-Za-z0-9_]{48}\s*$/i;
-
 /**
  * Bots and libraries that kept a Pterodactyl panel's URL after it moved to Hatchery
  * (docs/migrate-from-pterodactyl.md) call the client API at Pterodactyl's own path, `/api/client`,
@@ -37,10 +35,11 @@ const PTERODACTYL_BEARER = /^Bearer\s+[A-Za-z0-9_]{48}\s*$/i;
  */
 const rewriteUrl = (req: IncomingMessage): string => {
   const url = req.url ?? '/';
-  if (/^\/api\/client(?:[/?]|$)/.test(url) && PTERODACTYL_BEARER.test(req.headers.authorization ?? '')) {
-    return `/pterodactyl${url}`;
+  if (!/^\/api\/client(?:[/?]|$)/.test(url)) {
+    return url;
   }
-  return url;
+  const bearer = bearerToken(req.headers.authorization);
+  return bearer !== undefined && isPterodactylKeyShape(bearer) ? `/pterodactyl${url}` : url;
 };
 
 /**

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import { SESSION_COOKIE } from 'src/common/auth/authenticated.decorator';
+import { bearerToken } from 'src/common/auth/bearer';
 import { AuthError } from 'src/common/auth/auth.errors';
 import { AppException } from 'src/common/errors/app.exception';
 import { headerOf, HttpReply, HttpRequest } from 'src/common/http/http';
@@ -10,7 +11,6 @@ import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
 import type { UserEntity } from 'src/modules/users/user.entity';
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 const AUTH_ATTEMPT = Symbol('hatchery:auth-attempt');
 
@@ -26,7 +26,7 @@ const presentedCredential = (req: HttpRequest): { kind: 'api-key'; secret: strin
   const authorization = headerOf(req, 'authorization');
   const headerKey = headerOf(req, 'x-api-key');
   if (authorization !== undefined || headerKey !== undefined) {
-    const bearer = authorization !== undefined ? BEARER.exec(authorization)?.[1] : undefined;
+    const bearer = bearerToken(authorization);
     return { kind: 'api-key', secret: bearer ?? (authorization === undefined ? headerKey : undefined) };
   }
   const token = req.cookies[SESSION_COOKIE];

@@ -2,6 +2,7 @@ import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, I
 import { Reflector } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { PterodactylOnly } from 'src/common/auth/authenticated.decorator';
+import { bearerToken, isPterodactylKeyShape } from 'src/common/auth/bearer';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { headerOf, HttpRequest } from 'src/common/http/http';
@@ -14,23 +15,17 @@ const ROUTE_METADATA = 'hatchery:pterodactyl-route';
 
 type RouteRule = { family: 'client' } | { family: 'application'; resource: ApplicationResource; access: 'read' | 'write' };
 
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
 
 type PterodactylRequest = HttpRequest & { pterodactylKey?: ResolvedPterodactylKey };
 
-/**
- * A Pterodactyl key: a 16-character identifier and a 32-character secret. Since Pterodactyl 1.8 the
- * identifier starts `ptla_`/`ptlc_`; keys made before (imported from an old panel) have none.
- */
-const PTERODACTYL_BEARER = /^[A-Za-z0-9_]{48}$/;
 const resolved = new WeakMap<HttpRequest, Promise<ResolvedPterodactylKey | null>>();
 
 /** The Pterodactyl key a request's Bearer token stands for, looked up once per request (rate limits and the guard share it). */
 const keyOfRequest = (req: HttpRequest, keys: PterodactylKeysService): Promise<ResolvedPterodactylKey | null> => {
   let key = resolved.get(req);
   if (!key) {
-    const bearer = BEARER.exec(headerOf(req, 'authorization') ?? '')?.[1];
-    key = bearer && PTERODACTYL_BEARER.test(bearer) ? keys.resolve(bearer) : Promise.resolve(null);
+    const bearer = bearerToken(headerOf(req, 'authorization'));
+    key = bearer && isPterodactylKeyShape(bearer) ? keys.resolve(bearer) : Promise.resolve(null);
     resolved.set(req, key);
   }
   return key;
