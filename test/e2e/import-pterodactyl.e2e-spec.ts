@@ -8,7 +8,7 @@ import { WingsSimulator } from 'test/wings-sim';
 import { createBackupArchive } from 'test/wings-sim/archive';
 import { testMySqlAccount } from 'test/setup/mariadb-env';
 import { copyPgliteTemplate } from 'test/setup/pglite-template';
-import { sessionCookie } from 'test/utils/auth';
+import { sessionCookie, signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { freePort } from 'test/utils/free-port';
 import { newLaravelAppKey } from 'test/utils/laravel-encrypt';
@@ -269,8 +269,7 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
 
     it('should give what is created after the import ids past the imported ones', async () => {
       const admin = panel.users.find((u) => u.admin)!;
-      const signedIn = await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: admin.email, password: admin.password }).expect(200);
-      const cookie = sessionCookie(signedIn)!;
+      const cookie = await signIn(t, admin.email, admin.password);
       const location = await t.http().post('/api/admin/locations').set('Cookie', cookie).set('Origin', TEST_ORIGIN).send({ short: 'new1' }).expect(201);
       expect(Number(location.body.data.id)).toBeGreaterThan(Math.max(...panel.locations.map((l) => l.id)));
       const nest = await t.http().post('/api/admin/nests').set('Cookie', cookie).set('Origin', TEST_ORIGIN).send({ name: 'After the import' }).expect(201);
@@ -312,8 +311,7 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
     it('should show a subuser the server it was given, with its permissions', async () => {
       const sub = panel.users.find((u) => u.id === panel.subuser.userId)!;
       const server = panel.servers.find((s) => s.id === panel.subuser.serverId)!;
-      const res = await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: sub.email, password: sub.password });
-      const cookie = sessionCookie(res)!;
+      const cookie = await signIn(t, sub.email, sub.password);
       const list = await t.http().get('/api/client/servers').set('Cookie', cookie).expect(200);
       expect(list.body.data.map((s: { uuid: string }) => s.uuid)).toContain(server.uuid);
       const details = await t.http().get(`/api/client/servers/${server.uuidShort}`).set('Cookie', cookie).expect(200);
@@ -325,8 +323,7 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
       const db = panel.databases[0];
       const owner = panel.users.find((u) => u.id === panel.servers.find((s) => s.id === db.serverId)!.ownerId)!;
       const server = panel.servers.find((s) => s.id === db.serverId)!;
-      const signedIn = await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: owner.email, password: owner.password });
-      const cookie = sessionCookie(signedIn)!;
+      const cookie = await signIn(t, owner.email, owner.password);
       const mariadb = await MariaDb.connect();
       try {
         const before = await mariadb.connectAs(db.username, db.password, db.database);
@@ -347,8 +344,7 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
       const backup = panel.backups.find((b) => b.state === 'successful')!;
       const server = panel.servers.find((s) => s.id === backup.serverId)!;
       const owner = panel.users.find((u) => u.id === server.ownerId)!;
-      const signedIn = await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: owner.email, password: owner.password });
-      const cookie = sessionCookie(signedIn)!;
+      const cookie = await signIn(t, owner.email, owner.password);
       const list = await t.http().get(`/api/client/servers/${server.uuidShort}/backups`).set('Cookie', cookie).expect(200);
       const listed = list.body.data.find((b: { uuid: string }) => b.uuid === backup.uuid);
       expect(listed).toMatchObject({ id: String(backup.id), checksum: backup.checksum, bytes: backup.bytes });
