@@ -18,6 +18,7 @@ import { FilesModule } from 'src/modules/files/files.module';
 import { AuthModule } from 'src/modules/auth/auth.module';
 import { HealthModule } from 'src/modules/health/health.module';
 import { LiveStatusModule } from 'src/modules/live-status/live-status.module';
+import { MountsModule } from 'src/modules/mounts/mounts.module';
 import { NodesModule } from 'src/modules/nodes/nodes.module';
 import { SchedulesModule } from 'src/modules/schedules/schedules.module';
 import { ServersModule } from 'src/modules/servers/servers.module';
@@ -59,6 +60,7 @@ import { PterodactylModule } from 'src/modules/pterodactyl/pterodactyl.module';
     AuditModule,
     EggsModule,
     DaemonGatewayModule,
+    MountsModule,
     NodesModule,
     ServersModule,
     FilesModule,

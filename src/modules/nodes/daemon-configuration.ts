@@ -18,7 +18,11 @@ export interface DaemonConfiguration {
   remote: string;
 }
 
-export const buildDaemonConfiguration = (node: NodeEntity, token: string, panelUrl: string): DaemonConfiguration => {
+/**
+ * `allowedMounts`: the sources of the mounts linked to the node. Wings applies a server's mount only
+ * when its source starts with one of them, and reads them from config.yml alone (docs/wings.md#configuration).
+ */
+export const buildDaemonConfiguration = (node: NodeEntity, token: string, panelUrl: string, allowedMounts: string[]): DaemonConfiguration => {
   const host = node.fqdn.toLowerCase();
   return {
     debug: false,
@@ -36,8 +40,8 @@ export const buildDaemonConfiguration = (node: NodeEntity, token: string, panelU
       upload_limit: node.uploadSize,
     },
     system: { data: node.daemonBase, sftp: { bind_port: node.daemonSftp } },
-    // Mounts are not modelled yet; Wings ignores this key in pushed updates anyway.
-    allowed_mounts: [],
+    // Wings ignores this key in pushed updates: the administrator re-deploys config.yml after linking a mount.
+    allowed_mounts: allowedMounts,
     // Wings compares browser Origins with this byte for byte: no trailing slash.
     remote: panelUrl.replace(/\/+$/, ''),
   };

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { MountsModule } from 'src/modules/mounts/mounts.module';
 import { AuditModule } from 'src/modules/audit/audit.module';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import { AllocationsController } from 'src/modules/nodes/allocations.controller';
@@ -17,7 +18,7 @@ import { NodesService } from 'src/modules/nodes/nodes.service';
 import { ServerAllocations } from 'src/modules/nodes/server-allocations';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([LocationEntity, NodeEntity, AllocationEntity]), AuditModule],
+  imports: [TypeOrmModule.forFeature([LocationEntity, NodeEntity, AllocationEntity]), AuditModule, MountsModule],
   controllers: [LocationsController, NodesController, AllocationsController, DaemonConfigurationController, DaemonSystemController],
   providers: [NodesRepository, LocationsService, NodesService, AllocationsService, ServerAllocations, NodeOrigins],
   exports: [NodesService, LocationsService, AllocationsService, ServerAllocations, NodeOrigins],

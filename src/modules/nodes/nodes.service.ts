@@ -17,6 +17,7 @@ import { buildDaemonConfiguration, DaemonConfiguration, toDaemonYaml } from 'src
 import { CreateNodeDto, NodeResponseDto, toNodeResponse, UpdateNodeDto } from 'src/modules/nodes/dto/node.dto';
 import { baseUrlOf, NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
+import { MountsService } from 'src/modules/mounts/mounts.service';
 import { NodeOrigins } from 'src/modules/nodes/node-origins';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
 import type { ListQuery } from 'src/database/like';
@@ -68,6 +69,7 @@ export class NodesService {
     private readonly config: AppConfigService,
     private readonly origins: NodeOrigins,
     private readonly clock: Clock,
+    private readonly mounts: MountsService,
   ) {}
 
   async list(page: Page, list: ListQuery = {}): Promise<Paginated<NodeResponseDto>> {
@@ -182,7 +184,7 @@ export class NodesService {
       return { node: after, configurationPushed: false };
     }
     // The daemon still listens where it did: push through the old address, then forget it.
-    const outcome = await this.push(before, this.configurationOf(after));
+    const outcome = await this.push(before, await this.configurationOf(after));
     this.daemon.forget(before);
     return { node: after, ...outcome };
   }
@@ -207,7 +209,7 @@ export class NodesService {
       });
       return { before: current, after: saved };
     });
-    const outcome = await this.push(before, this.configurationOf(after));
+    const outcome = await this.push(before, await this.configurationOf(after));
     this.daemon.forget(before);
     return { node: after, ...outcome };
   }
@@ -231,8 +233,8 @@ export class NodesService {
   }
 
   /** The config.yml the node's Wings should run with (docs/wings.md#configuration); holds the daemon token. */
-  configurationOf(node: NodeEntity): DaemonConfiguration {
-    return buildDaemonConfiguration(node, this.daemon.tokenOf(node), this.config.http.appUrl);
+  async configurationOf(node: NodeEntity): Promise<DaemonConfiguration> {
+    return buildDaemonConfiguration(node, this.daemon.tokenOf(node), this.config.http.appUrl, await this.mounts.allowedMounts(node.id));
   }
 
   /**
@@ -243,7 +245,7 @@ export class NodesService {
     if (format !== undefined && format !== 'json' && format !== 'yaml') {
       throw new AppException(CommonError.VALIDATION_FAILED, { details: [{ field: 'format', message: 'format must be json or yaml' }] });
     }
-    const configuration = this.configurationOf(await this.get(id));
+    const configuration = await this.configurationOf(await this.get(id));
     return format === 'yaml' ? { yaml: toDaemonYaml(configuration) } : { json: configuration };
   }
 

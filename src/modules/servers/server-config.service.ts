@@ -8,6 +8,7 @@ import { buildProcessConfiguration, LegacyServerStructure, ProcessConfiguration 
 import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServersRepository, type ServerVariableValue } from 'src/modules/servers/servers.repository';
 import { ServerAllocations } from 'src/modules/nodes/server-allocations';
+import { MountsService } from 'src/modules/mounts/mounts.service';
 
 /** `settings` of GET /api/remote/servers/{uuid} (docs/wings.md#server-configuration). */
 export interface ServerSettings {
@@ -49,6 +50,7 @@ interface ConfigInputs {
   variables: EggVariableEntity[];
   values: ServerVariableValue[];
   locationShort: string;
+  mounts: ServerSettings['mounts'];
 }
 
 /** Builds what Wings reads about a server: its settings, process configuration and install script. */
@@ -59,20 +61,22 @@ export class ServerConfigService {
     private readonly nodeAllocations: ServerAllocations,
     private readonly eggs: EggsService,
     private readonly nodes: LocationsService,
+    private readonly mounts: MountsService,
   ) {}
 
-  /** One server's configuration: four small queries (allocations, variables, values, location). */
+  /** One server's configuration: five small queries (allocations, variables, values, location, mounts). */
   async configuration(server: LoadedServer, manager?: EntityManager): Promise<DaemonServerConfiguration> {
     // Sequential: with a transaction's manager these share one connection.
     const allocations = await this.nodeAllocations.of(server.id, manager);
     const variables = await this.eggs.variablesOf(server.eggId, manager);
     const values = await this.servers.serverValuesOf(server.id, manager);
     const location = server.node.locationId ? await this.nodes.findLocation(server.node.locationId, manager) : null;
-    return this.build(server, { allocations, variables, values, locationShort: location?.short ?? '' });
+    const mounts = (await this.mounts.configuredFor([server.id], manager)).get(server.id) ?? [];
+    return this.build(server, { allocations, variables, values, locationShort: location?.short ?? '', mounts });
   }
 
   /**
-   * Several servers' configurations (a node's boot reads 50 a page) in the same four queries as one
+   * Several servers' configurations (a node's boot reads 50 a page) in the same five queries as one
    * server, whatever the page size.
    */
   async configurations(servers: LoadedServer[]): Promise<DaemonServerConfiguration[]> {
@@ -81,12 +85,14 @@ export class ServerConfigService {
     const variables = await this.eggs.variablesOfEggs([...new Set(servers.map((s) => s.eggId))]);
     const values = await this.servers.serverValuesOfServers(ids);
     const locations = await this.nodes.findLocations([...new Set(servers.flatMap((s) => (s.node.locationId ? [s.node.locationId] : [])))]);
+    const mounts = await this.mounts.configuredFor(ids);
     return servers.map((s) =>
       this.build(s, {
         allocations: allocations.get(s.id) ?? [],
         variables: variables.get(s.eggId) ?? [],
         values: values.get(s.id) ?? [],
         locationShort: (s.node.locationId ? locations.get(s.node.locationId)?.short : undefined) ?? '',
+        mounts: mounts.get(s.id) ?? [],
       }),
     );
   }
@@ -133,7 +139,8 @@ export class ServerConfigService {
       },
       container: { image: server.image, oom_disabled: server.oomDisabled, requires_rebuild: false },
       allocations: { force_outgoing_ip: server.egg.forceOutgoingIp, default: defaultAllocation, mappings },
-      mounts: [],
+      // Attached mounts still linked to the server's node; Wings applies those under its allowed_mounts.
+      mounts: inputs.mounts,
       egg: { id: server.egg.id, file_denylist: server.egg.fileDenylist },
     };
     const legacy: LegacyServerStructure = {

@@ -3,6 +3,9 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AuditModule } from 'src/modules/audit/audit.module';
 import { EggsModule } from 'src/modules/eggs/eggs.module';
 import { MailModule } from 'src/modules/mail/mail.module';
+import { MountsModule } from 'src/modules/mounts/mounts.module';
+import { AdminServerMountsController, ClientServerMountsController } from 'src/modules/servers/server-mounts.controller';
+import { ServerMountsService } from 'src/modules/servers/server-mounts.service';
 import { NodesModule } from 'src/modules/nodes/nodes.module';
 import { AdminServerChangesService } from 'src/modules/servers/admin-server-changes.service';
 import { AdminServersController } from 'src/modules/servers/admin-servers.controller';
@@ -36,8 +39,8 @@ import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity]), AuditModule, EggsModule, NodesModule, UsersModule, SshKeysModule, PasswordResetModule, MailModule],
-  controllers: [AdminServersController, ClientServersController, ClientServerSettingsController, SubusersController, RemoteController],
+  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity]), AuditModule, EggsModule, NodesModule, MountsModule, UsersModule, SshKeysModule, PasswordResetModule, MailModule],
+  controllers: [AdminServersController, ClientServersController, ClientServerSettingsController, SubusersController, RemoteController, AdminServerMountsController, ClientServerMountsController],
   providers: [
     ServersRepository,
     ServerSearchRepository,
@@ -57,6 +60,7 @@ import { UsersModule } from 'src/modules/users/users.module';
     DaemonTokenGuard,
     ServerNodeOrigins,
     ServerRecords,
+    ServerMountsService,
   ],
   exports: [
     ServerNodeOrigins,

@@ -496,6 +496,106 @@ export interface paths {
         patch: operations["LocationsController_update"];
         trace?: never;
     };
+    "/api/admin/mounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["MountsController_list"];
+        put?: never;
+        post: operations["MountsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/mounts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The mount with its linked eggs and nodes and the servers it is attached to. */
+        get: operations["MountsController_get"];
+        put?: never;
+        post?: never;
+        /** 409 while servers have it attached. */
+        delete: operations["MountsController_delete"];
+        options?: never;
+        head?: never;
+        patch: operations["MountsController_update"];
+        trace?: never;
+    };
+    "/api/admin/mounts/{id}/eggs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Servers of these eggs may be given the mount. */
+        post: operations["MountsController_linkEggs"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/mounts/{id}/eggs/{eggId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["MountsController_unlinkEgg"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/mounts/{id}/nodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The source exists on these nodes: they list it in allowed_mounts; re-deploy their config.yml. */
+        post: operations["MountsController_linkNodes"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/mounts/{id}/nodes/{nodeId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["MountsController_unlinkNode"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/nests": {
         parameters: {
             query?: never;
@@ -723,6 +823,40 @@ export interface paths {
         head?: never;
         /** Limits and allocations; the daemon is told with /sync. */
         patch: operations["AdminServersController_updateBuild"];
+        trace?: never;
+    };
+    "/api/admin/servers/{id}/mounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Attached mounts, and those that could be (linked to the server's egg and node). */
+        get: operations["AdminServerMountsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/servers/{id}/mounts/{mountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** 409 unless the mount is linked to the server's egg and node; idempotent. The node is told to sync. */
+        put: operations["AdminServerMountsController_attach"];
+        post?: never;
+        delete: operations["AdminServerMountsController_detach"];
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/admin/servers/{id}/reinstall": {
@@ -1512,6 +1646,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/client/servers/{server}/mounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The mounts the server's container gets: name, where they appear and whether they are read-only. */
+        get: operations["ClientServerMountsController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/client/servers/{server}/network/allocations": {
         parameters: {
             query?: never;
@@ -2138,6 +2289,23 @@ export interface components {
             updatedAt: string;
             uuid: string;
         };
+        AdminServerMountDto: {
+            attached: boolean;
+            createdAt: string;
+            description: string | null;
+            /** @description Linked to the server's egg. */
+            eggLinked: boolean;
+            id: string;
+            name: string;
+            /** @description Linked to the server's node; an attached mount reaches Wings only while it is. */
+            nodeLinked: boolean;
+            readOnly: boolean;
+            source: string;
+            target: string;
+            updatedAt: string;
+            userMountable: boolean;
+            uuid: string;
+        };
         AdminStartupDto: {
             dockerImages: {
                 image: string;
@@ -2222,6 +2390,11 @@ export interface components {
             servers?: 0 | 1 | 2 | 3;
             /** @enum {number} */
             users?: 0 | 1 | 2 | 3;
+        };
+        AttachedServerDto: {
+            id: string;
+            name: string;
+            uuid: string;
         };
         AuditLogResponseDto: {
             action: string;
@@ -2353,6 +2526,13 @@ export interface components {
             /** @description The largest upload the node takes, in MiB (413 FILE_TOO_LARGE above it). */
             uploadSizeMiB: number;
             uuid: string;
+        };
+        ClientServerMountDto: {
+            description: string | null;
+            name: string;
+            readOnly: boolean;
+            /** @description Where it appears inside the server's container. */
+            target: string;
         };
         CommandDto: {
             command: string;
@@ -2489,6 +2669,21 @@ export interface components {
         CreateLocationDto: {
             long?: string | null;
             short: string;
+        };
+        CreateMountDto: {
+            description?: string | null;
+            name: string;
+            /** @description Default false. */
+            readOnly?: boolean;
+            /**
+             * @description Absolute path on the node; normalised (repeated and trailing slashes dropped). Not a Wings
+             *     directory nor under or above one (docs/admin-mounts.md#path-rules).
+             */
+            source: string;
+            /** @description Absolute path in the container; not /home/container nor a system directory (docs/admin-mounts.md#path-rules). */
+            target: string;
+            /** @description Pterodactyl's flag, kept and shown; default false. */
+            userMountable?: boolean;
         };
         CreateNestDto: {
             /** @description Defaults to the creator's e-mail. */
@@ -2866,12 +3061,53 @@ export interface components {
             reinstall?: boolean;
             successful: boolean;
         };
+        LinkedEggDto: {
+            id: string;
+            name: string;
+        };
+        LinkedNodeDto: {
+            id: string;
+            name: string;
+        };
+        LinkEggsDto: {
+            eggIds: string[];
+        };
+        LinkNodesDto: {
+            nodeIds: string[];
+        };
         LocationResponseDto: {
             createdAt: string;
             id: string;
             long: string | null;
             short: string;
             updatedAt: string;
+        };
+        MountDetailDto: {
+            createdAt: string;
+            description: string | null;
+            eggs: components["schemas"]["LinkedEggDto"][];
+            id: string;
+            name: string;
+            nodes: components["schemas"]["LinkedNodeDto"][];
+            readOnly: boolean;
+            servers: components["schemas"]["AttachedServerDto"][];
+            source: string;
+            target: string;
+            updatedAt: string;
+            userMountable: boolean;
+            uuid: string;
+        };
+        MountResponseDto: {
+            createdAt: string;
+            description: string | null;
+            id: string;
+            name: string;
+            readOnly: boolean;
+            source: string;
+            target: string;
+            updatedAt: string;
+            userMountable: boolean;
+            uuid: string;
         };
         NestResponseDto: {
             author: string;
@@ -3141,6 +3377,13 @@ export interface components {
             suspended: boolean;
             uuid: string;
         };
+        ServerMountChangeDto: {
+            /** @description Whether this call changed anything (attaching twice is a no-op). */
+            changed: boolean;
+            daemonSynced: boolean;
+            /** @description Why the node was not told, when it was not. */
+            syncError?: string;
+        };
         ServerResourcesDto: {
             /** @description The daemon's state: offline, starting, running or stopping. */
             currentState: string;
@@ -3359,6 +3602,21 @@ export interface components {
         UpdateLocationDto: {
             long?: string | null;
             short?: string;
+        };
+        UpdateMountDto: {
+            description?: string | null;
+            name?: string;
+            /** @description Default false. */
+            readOnly?: boolean;
+            /**
+             * @description Absolute path on the node; normalised (repeated and trailing slashes dropped). Not a Wings
+             *     directory nor under or above one (docs/admin-mounts.md#path-rules).
+             */
+            source?: string;
+            /** @description Absolute path in the container; not /home/container nor a system directory (docs/admin-mounts.md#path-rules). */
+            target?: string;
+            /** @description Pterodactyl's flag, kept and shown; default false. */
+            userMountable?: boolean;
         };
         UpdateNestDto: {
             /** @description Defaults to the creator's e-mail. */
@@ -5382,6 +5640,392 @@ export interface operations {
             };
         };
     };
+    MountsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                perPage?: number;
+                /** @description Part of the name, source or target (case-insensitive). */
+                search?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MountResponseDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
+            };
+        };
+    };
+    MountsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateMountDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MountDetailDto"];
+                    };
+                };
+            };
+        };
+    };
+    MountsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MountDetailDto"];
+                    };
+                };
+            };
+        };
+    };
+    MountsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    MountsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateMountDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MountDetailDto"];
+                    };
+                };
+            };
+        };
+    };
+    MountsController_linkEggs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkEggsDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MountDetailDto"];
+                    };
+                };
+            };
+        };
+    };
+    MountsController_unlinkEgg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                eggId: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MountDetailDto"];
+                    };
+                };
+            };
+        };
+    };
+    MountsController_linkNodes: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LinkNodesDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MountDetailDto"];
+                    };
+                };
+            };
+        };
+    };
+    MountsController_unlinkNode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                nodeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["MountDetailDto"];
+                    };
+                };
+            };
+        };
+    };
     NestsController_list: {
         parameters: {
             query?: {
@@ -6435,6 +7079,133 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["AdminServerDto"];
                         meta: components["schemas"]["SyncOutcomeDto"];
+                    };
+                };
+            };
+        };
+    };
+    AdminServerMountsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminServerMountDto"][];
+                    };
+                };
+            };
+        };
+    };
+    AdminServerMountsController_attach: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                mountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminServerMountDto"];
+                        meta: components["schemas"]["ServerMountChangeDto"];
+                    };
+                };
+            };
+        };
+    };
+    AdminServerMountsController_detach: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                mountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminServerMountDto"];
+                        meta: components["schemas"]["ServerMountChangeDto"];
                     };
                 };
             };
@@ -8841,6 +9612,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    ClientServerMountsController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["ClientServerMountDto"][];
+                    };
+                };
             };
         };
     };

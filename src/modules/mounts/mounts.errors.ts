@@ -1,0 +1,13 @@
+import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
+
+export const MountError = {
+  NOT_FOUND: { code: 'MOUNT_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'Mount not found' },
+  NAME_TAKEN: { code: 'MOUNT_NAME_TAKEN', category: ErrorCategory.CONFLICT, message: 'A mount with this name exists' },
+  IN_USE: { code: 'MOUNT_IN_USE', category: ErrorCategory.CONFLICT, message: 'The mount is attached to servers; detach it from them first' },
+  /** Attaching a mount the server's egg or node is not linked to. */
+  NOT_LINKED: {
+    code: 'MOUNT_NOT_LINKED',
+    category: ErrorCategory.CONFLICT,
+    message: "The mount is not linked to this server's egg and node; link it on the mount's page first",
+  },
+} satisfies Record<string, ErrorDef>;
