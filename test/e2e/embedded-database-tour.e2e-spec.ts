@@ -249,7 +249,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await admin('get', '/api/admin/audit-logs').expect(200);
   });
 
-  it('should administer servers and database hosts', async () => {
+  it('should administer servers, their mounts and database hosts', async () => {
     const admin = p().admin;
     const server = await p().createServer({ name: 'Admin Tour', external_id: 'tour-billing-1' });
     await p().installed(server.id);
@@ -265,6 +265,21 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await admin('post', `/api/admin/servers/${server.id}/unsuspend`).expect(200);
     await admin('post', `/api/admin/servers/${server.id}/reinstall`).expect(202);
     await p().installed(server.id);
+    // Mounts: defined, linked to the server's egg and node, attached, shown to the owner, detached.
+    const mount = data(await admin('post', '/api/admin/mounts').send({ name: 'Tour maps', source: '/srv/tour-maps', target: '/mnt/maps' }).expect(201));
+    await admin('get', '/api/admin/mounts?search=tour').expect(200);
+    await admin('patch', `/api/admin/mounts/${mount.id}`).send({ readOnly: true }).expect(200);
+    await admin('post', `/api/admin/mounts/${mount.id}/eggs`).send({ eggIds: [p().eggId] }).expect(200);
+    await admin('post', `/api/admin/mounts/${mount.id}/nodes`).send({ nodeIds: [p().nodeId] }).expect(200);
+    await admin('put', `/api/admin/servers/${server.id}/mounts/${mount.id}`).expect(200);
+    expect(data(await admin('get', `/api/admin/servers/${server.id}/mounts`).expect(200))).toEqual([expect.objectContaining({ id: mount.id, attached: true })]);
+    expect(data(await p().asOwner('get', `/api/client/servers/${server.uuid}/mounts`).expect(200))).toEqual([expect.objectContaining({ target: '/mnt/maps', readOnly: true })]);
+    expect((await admin('delete', `/api/admin/mounts/${mount.id}`).expect(409)).body.code).toBe('MOUNT_IN_USE');
+    await admin('get', `/api/admin/mounts/${mount.id}`).expect(200);
+    await admin('delete', `/api/admin/servers/${server.id}/mounts/${mount.id}`).expect(200);
+    await admin('delete', `/api/admin/mounts/${mount.id}/eggs/${p().eggId}`).expect(200);
+    await admin('delete', `/api/admin/mounts/${mount.id}/nodes/${p().nodeId}`).expect(200);
+    await admin('delete', `/api/admin/mounts/${mount.id}`).expect(204);
     // Deletes the foreign keys refuse while the server exists, mapped to their 409s on PGlite too.
     expect((await admin('delete', `/api/admin/users/${p().owner.id}`).expect(409)).body.code).toBe('USER_HAS_SERVERS');
     expect((await admin('delete', `/api/admin/nodes/${p().nodeId}`).expect(409)).body.code).toBe('NODE_HAS_SERVERS');
@@ -317,7 +332,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
         }
       }
     };
-    const admin = ['/api/admin/users', '/api/admin/servers', '/api/admin/nodes', '/api/admin/locations', `/api/admin/nodes/${p().nodeId}/allocations`, '/api/admin/database-hosts', '/api/admin/audit-logs'];
+    const admin = ['/api/admin/users', '/api/admin/servers', '/api/admin/nodes', '/api/admin/locations', `/api/admin/nodes/${p().nodeId}/allocations`, '/api/admin/database-hosts', '/api/admin/audit-logs', '/api/admin/mounts'];
     const owner = ['/api/client/servers', c.base, `${c.base}/activity`, `${c.base}/activity?event=server.*`, `${c.base}/network/allocations`, `${c.base}/databases`, `${c.base}/schedules`, `${c.base}/users`, `${c.base}/backups`];
     for (const path of admin) {
       walk((await p().admin('get', path).expect(200)).body, `GET ${path}`);

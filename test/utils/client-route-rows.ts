@@ -94,6 +94,7 @@ export const ROWS: Record<string, Row> = {
   },
   'GET /api/client/servers/:server/websocket': { status: 200, send: (c, as) => as('get', `${c.base}/websocket`) },
   'GET /api/client/servers/:server/activity': { status: 200, send: (c, as) => as('get', `${c.base}/activity`) },
+  'GET /api/client/servers/:server/mounts': { status: 200, send: (c, as) => as('get', `${c.base}/mounts`) },
 
   'GET /api/client/servers/:server/startup': { status: 200, send: (c, as) => as('get', `${c.base}/startup`) },
   'PUT /api/client/servers/:server/startup/variable': {

@@ -151,6 +151,14 @@ export class MountsRepository {
     return ((await manager.getRepository(MountServerEntity).delete({ mountId, serverId })).affected ?? 0) > 0;
   }
 
+  /** Whether the mount is linked to this egg and to this node. */
+  async linkState(mountId: string, eggId: string, nodeId: string, manager: EntityManager): Promise<{ eggLinked: boolean; nodeLinked: boolean }> {
+    return {
+      eggLinked: await manager.getRepository(EggMountEntity).existsBy({ mountId, eggId }),
+      nodeLinked: await manager.getRepository(MountNodeEntity).existsBy({ mountId, nodeId }),
+    };
+  }
+
   /** Mounts attached to the server, or linked to both its egg and its node, by name. */
   async forServer(serverId: string, eggId: string, nodeId: string, manager: EntityManager = this.mounts.manager): Promise<ServerMountRow[]> {
     const rows = await manager

@@ -97,7 +97,6 @@ export class MountsService {
       if (servers > 0) {
         throw new AppException(MountError.IN_USE, {
           message: `The mount is attached to ${servers} server${servers === 1 ? '' : 's'}; detach it from them first`,
-          details: { servers },
         });
       }
       await this.repo.delete(id, manager);
@@ -179,12 +178,12 @@ export class MountsService {
    */
   async attach(server: MountableServer, mountId: string, manager: EntityManager): Promise<{ mount: MountEntity; changed: boolean }> {
     const mount = await this.lockOrThrow(mountId, manager);
-    const row = (await this.repo.forServer(server.id, server.eggId, server.nodeId, manager)).find((r) => r.mount.id === mountId);
-    if (!row?.eggLinked || !row.nodeLinked) {
-      const missing = [...(row?.eggLinked ? [] : [`egg ${server.egg.name}`]), ...(row?.nodeLinked ? [] : [`node ${server.node.name}`])];
+    const links = await this.repo.linkState(mountId, server.eggId, server.nodeId, manager);
+    if (!links.eggLinked || !links.nodeLinked) {
+      const missing = [...(links.eggLinked ? [] : [`egg ${server.egg.name}`]), ...(links.nodeLinked ? [] : [`node ${server.node.name}`])];
       throw new AppException(MountError.NOT_LINKED, {
         message: `Mount ${mount.name} is not linked to this server's ${missing.join(' and ')}; link it on the mount's page first`,
-        details: { eggLinked: row?.eggLinked ?? false, nodeLinked: row?.nodeLinked ?? false },
+        details: links,
       });
     }
     return { mount, changed: await this.repo.attach(mountId, server.id, manager) };
