@@ -239,7 +239,8 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
       expect(reasons).toContain('sessions');
       expect(reasons).toContain('API keys that had expired');
       expect(reasons).toContain('egg variable rules Hatchery cannot run');
-      expect(reasons).toContain('mounts');
+      expect(reasons).toContain('mounts whose paths Hatchery refuses');
+      expect(report.imported).toMatchObject({ mounts: 1, mountLinks: 3 });
     });
 
     it('should refuse a second import into the panel that now holds the first', () => {
@@ -306,6 +307,10 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
       await sim.start();
       const booted = await sim.boot();
       expect(booted.sort()).toEqual(panel.servers.filter((s) => s.nodeId === node.id).map((s) => s.uuid).sort());
+      // The mount Hatchery keeps reaches the node with its paths normalised; the one it refuses does not.
+      const [maps] = panel.mounts;
+      const mounted = panel.servers.find((s) => s.id === maps.serverIds[0])!;
+      expect(sim.servers.get(mounted.uuid)!.config.mounts).toEqual([{ source: '/srv/pterodactyl/maps', target: '/mnt/maps', read_only: true }]);
     });
 
     it('should show a subuser the server it was given, with its permissions', async () => {

@@ -11,6 +11,7 @@ import { existingRows, RowSink, TargetRow, TargetWriter, textArray } from 'src/i
 import { hostPasswordContext } from 'src/modules/databases/database-host.entity';
 import { nodeTokenContext } from 'src/modules/daemon-gateway/daemon.gateway';
 import { normalizeDockerImages } from 'src/modules/eggs/egg-fields';
+import { normalizeMountPath, sourceProblem, targetProblem } from 'src/modules/mounts/mount-paths';
 import { baseUrlOf } from 'src/modules/nodes/node.entity';
 import { parseRules } from 'src/modules/eggs/rules/variable-rules';
 import { toHatcheryPermissions, toPterodactylNames } from 'src/modules/pterodactyl/client/client-permissions';
@@ -106,6 +107,23 @@ const KEY_TYPES = new Map<number, PterodactylKeyType>([
 ]);
 
 
+/** A mount's paths normalised, or why Hatchery refuses them (the rules of src/modules/mounts/mount-paths.ts). */
+const mountPaths = (source: string, target: string, daemonBases: string[]): { source: string; target: string } | { problem: string } => {
+  const s = normalizeMountPath(source);
+  const t = normalizeMountPath(target);
+  if ('error' in s) {
+    return { problem: `source ${s.error}` };
+  }
+  if ('error' in t) {
+    return { problem: `target ${t.error}` };
+  }
+  const problem = sourceProblem(s.path, daemonBases) ?? targetProblem(t.path);
+  if (problem) {
+    return { problem: sourceProblem(s.path, daemonBases) ? `source ${problem}` : `target ${problem}` };
+  }
+  return { source: s.path, target: t.path };
+};
+
 /** A writer that writes nothing: the dry run. */
 const DRY_SINK: RowSink = { insert: (_table, rows) => Promise.resolve(rows.length) };
 
@@ -128,6 +146,8 @@ class ImportRun {
   private readonly serverOwners = new Map<string, string>();
   private readonly schedules = new Set<string>();
   private readonly servers = new Set<string>();
+  /** Each node's data directory (daemonBase), for the mount path rules. */
+  private readonly nodeBases = new Map<string, string>();
 
   constructor(
     private readonly source: PterodactylSource,
@@ -196,6 +216,7 @@ class ImportRun {
     await this.schedulesPass();
     await this.tasks();
     await this.backups();
+    await this.mounts();
     await this.activity();
     await this.leftovers();
   }
@@ -394,6 +415,7 @@ class ImportRun {
           throw new ImportRefusedError(`Nodes "${twin}" and "${name}" both answer at ${baseUrl}; Hatchery keeps one node per address. Change one of them in the old panel first. Nothing was written.`);
         }
         urls.set(baseUrl, name);
+        this.nodeBases.set(str(r.id), str(r.daemonBase));
         nodes.push({
           id: str(r.id),
           uuid,
@@ -850,6 +872,60 @@ class ImportRun {
     );
   }
 
+  /**
+   * Mounts with their ids and links. A mount whose paths Hatchery refuses (docs/admin-mounts.md#path-rules:
+   * a target in /home/container or a system directory, a source in Wings' own directories) is left
+   * behind with its links and named in the report, rather than kept where Wings would apply it.
+   */
+  private async mounts(): Promise<void> {
+    const eggLinks = await this.source.links('egg_mount');
+    const nodeLinks = await this.source.links('mount_node');
+    const serverLinks = await this.source.links('mount_server');
+    const kept = new Set<string>();
+    await this.stream('mounts', IMPORT_KINDS.mounts, async (rows) => {
+      const mounts: TargetRow[] = [];
+      for (const r of rows) {
+        const id = str(r.id);
+        const name = str(r.name);
+        const bases = nodeLinks.filter((l) => str(l.mount_id) === id).flatMap((l) => this.nodeBases.get(str(l.node_id)) ?? []);
+        const paths = mountPaths(str(r.source), str(r.target), bases);
+        if ('problem' in paths) {
+          this.report.leave(
+            'mounts whose paths Hatchery refuses (docs/admin-mounts.md#path-rules): left behind with their links; recreate them with allowed paths',
+            `${name}: ${str(r.source)} → ${str(r.target)} (${paths.problem})`,
+          );
+          continue;
+        }
+        if (name.length > 64) {
+          this.report.leave('mount names longer than 64 characters: shortened', name);
+        }
+        kept.add(id);
+        mounts.push({
+          id,
+          uuid: str(r.uuid),
+          name: clip(name, 64),
+          description: text(r.description),
+          source: paths.source,
+          target: paths.target,
+          read_only: bool(r.read_only),
+          user_mountable: bool(r.user_mountable),
+          created_at: this.now,
+          updated_at: this.now,
+        });
+      }
+      await this.write('mounts', 'mount', mounts);
+    });
+    const eggRows = eggLinks.flatMap((l) => {
+      const egg = this.eggs.get(num(l.egg_id));
+      return kept.has(str(l.mount_id)) && egg ? [{ egg_id: egg.uuid, mount_id: str(l.mount_id) }] : [];
+    });
+    const nodeRows = nodeLinks.flatMap((l) => (kept.has(str(l.mount_id)) && this.nodeBases.has(str(l.node_id)) ? [{ mount_id: str(l.mount_id), node_id: str(l.node_id) }] : []));
+    const serverRows = serverLinks.flatMap((l) => (kept.has(str(l.mount_id)) && this.servers.has(str(l.server_id)) ? [{ mount_id: str(l.mount_id), server_id: str(l.server_id) }] : []));
+    await this.write('mountLinks', 'egg_mount', eggRows, { skipConflicts: true });
+    await this.write('mountLinks', 'mount_node', nodeRows, { skipConflicts: true });
+    await this.write('mountLinks', 'mount_server', serverRows, { skipConflicts: true });
+  }
+
   /** Pterodactyl's `server:power.start` is Hatchery's `server.power.start`. */
   private static eventName(event: string): string {
     return clip(event.replace(':', '.'), 64);
@@ -923,10 +999,6 @@ class ImportRun {
     const sessions = await this.source.count('sessions');
     if (sessions > 0) {
       this.report.leave('sessions: everyone signs in again', undefined, sessions);
-    }
-    const mounts = await this.source.count('mounts');
-    if (mounts > 0) {
-      this.report.leave('mounts: Hatchery has no mounts yet; recreate them once it does', undefined, mounts);
     }
     const settings = await this.source.settings();
     const kept = [...settings.keys()].filter((k) => k.startsWith('settings::'));

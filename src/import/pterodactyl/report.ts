@@ -25,6 +25,8 @@ export const IMPORT_KINDS = {
   schedules: 'schedules',
   tasks: 'schedule tasks',
   backups: 'backups',
+  mounts: 'mounts',
+  mountLinks: 'mount links (eggs, nodes, servers)',
   serverActivity: 'server activity entries',
   accountActivity: 'account activity entries',
 } as const;

@@ -43,7 +43,10 @@ export const SOURCE_TABLES = {
   },
   tasks: { required: ['id', 'schedule_id', 'sequence_id', 'action', 'payload', 'time_offset', 'continue_on_failure', 'created_at', 'updated_at'] },
   backups: { required: ['id', 'server_id', 'uuid', 'is_successful', 'is_locked', 'name', 'ignored_files', 'disk', 'checksum', 'bytes', 'completed_at', 'created_at', 'updated_at', 'deleted_at'] },
-  mounts: { required: ['id'] },
+  mounts: { required: ['id', 'uuid', 'name', 'description', 'source', 'target', 'read_only', 'user_mountable'] },
+  egg_mount: { required: ['egg_id', 'mount_id'] },
+  mount_node: { required: ['node_id', 'mount_id'] },
+  mount_server: { required: ['server_id', 'mount_id'] },
   activity_logs: { required: ['id', 'event', 'ip', 'description', 'actor_type', 'actor_id', 'api_key_id', 'properties', 'timestamp'] },
   activity_log_subjects: { required: ['id', 'activity_log_id', 'subject_type', 'subject_id'] },
   settings: { required: ['id', 'key', 'value'] },
@@ -54,7 +57,10 @@ export const SOURCE_TABLES = {
 export type SourceTable = keyof typeof SOURCE_TABLES;
 
 /** Tables a 1.x panel may lack: activity came with 1.8, mounts with 0.7, sessions only with the database session driver. */
-const OPTIONAL_TABLES = new Set<SourceTable>(['activity_logs', 'activity_log_subjects', 'mounts', 'sessions', 'settings']);
+const OPTIONAL_TABLES = new Set<SourceTable>(['activity_logs', 'activity_log_subjects', 'mounts', 'egg_mount', 'mount_node', 'mount_server', 'sessions', 'settings']);
+
+/** Link tables without an id of their own, read whole. */
+type LinkTable = 'egg_mount' | 'mount_node' | 'mount_server';
 
 /** Migrations every Pterodactyl panel since 1.0 has run (docs/pterodactyl-source-schema.md, "Recognising a Pterodactyl DB"). */
 const MARKER_MIGRATIONS = ['2017_10_06_214026_ServicesToNestsConversion', '2020_04_10_141024_store_node_tokens_as_encrypted_value'];
@@ -221,6 +227,15 @@ export class PterodactylSource {
         return;
       }
     }
+  }
+
+  /** Every row of a link table (they have no id to page by; one row is two ids). */
+  async links(table: LinkTable): Promise<SourceRow[]> {
+    if (!this.has(table)) {
+      return [];
+    }
+    const [rows] = await this.connection.query<RowDataPacket[]>(`SELECT ${this.selectList(table)} FROM ${this.table(table)} ORDER BY mount_id`);
+    return rows;
   }
 
   /** The subjects of the given activity log entries. */

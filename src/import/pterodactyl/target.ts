@@ -37,6 +37,7 @@ const SEQUENCES: [table: string, column: string][] = [
   ['schedule', 'id'],
   ['schedule_task', 'id'],
   ['backup', 'id'],
+  ['mount', 'id'],
 ];
 
 /** Where an import's rows go: Hatchery's tables, or nowhere (the dry run). Answers how many rows were written. */

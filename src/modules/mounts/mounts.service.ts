@@ -12,6 +12,8 @@ import { normalizeMountPath, sourceProblem, targetProblem } from 'src/modules/mo
 import { MountError } from 'src/modules/mounts/mounts.errors';
 import { ConfiguredMount, MountsRepository, ServerMountRow } from 'src/modules/mounts/mounts.repository';
 
+export type { ServerMountRow };
+
 /** What the audit log records of a mount. */
 const MOUNT_FIELDS = ['name', 'description', 'source', 'target', 'readOnly', 'userMountable'] as const;
 

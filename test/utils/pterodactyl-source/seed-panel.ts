@@ -1063,8 +1063,8 @@ export const seedPanel = async (source: PterodactylSource, options: SeedOptions)
     id: 0,
     uuid: randomUUID(),
     name: 'shared-maps',
-    source: '/srv/pterodactyl/maps',
-    target: '/home/container/maps',
+    source: '/srv/pterodactyl/maps/',
+    target: '/mnt/maps',
     readOnly: true,
     serverIds: [annaPaper.id],
     nodeIds: [nodes[0].id],
@@ -1082,6 +1082,11 @@ export const seedPanel = async (source: PterodactylSource, options: SeedOptions)
   await row('mount_server', { server_id: annaPaper.id, mount_id: mount.id });
   await row('mount_node', { node_id: nodes[0].id, mount_id: mount.id });
   await row('egg_mount', { egg_id: paper.id, mount_id: mount.id });
+  // Pterodactyl took this one; Hatchery refuses a target inside the server's own files.
+  const inContainer: SeededMount = { ...mount, uuid: randomUUID(), name: 'maps-in-container', target: '/home/container/maps', readOnly: false };
+  inContainer.id = await row('mounts', { uuid: inContainer.uuid, name: inContainer.name, description: null, source: inContainer.source, target: inContainer.target, read_only: 0, user_mountable: 1 });
+  await row('mount_server', { server_id: annaPaper.id, mount_id: inContainer.id });
+  await row('mount_node', { node_id: nodes[0].id, mount_id: inContainer.id });
 
   // --- activity ------------------------------------------------------------------------------
   const annaKey = keys[0];
@@ -1181,7 +1186,7 @@ export const seedPanel = async (source: PterodactylSource, options: SeedOptions)
     databases,
     schedules,
     backups,
-    mounts: [mount],
+    mounts: [mount, inContainer],
     activity,
     activityCounts: { logs: activity.length, subjects: activity.reduce((n, a) => n + a.subjects.length, 0) },
     settings,

@@ -1,5 +1,5 @@
 import { MountResponseDto } from 'src/modules/mounts/dto/mount.dto';
-import type { ServerMountRow } from 'src/modules/mounts/mounts.repository';
+import type { ServerMountRow } from 'src/modules/mounts/mounts.service';
 import { SyncOutcomeDto } from 'src/modules/servers/dto/server-response.dto';
 
 /** A mount on the admin server page: attached or not, and what it is linked to. */
