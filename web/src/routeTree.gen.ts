@@ -30,6 +30,8 @@ import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/in
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
 import { Route as AppAdminEggsEggIdRouteImport } from './routes/_app/admin/eggs/$eggId'
 import { Route as AppAdminEggsGalleryRouteImport } from './routes/_app/admin/eggs/gallery'
+import { Route as AppAdminMountsIndexRouteImport } from './routes/_app/admin/mounts/index'
+import { Route as AppAdminMountsMountIdRouteImport } from './routes/_app/admin/mounts/$mountId'
 import { Route as AppAdminNestsIndexRouteImport } from './routes/_app/admin/nests/index'
 import { Route as AppAdminNestsNestIdRouteImport } from './routes/_app/admin/nests/$nestId'
 import { Route as AppAdminNodesIndexRouteImport } from './routes/_app/admin/nodes/index'
@@ -157,6 +159,16 @@ const AppAdminEggsEggIdRoute = AppAdminEggsEggIdRouteImport.update({
 const AppAdminEggsGalleryRoute = AppAdminEggsGalleryRouteImport.update({
   id: '/eggs/gallery',
   path: '/eggs/gallery',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminMountsIndexRoute = AppAdminMountsIndexRouteImport.update({
+  id: '/mounts/',
+  path: '/mounts/',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminMountsMountIdRoute = AppAdminMountsMountIdRouteImport.update({
+  id: '/mounts/$mountId',
+  path: '/mounts/$mountId',
   getParentRoute: () => AppAdminRoute,
 } as any)
 const AppAdminNestsIndexRoute = AppAdminNestsIndexRouteImport.update({
@@ -303,6 +315,7 @@ export interface FileRoutesByFullPath {
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
   '/admin/eggs/gallery': typeof AppAdminEggsGalleryRoute
+  '/admin/mounts/$mountId': typeof AppAdminMountsMountIdRoute
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/admin/nodes/$nid': typeof AppAdminNodesNidRoute
   '/admin/servers/$sid': typeof AppAdminServersSidRoute
@@ -315,6 +328,7 @@ export interface FileRoutesByFullPath {
   '/server/$id/settings': typeof AppServerIdSettingsRoute
   '/server/$id/startup': typeof AppServerIdStartupRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
+  '/admin/mounts/': typeof AppAdminMountsIndexRoute
   '/admin/nests/': typeof AppAdminNestsIndexRoute
   '/admin/nodes/': typeof AppAdminNodesIndexRoute
   '/admin/servers/': typeof AppAdminServersIndexRoute
@@ -345,6 +359,7 @@ export interface FileRoutesByTo {
   '/admin': typeof AppAdminIndexRoute
   '/auth/password': typeof AuthPasswordIndexRoute
   '/admin/eggs/gallery': typeof AppAdminEggsGalleryRoute
+  '/admin/mounts/$mountId': typeof AppAdminMountsMountIdRoute
   '/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/admin/nodes/$nid': typeof AppAdminNodesNidRoute
   '/admin/servers/$sid': typeof AppAdminServersSidRoute
@@ -357,6 +372,7 @@ export interface FileRoutesByTo {
   '/server/$id/settings': typeof AppServerIdSettingsRoute
   '/server/$id/startup': typeof AppServerIdStartupRoute
   '/server/$id/users': typeof AppServerIdUsersRoute
+  '/admin/mounts': typeof AppAdminMountsIndexRoute
   '/admin/nests': typeof AppAdminNestsIndexRoute
   '/admin/nodes': typeof AppAdminNodesIndexRoute
   '/admin/servers': typeof AppAdminServersIndexRoute
@@ -393,6 +409,7 @@ export interface FileRoutesById {
   '/auth/password/': typeof AuthPasswordIndexRoute
   '/_app/admin/eggs/$eggId': typeof AppAdminEggsEggIdRouteWithChildren
   '/_app/admin/eggs/gallery': typeof AppAdminEggsGalleryRoute
+  '/_app/admin/mounts/$mountId': typeof AppAdminMountsMountIdRoute
   '/_app/admin/nests/$nestId': typeof AppAdminNestsNestIdRoute
   '/_app/admin/nodes/$nid': typeof AppAdminNodesNidRoute
   '/_app/admin/servers/$sid': typeof AppAdminServersSidRoute
@@ -405,6 +422,7 @@ export interface FileRoutesById {
   '/_app/server/$id/settings': typeof AppServerIdSettingsRoute
   '/_app/server/$id/startup': typeof AppServerIdStartupRoute
   '/_app/server/$id/users': typeof AppServerIdUsersRoute
+  '/_app/admin/mounts/': typeof AppAdminMountsIndexRoute
   '/_app/admin/nests/': typeof AppAdminNestsIndexRoute
   '/_app/admin/nodes/': typeof AppAdminNodesIndexRoute
   '/_app/admin/servers/': typeof AppAdminServersIndexRoute
@@ -441,6 +459,7 @@ export interface FileRouteTypes {
     | '/auth/password/'
     | '/admin/eggs/$eggId'
     | '/admin/eggs/gallery'
+    | '/admin/mounts/$mountId'
     | '/admin/nests/$nestId'
     | '/admin/nodes/$nid'
     | '/admin/servers/$sid'
@@ -453,6 +472,7 @@ export interface FileRouteTypes {
     | '/server/$id/settings'
     | '/server/$id/startup'
     | '/server/$id/users'
+    | '/admin/mounts/'
     | '/admin/nests/'
     | '/admin/nodes/'
     | '/admin/servers/'
@@ -483,6 +503,7 @@ export interface FileRouteTypes {
     | '/admin'
     | '/auth/password'
     | '/admin/eggs/gallery'
+    | '/admin/mounts/$mountId'
     | '/admin/nests/$nestId'
     | '/admin/nodes/$nid'
     | '/admin/servers/$sid'
@@ -495,6 +516,7 @@ export interface FileRouteTypes {
     | '/server/$id/settings'
     | '/server/$id/startup'
     | '/server/$id/users'
+    | '/admin/mounts'
     | '/admin/nests'
     | '/admin/nodes'
     | '/admin/servers'
@@ -530,6 +552,7 @@ export interface FileRouteTypes {
     | '/auth/password/'
     | '/_app/admin/eggs/$eggId'
     | '/_app/admin/eggs/gallery'
+    | '/_app/admin/mounts/$mountId'
     | '/_app/admin/nests/$nestId'
     | '/_app/admin/nodes/$nid'
     | '/_app/admin/servers/$sid'
@@ -542,6 +565,7 @@ export interface FileRouteTypes {
     | '/_app/server/$id/settings'
     | '/_app/server/$id/startup'
     | '/_app/server/$id/users'
+    | '/_app/admin/mounts/'
     | '/_app/admin/nests/'
     | '/_app/admin/nodes/'
     | '/_app/admin/servers/'
@@ -710,6 +734,20 @@ declare module '@tanstack/react-router' {
       path: '/eggs/gallery'
       fullPath: '/admin/eggs/gallery'
       preLoaderRoute: typeof AppAdminEggsGalleryRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/mounts/': {
+      id: '/_app/admin/mounts/'
+      path: '/mounts'
+      fullPath: '/admin/mounts/'
+      preLoaderRoute: typeof AppAdminMountsIndexRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/mounts/$mountId': {
+      id: '/_app/admin/mounts/$mountId'
+      path: '/mounts/$mountId'
+      fullPath: '/admin/mounts/$mountId'
+      preLoaderRoute: typeof AppAdminMountsMountIdRouteImport
       parentRoute: typeof AppAdminRoute
     }
     '/_app/admin/nests/': {
@@ -926,11 +964,13 @@ interface AppAdminRouteChildren {
   AppAdminIndexRoute: typeof AppAdminIndexRoute
   AppAdminEggsEggIdRoute: typeof AppAdminEggsEggIdRouteWithChildren
   AppAdminEggsGalleryRoute: typeof AppAdminEggsGalleryRoute
+  AppAdminMountsMountIdRoute: typeof AppAdminMountsMountIdRoute
   AppAdminNestsNestIdRoute: typeof AppAdminNestsNestIdRoute
   AppAdminNodesNidRoute: typeof AppAdminNodesNidRoute
   AppAdminServersSidRoute: typeof AppAdminServersSidRoute
   AppAdminServersNewRoute: typeof AppAdminServersNewRoute
   AppAdminUsersUidRoute: typeof AppAdminUsersUidRoute
+  AppAdminMountsIndexRoute: typeof AppAdminMountsIndexRoute
   AppAdminNestsIndexRoute: typeof AppAdminNestsIndexRoute
   AppAdminNodesIndexRoute: typeof AppAdminNodesIndexRoute
   AppAdminServersIndexRoute: typeof AppAdminServersIndexRoute
@@ -945,11 +985,13 @@ const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminIndexRoute: AppAdminIndexRoute,
   AppAdminEggsEggIdRoute: AppAdminEggsEggIdRouteWithChildren,
   AppAdminEggsGalleryRoute: AppAdminEggsGalleryRoute,
+  AppAdminMountsMountIdRoute: AppAdminMountsMountIdRoute,
   AppAdminNestsNestIdRoute: AppAdminNestsNestIdRoute,
   AppAdminNodesNidRoute: AppAdminNodesNidRoute,
   AppAdminServersSidRoute: AppAdminServersSidRoute,
   AppAdminServersNewRoute: AppAdminServersNewRoute,
   AppAdminUsersUidRoute: AppAdminUsersUidRoute,
+  AppAdminMountsIndexRoute: AppAdminMountsIndexRoute,
   AppAdminNestsIndexRoute: AppAdminNestsIndexRoute,
   AppAdminNodesIndexRoute: AppAdminNodesIndexRoute,
   AppAdminServersIndexRoute: AppAdminServersIndexRoute,

@@ -25,6 +25,7 @@ describe('targetLink', () => {
     expect(targetLink({ action: 'allocation.deleted', target: target('allocation', '9', '3') })).toEqual({ to: '/admin/nodes/$nid', params: { nid: '3' }, search: { tab: 'allocations' } });
     expect(targetLink({ action: 'location.created', target: target('location') })).toEqual({ to: '/admin/locations' });
     expect(targetLink({ action: 'database_host.updated', target: target('database_host') })).toEqual({ to: '/admin/database-hosts' });
+    expect(targetLink({ action: 'mount.nodes.linked', target: target('mount') })).toEqual({ to: '/admin/mounts/$mountId', params: { mountId: '7' } });
   });
 
   it('should not link what is deleted, an unknown kind, or a variable whose egg is unknown', () => {

@@ -18,7 +18,8 @@ type TargetLink =
   | { to: '/admin/eggs/$eggId'; params: { eggId: string } }
   | { to: '/admin/eggs/$eggId/variables'; params: { eggId: string } }
   | { to: '/admin/locations' }
-  | { to: '/admin/database-hosts' };
+  | { to: '/admin/database-hosts' }
+  | { to: '/admin/mounts/$mountId'; params: { mountId: string } };
 
 export const targetLink = (entry: Pick<AuditEntry, 'action' | 'target'>): TargetLink | null => {
   const { type, id, parentId } = entry.target;
@@ -45,6 +46,8 @@ export const targetLink = (entry: Pick<AuditEntry, 'action' | 'target'>): Target
       return { to: '/admin/locations' };
     case 'database_host':
       return { to: '/admin/database-hosts' };
+    case 'mount':
+      return { to: '/admin/mounts/$mountId', params: { mountId: id } };
     default:
       return null;
   }

@@ -17,7 +17,7 @@ export const parseAdminServersSearch = (search: Record<string, unknown>): AdminS
 };
 
 /** The tabs of an admin server page, kept in `?tab=` (details is the default, left out). */
-export const SERVER_TABS = ['details', 'build', 'startup', 'manage'] as const;
+export const SERVER_TABS = ['details', 'build', 'startup', 'mounts', 'manage'] as const;
 export type ServerTab = (typeof SERVER_TABS)[number];
 
 export const parseServerTab = (search: Record<string, unknown>): { tab?: ServerTab } =>

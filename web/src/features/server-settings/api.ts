@@ -1,4 +1,5 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import type { components } from '@/api/schema';
 import { serverQuery } from '@/features/server/api';
 import { api } from '@/lib/api/client';
 
@@ -23,3 +24,12 @@ export const useReinstallServer = (server: string) => {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: serverQuery(server).queryKey }),
   });
 };
+
+export type ServerMount = components['schemas']['ClientServerMountDto'];
+
+/** `GET S/mounts`: the directories an administrator shared with the server (read-only list). */
+export const serverMountsQuery = (server: string) =>
+  queryOptions({
+    queryKey: ['server', server, 'mounts'],
+    queryFn: async (): Promise<ServerMount[]> => (await api.GET('/api/client/servers/{server}/mounts', { params: { path: { server } } })).data!.data,
+  });

@@ -9,6 +9,7 @@ import { adminServerQuery } from '@/features/admin-servers/api';
 import { BuildTab } from '@/features/admin-servers/components/BuildTab';
 import { DetailsTab } from '@/features/admin-servers/components/DetailsTab';
 import { ManageTab } from '@/features/admin-servers/components/ManageTab';
+import { MountsTab } from '@/features/admin-servers/components/MountsTab';
 import { StartupTab } from '@/features/admin-servers/components/StartupTab';
 import { StatusBadges } from '@/features/admin-servers/components/StatusBadge';
 import { SERVER_TABS, type ServerTab } from '@/features/admin-servers/search-params';
@@ -21,7 +22,7 @@ interface AdminServerPageProps {
   onDeleted: () => void;
 }
 
-/** `/admin/servers/$sid`: one server's administration in tabs (details, build, startup, manage). */
+/** `/admin/servers/$sid`: one server's administration in tabs (details, build, startup, mounts, manage). */
 export const AdminServerPage = ({ serverId, tab, onTabChange, onDeleted }: AdminServerPageProps) => {
   const { t } = useTranslation();
   const server = useQuery(adminServerQuery(serverId));
@@ -78,6 +79,9 @@ export const AdminServerPage = ({ serverId, tab, onTabChange, onDeleted }: Admin
         </Tabs.Panel>
         <Tabs.Panel value="startup" pt="md">
           <StartupTab server={s} />
+        </Tabs.Panel>
+        <Tabs.Panel value="mounts" pt="md">
+          <MountsTab server={s} />
         </Tabs.Panel>
         <Tabs.Panel value="manage" pt="md">
           <ManageTab server={s} onDeleted={onDeleted} />

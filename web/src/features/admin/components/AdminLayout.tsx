@@ -14,6 +14,7 @@ const TABS = [
   { value: 'nodes', to: '/admin/nodes', label: 'admin.tabs.nodes' },
   { value: 'nests', to: '/admin/nests', label: 'admin.tabs.nests' },
   { value: 'locations', to: '/admin/locations', label: 'admin.tabs.locations' },
+  { value: 'mounts', to: '/admin/mounts', label: 'admin.tabs.mounts' },
   { value: 'database-hosts', to: '/admin/database-hosts', label: 'admin.tabs.databaseHosts' },
   { value: 'application-keys', to: '/admin/application-keys', label: 'admin.tabs.applicationKeys' },
   { value: 'audit', to: '/admin/audit', label: 'admin.tabs.audit' },

@@ -7,7 +7,7 @@ import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { CardsSkeleton } from '@/components/Skeletons';
 import { serverQuery, type ServerDetails } from '@/features/server/api';
-import { useReinstallServer, useRenameServer } from '@/features/server-settings/api';
+import { serverMountsQuery, useReinstallServer, useRenameServer } from '@/features/server-settings/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { notify } from '@/lib/notify';
 
@@ -180,6 +180,44 @@ const ReinstallCard = ({ serverId, server }: { serverId: string; server: Server 
     </Card>
   );
 };
+/** The mounts the server gets, when it has any: name, where they appear, read-only or not. */
+const MountsCard = ({ serverId }: { serverId: string }) => {
+  const { t } = useTranslation();
+  const mounts = useQuery(serverMountsQuery(serverId));
+  if (!mounts.data || mounts.data.length === 0) {
+    return null;
+  }
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="settings-mounts">
+      <Title order={2} size="h4" id="settings-mounts" mb={4}>
+        {t('serverSettings.mounts.title')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t('serverSettings.mounts.intro')}
+      </Text>
+      <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
+        {mounts.data.map((m) => (
+          <Stack key={`${m.name}\n${m.target}`} gap={2} component="li">
+            <Group gap="xs">
+              <Text fw={600} size="sm">
+                {m.name}
+              </Text>
+              <Badge variant="light" color={m.readOnly ? 'gray' : 'blue'} styles={{ label: { color: 'var(--mantine-color-text)' } }}>
+                {m.readOnly ? t('serverSettings.mounts.readOnly') : t('serverSettings.mounts.readWrite')}
+              </Badge>
+            </Group>
+            <Code style={{ overflowWrap: 'anywhere', alignSelf: 'flex-start' }}>{m.target}</Code>
+            {m.description ? (
+              <Text size="sm" c="dimmed">
+                {m.description}
+              </Text>
+            ) : null}
+          </Stack>
+        ))}
+      </Stack>
+    </Card>
+  );
+};
 
 /** /server/$id/settings: rename, SFTP details, the server's identifiers and reinstall, each shown to whoever may use it. */
 export const ServerSettingsPage = ({ serverId }: { serverId: string }) => {
@@ -201,6 +239,7 @@ export const ServerSettingsPage = ({ serverId }: { serverId: string }) => {
         {granted.has('server.files.sftp') ? <SftpCard server={server.data} /> : null}
         {granted.has('server.settings.rename') ? <RenameCard serverId={serverId} key={`${server.data.name}\n${server.data.description ?? ''}`} server={server.data} /> : null}
         <InfoCard server={server.data} />
+        <MountsCard serverId={serverId} />
         {granted.has('server.settings.reinstall') ? <ReinstallCard serverId={serverId} server={server.data} /> : null}
       </SimpleGrid>
     </Stack>

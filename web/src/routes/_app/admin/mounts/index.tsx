@@ -1,0 +1,13 @@
+import { createFileRoute } from '@tanstack/react-router';
+import { MountsPage } from '@/features/admin-mounts/components/MountsPage';
+import { mountsQuery } from '@/features/admin-mounts/api';
+
+// `/admin/mounts`: directories of the nodes given to servers.
+export const Route = createFileRoute('/_app/admin/mounts/')({
+  loader: ({ context }) => {
+    if (context.session.user.admin) {
+      void context.queryClient.prefetchQuery(mountsQuery(''));
+    }
+  },
+  component: MountsPage,
+});
