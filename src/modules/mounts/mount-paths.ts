@@ -6,7 +6,7 @@
  */
 
 /** Where Wings keeps its configuration (with the node's token), every server's files, archives, backups and logs. */
-export const WINGS_DIRECTORIES = [
+const WINGS_DIRECTORIES = [
   '/etc/pterodactyl',
   '/var/lib/pterodactyl',
   '/var/log/pterodactyl',
@@ -19,10 +19,10 @@ export const WINGS_DIRECTORIES = [
 ] as const;
 
 /** The server's own files inside its container. */
-export const SERVER_DATA_PATH = '/home/container';
+const SERVER_DATA_PATH = '/home/container';
 
 /** Directories of the container's system that a mount may not cover or be put inside. */
-export const SYSTEM_TARGETS = [
+const SYSTEM_TARGETS = [
   '/bin',
   '/boot',
   '/dev',

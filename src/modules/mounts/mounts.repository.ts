@@ -24,7 +24,7 @@ export interface ServerMountRow {
 }
 
 /** What a mount is linked and attached to, named. */
-export interface MountLinks {
+interface MountLinks {
   eggs: { id: string; name: string }[];
   nodes: { id: string; name: string; daemonBase: string }[];
   servers: { id: string; uuid: string; name: string }[];

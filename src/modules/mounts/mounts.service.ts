@@ -18,7 +18,7 @@ export type { ServerMountRow };
 const MOUNT_FIELDS = ['name', 'description', 'source', 'target', 'readOnly', 'userMountable'] as const;
 
 /** The server a mount is attached to or detached from, as the servers module hands it over. */
-export interface MountableServer {
+interface MountableServer {
   id: string;
   eggId: string;
   nodeId: string;

@@ -6,7 +6,7 @@ export type Mount = components['schemas']['MountResponseDto'];
 export type MountDetail = components['schemas']['MountDetailDto'];
 type MountBody = components['schemas']['CreateMountDto'];
 /** A mount on the admin server page: attached or not, and whether the server's egg and node are linked to it. */
-export type ServerMount = components['schemas']['AdminServerMountDto'];
+type ServerMount = components['schemas']['AdminServerMountDto'];
 type Choice = { id: string; name: string };
 
 const keys = {

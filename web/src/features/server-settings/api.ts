@@ -25,7 +25,7 @@ export const useReinstallServer = (server: string) => {
   });
 };
 
-export type ServerMount = components['schemas']['ClientServerMountDto'];
+type ServerMount = components['schemas']['ClientServerMountDto'];
 
 /** `GET S/mounts`: the directories an administrator shared with the server (read-only list). */
 export const serverMountsQuery = (server: string) =>
