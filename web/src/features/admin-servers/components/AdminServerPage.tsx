@@ -1,8 +1,9 @@
-import { Anchor, Group, ScrollArea, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Group, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '@/components/EmptyState';
+import { ScrollingTabList } from '@/components/ScrollingTabList';
 import { ErrorState } from '@/components/ErrorState';
 import { PageSkeleton } from '@/components/Skeletons';
 import { adminServerQuery } from '@/features/admin-servers/api';
@@ -62,15 +63,14 @@ export const AdminServerPage = ({ serverId, tab, onTabChange, onDeleted }: Admin
         </Text>
       </Stack>
       <Tabs value={tab} onChange={(v) => v && onTabChange(v as ServerTab)} keepMounted={false}>
-        <ScrollArea type="never">
-          <Tabs.List style={{ flexWrap: 'nowrap' }} aria-label={t('adminServers.server.tabsLabel')}>
-            {SERVER_TABS.map((value) => (
-              <Tabs.Tab key={value} value={value}>
-                {t(`adminServers.server.tabs.${value}`)}
-              </Tabs.Tab>
-            ))}
-          </Tabs.List>
-        </ScrollArea>
+        {/* Five tabs overflow a phone: the bar scrolls and keeps the selected one in view. */}
+        <ScrollingTabList label={t('adminServers.server.tabsLabel')} active={tab}>
+          {SERVER_TABS.map((value) => (
+            <Tabs.Tab key={value} value={value}>
+              {t(`adminServers.server.tabs.${value}`)}
+            </Tabs.Tab>
+          ))}
+        </ScrollingTabList>
         <Tabs.Panel value="details" pt="md">
           <DetailsTab server={s} />
         </Tabs.Panel>
