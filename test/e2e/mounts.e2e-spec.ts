@@ -242,6 +242,25 @@ const nodesReadKey = async (p: SimPanel): Promise<string> =>
       expect((await configurationOf(p, server.uuid)).settings.mounts).toHaveLength(1);
     });
 
+    it("should refuse to attach a mount whose source the node's data directory has come to hold", async () => {
+      await p.admin('delete', `/api/admin/servers/${server.id}/mounts/${mount.id}`).expect(200);
+      // The node's configuration push would point the simulator at APP_URL, not at this test's panel.
+      p.sim.setConfiguration({ ignorePanelConfigUpdates: true });
+      await p.admin('patch', `/api/admin/nodes/${p.nodeId}`).send({ daemonBase: '/srv' }).expect(200);
+      try {
+        expectError(
+          await p.admin('put', `/api/admin/servers/${server.id}/mounts/${mount.id}`),
+          409,
+          'MOUNT_UNSAFE_ON_NODE',
+          "Mount Shared maps's source must not be, lie under or contain /srv (Wings' own files and every server's data are there) on node sim; change its source first",
+        );
+      } finally {
+        await p.admin('patch', `/api/admin/nodes/${p.nodeId}`).send({ daemonBase: '/var/lib/pterodactyl/volumes' }).expect(200);
+        p.sim.setConfiguration({ ignorePanelConfigUpdates: false });
+      }
+      await p.admin('put', `/api/admin/servers/${server.id}/mounts/${mount.id}`).expect(200);
+    });
+
     it('should detach: gone from the configuration and from the node after its sync, then the mount can be deleted', async () => {
       const res = await p.admin('delete', `/api/admin/servers/${server.id}/mounts/${mount.id}`).expect(200);
       expect(res.body.meta).toEqual({ changed: true, daemonSynced: true });
@@ -252,6 +271,8 @@ const nodesReadKey = async (p: SimPanel): Promise<string> =>
       expectError(await p.admin('put', `/api/admin/servers/${server.id}/mounts/999999`), 404, ...MOUNT_NOT_FOUND);
       expectError(await p.admin('put', `/api/admin/servers/999999/mounts/${mount.id}`), 404, 'SERVER_NOT_FOUND', 'Server not found');
       expect((await auditOf('server', server.id)).map((e) => e.action).filter((a) => a.startsWith('server.mount'))).toEqual([
+        'server.mount.detached',
+        'server.mount.attached',
         'server.mount.detached',
         'server.mount.attached',
         'server.mount.detached',

@@ -10,4 +10,6 @@ export const MountError = {
     category: ErrorCategory.CONFLICT,
     message: "The mount is not linked to this server's egg and node; link it on the mount's page first",
   },
+  /** The source lies in the data directory of the server's node (moved there after the mount was linked). */
+  UNSAFE_ON_NODE: { code: 'MOUNT_UNSAFE_ON_NODE', category: ErrorCategory.CONFLICT, message: "The mount's source lies in this node's data directory" },
 } satisfies Record<string, ErrorDef>;

@@ -23,7 +23,7 @@ interface MountableServer {
   eggId: string;
   nodeId: string;
   egg: { name: string };
-  node: { name: string };
+  node: { name: string; daemonBase: string };
 }
 
 /** Mounts (admin), their links to eggs and nodes, and what servers and nodes get of them. */
@@ -187,6 +187,11 @@ export class MountsService {
         message: `Mount ${mount.name} is not linked to this server's ${missing.join(' and ')}; link it on the mount's page first`,
         details: links,
       });
+    }
+    // The node's data directory may have moved since the mount was linked to it.
+    const problem = sourceProblem(mount.source, [server.node.daemonBase]);
+    if (problem) {
+      throw new AppException(MountError.UNSAFE_ON_NODE, { message: `Mount ${mount.name}'s source ${problem} on node ${server.node.name}; change its source first` });
     }
     return { mount, changed: await this.repo.attach(mountId, server.id, manager) };
   }
