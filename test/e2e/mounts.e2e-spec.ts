@@ -302,7 +302,9 @@ const nodesReadKey = async (p: SimPanel): Promise<string> =>
     const mount = (await p.admin('post', MOUNTS).send({ name: 'Maps', source: '/srv/maps', target: '/mnt/maps' }).expect(201)).body.data;
     await p.admin('post', `${MOUNTS}/${mount.id}/eggs`).send({ eggIds: [p.eggId] }).expect(200);
     await p.admin('post', `${MOUNTS}/${mount.id}/nodes`).send({ nodeIds: [p.nodeId] }).expect(200);
-    expect((await p.admin('put', `/api/admin/servers/${server.id}/mounts/${mount.id}`).expect(200)).body.meta).toEqual({ changed: true, daemonSynced: true });
+    const attached = (await p.admin('put', `/api/admin/servers/${server.id}/mounts/${mount.id}`).expect(200)).body;
+    expect(attached.meta).toEqual({ changed: true, daemonSynced: true });
+    expect(attached.data).toEqual([expect.objectContaining({ id: mount.id, attached: true, eggLinked: true, nodeLinked: true })]);
     const mounts = [{ source: '/srv/maps', target: '/mnt/maps', read_only: false }];
     expect((await configurationOf(p, server.uuid)).settings.mounts).toEqual(mounts);
     expect(p.sim.servers.get(server.uuid)!.config.mounts).toEqual(mounts);
