@@ -172,6 +172,9 @@ describe.each(dbKinds(['pglite']))('server transfers (%s)', (db) => {
     const other = await s.newServer();
     expect((await s.sp.admin('post', transferPath(other.id)).send({ nodeId: s.target.nodeId, allocationId: primary }).expect(409)).body.code).toBe('ALLOCATION_UNAVAILABLE');
     expect((await s.sp.admin('delete', `/api/admin/nodes/${s.target.nodeId}/allocations/${primary}`).expect(409)).body.code).toBe('ALLOCATION_RESERVED');
+    expect((await s.sp.admin('delete', `/api/admin/servers/${server.id}`).expect(409)).body.code).toBe('SERVER_TRANSFERRING');
+    const admin = (await s.sp.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data;
+    expect(admin.transferring).toBe(true);
 
     // An hour short of the timeout nothing happens; past it, the sweeper fails it and undoes it.
     const cron = s.sp.t.app.get(TransfersCron);
