@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { TransfersCron } from 'src/modules/servers/transfers/transfers.cron';
 import { PanelRequestError } from 'test/wings-sim/panel-client';
 import { addSimNode, SimNode, startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { createPterodactylKey, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
 import { dbKinds, DbKind } from 'test/utils/test-db';
 
 // Untyped response bodies, read field by field.
@@ -165,6 +166,9 @@ describe.each(dbKinds(['pglite']))('server transfers (%s)', (db) => {
     expect(client.transferring).toBe(true);
     const listed = (await s.sp.asOwner('get', '/api/client/servers').expect(200)).body.data.find((x: Json) => x.uuid === server.uuid);
     expect(listed.transferring).toBe(true);
+    const clientKey = (await createPterodactylKey(s.sp.t, s.sp.ownerCookie, 'client')).key;
+    const pterodactyl = (await s.sp.t.http().get(`/pterodactyl/api/client/servers/${server.uuid.slice(0, 8)}`).set('Authorization', `Bearer ${clientKey}`).set('Accept', PTERODACTYL_ACCEPT).expect(200)).body;
+    expect(pterodactyl.attributes.is_transferring).toBe(true);
     const power = await s.sp.asOwner('post', `/api/client/servers/${server.uuid}/power`).send({ action: 'start' }).expect(409);
     expect(power.body.code).toBe('SERVER_TRANSFERRING');
     await s.sp.asOwner('post', `/api/client/servers/${server.uuid}/settings/reinstall`).expect(409);

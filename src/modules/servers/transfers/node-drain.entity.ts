@@ -1,8 +1,8 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 
-export const DRAIN_STATES = ['running', 'stopped', 'finished'] as const;
-export type DrainState = (typeof DRAIN_STATES)[number];
+/** running; stopped (no more servers are started); finished. */
+type DrainState = 'running' | 'stopped' | 'finished';
 
 /** A server the drain could not place, and why. */
 export interface UnplacedServer {

@@ -30,7 +30,7 @@ const message = (e: unknown): string => (e instanceof Error ? e.message : String
 const statusOf = (e: unknown): number | undefined => (e instanceof AppException ? e.status : undefined);
 
 /** How a transfer ended, for whoever waits on it (a drain). */
-export type TransferEnded = (transfer: ServerTransferEntity) => Promise<void>;
+type TransferEnded = (transfer: ServerTransferEntity) => Promise<void>;
 
 /**
  * Moving a server between nodes (docs/admin-guide.md#transfers), as Pterodactyl's panel does it

@@ -171,8 +171,8 @@ export const useDownloadConfiguration = (node: AdminNode) =>
     },
   });
 
-export type Drain = components['schemas']['DrainDto'];
-export type StartDrainBody = components['schemas']['StartDrainDto'];
+type Drain = components['schemas']['DrainDto'];
+type StartDrainBody = components['schemas']['StartDrainDto'];
 
 /** The node's running or last drain (null when it was never drained); polled every 2 s while it runs. */
 export const drainQuery = (id: string) =>

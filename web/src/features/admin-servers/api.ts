@@ -155,7 +155,7 @@ export const useDeleteServer = (id: string) =>
   ]);
 
 export type Transfer = components['schemas']['TransferDto'];
-export type StartTransferBody = components['schemas']['StartTransferDto'];
+type StartTransferBody = components['schemas']['StartTransferDto'];
 
 /** The states a transfer passes through while it runs (docs/admin-guide.md#transfers). */
 export const ACTIVE_TRANSFER_STATES: readonly Transfer['state'][] = ['pending', 'archiving', 'restoring'];

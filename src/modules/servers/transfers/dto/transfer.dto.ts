@@ -46,7 +46,7 @@ export class StartDrainDto {
   concurrency?: number;
 }
 
-export class TransferStepDto {
+class TransferStepDto {
   state!: TransferState;
   at!: string;
   reason!: string | null;
@@ -92,7 +92,7 @@ export const toTransferDto = (t: ServerTransferEntity): TransferDto => ({
 });
 
 /** Where one server of a drain is. */
-export class DrainServerDto {
+class DrainServerDto {
   serverId!: string;
   /** queued, unplaced, or its transfer's state. */
   state!: 'queued' | 'unplaced' | TransferState;
