@@ -177,6 +177,7 @@ describe.each(dbKinds(['pglite']))('server transfers (%s)', (db) => {
     expect((await s.sp.admin('post', transferPath(other.id)).send({ nodeId: s.target.nodeId, allocationId: primary }).expect(409)).body.code).toBe('ALLOCATION_UNAVAILABLE');
     expect((await s.sp.admin('delete', `/api/admin/nodes/${s.target.nodeId}/allocations/${primary}`).expect(409)).body.code).toBe('ALLOCATION_RESERVED');
     expect((await s.sp.admin('delete', `/api/admin/servers/${server.id}`).expect(409)).body.code).toBe('SERVER_TRANSFERRING');
+    expect((await s.sp.admin('post', `/api/admin/servers/${server.id}/reinstall`).expect(409)).body.code).toBe('SERVER_TRANSFERRING');
     const admin = (await s.sp.admin('get', `/api/admin/servers/${server.id}`).expect(200)).body.data;
     expect(admin.transferring).toBe(true);
 
