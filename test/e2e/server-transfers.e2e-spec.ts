@@ -262,6 +262,13 @@ describe.each(dbKinds(['pglite']))('server transfers (%s)', (db) => {
     expect((await s.sp.admin('get', `/api/admin/servers?nodeId=${s.source.nodeId}`).expect(200)).body.data).toEqual([]);
     expect((await s.sp.admin('delete', `/api/admin/nodes/${s.source.nodeId}/drain`).expect(409)).body.code).toBe('DRAIN_NOT_RUNNING');
     expect((await s.sp.admin('post', `/api/admin/nodes/${s.source.nodeId}/drain`).send({ targetNodeIds: [s.source.nodeId] }).expect(422)).body.code).toBe('DRAIN_TARGETS_INVALID');
+    // Servers no node can take are reported, not skipped: the tiny node has room for none of them.
+    const locationId = (await s.sp.admin('get', '/api/admin/locations').expect(200)).body.data[0].id;
+    const tiny = (await s.sp.admin('post', '/api/admin/nodes').send({ name: 'tiny-drain', fqdn: '127.0.0.3', scheme: 'http', daemonListen: 8080, memory: 1024, disk: 100000, locationId }).expect(201)).body.data;
+    await s.sp.admin('post', `/api/admin/nodes/${tiny.id}/allocations`).send({ ip: '0.0.0.0', ports: ['30000-30010'] }).expect(201);
+    const stuck = (await s.sp.admin('post', `/api/admin/nodes/${s.target.nodeId}/drain`).send({ targetNodeIds: [tiny.id], concurrency: 3 }).expect(202)).body.data;
+    expect(stuck).toMatchObject({ state: 'finished', total: onSource, unplaced: onSource, completed: 0, running: 0 });
+    expect(stuck.servers[0]).toMatchObject({ state: 'unplaced', reason: 'No node has room for it (memory and disk within overallocation) and a free allocation' });
   });
 });
 
