@@ -192,10 +192,12 @@ describe.each(dbKinds(['pglite']))('server transfers (%s)', (db) => {
     const done = await s.transfer(server.id);
     expect([done.state, done.reason]).toEqual(['failed', 'Timed out: no report from the nodes for 21600 s']);
     await s.expectWhole(server, s.source, before);
-    // A report that comes after the timeout changes nothing.
+    // A report that comes after the timeout changes nothing, and the reporting node is told to drop its copy.
+    const deletes = s.target.sim.requestsTo(`/api/servers/${server.uuid}`, 'DELETE').length;
     const late = await s.target.sim.panel.request('POST', `/servers/${server.uuid}/transfer/success`).catch((e: unknown) => e);
     expect(late).toBeInstanceOf(PanelRequestError);
     expect((late as PanelRequestError).status).toBe(409);
+    await waitFor(() => s.target.sim.requestsTo(`/api/servers/${server.uuid}`, 'DELETE').length === deletes + 1);
     await s.expectWhole(server, s.source, before);
   });
 

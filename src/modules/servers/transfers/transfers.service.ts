@@ -148,7 +148,8 @@ export class TransfersService {
       await this.daemon.startTransfer(server.node, server.uuid, target, `Bearer ${token}`);
     } catch (e) {
       this.logger.warn({ serverId: server.id, transferId: transfer.id, status: statusOf(e) }, `the source node refused the transfer: ${message(e)}`);
-      await this.end(transfer.id, 'failed', `The source node refused the transfer: ${message(e)}`, { cancelSource: false });
+      // A timeout leaves open whether the source started: it is told to stop, in case it did.
+      await this.end(transfer.id, 'failed', `The source node refused the transfer: ${message(e)}`, { cancelSource: statusOf(e) === 504 });
       if (e instanceof AppException) {
         const details = typeof e.details === 'object' && e.details !== null && !Array.isArray(e.details) ? e.details : {};
         throw new AppException({ code: e.code, category: ErrorCategory.INTERNAL, message: e.message }, { status: e.status, details: { ...details, transferId: transfer.id } });
@@ -340,6 +341,10 @@ export class TransfersService {
       const last = await this.repo.findLatest(server.id, m);
       if (last && (last.newNodeId === node.id || last.oldNodeId === node.id)) {
         this.logger.warn({ serverId: server.id, transferId: last.id, nodeId: node.id, state: last.state }, `a ${what} report for a transfer that already ended was ignored`);
+        if (what === 'success' && server.nodeId !== node.id) {
+          // A copy that finished after the transfer ended (a late success): the server does not live there.
+          void this.tell(node, last, 'delete the copy a late transfer left', (n) => this.daemon.deleteServer(n, server.uuid), 404);
+        }
         throw new AppException(TransferError.ENDED, { details: { state: last.state } });
       }
       throw new AppException(ServerError.NOT_FOUND);
