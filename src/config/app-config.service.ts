@@ -52,6 +52,8 @@ export class AppConfigService {
     firstAdmin?: { email: string; password: string; username?: string };
   };
   readonly scheduler: { enabled: boolean; tickMs: number; staleClaimMs: number; batchSize: number };
+  /** Server transfers (docs/admin-guide.md#transfers): how long one may stay silent before it is failed. */
+  readonly transfers: { timeoutMs: number };
   /** null: no CAPTCHA provider configured, so no CAPTCHA is asked for. */
   readonly captcha: CaptchaConfig | null;
   readonly mail: MailConfig;
@@ -107,6 +109,7 @@ export class AppConfigService {
       staleClaimMs: schema.SCHEDULER_STALE_CLAIM_SECONDS * 1000,
       batchSize: schema.SCHEDULER_BATCH_SIZE,
     };
+    this.transfers = { timeoutMs: schema.TRANSFER_TIMEOUT_S * 1000 };
     this.captcha = schema.CAPTCHA_PROVIDER
       ? {
           provider: schema.CAPTCHA_PROVIDER,

@@ -301,6 +301,13 @@ export class EnvSchema {
   @Min(1)
   @Max(1000)
   SCHEDULER_BATCH_SIZE = 50;
+
+  // A transfer that has not moved for this long is failed and undone (Wings reports only its end); six hours by default.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(60)
+  @Max(7 * 24 * 3600)
+  TRANSFER_TIMEOUT_S = 21_600;
   // CAPTCHA on sign-in, sign-up and forget-password; unset = no CAPTCHA.
   @IsOptional()
   @IsIn(CAPTCHA_PROVIDERS, { message: 'CAPTCHA_PROVIDER must be turnstile, hcaptcha or recaptcha (or unset for no CAPTCHA)' })

@@ -14,6 +14,8 @@ import { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
 import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
+import { NodeDrainEntity } from 'src/modules/servers/transfers/node-drain.entity';
+import { ServerTransferEntity } from 'src/modules/servers/transfers/server-transfer.entity';
 import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
 import { SshKeyEntity } from 'src/modules/ssh-keys/ssh-key.entity';
 import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-reset-token.entity';
@@ -26,4 +28,4 @@ import { EggMountEntity, MountEntity, MountNodeEntity, MountServerEntity } from 
 import { PterodactylKeyEntity } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
 
 /** Every entity, registered once for the app, the TypeORM CLI and the tests. */
-export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, SshKeyEntity, DatabaseHostEntity, ServerDatabaseEntity, ScheduleEntity, ScheduleTaskEntity, BackupEntity, UserTwoFactorEntity, RecoveryCodeEntity, PasswordResetTokenEntity, TwoFactorChallengeEntity, PterodactylKeyEntity, MountEntity, EggMountEntity, MountNodeEntity, MountServerEntity];
+export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, SshKeyEntity, DatabaseHostEntity, ServerDatabaseEntity, ScheduleEntity, ScheduleTaskEntity, BackupEntity, UserTwoFactorEntity, RecoveryCodeEntity, PasswordResetTokenEntity, TwoFactorChallengeEntity, PterodactylKeyEntity, MountEntity, EggMountEntity, MountNodeEntity, MountServerEntity, ServerTransferEntity, NodeDrainEntity];

@@ -19,7 +19,7 @@ import { MariaDb, mariadbAvailable, reserveServerIds, testHostBody } from 'test/
 import { LiveClient } from 'test/utils/live-client';
 import { listRoutes } from 'test/utils/routes';
 import { createPterodactylKey, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
-import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { addSimNode, SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { SmtpSink } from 'test/utils/smtp-sink';
 
 /**
@@ -533,6 +533,60 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await p().installed(String(second.id));
     await ptero('delete', `/servers/${second.id}/force`).expect(204);
     await admin('delete', `/api/admin/pterodactyl-keys/${appKey.identifier}`).expect(204);
+  });
+
+  it('should move a server between two nodes: transfer, cancel, failure and success reports, drain', async () => {
+    const admin = p().admin;
+    const second = await addSimNode(p(), 'tour-target', '25700-25709');
+    try {
+      const auth = async (nodeId: string) => {
+        const config = data(await withKey('get', `/api/admin/daemon/nodes/${nodeId}/configuration`).expect(200));
+        return `Bearer ${config.token_id}.${config.token}`;
+      };
+      const [firstAuth, secondAuth] = [await auth(p().nodeId), await auth(second.nodeId)];
+      const report = (method: 'get' | 'post', uuid: string, outcome: 'success' | 'failure', as: string) =>
+        p().t.http()[method](`/api/remote/servers/${uuid}/transfer/${outcome}`).set('Authorization', as).expect(204);
+      const server = await p().createServer({ name: 'Transfer tour' });
+      await p().installed(server.id);
+      const path = `/api/admin/servers/${server.id}/transfer`;
+      const free = async (nodeId: string) => (data(await admin('get', `/api/admin/nodes/${nodeId}/allocations?perPage=100`).expect(200)) as { id: string; serverId: string | null }[]).find((a) => a.serverId === null)!.id;
+      // Restoring, and the target has taken the whole archive in (so the server is not still arriving when the tour reports).
+      const restoring = async (target = second.sim) => {
+        await waitFor(async () => data(await admin('get', path).expect(200)).state === 'restoring');
+        await waitFor(() => target.servers.get(server.uuid)?.transferring === false);
+      };
+      // The targets never report by themselves here: the reports below are the tour's.
+      second.sim.faults.transferTargetSilent = true;
+      p().sim.faults.transferTargetSilent = true;
+
+      await admin('post', path).send({ nodeId: second.nodeId, allocationId: await free(second.nodeId) }).expect(202);
+      await restoring();
+      expect(data(await admin('delete', path).expect(202)).state).toBe('cancelled');
+      await admin('post', path).send({ nodeId: second.nodeId, allocationId: await free(second.nodeId) }).expect(202);
+      await restoring();
+      await report('get', server.uuid, 'failure', secondAuth);
+      await admin('post', path).send({ nodeId: second.nodeId, allocationId: await free(second.nodeId) }).expect(202);
+      await restoring();
+      await report('post', server.uuid, 'failure', secondAuth);
+      await admin('post', path).send({ nodeId: second.nodeId, allocationId: await free(second.nodeId) }).expect(202);
+      await restoring();
+      await report('get', server.uuid, 'success', secondAuth);
+      expect(data(await admin('get', `/api/admin/servers/${server.id}`).expect(200)).nodeId).toBe(second.nodeId);
+
+      // Draining the second node moves it back (the tour's servers fill the first node: more room there from now on).
+      await admin('patch', `/api/admin/nodes/${p().nodeId}`).send({ memoryOverallocate: -1, diskOverallocate: -1 }).expect(200);
+      await admin('post', `/api/admin/nodes/${p().nodeId}/allocations`).send({ ip: '0.0.0.0', ports: ['25800-25801'] }).expect(201);
+      const drain = data(await admin('post', `/api/admin/nodes/${second.nodeId}/drain`).send({ targetNodeIds: [p().nodeId], concurrency: 1 }).expect(202));
+      expect([drain.total, drain.unplaced]).toEqual([1, 0]);
+      await restoring(p().sim);
+      expect(data(await admin('get', `/api/admin/nodes/${second.nodeId}/drain`).expect(200)).running).toBe(1);
+      expect(data(await admin('delete', `/api/admin/nodes/${second.nodeId}/drain`).expect(202)).state).toBe('stopped');
+      await report('post', server.uuid, 'success', firstAuth);
+      expect(data(await admin('get', `/api/admin/servers/${server.id}`).expect(200)).nodeId).toBe(p().nodeId);
+    } finally {
+      p().sim.resetFaults();
+      await second.sim.stop();
+    }
   });
 
   it('should have answered 2xx on every route of the app at least once (101 for the WebSocket upgrade)', () => {

@@ -49,6 +49,7 @@ describe.each(dbKinds(['postgres']))('admin node allocations (%s)', (db) => {
     notes: a.notes,
     serverId: a.serverId,
     assigned: a.serverId !== null,
+    reservedByTransferId: a.reservedByTransferId,
   });
 
   const createNode = async (): Promise<Json> =>
@@ -80,7 +81,7 @@ describe.each(dbKinds(['postgres']))('admin node allocations (%s)', (db) => {
       const node = await createNode();
       const before = await state();
       const res = await as('post', allocationsPath(node.id)).send({ ip: '10.0.0.5', ports: ['25570-25572', '25565'], alias: 'mc.example.test' }).expect(201);
-      const row = (port: number) => ({ id: expect.stringMatching(DECIMAL_ID), ip: '10.0.0.5', port, alias: 'mc.example.test', notes: null, serverId: null, assigned: false });
+      const row = (port: number) => ({ id: expect.stringMatching(DECIMAL_ID), ip: '10.0.0.5', port, alias: 'mc.example.test', notes: null, serverId: null, assigned: false, reservedByTransferId: null });
       expect(res.body).toEqual({ data: [row(25565), row(25570), row(25571), row(25572)] });
       const stored = await rowsOf(node.id);
       expect(res.body.data).toEqual(stored.map(allocationBody));

@@ -155,3 +155,37 @@ export const startSimPanel = async (db: DbKind | 'external', options: Pick<TestA
     },
   };
 };
+
+export interface SimNode {
+  nodeId: string;
+  sim: WingsSimulator;
+}
+
+/** Another node with its own simulator in the panel's first location, set up as the first one is (transfers need two). */
+export const addSimNode = async (sp: SimPanel, name: string, ports: string, memory = 16384, disk = 100000): Promise<SimNode> => {
+  const { user } = await sp.newUser({ admin: true });
+  const cookie = await signIn(sp.t, user.email);
+  const key = await createApiKey(sp.t, cookie, { permissions: ['nodes.read'] });
+  const locations = (await sp.admin('get', '/api/admin/locations').expect(200)).body.data as { id: string }[];
+  const port = await freePort();
+  const node = (
+    await sp
+      .admin('post', '/api/admin/nodes')
+      .send({ name, fqdn: '127.0.0.1', scheme: 'http', daemonListen: port, memory, disk, locationId: locations[0].id })
+      .expect(201)
+  ).body.data;
+  await sp.admin('post', `/api/admin/nodes/${node.id}/allocations`).send({ ip: '0.0.0.0', ports: [ports] }).expect(201);
+  const config = (await sp.t.http().get(`/api/admin/daemon/nodes/${node.id}/configuration`).set('Authorization', `Bearer ${key}`).expect(200)).body.data;
+  const sim = new WingsSimulator({
+    panelUrl: await sp.t.app.getUrl(),
+    tokenId: config.token_id,
+    token: config.token,
+    port,
+    allowedOrigins: [TEST_ORIGIN],
+    remoteTimeoutMs: 5000,
+    logRequests: process.env.SIM_LOG === '1',
+    timing: { lineDelayMs: 5, statsIntervalMs: 100, installDurationMs: 20, tokenCheckIntervalMs: 100 },
+  });
+  await sim.start();
+  return { nodeId: node.id, sim };
+};

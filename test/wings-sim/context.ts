@@ -27,6 +27,14 @@ export interface SimFaults {
   installFails?: boolean;
   /** Backups fail while the archive is written (panel sees `successful: false`, empty checksum, size 0). */
   backupFails?: boolean;
+  /** As a transfer source: fails while writing the archive (reports `transfer/failure`). */
+  transferSourceFails?: boolean;
+  /** As a transfer source: cuts the archive stream half-way and goes `down` (reports nothing). */
+  transferSourceDiesMidStream?: boolean;
+  /** As a transfer target: the checksum does not match, so it reports `transfer/failure`. */
+  transferTargetFails?: boolean;
+  /** As a transfer target: receives (and succeeds or fails) but never reports to the panel. */
+  transferTargetSilent?: boolean;
 }
 
 export interface SimContext {

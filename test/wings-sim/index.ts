@@ -20,6 +20,13 @@
  *   filters for install output / backup completed, close 1001 "server deleted".
  * - callbacks through one PanelClient (timeout, optional retry budget, Wings' headers and `null` bodies).
  * - the install flow and the power state machine, with crash detection (see `crash()`).
+ * - transfers (docs/wings.md#transfers): as a source `POST|DELETE /api/servers/:server/transfer` (409 when one
+ *   runs / none runs; the server is stopped; the archive and its sha256 streamed as multipart `archive` then
+ *   `checksum` to the given URL with the given Authorization verbatim; `transfer/failure` on error; `transfer
+ *   status` / `transfer logs` events); as a target `POST /api/transfers` (JWT HS256 with its own token, exp and
+ *   a uuid `sub`; bad header 401, bad JWT 500), the server built from `GET /api/remote/servers/{uuid}`, archive
+ *   checked and extracted, `transfer/success` or `/failure`. Faults: transferSourceFails,
+ *   transferSourceDiesMidStream, transferTargetFails, transferTargetSilent.
  *
  * Deliberate simplifications:
  * - Boot time defaults to start() rounded DOWN to the whole second (Wings compares with sub-second precision),
@@ -29,7 +36,8 @@
  * - Config files (`process_configuration.configs`) are not rewritten; no console throttling; mime sniffing is a
  *   small stand-in for gabriel-vasile/mimetype; stats numbers are random but plausible.
  * - Pull accepts loopback URLs (Wings refuses private/loopback targets) so tests can serve files locally.
- * - Transfers and the S3 backup *upload* answer 501. Boot-time `GET /api/remote/servers` and
+ * - The S3 backup *upload* answers 501. A transfer's archive is written to a temporary file before it is
+ *   streamed (Wings streams while it archives); the target spools it before extracting. Boot-time `GET /api/remote/servers` and
  *   `POST /servers/reset` are not sent (the panel need not be up when the simulator starts).
  * - Retries of failed panel calls: Wings backs off for ~30 s; here `remoteRetryBudgetMs` (default 0).
  * - Create-directory through a file is 400 (the handler's intent); that is what we answer.

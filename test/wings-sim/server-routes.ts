@@ -5,7 +5,6 @@ import { SimContext } from 'test/wings-sim/context';
 import {
   GENERIC_ERROR,
   HttpError,
-  RequestContext,
   RouteTable,
   internalError,
   optionalBool,
@@ -194,12 +193,4 @@ export function registerServerRoutes(t: RouteTable, sim: SimContext): void {
     }
     c.empty(204);
   });
-
-  const notSimulated = (c: RequestContext): void => {
-    c.error(501, 'Server transfers are not implemented by the Wings simulator.');
-  };
-  t.add('POST', '/api/transfers', 'public', notSimulated);
-  t.add('DELETE', '/api/transfers/:server', 'token', notSimulated);
-  t.add('POST', '/api/servers/:server/transfer', 'server', notSimulated);
-  t.add('DELETE', '/api/servers/:server/transfer', 'server', notSimulated);
 }

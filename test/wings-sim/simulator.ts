@@ -18,6 +18,7 @@ import { PanelClient } from 'test/wings-sim/panel-client';
 import { crashProcess, installCrashHandler, terminate } from 'test/wings-sim/power';
 import { registerServerRoutes } from 'test/wings-sim/server-routes';
 import { registerSignedRoutes } from 'test/wings-sim/signed-routes';
+import { registerTransferRoutes } from 'test/wings-sim/transfers';
 import { SimServer } from 'test/wings-sim/sim-server';
 import { PanelServerConfiguration, RecordedRequest, SimulatorTiming, WingsSimulatorOptions } from 'test/wings-sim/types';
 import { consoleServerOf, handleUpgrade } from 'test/wings-sim/websocket';
@@ -34,6 +35,10 @@ const NO_FAULTS: { [K in keyof Required<SimFaults>]: undefined } = {
   wrongToken: undefined,
   installFails: undefined,
   backupFails: undefined,
+  transferSourceFails: undefined,
+  transferSourceDiesMidStream: undefined,
+  transferTargetFails: undefined,
+  transferTargetSilent: undefined,
 };
 
 /** Fault switches; turning `down` on cuts every open connection at once, turning `hang` off closes what it held. */
@@ -44,6 +49,10 @@ class FaultSwitches implements SimFaults {
   wrongToken?: boolean;
   installFails?: boolean;
   backupFails?: boolean;
+  transferSourceFails?: boolean;
+  transferSourceDiesMidStream?: boolean;
+  transferTargetFails?: boolean;
+  transferTargetSilent?: boolean;
   private isDown = false;
   private isHung = false;
 
@@ -143,6 +152,7 @@ export class WingsSimulator implements SimContext {
     registerFileRoutes(this.routes, this);
     registerBackupRoutes(this.routes, this);
     registerSignedRoutes(this.routes, this);
+    registerTransferRoutes(this.routes, this);
     this.routes.add('GET', '/api/servers/:server/ws', 'public', (c) => {
       if (!this.servers.has(c.params.server)) {
         throw new HttpError(404, 'The requested resource does not exist on this instance.');

@@ -39,6 +39,27 @@ export class DaemonTokenSigner {
     return this.sign(node, serverUuid, user, this.config.console.tokenTtlSeconds, { jti: consoleTokenId(user.id, serverUuid), permissions: [...permissions] });
   }
 
+  /**
+   * The token the source node presents to the target's `/api/transfers` (docs/wings.md#transfers):
+   * signed with the TARGET node's token, `sub` the server uuid, jti sha256(uuid), 15 minutes.
+   */
+  transferToken(target: DaemonNode, serverUuid: string): string {
+    const now = Math.floor(this.clock.now().getTime() / 1000);
+    return jwt.sign(
+      {
+        iss: this.config.http.appUrl.replace(/\/+$/, ''),
+        aud: [target.baseUrl],
+        jti: createHash('sha256').update(serverUuid).digest('hex'),
+        iat: now,
+        nbf: now - 300,
+        exp: now + SIGNED_URL_SECONDS,
+        sub: serverUuid,
+      },
+      createSecretKey(Buffer.from(this.daemon.tokenOf(target), 'utf8')),
+      { algorithm: 'HS256' },
+    );
+  }
+
   /** A one-time URL for one of the node's signed routes (the `unique_id` makes it serve one request). */
   signedUrl(node: DaemonNode, serverUuid: string, user: TokenUser, route: SignedDaemonRoute, claims: Record<string, unknown>): string {
     const url = new URL(route, `${node.scheme}://${node.fqdn}:${node.daemonListen}`);

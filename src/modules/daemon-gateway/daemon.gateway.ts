@@ -377,6 +377,26 @@ export class DaemonGateway {
     await this.client.send(this.target(node), { method: 'DELETE', path: `/api/servers/${uuid}/backup/${backupUuid}` });
   }
 
+  // --- transfers (docs/wings.md#transfers); the source answers 202 and the target reports to /api/remote ---
+
+  /**
+   * Asks the source node to stream the server's archive to the target's `/api/transfers`, with
+   * `token` (`Bearer <jwt>` signed with the target's token) as the Authorization header verbatim.
+   */
+  async startTransfer(source: DaemonNode, uuid: string, target: DaemonNode, token: string): Promise<void> {
+    await this.sendChanging(source, uuid, {
+      method: 'POST',
+      path: `/api/servers/${uuid}/transfer`,
+      body: { url: `${target.baseUrl}/api/transfers`, token, server: { uuid, start_on_completion: false } },
+      timeoutMs: 60_000,
+    });
+  }
+
+  /** Stops an outgoing transfer on the source (409 when none runs there). */
+  async cancelTransfer(source: DaemonNode, uuid: string): Promise<void> {
+    await this.client.send(this.target(source), { method: 'DELETE', path: `/api/servers/${uuid}/transfer`, timeoutMs: 30_000 });
+  }
+
   forget(node: NodeEntity): void {
     this.client.forget(node.id);
   }

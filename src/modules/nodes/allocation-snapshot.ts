@@ -1,7 +1,7 @@
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 
 /** An allocation as the cache keeps it: plain values, its date as epoch milliseconds. */
-export type AllocationSnapshot = Readonly<Omit<AllocationEntity, 'createdAt' | 'node' | 'server'> & { createdAt: number }>;
+export type AllocationSnapshot = Readonly<Omit<AllocationEntity, 'createdAt' | 'node' | 'server' | 'reservedByTransfer'> & { createdAt: number }>;
 
 declare module 'src/common/hot-cache/hot-caches' {
   interface HotCacheEntries {
@@ -17,6 +17,7 @@ export const allocationSnapshot = (a: AllocationEntity): AllocationSnapshot => (
   alias: a.alias,
   notes: a.notes,
   serverId: a.serverId,
+  reservedByTransferId: a.reservedByTransferId,
   createdAt: a.createdAt.getTime(),
 });
 

@@ -1,10 +1,12 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
+import { ServerTransferEntity } from 'src/modules/servers/transfers/server-transfer.entity';
 
 @Entity({ name: 'allocation' })
 @Index('UQ_allocation_node_ip_port', ['nodeId', 'ip', 'port'], { unique: true })
 @Index('IDX_allocation_server_id', ['serverId'])
+@Index('IDX_allocation_reserved_by_transfer_id', ['reservedByTransferId'])
 export class AllocationEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_allocation' })
   id!: string;
@@ -36,6 +38,14 @@ export class AllocationEntity {
   @ManyToOne(() => ServerEntity, { onDelete: 'SET NULL', nullable: true })
   @JoinColumn({ name: 'server_id', foreignKeyConstraintName: 'FK_allocation_server' })
   server?: ServerEntity | null;
+
+  /** The active transfer this free allocation is held for (docs/admin-guide.md#transfers): nothing else may take it. */
+  @Column({ name: 'reserved_by_transfer_id', type: 'bigint', nullable: true })
+  reservedByTransferId!: string | null;
+
+  @ManyToOne(() => ServerTransferEntity, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'reserved_by_transfer_id', foreignKeyConstraintName: 'FK_allocation_reserved_by_transfer' })
+  reservedByTransfer?: ServerTransferEntity | null;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

@@ -99,6 +99,9 @@ export class AllocationsService {
       if (allocation.serverId !== null) {
         throw new AppException(NodeError.ALLOCATION_ASSIGNED);
       }
+      if (allocation.reservedByTransferId !== null) {
+        throw new AppException(NodeError.ALLOCATION_RESERVED);
+      }
       await this.repo.deleteAllocation(id, manager);
       await this.audit.record(manager, actor, {
         action: 'allocation.deleted',

@@ -26,4 +26,9 @@ export const NodeError = {
     category: ErrorCategory.CONFLICT,
     message: 'The allocation belongs to a server; remove it from the server first',
   },
+  ALLOCATION_RESERVED: {
+    code: 'ALLOCATION_RESERVED',
+    category: ErrorCategory.CONFLICT,
+    message: 'The allocation is held for a server transfer; wait for it to end or cancel it',
+  },
 } satisfies Record<string, ErrorDef>;

@@ -61,6 +61,16 @@ export class NodesRepository {
     return manager.getRepository(NodeEntity).findOneBy({ id });
   }
 
+  /** The node's row, locked until the transaction ends (a transfer's room check and its reservation are one step per target node). */
+  lockNode(id: string, manager: EntityManager): Promise<NodeEntity | null> {
+    return manager.getRepository(NodeEntity).createQueryBuilder('node').setLock('pessimistic_write').where({ id }).getOne();
+  }
+
+  /** Every node, by id (a drain's placement weighs them all). */
+  findAllNodes(): Promise<NodeEntity[]> {
+    return this.nodes.find({ order: { id: 'ASC' } });
+  }
+
   findNodeByTokenIdentifier(tokenIdentifier: string): Promise<NodeEntity | null> {
     return this.nodes.findOneBy({ tokenIdentifier });
   }
@@ -142,7 +152,7 @@ export class NodesRepository {
       query.andWhere('LOWER(a.alias) LIKE :alias', { alias: containsPattern(filter.aliasContains.toLowerCase()) });
     }
     if (filter.server === null) {
-      query.andWhere('a.server_id IS NULL');
+      query.andWhere('a.server_id IS NULL AND a.reserved_by_transfer_id IS NULL');
     } else if (filter.server !== undefined) {
       query.andWhere('a.server_id = :serverId', { serverId: filter.server });
     }
@@ -205,7 +215,7 @@ export class NodesRepository {
       .getRepository(AllocationEntity)
       .createQueryBuilder('a')
       .setLock('pessimistic_write')
-      .where({ nodeId, id: In(ids), serverId: IsNull() })
+      .where({ nodeId, id: In(ids), serverId: IsNull(), reservedByTransferId: IsNull() })
       .getMany();
   }
 
@@ -221,7 +231,7 @@ export class NodesRepository {
     const ports = portRanges.map(([from, to]) => `(a.port BETWEEN $${params.push(from)} AND $${params.push(to)})`);
     const rows = await this.nodes.manager.query<{ id: string; node_id: string }[]>(
       `SELECT a.id, a.node_id FROM allocation a
-       WHERE a.server_id IS NULL AND a.node_id = ANY($1::bigint[])
+       WHERE a.server_id IS NULL AND a.reserved_by_transfer_id IS NULL AND a.node_id = ANY($1::bigint[])
        ${ports.length > 0 ? `AND (${ports.join(' OR ')})` : ''}
        ${dedicatedIp ? 'AND NOT EXISTS (SELECT 1 FROM allocation b WHERE b.node_id = a.node_id AND b.ip = a.ip AND b.server_id IS NOT NULL)' : ''}
        ORDER BY array_position($1::bigint[], a.node_id), a.id LIMIT 1`,
@@ -243,7 +253,7 @@ export class NodesRepository {
       .createQueryBuilder('a')
       .setLock('pessimistic_write')
       .setOnLocked('skip_locked')
-      .where({ nodeId, serverId: IsNull() })
+      .where({ nodeId, serverId: IsNull(), reservedByTransferId: IsNull() })
       .orderBy('a.id', 'ASC')
       .getOne();
   }
@@ -256,7 +266,7 @@ export class NodesRepository {
   /** The lowest free allocation on a node, on `ip` when one is free there, locked so two requests cannot take it together. */
   async lockFreeAllocationPreferring(nodeId: string, ip: string | null, manager: EntityManager): Promise<AllocationEntity | null> {
     const free = () =>
-      manager.getRepository(AllocationEntity).createQueryBuilder('a').setLock('pessimistic_write').setOnLocked('skip_locked').where({ nodeId, serverId: IsNull() }).orderBy('a.port', 'ASC').addOrderBy('a.id', 'ASC');
+      manager.getRepository(AllocationEntity).createQueryBuilder('a').setLock('pessimistic_write').setOnLocked('skip_locked').where({ nodeId, serverId: IsNull(), reservedByTransferId: IsNull() }).orderBy('a.port', 'ASC').addOrderBy('a.id', 'ASC');
     return (ip === null ? null : await free().andWhere({ ip }).getOne()) ?? (await free().getOne());
   }
 
@@ -271,6 +281,36 @@ export class NodesRepository {
 
   async assignAllocations(serverId: string, ids: string[], manager: EntityManager): Promise<void> {
     await manager.getRepository(AllocationEntity).update({ id: In(ids) }, { serverId });
+  }
+
+  /** Holds these allocations for a transfer (they were locked free by the caller). */
+  async reserveAllocations(transferId: string, ids: string[], manager: EntityManager): Promise<void> {
+    if (ids.length > 0) {
+      await manager.getRepository(AllocationEntity).update({ id: In(ids), serverId: IsNull() }, { reservedByTransferId: transferId });
+    }
+  }
+
+  /** Lets go of what a transfer held: the allocations are free again. */
+  async unreserveAllocations(transferId: string, manager: EntityManager): Promise<void> {
+    await manager.getRepository(AllocationEntity).update({ reservedByTransferId: transferId }, { reservedByTransferId: null });
+  }
+
+  /**
+   * A finished transfer: the server gives up `oldIds` and takes what the transfer held, in one step.
+   * Answers how many of the held allocations it took.
+   */
+  async swapAllocations(serverId: string, transferId: string, oldIds: string[], manager: EntityManager): Promise<number> {
+    const repo = manager.getRepository(AllocationEntity);
+    if (oldIds.length > 0) {
+      await repo.update({ serverId, id: In(oldIds) }, { serverId: null, notes: null });
+    }
+    const taken = await repo.update({ reservedByTransferId: transferId, serverId: IsNull() }, { serverId, reservedByTransferId: null });
+    return taken.affected ?? 0;
+  }
+
+  /** The allocations a transfer holds. */
+  findReservedAllocations(transferId: string, manager: EntityManager = this.nodes.manager): Promise<AllocationEntity[]> {
+    return manager.getRepository(AllocationEntity).find({ where: { reservedByTransferId: transferId }, order: { id: 'ASC' } });
   }
 
   async releaseAllocations(serverId: string, ids: string[], manager: EntityManager): Promise<void> {

@@ -83,6 +83,16 @@ export class NodesService {
   }
 
   /** The node a daemon token names (its identifier part), for the daemon callbacks' guard. */
+  /** The node, locked until the caller's transaction ends. */
+  lockNode(id: string, manager: EntityManager): Promise<NodeEntity | null> {
+    return this.repo.lockNode(id, manager);
+  }
+
+  /** Every node (for placing servers). */
+  allNodes(): Promise<NodeEntity[]> {
+    return this.repo.findAllNodes();
+  }
+
   findByTokenIdentifier(identifier: string): Promise<NodeEntity | null> {
     return this.repo.findNodeByTokenIdentifier(identifier);
   }

@@ -79,6 +79,26 @@ export class ServerAllocations {
     return this.repo.freeAllocation(id, manager);
   }
 
+  /** Holds free allocations (locked by lockFree) for a transfer, so nothing else can take them. */
+  reserve(transferId: string, ids: string[], manager: EntityManager): Promise<void> {
+    return this.repo.reserveAllocations(transferId, ids, manager);
+  }
+
+  /** Frees what a transfer held. */
+  unreserve(transferId: string, manager: EntityManager): Promise<void> {
+    return this.repo.unreserveAllocations(transferId, manager);
+  }
+
+  /** A finished transfer: the server's old allocations go back to their node, the held ones become its own; answers how many it took. */
+  swapForTransfer(serverId: string, transferId: string, oldIds: string[], manager: EntityManager): Promise<number> {
+    return this.repo.swapAllocations(serverId, transferId, oldIds, manager);
+  }
+
+  /** The allocations a transfer holds. */
+  reservedBy(transferId: string, manager?: EntityManager): Promise<AllocationEntity[]> {
+    return this.repo.findReservedAllocations(transferId, manager);
+  }
+
   setNotes(id: string, notes: string | null, manager: EntityManager): Promise<void> {
     return this.repo.setAllocationNotes(id, notes, manager);
   }

@@ -202,6 +202,10 @@ export class ScheduleRunner implements OnModuleDestroy {
     if (server.suspended) {
       return { reason: 'server_suspended' };
     }
+    // Moving to another node (docs/admin-guide.md#transfers): the server is not to be used meanwhile.
+    if (server.transferring) {
+      return { reason: 'server_transferring' };
+    }
     if (server.status !== null) {
       return { reason: 'server_not_ready', server_status: server.status };
     }

@@ -149,6 +149,10 @@ export class AdminServerChangesService {
   /** The daemon stops the server and runs the install script again; the row is marked installing first. */
   async reinstall(id: string, actor: Actor): Promise<AdminServerDto> {
     const server = await this.require(id);
+    // Its files are on their way to another node (docs/admin-guide.md#transfers).
+    if (server.activeTransfer) {
+      throw new AppException(ServerError.TRANSFERRING);
+    }
     await this.servers.transaction(async (manager) => {
       await this.servers.update(server.id, { status: 'installing' }, manager);
       await this.audit.record(manager, actor, { action: 'server.reinstalled', targetType: 'server', targetId: id, changes: {} });

@@ -219,6 +219,10 @@ export class AdminServersService {
    */
   async delete(id: string, force: boolean, actor: Actor): Promise<void> {
     const server = await this.require(id);
+    // Deleting it mid-transfer would leave the target's copy behind: cancel the transfer first.
+    if (server.activeTransfer) {
+      throw new AppException(ServerError.TRANSFERRING, { message: 'The server is being transferred; cancel the transfer before deleting it' });
+    }
     try {
       await this.daemon.deleteServer(server.node, server.uuid);
     } catch (e) {

@@ -18,7 +18,7 @@ type ServerRequest = AuthenticatedRequest & { serverAccess?: ServerContext };
 /**
  * Resolves the route's `{server}` for the caller (ServerContextResolver: 404 when it does not exist
  * for them), then requires the route's permission, and refuses a suspended server's users anything
- * but viewing it.
+ * but viewing it, and everyone anything but viewing a server that is being transferred.
  */
 @Injectable()
 export class ServerAccessGuard implements CanActivate {
@@ -41,6 +41,11 @@ export class ServerAccessGuard implements CanActivate {
     // A suspended server is frozen for its users: they still see it (and that it is suspended); admins keep every action.
     if (access.server.suspended && access.role !== 'admin' && permission !== 'server.view') {
       throw new AppException(ServerError.SUSPENDED);
+    }
+    // A server moving between nodes is looked at, not used (Pterodactyl's ServerStateConflictException);
+    // an administrator may still open its console, to follow the transfer's log.
+    if (access.server.transferring && permission !== 'server.view' && !(access.role === 'admin' && permission === 'websocket.connect')) {
+      throw new AppException(ServerError.TRANSFERRING);
     }
     req.serverAccess = access;
     return true;

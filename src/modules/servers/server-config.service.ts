@@ -67,7 +67,11 @@ export class ServerConfigService {
   /** One server's configuration: five small queries (allocations, variables, values, location, mounts). */
   async configuration(server: LoadedServer, manager?: EntityManager): Promise<DaemonServerConfiguration> {
     // Sequential: with a transaction's manager these share one connection.
-    const allocations = await this.nodeAllocations.of(server.id, manager);
+    return this.configurationWith(server, await this.nodeAllocations.of(server.id, manager), manager);
+  }
+
+  /** The configuration with these allocations (a transfer's target gets the ones held for it). */
+  async configurationWith(server: LoadedServer, allocations: ConfigInputs['allocations'], manager?: EntityManager): Promise<DaemonServerConfiguration> {
     const variables = await this.eggs.variablesOf(server.eggId, manager);
     const values = await this.servers.serverValuesOf(server.id, manager);
     const location = server.node.locationId ? await this.nodes.findLocation(server.node.locationId, manager) : null;

@@ -52,6 +52,8 @@ export interface ServerSnapshot {
   readonly updatedAt: number;
   /** How to reach its node: address, daemon settings, its sealed token. */
   readonly node: DaemonNode;
+  /** It is moving to another node (docs/admin-guide.md#transfers): its users may only look at it. */
+  readonly transferring: boolean;
   /** Its node is in maintenance mode (Pterodactyl's `is_node_under_maintenance`). */
   readonly nodeMaintenance: boolean;
   readonly owner: { readonly id: string; readonly username: string };
@@ -117,6 +119,7 @@ const serverSnapshot = (s: LoadedServer, node: DaemonNode): ServerSnapshot => ({
   createdAt: s.createdAt.getTime(),
   updatedAt: s.updatedAt.getTime(),
   node,
+  transferring: (s.activeTransfer ?? null) !== null,
   nodeMaintenance: s.node.maintenanceMode,
   owner: { id: s.owner.id, username: s.owner.username },
   egg: {

@@ -1,6 +1,7 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
 import { EggEntity } from 'src/modules/eggs/egg.entity';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
+import type { ServerTransferEntity } from 'src/modules/servers/transfers/server-transfer.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 
 /** Panel-side states; the running state (running, offline, ...) lives on the daemon. */
@@ -121,6 +122,9 @@ export class ServerEntity {
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
+
+  /** Its active transfer, where the query joined it (ServersRepository): while it has one the server is "transferring". */
+  activeTransfer?: ServerTransferEntity | null;
 }
 
 /** A server with its node, egg and owner loaded, as server routes, the daemon callbacks and the runner use it. */

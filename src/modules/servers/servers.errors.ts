@@ -48,6 +48,11 @@ export const ServerError = {
     message: 'The primary allocation cannot be removed; make another one primary first',
   },
   SUSPENDED: { code: 'SERVER_SUSPENDED', category: ErrorCategory.CONFLICT, message: 'The server is suspended' },
+  TRANSFERRING: {
+    code: 'SERVER_TRANSFERRING',
+    category: ErrorCategory.CONFLICT,
+    message: 'The server is being transferred to another node; wait for the transfer to end',
+  },
   BUSY: { code: 'SERVER_BUSY', category: ErrorCategory.CONFLICT, message: 'The server is busy; wait for it to finish' },
   VARIABLE_NOT_FOUND: { code: 'STARTUP_VARIABLE_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'This server has no such startup variable' },
   IMAGE_SET_BY_ADMIN: {

@@ -37,10 +37,17 @@ import { SftpAuthService } from 'src/modules/servers/remote/sftp-auth.service';
 import { PasswordResetModule } from 'src/modules/password-reset/password-reset.module';
 import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
 import { UsersModule } from 'src/modules/users/users.module';
+import { DrainsService } from 'src/modules/servers/transfers/drains.service';
+import { NodeDrainEntity } from 'src/modules/servers/transfers/node-drain.entity';
+import { ServerTransferEntity } from 'src/modules/servers/transfers/server-transfer.entity';
+import { NodeDrainController, ServerTransfersController } from 'src/modules/servers/transfers/transfers.controller';
+import { TransfersCron } from 'src/modules/servers/transfers/transfers.cron';
+import { TransfersRepository } from 'src/modules/servers/transfers/transfers.repository';
+import { TransfersService } from 'src/modules/servers/transfers/transfers.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity]), AuditModule, EggsModule, NodesModule, MountsModule, UsersModule, SshKeysModule, PasswordResetModule, MailModule],
-  controllers: [AdminServersController, ClientServersController, ClientServerSettingsController, SubusersController, RemoteController, AdminServerMountsController, ClientServerMountsController],
+  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, ServerTransferEntity, NodeDrainEntity]), AuditModule, EggsModule, NodesModule, MountsModule, UsersModule, SshKeysModule, PasswordResetModule, MailModule],
+  controllers: [AdminServersController, ClientServersController, ClientServerSettingsController, SubusersController, RemoteController, AdminServerMountsController, ClientServerMountsController, ServerTransfersController, NodeDrainController],
   providers: [
     ServersRepository,
     ServerSearchRepository,
@@ -61,8 +68,15 @@ import { UsersModule } from 'src/modules/users/users.module';
     ServerNodeOrigins,
     ServerRecords,
     ServerMountsService,
+    TransfersRepository,
+    TransfersService,
+    DrainsService,
+    TransfersCron,
   ],
   exports: [
+    TransfersService,
+    DrainsService,
+    TransfersCron,
     ServerNodeOrigins,
     ServerRecords,
     ServerContextResolver,

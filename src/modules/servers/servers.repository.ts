@@ -8,6 +8,7 @@ import { allocationMatches, deployableNodeIds, joinNodeName, joinServerAllocatio
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ListedServer, LoadedServer, ServerEntity, ServerStatus } from 'src/modules/servers/server.entity';
+import { ACTIVE_TRANSFER_SQL, ServerTransferEntity } from 'src/modules/servers/transfers/server-transfer.entity';
 import { joinOwnerUsername, usernameMatches } from 'src/modules/users/users.sql';
 import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
 
@@ -42,6 +43,8 @@ export interface ClientListRow {
   allocations: { id: string; ip: string; alias: string | null; port: number; notes: string | null }[];
   /** The caller's subuser permissions on a server shared with them; null on the others (their own, or any in an admin's list). */
   grant: string[] | null;
+  /** It has an active transfer (docs/admin-guide.md#transfers). */
+  transferring: boolean;
 }
 
 /**
@@ -52,7 +55,8 @@ const CREATED_AT_AS_ISO = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
 /** The columns of a server a client list shows (ClientListRow). */
 const CLIENT_LIST_SERVER_COLUMNS = `s.id, s.uuid, s.identifier, s.name, s.description, s.status, s.suspended, s.memory, s.disk, s.cpu, s.swap, s.io,
-  to_char(s.created_at AT TIME ZONE 'UTC', ${CREATED_AT_AS_ISO}) AS created_at, s.allocation_id, s.owner_id, s.node_id`;
+  to_char(s.created_at AT TIME ZONE 'UTC', ${CREATED_AT_AS_ISO}) AS created_at, s.allocation_id, s.owner_id, s.node_id,
+  EXISTS (SELECT 1 FROM server_transfer transfer WHERE transfer.server_id = s.id AND ${ACTIVE_TRANSFER_SQL}) AS transferring`;
 
 /** The servers a client list reads from, which it keeps, and where the caller's grant comes from. */
 const clientListSource = (scope: ClientListScope): { from: string; where: string; grant: string; params: string[] } => {
@@ -117,7 +121,8 @@ export class ServersRepository {
       .createQueryBuilder('server')
       .leftJoinAndSelect('server.node', 'node')
       .leftJoinAndSelect('server.egg', 'egg')
-      .leftJoinAndSelect('server.owner', 'owner');
+      .leftJoinAndSelect('server.owner', 'owner')
+      .leftJoinAndMapOne('server.activeTransfer', ServerTransferEntity, 'transfer', `transfer.server_id = server.id AND ${ACTIVE_TRANSFER_SQL}`);
   }
 
   /** These servers, each with its node, egg and owner, in one query. */
@@ -126,10 +131,10 @@ export class ServersRepository {
   }
 
   /** By full uuid or by the 8-character identifier (ServerContextResolver caches what it builds from it). */
-  findByRef(ref: string): Promise<LoadedServer | null> {
+  findByRef(ref: string, manager: EntityManager = this.servers.manager): Promise<LoadedServer | null> {
     const key = ref.toLowerCase();
     const where = UUID.test(key) ? { uuid: key } : { identifier: key };
-    return this.loaded(this.servers.manager).where(where).getOne() as Promise<LoadedServer | null>;
+    return this.loaded(manager).where(where).getOne() as Promise<LoadedServer | null>;
   }
 
   /** Several servers by their 8-character identifiers, in one query. */
@@ -229,6 +234,7 @@ export class ServersRepository {
           node_id: j.node_id,
           node_name: j.node_name,
           grant: j.grant,
+          transferring: j.transferring,
           allocations: [],
         };
         rows.push(last);
@@ -258,6 +264,7 @@ export class ServersRepository {
       .addSelect(['node.id', 'node.name'])
       .leftJoin('server.owner', 'owner')
       .addSelect(['owner.id', 'owner.username'])
+      .leftJoinAndMapOne('server.activeTransfer', ServerTransferEntity, 'transfer', `transfer.server_id = server.id AND ${ACTIVE_TRANSFER_SQL}`)
       .orderBy('server.id', 'ASC');
   }
 
@@ -306,11 +313,12 @@ export class ServersRepository {
   }
 
   /** The memory and disk (MiB) the servers on each node are given. */
-  async allocatedByNode(nodeIds: string[]): Promise<Map<string, { memory: number; disk: number }>> {
+  async allocatedByNode(nodeIds: string[], manager: EntityManager = this.servers.manager): Promise<Map<string, { memory: number; disk: number }>> {
     const rows =
       nodeIds.length === 0
         ? []
-        : await this.servers
+        : await manager
+            .getRepository(ServerEntity)
             .createQueryBuilder('s')
             .select('s.nodeId', 'nodeId')
             .addSelect('COALESCE(SUM(s.memory), 0)', 'memory')
@@ -351,6 +359,12 @@ export class ServersRepository {
   /** Ends a restore: the server goes back to `status`, if it is still restoring. */
   async endRestoring(id: string, status: ServerStatus | null, manager: EntityManager = this.servers.manager): Promise<void> {
     await manager.getRepository(ServerEntity).update({ id, status: 'restoring_backup' }, { status });
+  }
+
+  /** The ids of the servers on a node, in id order. */
+  async idsOnNode(nodeId: string): Promise<string[]> {
+    const rows = await this.servers.find({ where: { nodeId }, select: { id: true }, order: { id: 'ASC' } });
+    return rows.map((r) => r.id);
   }
 
   /** Locks the server's row, so that checks of a per-server limit (allocations, backups, databases) and the change they allow are one step. */

@@ -131,6 +131,10 @@ export class FakePanel {
       }
       return;
     }
+    if (/^\/api\/remote\/servers\/[0-9a-f-]{36}\/transfer\/(success|failure)$/.test(url.pathname)) {
+      this.send(res, 204);
+      return;
+    }
     if (req.method === 'POST' && /^\/api\/remote\/backups\/[^/]+(\/restore)?$/.test(url.pathname)) {
       this.send(res, 204);
       return;

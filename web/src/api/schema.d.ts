@@ -693,6 +693,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/nodes/{id}/drain": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["NodeDrainController_get"];
+        put?: never;
+        post: operations["NodeDrainController_start"];
+        /** Queues no more servers; transfers already running go on to their end. */
+        delete: operations["NodeDrainController_stop"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/nodes/{id}/reset-token": {
         parameters: {
             query?: never;
@@ -902,6 +919,25 @@ export interface paths {
         put?: never;
         post: operations["AdminServersController_suspend"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/servers/{id}/transfer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The current transfer, else the last one, with every step (the admin page polls it). */
+        get: operations["ServerTransfersController_get"];
+        put?: never;
+        /** Reserves the allocations and asks the source node to start; the transfer then runs on its own. */
+        post: operations["ServerTransfersController_start"];
+        /** Cancels the active transfer: the server stays on its node, the target's copy is deleted. */
+        delete: operations["ServerTransfersController_cancel"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2069,6 +2105,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/remote/servers/{uuid}/transfer/failure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["RemoteController_transferFailureByGet"];
+        put?: never;
+        /** Either node's report that the transfer failed: the server stays on its source. */
+        post: operations["RemoteController_transferFailure"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/remote/servers/{uuid}/transfer/success": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["RemoteController_transferSuccessByGet"];
+        put?: never;
+        /** The target node's report that the transfer worked (Wings posts; Pterodactyl's panel takes GET too). */
+        post: operations["RemoteController_transferSuccess"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/remote/servers/reset": {
         parameters: {
             query?: never;
@@ -2286,6 +2356,8 @@ export interface components {
             status: string;
             suspended: boolean;
             threads: string | null;
+            /** @description It is moving to another node (Pterodactyl's `is_transferring`): power actions and the like answer 409 meanwhile. */
+            transferring: boolean;
             updatedAt: string;
             uuid: string;
         };
@@ -2355,6 +2427,8 @@ export interface components {
             ip: string;
             notes: string | null;
             port: number;
+            /** @description The active transfer holding this free allocation for its server (docs/admin-guide.md#transfers). */
+            reservedByTransferId: string | null;
             serverId: string | null;
         };
         AllocationViewDto: {
@@ -2452,7 +2526,7 @@ export interface components {
             isSuccessful: boolean;
             name: string;
             /** @enum {string} */
-            status: "in_progress" | "successful" | "failed";
+            status: "failed" | "in_progress" | "successful";
             uuid: string;
         };
         BackupStatusDto: {
@@ -2523,6 +2597,8 @@ export interface components {
             sftp: components["schemas"]["SftpDetailsDto"];
             status: string;
             suspended: boolean;
+            /** @description It is moving to another node (Pterodactyl's `is_transferring`): power actions and the like answer 409 meanwhile. */
+            transferring: boolean;
             /** @description The largest upload the node takes, in MiB (413 FILE_TOO_LARGE above it). */
             uploadSizeMiB: number;
             uuid: string;
@@ -2903,6 +2979,37 @@ export interface components {
         DockerImageChoiceDto: {
             image: string;
             name: string;
+        };
+        DrainDto: {
+            completed: number;
+            concurrency: number;
+            createdAt: string;
+            failed: number;
+            id: string;
+            nodeId: string;
+            queued: number;
+            running: number;
+            servers: components["schemas"]["DrainServerDto"][];
+            /**
+             * @description running, stopped (no more transfers are queued; those running go on), finished.
+             * @enum {string}
+             */
+            state: "running" | "stopped" | "finished";
+            targetNodeIds: string[] | null;
+            total: number;
+            unplaced: number;
+            updatedAt: string;
+        };
+        DrainServerDto: {
+            newNodeId: string | null;
+            reason: string | null;
+            serverId: string;
+            /**
+             * @description queued, unplaced, or its transfer's state.
+             * @enum {string}
+             */
+            state: "pending" | "archiving" | "restoring" | "completed" | "failed" | "cancelled" | "unplaced" | "queued";
+            transferId: string | null;
         };
         EggDockerImageDto: {
             image: string;
@@ -3375,6 +3482,8 @@ export interface components {
             permissions: string[];
             status: string;
             suspended: boolean;
+            /** @description It is moving to another node (Pterodactyl's `is_transferring`): power actions and the like answer 409 meanwhile. */
+            transferring: boolean;
             uuid: string;
         };
         ServerMountChangeDto: {
@@ -3478,6 +3587,19 @@ export interface components {
             name: string;
             publicKey: string;
         };
+        StartDrainDto: {
+            /** @description Transfers running at once (1 to 10, 2 by default). */
+            concurrency?: number;
+            /** @description The nodes to move the servers to; without it placement chooses among every other node (the same location first). */
+            targetNodeIds?: string[];
+        };
+        StartTransferDto: {
+            /** @description More allocations on the target node for the server (free ones). */
+            additionalAllocationIds?: string[];
+            /** @description The new primary allocation: free, on the target node. */
+            allocationId: string;
+            nodeId: string;
+        };
         StartupDto: {
             dockerImage: string;
             dockerImages: components["schemas"]["DockerImageChoiceDto"][];
@@ -3518,6 +3640,35 @@ export interface components {
             daemonSynced: boolean;
             /** @description Why the node was not told, when it was not. */
             syncError?: string;
+        };
+        TransferDto: {
+            active: boolean;
+            createdAt: string;
+            drainId: string | null;
+            /** @description Every step, oldest first. */
+            history: components["schemas"]["TransferStepDto"][];
+            id: string;
+            newAdditionalAllocationIds: string[];
+            newAllocationId: string;
+            newNodeId: string;
+            oldAdditionalAllocationIds: string[];
+            oldAllocationId: string | null;
+            oldNodeId: string;
+            /** @description Why it failed or was cancelled. */
+            reason: string | null;
+            serverId: string;
+            /**
+             * @description pending, archiving, restoring (active), then completed, failed or cancelled.
+             * @enum {string}
+             */
+            state: "pending" | "archiving" | "restoring" | "completed" | "failed" | "cancelled";
+            updatedAt: string;
+        };
+        TransferStepDto: {
+            at: string;
+            reason: string | null;
+            /** @enum {string} */
+            state: "pending" | "archiving" | "restoring" | "completed" | "failed" | "cancelled";
         };
         TwoFactorSetupResponseDto: {
             /** @description The base32 TOTP secret, for entering by hand. */
@@ -6576,6 +6727,133 @@ export interface operations {
             };
         };
     };
+    NodeDrainController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DrainDto"];
+                    };
+                };
+            };
+        };
+    };
+    NodeDrainController_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartDrainDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DrainDto"];
+                    };
+                };
+            };
+        };
+    };
+    NodeDrainController_stop: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["DrainDto"];
+                    };
+                };
+            };
+        };
+    };
     NodesController_resetToken: {
         parameters: {
             query?: never;
@@ -7376,6 +7654,133 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["AdminServerDto"];
                         meta: components["schemas"]["SyncOutcomeDto"];
+                    };
+                };
+            };
+        };
+    };
+    ServerTransfersController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TransferDto"];
+                    };
+                };
+            };
+        };
+    };
+    ServerTransfersController_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartTransferDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TransferDto"];
+                    };
+                };
+            };
+        };
+    };
+    ServerTransfersController_cancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["TransferDto"];
                     };
                 };
             };
@@ -11082,6 +11487,154 @@ export interface operations {
                 "application/json": components["schemas"]["InstallStatusDto"];
             };
         };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    RemoteController_transferFailureByGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    RemoteController_transferFailure: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    RemoteController_transferSuccessByGet: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    RemoteController_transferSuccess: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
         responses: {
             /** @description Refused: the error shape of docs/api.md#errors */
             "4XX": {

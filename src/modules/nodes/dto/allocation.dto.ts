@@ -27,9 +27,13 @@ export class AllocationResponseDto {
   notes!: string | null;
   serverId!: string | null;
   assigned!: boolean;
+  /** The active transfer holding this free allocation for its server (docs/admin-guide.md#transfers). */
+  reservedByTransferId!: string | null;
 }
 
-export const toAllocationResponse = (a: Pick<AllocationEntity, 'id' | 'ip' | 'port' | 'alias' | 'notes' | 'serverId'>): AllocationResponseDto => ({
+export const toAllocationResponse = (
+  a: Pick<AllocationEntity, 'id' | 'ip' | 'port' | 'alias' | 'notes' | 'serverId'> & { reservedByTransferId?: string | null },
+): AllocationResponseDto => ({
   id: a.id,
   ip: a.ip,
   port: a.port,
@@ -37,6 +41,7 @@ export const toAllocationResponse = (a: Pick<AllocationEntity, 'id' | 'ip' | 'po
   notes: a.notes,
   serverId: a.serverId,
   assigned: a.serverId !== null,
+  reservedByTransferId: a.reservedByTransferId ?? null,
 });
 
 /**

@@ -85,8 +85,7 @@ export class PterodactylServerPresenter {
       status: server.suspended ? 'suspended' : server.status,
       is_suspended: server.suspended,
       is_installing: server.installedAt === null,
-      // The panel has no transfers between nodes yet.
-      is_transferring: false,
+      is_transferring: server.transferring,
       relationships,
     });
   }

@@ -20,6 +20,8 @@ export class ServerDetailsDto {
   description!: string | null;
   status!: string;
   suspended!: boolean;
+  /** It is moving to another node (Pterodactyl's `is_transferring`): power actions and the like answer 409 meanwhile. */
+  transferring!: boolean;
   node!: { id: string; name: string };
   limits!: { memory: number; disk: number; cpu: number; swap: number | null; io: number };
   createdAt!: string;
@@ -98,6 +100,7 @@ export const toServerDetails = (
     description: server.description,
     status,
     suspended: server.suspended,
+    transferring: (server.activeTransfer ?? null) !== null,
     node: { id: server.node.id, name: server.node.name },
     limits: { memory: server.memory, disk: server.disk, cpu: server.cpu, swap: server.swap, io: server.io },
     createdAt: server.createdAt.toISOString(),
@@ -121,6 +124,7 @@ export const toListedServerDetails = (row: ClientListRow, status: string, permis
     description: row.description,
     status,
     suspended: row.suspended,
+    transferring: row.transferring,
     node: { id: row.node_id, name: row.node_name },
     limits: { memory: row.memory, disk: row.disk, cpu: row.cpu, swap: row.swap, io: row.io },
     createdAt: row.created_at,
@@ -156,6 +160,7 @@ export const toClientServerDetails = (
     description: server.description,
     status,
     suspended: server.suspended,
+    transferring: server.transferring,
     node: { id: server.node.id, name: server.node.name },
     limits: { memory: server.memory, disk: server.disk, cpu: server.cpu, swap: server.swap, io: server.io },
     createdAt: new Date(server.createdAt).toISOString(),

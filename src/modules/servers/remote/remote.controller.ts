@@ -10,6 +10,7 @@ import { bootPageSize, RemoteService } from 'src/modules/servers/remote/remote.s
 import { SftpAuthService } from 'src/modules/servers/remote/sftp-auth.service';
 import { DaemonServerConfiguration } from 'src/modules/servers/server-config.service';
 import { ServerError } from 'src/modules/servers/servers.errors';
+import { TransfersService } from 'src/modules/servers/transfers/transfers.service';
 
 const serverUuid = uuidParam(ServerError.NOT_FOUND);
 
@@ -21,6 +22,7 @@ export class RemoteController {
   constructor(
     private readonly service: RemoteService,
     private readonly sftp: SftpAuthService,
+    private readonly transfers: TransfersService,
   ) {}
 
   @Get('servers')
@@ -51,6 +53,32 @@ export class RemoteController {
   @HttpCode(204)
   async installStatus(@CallingNode() node: NodeEntity, @Param('uuid', serverUuid) uuid: string, @Body() dto: InstallStatusDto): Promise<void> {
     await this.service.installStatus(node, uuid, dto.successful, dto.reinstall ?? false);
+  }
+
+  /** The target node's report that the transfer worked (Wings posts; Pterodactyl's panel takes GET too). */
+  @Post('servers/:uuid/transfer/success')
+  @HttpCode(204)
+  async transferSuccess(@CallingNode() node: NodeEntity, @Param('uuid', serverUuid) uuid: string): Promise<void> {
+    await this.transfers.reportSuccess(node, uuid);
+  }
+
+  @Get('servers/:uuid/transfer/success')
+  @HttpCode(204)
+  async transferSuccessByGet(@CallingNode() node: NodeEntity, @Param('uuid', serverUuid) uuid: string): Promise<void> {
+    await this.transfers.reportSuccess(node, uuid);
+  }
+
+  /** Either node's report that the transfer failed: the server stays on its source. */
+  @Post('servers/:uuid/transfer/failure')
+  @HttpCode(204)
+  async transferFailure(@CallingNode() node: NodeEntity, @Param('uuid', serverUuid) uuid: string): Promise<void> {
+    await this.transfers.reportFailure(node, uuid);
+  }
+
+  @Get('servers/:uuid/transfer/failure')
+  @HttpCode(204)
+  async transferFailureByGet(@CallingNode() node: NodeEntity, @Param('uuid', serverUuid) uuid: string): Promise<void> {
+    await this.transfers.reportFailure(node, uuid);
   }
 
   @Post('sftp/auth')

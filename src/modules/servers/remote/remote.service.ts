@@ -9,6 +9,7 @@ import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { UserEntity } from 'src/modules/users/user.entity';
+import { TransfersService } from 'src/modules/servers/transfers/transfers.service';
 import { UsersService } from 'src/modules/users/users.service';
 
 const BOOT_PAGE_DEFAULT = 50;
@@ -30,6 +31,7 @@ export class RemoteService {
     private readonly clock: Clock,
     private readonly activityLog: ServerActivityLog,
     private readonly users: UsersService,
+    private readonly transfers: TransfersService,
   ) {}
 
   /** Wings reads `meta` as numbers and asks for pages current_page+1..last_page next. */
@@ -51,8 +53,20 @@ export class RemoteService {
     };
   }
 
+  /**
+   * The server's configuration for the node it is on, or, for the target of its active transfer,
+   * with the allocations held for it there (docs/wings.md#transfers).
+   */
   async configuration(node: NodeEntity, uuid: string): Promise<DaemonServerConfiguration> {
-    return this.config.configuration(await this.server(node, uuid));
+    const server = await this.servers.findByUuidOnNode(uuid, node.id);
+    if (server) {
+      return this.config.configuration(server);
+    }
+    const incoming = await this.transfers.targetConfiguration(node, uuid);
+    if (!incoming) {
+      throw new AppException(ServerError.NOT_FOUND);
+    }
+    return incoming;
   }
 
   async installScript(node: NodeEntity, uuid: string): Promise<InstallScript> {

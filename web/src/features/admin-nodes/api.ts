@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
+import { ApiError } from '@/lib/api/api-error';
 import { api } from '@/lib/api/client';
 
 export type AdminNode = components['schemas']['NodeResponseDto'];
@@ -169,3 +170,34 @@ export const useDownloadConfiguration = (node: AdminNode) =>
       }
     },
   });
+
+type Drain = components['schemas']['DrainDto'];
+type StartDrainBody = components['schemas']['StartDrainDto'];
+
+/** The node's running or last drain (null when it was never drained); polled every 2 s while it runs. */
+export const drainQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['admin-nodes', 'drain', id],
+    queryFn: async (): Promise<Drain | null> => {
+      try {
+        return (await api.GET('/api/admin/nodes/{id}/drain', { params: { path: { id } } })).data!.data;
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 'DRAIN_NOT_FOUND') {
+          return null;
+        }
+        throw e;
+      }
+    },
+    refetchInterval: (query) => (query.state.data?.state === 'running' || (query.state.data?.running ?? 0) > 0 ? 2000 : false),
+  });
+
+export const useDrain = (id: string) => {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (body: StartDrainBody | null): Promise<Drain> =>
+      body === null
+        ? (await api.DELETE('/api/admin/nodes/{id}/drain', { params: { path: { id } } })).data!.data
+        : (await api.POST('/api/admin/nodes/{id}/drain', { params: { path: { id } }, body })).data!.data,
+    onSuccess: (drain) => qc.setQueryData(['admin-nodes', 'drain', id], drain),
+  });
+};

@@ -1,5 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
+import { ApiError } from '@/lib/api/api-error';
 import { api } from '@/lib/api/client';
 
 export type AdminServer = components['schemas']['AdminServerDto'];
@@ -152,3 +153,32 @@ export const useDeleteServer = (id: string) =>
     ['admin-servers', 'list'],
     adminServerKeys.usage,
   ]);
+
+export type Transfer = components['schemas']['TransferDto'];
+type StartTransferBody = components['schemas']['StartTransferDto'];
+
+/** The states a transfer passes through while it runs (docs/admin-guide.md#transfers). */
+export const ACTIVE_TRANSFER_STATES: readonly Transfer['state'][] = ['pending', 'archiving', 'restoring'];
+
+/** The server's current or last transfer (null when it never had one); polled every 1.5 s while one runs. */
+export const transferQuery = (id: string) =>
+  queryOptions({
+    queryKey: ['admin-servers', 'server', id, 'transfer'],
+    queryFn: async (): Promise<Transfer | null> => {
+      try {
+        return (await api.GET('/api/admin/servers/{id}/transfer', { params: { path: { id } } })).data!.data;
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 'TRANSFER_NOT_FOUND') {
+          return null;
+        }
+        throw e;
+      }
+    },
+    refetchInterval: (query) => (query.state.data && ACTIVE_TRANSFER_STATES.includes(query.state.data.state) ? 1500 : false),
+  });
+
+export const useStartTransfer = (id: string) =>
+  useServerMutation(async (body: StartTransferBody): Promise<Transfer> => (await api.POST('/api/admin/servers/{id}/transfer', { params: { path: { id } }, body })).data!.data);
+
+export const useCancelTransfer = (id: string) =>
+  useServerMutation(async (): Promise<Transfer> => (await api.DELETE('/api/admin/servers/{id}/transfer', { params: { path: { id } } })).data!.data);

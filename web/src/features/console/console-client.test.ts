@@ -310,6 +310,20 @@ describe('ConsoleClient: token renewal', () => {
   });
 });
 
+describe('ConsoleClient: a server that cannot have a console', () => {
+  it('should stop with "transferring" when the panel answers 409 SERVER_TRANSFERRING, and "suspended" on any other 409', async () => {
+    const refused = (code: string) => harness({ answer: () => Promise.reject(Object.assign(new Error('no'), { status: 409, code })) });
+    const moving = refused('SERVER_TRANSFERRING');
+    moving.client.start();
+    await flush();
+    expect([moving.client.state, moving.sockets]).toEqual([{ phase: 'failed', diagnosis: { kind: 'transferring' } }, []]);
+    const suspended = refused('SERVER_SUSPENDED');
+    suspended.client.start();
+    await flush();
+    expect(suspended.client.state).toEqual({ phase: 'failed', diagnosis: { kind: 'suspended' } });
+  });
+});
+
 describe('ConsoleClient: reconnects', () => {
   it('should wait 1 s, 2 s, 4 s … up to 20 s, with jitter taking at most a quarter off', () => {
     expect([1, 2, 3, 4, 5, 6, 7, 20].map((a) => backoffDelay(a, () => 0))).toEqual([1000, 2000, 4000, 8000, 16000, 20000, 20000, 20000]);

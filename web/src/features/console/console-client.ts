@@ -48,6 +48,8 @@ export type ConsoleDiagnosis =
   | { kind: 'connection-lost' }
   | { kind: 'access-removed' }
   | { kind: 'suspended' }
+  /** The server is moving to another node (409 SERVER_TRANSFERRING): its console opens again once it is over. */
+  | { kind: 'transferring' }
   | { kind: 'token-rejected'; message: string }
   | { kind: 'panel-error'; error: unknown };
 
@@ -174,6 +176,11 @@ const stripNewline = (line: string): string => line.replace(/\r?\n$/, '');
 const errorStatus = (error: unknown): number | undefined => {
   const status = (error as { status?: unknown } | null)?.status;
   return typeof status === 'number' ? status : undefined;
+};
+
+const errorCode = (error: unknown): string | undefined => {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
 };
 
 const defaultTimers: ConsoleTimers = {
@@ -342,6 +349,9 @@ export class ConsoleClient {
       const status = errorStatus(error);
       if (status === 403 || status === 404) {
         return { ok: false, diagnosis: { kind: 'access-removed' }, final: true };
+      }
+      if (status === 409 && errorCode(error) === 'SERVER_TRANSFERRING') {
+        return { ok: false, diagnosis: { kind: 'transferring' }, final: true };
       }
       if (status === 409) {
         return { ok: false, diagnosis: { kind: 'suspended' }, final: true };

@@ -19,4 +19,6 @@ export const serverQuery = (id: string) =>
   queryOptions({
     queryKey: serverKeys.detail(id),
     queryFn: async (): Promise<ServerDetails> => (await api.GET('/api/client/servers/{server}', { params: { path: { server: id } } })).data!.data,
+    // While it moves to another node the page follows the transfer to its end.
+    refetchInterval: (query) => (query.state.data?.transferring ? 5000 : false),
   });

@@ -11,6 +11,7 @@ import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type AdminNode, nodeQuery, useDeleteNode, useUpdateNode } from '@/features/admin-nodes/api';
 import { AllocationsTab } from '@/features/admin-nodes/components/AllocationsTab';
 import { ConfigurationTab } from '@/features/admin-nodes/components/ConfigurationTab';
+import { DrainSection } from '@/features/admin-nodes/components/DrainSection';
 import { NodeForm } from '@/features/admin-nodes/components/NodeForm';
 import { NodeHealth } from '@/features/admin-nodes/components/NodeHealth';
 import { ServersTab } from '@/features/admin-nodes/components/ServersTab';
@@ -58,6 +59,7 @@ const SettingsTab = ({ node }: { node: AdminNode }) => {
           </Alert>
         ) : null}
       </Paper>
+      <DrainSection node={node} />
       <Paper withBorder p="md" radius="md">
         <Stack gap="sm">
           <Title order={3} size="h4">

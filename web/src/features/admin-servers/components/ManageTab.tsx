@@ -6,6 +6,7 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormError } from '@/components/FormError';
 import { type AdminServer, useDeleteServer, useReinstall, useSetSuspended } from '@/features/admin-servers/api';
 import { notifySaved } from '@/features/admin-servers/components/notify-saved';
+import { TransferSection } from '@/features/admin-servers/components/TransferSection';
 import { ApiError } from '@/lib/api/api-error';
 import { notify, notifyError } from '@/lib/notify';
 
@@ -111,6 +112,7 @@ export const ManageTab = ({ server, onDeleted }: { server: AdminServer; onDelete
             </Button>
           )}
         </ActionRow>
+        <TransferSection server={server} />
         <ActionRow title={t('adminServers.manage.reinstall')} text={t('adminServers.manage.reinstallText')}>
           <Button variant="default" color="red" onClick={() => setDialog('reinstall')} disabled={server.installStatus === 'installing'}>
             {t('adminServers.manage.reinstall')}

@@ -22,7 +22,7 @@ import type { ServerDetails } from '@/features/server/api';
 const ConsoleGraphs = lazy(() => import('@/features/console/components/ConsoleGraphs'));
 
 /** What the console page reads of the server details (the route passes them in; the client API names servers by uuid). */
-type ConsoleServer = Pick<ServerDetails, 'uuid' | 'status' | 'suspended' | 'limits' | 'allocations' | 'permissions'>;
+type ConsoleServer = Pick<ServerDetails, 'uuid' | 'status' | 'suspended' | 'limits' | 'allocations' | 'permissions' | 'transferring'>;
 
 const STATUS_COLORS: Record<string, string> = { running: 'green', starting: 'yellow', stopping: 'orange', offline: 'gray', unreachable: 'red' };
 
@@ -48,6 +48,8 @@ const DiagnosisText = ({ diagnosis }: { diagnosis: ConsoleDiagnosis }) => {
       return <Text size="sm">{t('console.diagnosis.accessRemoved')}</Text>;
     case 'suspended':
       return <Text size="sm">{t('console.diagnosis.suspended')}</Text>;
+    case 'transferring':
+      return <Text size="sm">{t('console.diagnosis.transferring')}</Text>;
     case 'token-rejected':
       return <Text size="sm">{t('console.diagnosis.tokenRejected', { message: diagnosis.message })}</Text>;
     case 'panel-error':
@@ -74,12 +76,13 @@ const connectionText = (state: ConsoleState, t: TFunction): string => {
   }
 };
 
-const PowerButtons = ({ serverId, status, nodeDown }: { serverId: string; status: string; nodeDown: boolean }) => {
+const PowerButtons = ({ serverId, status, nodeDown, transferring }: { serverId: string; status: string; nodeDown: boolean; transferring: boolean }) => {
   const { t } = useTranslation();
   const power = usePowerAction(serverId);
   const run = (action: PowerAction) => power.mutate(action, { onError: (error) => notifyError(error) });
   // Nothing reaches a node that does not answer: every button waits for it.
-  const busy = power.isPending || nodeDown;
+  // A server moving to another node answers power actions with 409 until the transfer ends.
+  const busy = power.isPending || nodeDown || transferring;
   const offline = status === 'offline';
   return (
     <Group gap="xs" role="group" aria-label={t('console.power.label')}>
@@ -237,7 +240,7 @@ export const ConsolePage = ({ server }: { server: ConsoleServer }) => {
               </Group>
             ) : null}
           </Group>
-          {canPower ? <PowerButtons serverId={server.uuid} status={status} nodeDown={health.nodeDown} /> : null}
+          {canPower ? <PowerButtons serverId={server.uuid} status={status} nodeDown={health.nodeDown} transferring={server.transferring} /> : null}
         </Group>
         <Text size="xs" c="dimmed" mt={6} role="status" aria-live="polite">
           {connectionText(view.state, t)}

@@ -1,4 +1,5 @@
-import { Badge, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Badge, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconTransfer } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -57,6 +58,11 @@ export const ServerLayout = ({ serverId }: { serverId: string }) => {
         </Stack>
         {server.data.suspended ? <Badge color="red">{t('server.suspendedBadge')}</Badge> : null}
       </Group>
+      {server.data.transferring ? (
+        <Alert color="blue" variant="light" icon={<IconTransfer aria-hidden />} title={t('server.transferringTitle')} role="status">
+          {t('server.transferringText')}
+        </Alert>
+      ) : null}
       <Tabs
         value={active}
         onChange={(value) => {
