@@ -193,7 +193,9 @@ export async function startTestS3(options: { bucket?: string; credentials?: S3Cr
 
   /** Passes the request on to s3rver without its credentials (s3rver takes anonymous requests). */
   const forward = (req: IncomingMessage, url: URL, body: Buffer): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> => {
-    const params = new URLSearchParams([...url.searchParams].filter(([k]) => !AUTH_QUERY.includes(k)));
+    // s3rver takes no response-* overrides on anonymous requests: the front applies them (S3 does for signed ones).
+    const params = new URLSearchParams([...url.searchParams].filter(([k]) => !AUTH_QUERY.includes(k) && !k.startsWith('response-')));
+    const overrides = Object.fromEntries([...url.searchParams].filter(([k]) => k.startsWith('response-')).map(([k, v]) => [k.slice('response-'.length), v]));
     const headers = { ...req.headers, host: `127.0.0.1:${backend.port}`, 'content-length': String(body.length) };
     delete headers.authorization;
     delete headers['transfer-encoding'];
@@ -201,7 +203,9 @@ export async function startTestS3(options: { bucket?: string; credentials?: S3Cr
       const out = httpRequest(
         { host: '127.0.0.1', port: backend.port, method: req.method, path: `${url.pathname}${params.size > 0 ? `?${params.toString()}` : ''}`, headers },
         (res) => {
-          readBody(res).then((b) => resolve({ status: res.statusCode ?? 500, headers: res.headers, body: b }), reject);
+          const status = res.statusCode ?? 500;
+          const answerHeaders = status === 200 ? { ...res.headers, ...overrides } : res.headers;
+          readBody(res).then((b) => resolve({ status, headers: answerHeaders, body: b }), reject);
         },
       );
       out.on('error', reject);

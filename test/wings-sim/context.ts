@@ -27,6 +27,8 @@ export interface SimFaults {
   installFails?: boolean;
   /** Backups fail while the archive is written (panel sees `successful: false`, empty checksum, size 0). */
   backupFails?: boolean;
+  /** S3 backups: the upload fails once this many parts are up (0: at the first part); the panel sees `successful: false`. */
+  backupUploadFailsAfterParts?: number;
 }
 
 export interface SimContext {

@@ -29,7 +29,7 @@
  * - Config files (`process_configuration.configs`) are not rewritten; no console throttling; mime sniffing is a
  *   small stand-in for gabriel-vasile/mimetype; stats numbers are random but plausible.
  * - Pull accepts loopback URLs (Wings refuses private/loopback targets) so tests can serve files locally.
- * - Transfers and the S3 backup *upload* answer 501. Boot-time `GET /api/remote/servers` and
+ * - Transfers answer 501. S3 backups read each part into memory before the PUT (Wings streams it). Boot-time `GET /api/remote/servers` and
  *   `POST /servers/reset` are not sent (the panel need not be up when the simulator starts).
  * - Retries of failed panel calls: Wings backs off for ~30 s; here `remoteRetryBudgetMs` (default 0).
  * - Create-directory through a file is 400 (the handler's intent); that is what we answer.

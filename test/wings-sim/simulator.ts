@@ -34,6 +34,7 @@ const NO_FAULTS: { [K in keyof Required<SimFaults>]: undefined } = {
   wrongToken: undefined,
   installFails: undefined,
   backupFails: undefined,
+  backupUploadFailsAfterParts: undefined,
 };
 
 /** Fault switches; turning `down` on cuts every open connection at once, turning `hang` off closes what it held. */
@@ -44,6 +45,7 @@ class FaultSwitches implements SimFaults {
   wrongToken?: boolean;
   installFails?: boolean;
   backupFails?: boolean;
+  backupUploadFailsAfterParts?: number;
   private isDown = false;
   private isHung = false;
 
