@@ -183,3 +183,133 @@ const setUp = async (db: 'postgres' | 'pglite') => {
     await p.t.app.get(DataSource).query('DELETE FROM backup WHERE uuid IN ($1, $2)', [stale, fresh]);
   });
 });
+
+(hasPaper ? describe : describe.skip).each(dbKinds(['pglite']))('backup hosts (%s)', (db) => {
+  let env: Awaited<ReturnType<typeof setUp>>;
+  let p: SimPanel;
+  let s3: TestS3Server;
+
+  const audit = async (id: string): Promise<string[]> =>
+    (await p.admin('get', `/api/admin/audit-logs?targetType=backup_host&targetId=${id}`).expect(200)).body.data.map((e: Json) => e.action);
+
+  beforeAll(async () => {
+    env = await setUp(db);
+    ({ p, s3 } = env);
+  }, 60_000);
+
+  afterAll(async () => {
+    await p?.close();
+    await s3?.close();
+  });
+
+  it('should keep the secret sealed and never return it, keep it on an update that leaves it out, and test the connection', async () => {
+    const created = await p.admin('post', HOSTS).send(env.s3Host({ name: ' Wrong key ', secretAccessKey: 'not-the-secret' })).expect(201);
+    const host = created.body.data;
+    expect(host).toEqual({
+      id: expect.any(String),
+      name: 'Wrong key',
+      adapter: 's3',
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      bucket: s3.bucket,
+      keyPrefix: '',
+      accessKeyId: s3.credentials.accessKeyId,
+      secretSet: true,
+      pathStyle: true,
+      partSizeMib: 5,
+      nodes: 0,
+      backups: 0,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+    });
+    const [{ secret_access_key: sealed }] = await p.t.app.get(DataSource).query('SELECT secret_access_key FROM backup_host WHERE id = $1', [host.id]);
+    expect(sealed).toMatch(/^v1:/);
+    expect(sealed).not.toContain('not-the-secret');
+
+    const failed = (await p.admin('post', `${HOSTS}/${host.id}/test`).expect(200)).body.data;
+    expect(failed).toEqual({ ok: false, error: expect.stringContaining('SignatureDoesNotMatch') });
+    expect(JSON.stringify(failed)).not.toContain('not-the-secret');
+
+    await p.admin('patch', `${HOSTS}/${host.id}`).send({ secretAccessKey: s3.credentials.secretAccessKey }).expect(200);
+    expect((await p.admin('post', `${HOSTS}/${host.id}/test`).expect(200)).body.data).toEqual({ ok: true });
+    const renamed = (await p.admin('patch', `${HOSTS}/${host.id}`).send({ name: 'Bucket', keyPrefix: 'hatchery/' }).expect(200)).body.data;
+    expect(renamed).toMatchObject({ name: 'Bucket', keyPrefix: 'hatchery/', secretSet: true });
+    expect((await p.admin('post', `${HOSTS}/${host.id}/test`).expect(200)).body.data).toEqual({ ok: true });
+
+    for (const body of [(await p.admin('get', HOSTS).expect(200)).body, (await p.admin('get', `${HOSTS}/${host.id}`).expect(200)).body]) {
+      const text = JSON.stringify(body);
+      expect(text).not.toContain(s3.credentials.secretAccessKey);
+      expect(text).not.toContain('secretAccessKey');
+    }
+    expect(await audit(host.id)).toEqual(expect.arrayContaining(['backup_host.created', 'backup_host.updated']));
+  });
+
+  it('should refuse bad input with 400 and no row, a taken name with 409, an unknown host with 404', async () => {
+    const count = async () => (await p.t.app.get(DataSource).query('SELECT count(*)::int AS n FROM backup_host'))[0].n as number;
+    const before = await count();
+    const bad: Json[] = [
+      { name: 'x', adapter: 'ftp' },
+      env.s3Host({ name: 'x', bucket: undefined }),
+      env.s3Host({ name: 'x', bucket: 'Not_A_Bucket' }),
+      env.s3Host({ name: 'x', secretAccessKey: undefined }),
+      env.s3Host({ name: 'x', partSizeMib: 4 }),
+      env.s3Host({ name: 'x', partSizeMib: 5121 }),
+      env.s3Host({ name: 'x', endpoint: 'ftp://example.com' }),
+      env.s3Host({ name: 'x', keyPrefix: '/abs' }),
+      env.s3Host({ name: 'x', keyPrefix: 'a/../b' }),
+      env.s3Host({ name: '' }),
+    ];
+    for (const body of bad) {
+      const res = await p.admin('post', HOSTS).send(body);
+      expect([JSON.stringify(body), res.status, res.body.code]).toEqual([JSON.stringify(body), 400, 'VALIDATION_FAILED']);
+    }
+    expect((await p.admin('post', HOSTS).send(env.s3Host({ name: 'Bucket' })).expect(409)).body.code).toBe('BACKUP_HOST_NAME_TAKEN');
+    expect(await count()).toBe(before);
+    await p.admin('get', `${HOSTS}/999999`).expect(404);
+    await p.admin('get', `${HOSTS}/abc`).expect(404);
+    await p.admin('patch', `${HOSTS}/999999`).send({ name: 'y' }).expect(404);
+    await p.admin('post', `${HOSTS}/999999/test`).expect(404);
+    await p.admin('delete', `${HOSTS}/999999`).expect(404);
+    await p.asOwner('get', HOSTS).expect(403);
+  });
+
+  it('should keep a wings host free of S3 settings and not test it', async () => {
+    const local = (await p.admin('post', HOSTS).send({ name: 'On the node', adapter: 'wings', bucket: 'ignored-bucket' }).expect(201)).body.data;
+    expect(local).toMatchObject({ adapter: 'wings', bucket: null, accessKeyId: null, secretSet: false, partSizeMib: 128 });
+    expect((await p.admin('post', `${HOSTS}/${local.id}/test`).expect(400)).body.code).toBe('BACKUP_NOT_S3');
+    // Turned into an s3 host, it needs the bucket and both keys.
+    expect((await p.admin('patch', `${HOSTS}/${local.id}`).send({ adapter: 's3' }).expect(400)).body.details).toEqual([
+      { field: 'bucket', message: 'bucket is required for an s3 backup host' },
+      { field: 'accessKeyId', message: 'accessKeyId is required for an s3 backup host' },
+      { field: 'secretAccessKey', message: 'secretAccessKey is required for an s3 backup host' },
+    ]);
+    await p.admin('delete', `${HOSTS}/${local.id}`).expect(204);
+    expect(await audit(local.id)).toEqual(expect.arrayContaining(['backup_host.created', 'backup_host.deleted']));
+  });
+
+  it('should give a node a backup host, refuse an unknown one, and refuse deleting a host in use', async () => {
+    const [host] = (await p.admin('get', HOSTS).expect(200)).body.data as Json[];
+    const node = `/api/admin/nodes/${p.nodeId}`;
+    expect((await p.admin('patch', node).send({ backupHostId: '999999' }).expect(400)).body.code).toBe('VALIDATION_FAILED');
+    expect((await p.admin('patch', node).send({ backupHostId: 'abc' }).expect(400)).body.code).toBe('VALIDATION_FAILED');
+    expect((await p.admin('patch', node).send({ backupHostId: host.id }).expect(200)).body.data.backupHostId).toBe(host.id);
+    expect((await p.admin('get', node).expect(200)).body.data.backupHostId).toBe(host.id);
+    const inUse = (await p.admin('delete', `${HOSTS}/${host.id}`).expect(409)).body;
+    expect(inUse).toMatchObject({ code: 'BACKUP_HOST_IN_USE', details: { nodes: 1, backups: 0 } });
+
+    // A backup made there keeps the host in use after the node moves back to local backups.
+    const s = await env.newServer('Small', 64 * 1024);
+    const backup = await env.backUp(s);
+    expect(backup.status).toBe('successful');
+    expect(await s3.objectSize(`hatchery/${s.uuid}/${backup.uuid}.tar.gz`)).toBe(backup.bytes);
+    await p.admin('patch', node).send({ backupHostId: null }).expect(200);
+    expect((await p.admin('delete', `${HOSTS}/${host.id}`).expect(409)).body.details).toEqual({ nodes: 0, backups: 1 });
+    expect((await p.admin('patch', `${HOSTS}/${host.id}`).send({ adapter: 'wings' }).expect(409)).body.code).toBe('BACKUP_HOST_IN_USE');
+    // Still downloadable and deletable through the host it went to.
+    const { url } = (await p.asOwner('get', `${s.base}/${backup.id}/download`).expect(200)).body.data;
+    expect((await fetch(url)).status).toBe(200);
+    await p.asOwner('delete', `${s.base}/${backup.id}`).expect(204);
+    expect(await s3.objectSize(`hatchery/${s.uuid}/${backup.uuid}.tar.gz`)).toBeNull();
+    await p.admin('delete', `${HOSTS}/${host.id}`).expect(204);
+  });
+});
