@@ -10,10 +10,11 @@ import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import { ServerRecords } from 'src/modules/servers/server-records';
 
 /** What Wings gets back from `GET /api/remote/backups/{uuid}?size=`. */
-export interface PartUrls {
-  parts: string[];
+export class PartUrlsDto {
+  /** One presigned UploadPart URL a part, in part order. */
+  parts!: string[];
   /** Bytes in each part but the last. */
-  part_size: number;
+  part_size!: number;
 }
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -35,7 +36,7 @@ export class BackupStatusService {
    * Starts the S3 multipart upload of an archive of `size` bytes and hands Wings one presigned PUT URL
    * a part (docs/wings.md#backups-remote-side). Asked again, the earlier upload is aborted first.
    */
-  async partUrls(node: NodeEntity, uuid: string, size: unknown): Promise<PartUrls> {
+  async partUrls(node: NodeEntity, uuid: string, size: unknown): Promise<PartUrlsDto> {
     const backup = await this.repo.findByUuid(uuid);
     if (!backup) {
       throw new AppException(BackupError.NOT_FOUND);
