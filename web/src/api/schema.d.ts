@@ -3073,6 +3073,7 @@ export interface components {
             total: number;
             totalPages: number;
         };
+        PartUrlsDto: Record<string, never>;
         PasswordLinkResponseDto: {
             /** @description When the link stops working unless used before. */
             expiresAt: string;
@@ -10466,7 +10467,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": Record<string, never>;
+                    "application/json": components["schemas"]["PartUrlsDto"];
                 };
             };
         };

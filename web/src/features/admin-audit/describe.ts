@@ -18,7 +18,8 @@ type TargetLink =
   | { to: '/admin/eggs/$eggId'; params: { eggId: string } }
   | { to: '/admin/eggs/$eggId/variables'; params: { eggId: string } }
   | { to: '/admin/locations' }
-  | { to: '/admin/database-hosts' };
+  | { to: '/admin/database-hosts' }
+  | { to: '/admin/backup-hosts' };
 
 export const targetLink = (entry: Pick<AuditEntry, 'action' | 'target'>): TargetLink | null => {
   const { type, id, parentId } = entry.target;
@@ -45,6 +46,8 @@ export const targetLink = (entry: Pick<AuditEntry, 'action' | 'target'>): Target
       return { to: '/admin/locations' };
     case 'database_host':
       return { to: '/admin/database-hosts' };
+    case 'backup_host':
+      return { to: '/admin/backup-hosts' };
     default:
       return null;
   }

@@ -15,6 +15,7 @@ const TABS = [
   { value: 'nests', to: '/admin/nests', label: 'admin.tabs.nests' },
   { value: 'locations', to: '/admin/locations', label: 'admin.tabs.locations' },
   { value: 'database-hosts', to: '/admin/database-hosts', label: 'admin.tabs.databaseHosts' },
+  { value: 'backup-hosts', to: '/admin/backup-hosts', label: 'admin.tabs.backupHosts' },
   { value: 'application-keys', to: '/admin/application-keys', label: 'admin.tabs.applicationKeys' },
   { value: 'audit', to: '/admin/audit', label: 'admin.tabs.audit' },
 ] as const;
