@@ -48,7 +48,7 @@ interface ImportOptions {
 }
 
 /** Pterodactyl's S3 backup settings, from its .env (config/backups.php); `driver` is APP_BACKUP_DRIVER. */
-export interface PterodactylS3 {
+interface PterodactylS3 {
   driver: string;
   endpoint: string | null;
   region: string | null;

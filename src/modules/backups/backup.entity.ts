@@ -3,7 +3,7 @@ import { BackupAdapter, BackupHostEntity } from 'src/modules/backups/backup-host
 import { ServerEntity } from 'src/modules/servers/server.entity';
 
 /** Where an archive is kept: the node's local disk (Wings' "wings" adapter) or an S3 bucket. */
-export type BackupDisk = BackupAdapter;
+type BackupDisk = BackupAdapter;
 
 /**
  * One archive of a server's files. In progress until the daemon reports back

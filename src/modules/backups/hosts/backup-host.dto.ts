@@ -16,7 +16,7 @@ const emptyToNull = ({ value }: { value: unknown }): unknown => (typeof value ==
 const isS3 = (o: { adapter?: BackupAdapter }): boolean => o.adapter === 's3';
 
 /** S3's bucket naming rules: 3 to 63 lower-case letters, digits, dots and hyphens, starting and ending with a letter or digit. */
-export const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
+const BUCKET_NAME = /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/;
 const REGION = /^[a-z0-9-]{1,64}$/;
 /** No leading slash, no `..` segment, printable characters only. */
 const KEY_PREFIX = /^(?!\/)(?!.*(?:^|\/)\.\.(?:\/|$))[\x21-\x7e]{0,255}$/;

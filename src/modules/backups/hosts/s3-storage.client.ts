@@ -18,7 +18,7 @@ import { BackupHostEntity, backupHostSecretContext } from 'src/modules/backups/b
 import { BackupError } from 'src/modules/backups/backups.errors';
 
 /** A multipart upload the bucket still holds (never completed nor aborted). */
-export interface PendingUpload {
+interface PendingUpload {
   key: string;
   uploadId: string;
   initiated: Date;
@@ -35,7 +35,7 @@ const REQUEST_TIMEOUT_MS = 60_000;
 const GZIP = 'application/x-gzip';
 
 /** The bucket's own words for a failure (`NoSuchBucket: The specified bucket does not exist`); never the credentials. */
-export const s3ErrorText = (e: unknown): string => {
+const s3ErrorText = (e: unknown): string => {
   if (e instanceof S3ServiceException) {
     const status = e.$metadata.httpStatusCode;
     const message = e.message && e.message !== 'UnknownError' ? e.message : `HTTP ${status ?? '?'}`;

@@ -11,7 +11,7 @@ import { S3StorageClient } from 'src/modules/backups/hosts/s3-storage.client';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 /** What one sweep did. */
-export interface CleanupOutcome {
+interface CleanupOutcome {
   /** Uploads aborted, over all hosts. */
   aborted: number;
   /** In-progress backups marked failed because their upload was aborted. */

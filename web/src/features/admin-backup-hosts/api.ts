@@ -3,7 +3,7 @@ import type { components } from '@/api/schema';
 import { api } from '@/lib/api/client';
 
 export type BackupHost = components['schemas']['BackupHostResponseDto'];
-export type BackupHostBody = components['schemas']['CreateBackupHostDto'];
+type BackupHostBody = components['schemas']['CreateBackupHostDto'];
 export type BackupHostTest = components['schemas']['BackupHostTestDto'];
 
 const keys = { list: ['admin-backup-hosts'] as const };
