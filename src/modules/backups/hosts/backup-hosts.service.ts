@@ -154,7 +154,7 @@ export class BackupHostsService {
       return { ok: true };
     } catch (e) {
       if (e instanceof AppException) {
-        return { ok: false, error: e.message };
+        return { ok: false, error: (e.details as { storageError?: string } | undefined)?.storageError ?? e.message };
       }
       throw e;
     }

@@ -174,7 +174,8 @@ export class S3StorageClient {
       if (e instanceof AppException) {
         throw e;
       }
-      throw new AppException(BackupError.STORAGE_FAILED, { message: `The backup storage refused the request: ${s3ErrorText(e)}` });
+      const storageError = s3ErrorText(e);
+      throw new AppException(BackupError.STORAGE_FAILED, { message: `The backup storage refused the request: ${storageError}`, details: { storageError } });
     } finally {
       s3.destroy();
     }

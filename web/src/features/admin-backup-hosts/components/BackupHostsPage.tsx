@@ -26,7 +26,7 @@ const TestResult = ({ result }: { result: BackupHostTest }) => {
     </Alert>
   ) : (
     <Alert color="red" variant="light" icon={<IconCircleX aria-hidden />} role="alert" title={t('adminBackupHosts.testFailed')}>
-      {t('adminBackupHosts.testFailedText', { reason: result.error ?? '' })}
+      {t('adminBackupHosts.testFailedText', { reason: (result.error ?? '').replace(/\.+$/, '') })}
     </Alert>
   );
 };
