@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
 import { Module } from '@nestjs/common';
@@ -12,7 +13,7 @@ import { HotCacheModule } from 'src/common/hot-cache/hot-cache.module';
 import { AppConfigModule } from 'src/config/config.module';
 import { ConfigValidationError } from 'src/config/load-config';
 import { DatabaseModule } from 'src/database/database.module';
-import { PterodactylImporter } from 'src/import/pterodactyl/importer';
+import { backupS3FromEnv, PterodactylImporter } from 'src/import/pterodactyl/importer';
 import { StreamProgress } from 'src/import/pterodactyl/progress';
 import { validateCliUser } from 'src/modules/users/cli-user';
 import { UsersModule } from 'src/modules/users/users.module';
@@ -94,12 +95,14 @@ program
   .option('--dry-run', 'read everything and open every secret, print the report, write nothing', false)
   .option('--skip-activity', 'leave the activity log behind (it can be very large)', false)
   .option('--prefix <prefix>', "the old panel's DB_PREFIX (found by itself when there is one)")
+  .option('--backup-env <file>', "the old panel's .env: its S3 settings become a backup host, and its S3 backups are imported")
   .option('--json', 'print the report as JSON', false)
-  .action(async (opts: { from: string; appKey: string; dryRun: boolean; skipActivity: boolean; prefix?: string; json: boolean }) => {
+  .action(async (opts: { from: string; appKey: string; dryRun: boolean; skipActivity: boolean; prefix?: string; backupEnv?: string; json: boolean }) => {
+    const backupS3 = opts.backupEnv ? backupS3FromEnv(await readFile(opts.backupEnv, 'utf8')) : undefined;
     const app = await NestFactory.createApplicationContext(ImportModule, { logger: false, abortOnError: false });
     try {
       const importer = new PterodactylImporter(app.get(DataSource), app.get(SecretBox), new StreamProgress(process.stderr));
-      const report = await importer.run({ from: opts.from, appKey: opts.appKey, dryRun: opts.dryRun, skipActivity: opts.skipActivity, prefix: opts.prefix });
+      const report = await importer.run({ from: opts.from, appKey: opts.appKey, dryRun: opts.dryRun, skipActivity: opts.skipActivity, prefix: opts.prefix, backupS3 });
       process.stdout.write(opts.json ? `${JSON.stringify(report.toJSON(), null, 2)}\n` : report.format());
     } finally {
       await app.close();

@@ -40,7 +40,14 @@ export class AppConfigService {
   readonly eggGallery: { urls: string[] };
   readonly rateLimit: { enabled: boolean; redisUrl?: string };
   /** `zeroLimitUnlimited`: a server backup limit of 0 means no limit rather than no backups. */
-  readonly backups: { zeroLimitUnlimited: boolean };
+  /** S3 URL lifetimes in seconds; uploads older than `staleUploadMs` are aborted every `cleanupIntervalMs`. */
+  readonly backups: {
+    zeroLimitUnlimited: boolean;
+    partUrlTtlSeconds: number;
+    downloadUrlTtlSeconds: number;
+    staleUploadMs: number;
+    cleanupIntervalMs: number;
+  };
   /** `ttlMs` 0: no caching. */
   readonly hotCache: { ttlMs: number; maxEntries: number };
   /** How long console WebSocket tokens live, in seconds. */
@@ -91,7 +98,13 @@ export class AppConfigService {
     this.outbound = { allowPrivate: schema.OUTBOUND_ALLOW_PRIVATE };
     this.eggGallery = { urls: [...new Set(schema.EGG_GALLERY_URLS)] };
     this.rateLimit = { enabled: schema.RATE_LIMIT_ENABLED, redisUrl: schema.REDIS_URL };
-    this.backups = { zeroLimitUnlimited: schema.BACKUP_LIMIT_ZERO_UNLIMITED };
+    this.backups = {
+      zeroLimitUnlimited: schema.BACKUP_LIMIT_ZERO_UNLIMITED,
+      partUrlTtlSeconds: schema.BACKUP_S3_PART_URL_TTL_SECONDS,
+      downloadUrlTtlSeconds: schema.BACKUP_S3_DOWNLOAD_URL_TTL_SECONDS,
+      staleUploadMs: schema.BACKUP_S3_STALE_UPLOAD_HOURS * 3_600_000,
+      cleanupIntervalMs: schema.BACKUP_S3_CLEANUP_INTERVAL_MINUTES * 60_000,
+    };
     this.hotCache = { ttlMs: schema.HOT_CACHE_TTL_SECONDS * 1000, maxEntries: schema.HOT_CACHE_MAX_ENTRIES };
     this.console = { tokenTtlSeconds: schema.CONSOLE_TOKEN_TTL_SECONDS };
     this.auth = {

@@ -13,6 +13,7 @@ import {
   MaxLength,
   MinLength,
   Min,
+  ValidateBy,
   ValidateIf,
 } from 'class-validator';
 
@@ -217,6 +218,44 @@ export class EnvSchema {
   @Transform(toBoolean)
   @IsBoolean()
   BACKUP_LIMIT_ZERO_UNLIMITED = false;
+
+  // S3 backups (docs/backup-hosts.md). How long each presigned part URL handed to Wings stays valid:
+  // Wings uploads the parts one after the other, so the last one is used only after all the others
+  // (6 hours covers about 200 GB at 10 MB/s). SigV4 allows at most 7 days.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(900)
+  @Max(604_800)
+  BACKUP_S3_PART_URL_TTL_SECONDS = 21_600;
+
+  // How long a download link of an S3 backup (and the link a restore hands to Wings) stays valid.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(60)
+  @Max(43_200)
+  BACKUP_S3_DOWNLOAD_URL_TTL_SECONDS = 900;
+
+  // Unfinished multipart uploads older than this are aborted by the periodic cleanup and their backups
+  // marked failed; it must be longer than BACKUP_S3_PART_URL_TTL_SECONDS, or uploads under way could be cut.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(8760)
+  @ValidateBy(
+    {
+      name: 'longerThanPartUrls',
+      validator: { validate: (v: unknown, args) => typeof v !== 'number' || v * 3600 > (args!.object as EnvSchema).BACKUP_S3_PART_URL_TTL_SECONDS },
+    },
+    { message: 'BACKUP_S3_STALE_UPLOAD_HOURS must be longer than BACKUP_S3_PART_URL_TTL_SECONDS' },
+  )
+  BACKUP_S3_STALE_UPLOAD_HOURS = 24;
+
+  // How often each panel process looks for stale uploads (one process at a time does it); runs when SCHEDULER_ENABLED.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  BACKUP_S3_CLEANUP_INTERVAL_MINUTES = 60;
 
   // How long a cached credential, server, allocation list or subuser grant may be served at most; 0
   // turns the caches off. Changes invalidate them at once; this only bounds a missed invalidation.

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 export enum DatabaseLock {
   Migrations = 740_001,
   FirstAdmin = 740_002,
+  BackupUploadCleanup = 740_003,
 }
 
 /**
@@ -20,6 +21,33 @@ export const withAdvisoryLock = async <T>(dataSource: DataSource, lock: Database
     await runner.query('SELECT pg_advisory_lock($1)', [lock]);
     try {
       return await fn();
+    } finally {
+      await runner.query('SELECT pg_advisory_unlock($1)', [lock]);
+    }
+  } finally {
+    await runner.release();
+  }
+};
+
+/**
+ * Runs `fn` only if no other process holds the lock (PostgreSQL `pg_try_advisory_lock`), for periodic
+ * jobs one process at a time should do; false when another process is at it. On PGlite it just runs.
+ */
+export const withAdvisoryTryLock = async (dataSource: DataSource, lock: DatabaseLock, fn: () => Promise<void>): Promise<boolean> => {
+  if (dataSource.options.driver !== undefined) {
+    await fn();
+    return true;
+  }
+  const runner = dataSource.createQueryRunner();
+  await runner.connect();
+  try {
+    const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock($1) AS locked', [lock])) as { locked: boolean }[];
+    if (!locked) {
+      return false;
+    }
+    try {
+      await fn();
+      return true;
     } finally {
       await runner.query('SELECT pg_advisory_unlock($1)', [lock]);
     }

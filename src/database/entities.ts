@@ -1,6 +1,7 @@
 import { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
 import { AuditLogEntity } from 'src/modules/audit/audit-log.entity';
 import { BackupEntity } from 'src/modules/backups/backup.entity';
+import { BackupHostEntity } from 'src/modules/backups/backup-host.entity';
 import { DatabaseHostEntity } from 'src/modules/databases/database-host.entity';
 import { ServerDatabaseEntity } from 'src/modules/databases/server-database.entity';
 import { EggVariableEntity } from 'src/modules/eggs/egg-variable.entity';
@@ -28,4 +29,4 @@ import { EggMountEntity, MountEntity, MountNodeEntity, MountServerEntity } from 
 import { PterodactylKeyEntity } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
 
 /** Every entity, registered once for the app, the TypeORM CLI and the tests. */
-export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, SshKeyEntity, DatabaseHostEntity, ServerDatabaseEntity, ScheduleEntity, ScheduleTaskEntity, BackupEntity, UserTwoFactorEntity, RecoveryCodeEntity, PasswordResetTokenEntity, TwoFactorChallengeEntity, PterodactylKeyEntity, MountEntity, EggMountEntity, MountNodeEntity, MountServerEntity, ServerTransferEntity, NodeDrainEntity];
+export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, SshKeyEntity, DatabaseHostEntity, ServerDatabaseEntity, ScheduleEntity, ScheduleTaskEntity, BackupEntity, BackupHostEntity, UserTwoFactorEntity, RecoveryCodeEntity, PasswordResetTokenEntity, TwoFactorChallengeEntity, PterodactylKeyEntity, MountEntity, EggMountEntity, MountNodeEntity, MountServerEntity, ServerTransferEntity, NodeDrainEntity];

@@ -20,6 +20,7 @@ import { LiveClient } from 'test/utils/live-client';
 import { listRoutes } from 'test/utils/routes';
 import { createPterodactylKey, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
 import { addSimNode, SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { startTestS3 } from 'test/utils/s3-server';
 import { SmtpSink } from 'test/utils/smtp-sink';
 
 /**
@@ -294,6 +295,37 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await admin('patch', `/api/admin/database-hosts/${host.id}`).send({ maxDatabases: 5 }).expect(200);
     expect(data(await admin('post', `/api/admin/database-hosts/${host.id}/test`).expect(200))).toMatchObject({ connected: true });
     await admin('delete', `/api/admin/database-hosts/${host.id}`).expect(204);
+  });
+
+  it('should keep backup hosts and send a backup to S3 through the node and back', async () => {
+    const admin = p().admin;
+    const s3 = await startTestS3();
+    try {
+      const body = { name: 'Tour bucket', adapter: 's3', endpoint: s3.endpoint, bucket: s3.bucket, accessKeyId: s3.credentials.accessKeyId, secretAccessKey: s3.credentials.secretAccessKey, pathStyle: true };
+      const host = data(await admin('post', '/api/admin/backup-hosts').send(body).expect(201));
+      await admin('get', '/api/admin/backup-hosts').expect(200);
+      await admin('get', `/api/admin/backup-hosts/${host.id}`).expect(200);
+      await admin('patch', `/api/admin/backup-hosts/${host.id}`).send({ partSizeMib: 5 }).expect(200);
+      expect(data(await admin('post', `/api/admin/backup-hosts/${host.id}/test`).expect(200))).toEqual({ ok: true });
+      await admin('patch', `/api/admin/nodes/${p().nodeId}`).send({ backupHostId: host.id }).expect(200);
+      const server = await p().createServer({ name: 'S3 Tour', backup_limit: 1 });
+      await p().installed(server.id);
+      const base = `/api/client/servers/${server.uuid}/backups`;
+      const started = data(await p().asOwner('post', base).send({}).expect(201));
+      // The node asks GET /api/remote/backups/{uuid}?size= for its part URLs.
+      const done = await waitFor(async () => {
+        const b = data(await p().asOwner('get', `${base}/${started.id}`).expect(200));
+        return b.status === 'in_progress' ? undefined : b;
+      });
+      expect(done.status).toBe('successful');
+      expect(await s3.objectSize(`${server.uuid}/${started.uuid}.tar.gz`)).toBe(done.bytes);
+      await p().asOwner('delete', `${base}/${started.id}`).expect(204);
+      await admin('patch', `/api/admin/nodes/${p().nodeId}`).send({ backupHostId: null }).expect(200);
+      await admin('delete', `/api/admin/servers/${server.id}`).expect(204);
+      await admin('delete', `/api/admin/backup-hosts/${host.id}`).expect(204);
+    } finally {
+      await s3.close();
+    }
   });
 
   it("should answer a node's daemon: boot list, configuration, install, SFTP, activity and reset", async () => {

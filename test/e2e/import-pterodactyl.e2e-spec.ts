@@ -1,4 +1,5 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -158,6 +159,42 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
         expect(report.imported).toMatchObject({ users: seeded.users.length, servers: seeded.servers.length, nodes: 1 });
       } finally {
         await prefixed.drop();
+      }
+    });
+
+    it("should leave S3 backups behind without the old .env, and with it bring the bucket as a backup host and the backups on it", async () => {
+      const s3Source = await createPterodactylSource();
+      const dir = await mkdtemp(join(tmpdir(), 'ptero-env-'));
+      const fresh = await newTarget(kind);
+      try {
+        const seeded = await seedPanel(s3Source, { appKey, nodes: [{ fqdn: '127.0.0.1', scheme: 'http', daemonListen: daemonPort }] });
+        const uuid = randomUUID();
+        await s3Source.query(
+          `INSERT INTO ${s3Source.table('backups')} (server_id, uuid, upload_id, is_successful, is_locked, name, ignored_files, disk, checksum, bytes, completed_at, created_at, updated_at) VALUES (?, ?, 'upload-1', 1, 0, 'On S3', '[]', 's3', 'sha1:ab', 1000, NOW(), NOW(), NOW())`,
+          [seeded.servers[0].id, uuid],
+        );
+        const without = JSON.parse((await runImport(s3Source, appKey, fresh.target, ['--dry-run', '--json'])).stdout);
+        expect(without.leftBehind.map((l: { reason: string }) => l.reason).join('\n')).toContain('pass --backup-env');
+        const envFile = join(dir, '.env');
+        await writeFile(envFile, 'APP_BACKUP_DRIVER=s3\nAWS_DEFAULT_REGION=eu-central-1\nAWS_ACCESS_KEY_ID=AKIDOLD\nAWS_SECRET_ACCESS_KEY="old secret"\nAWS_BACKUPS_BUCKET=old-bucket\nAWS_ENDPOINT=https://s3.example.test\nAWS_USE_PATH_STYLE_ENDPOINT=true\n');
+        const res = await runImport(s3Source, appKey, fresh.target, ['--json', '--backup-env', envFile]);
+        expect(res.code).toBe(0);
+        expect(res.stdout).not.toContain('old secret');
+        const t = await appOn(fresh.target);
+        try {
+          const ds = t.app.get(DataSource);
+          const [host] = await ds.query('SELECT id, adapter, endpoint, region, bucket, access_key_id, secret_access_key, path_style FROM backup_host');
+          expect(host).toMatchObject({ id: '1', adapter: 's3', endpoint: 'https://s3.example.test', region: 'eu-central-1', bucket: 'old-bucket', access_key_id: 'AKIDOLD', path_style: true });
+          expect(host.secret_access_key).toMatch(/^v1:/);
+          expect(await ds.query('SELECT DISTINCT backup_host_id FROM node')).toEqual([{ backup_host_id: '1' }]);
+          expect(await ds.query('SELECT disk, backup_host_id, upload_id FROM backup WHERE uuid = $1', [uuid])).toEqual([{ disk: 's3', backup_host_id: '1', upload_id: 'upload-1' }]);
+        } finally {
+          await t.close();
+        }
+      } finally {
+        await fresh.remove();
+        await rm(dir, { recursive: true, force: true });
+        await s3Source.drop();
       }
     });
 

@@ -280,6 +280,7 @@ describe.each(dbKinds(['postgres']))('admin locations and nodes (%s)', (db) => {
           name: 'Node One',
           description: null,
           locationId: null,
+          backupHostId: null,
           baseUrl: `https://${fqdn}:8080`,
           fqdn,
           scheme: 'https',
@@ -335,6 +336,7 @@ describe.each(dbKinds(['postgres']))('admin locations and nodes (%s)', (db) => {
       const res = await as('post', NODES).send(body).expect(201);
       expect(res.body.data).toEqual({
         ...body,
+        backupHostId: null,
         id: expect.stringMatching(DECIMAL_ID),
         uuid: expect.stringMatching(UUID_V4),
         baseUrl: `http://${fqdn}:8443`,

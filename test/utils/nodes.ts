@@ -148,6 +148,7 @@ export const nodeSnapshot = (n: NodeEntity): Json => ({
   name: n.name,
   description: n.description,
   locationId: n.locationId,
+  backupHostId: n.backupHostId,
   fqdn: n.fqdn,
   scheme: n.scheme,
   public: n.public,

@@ -1,5 +1,5 @@
-// Backups: create (local adapter), restore, delete (docs/wings.md#backups).
-import { createWriteStream } from 'node:fs';
+// Backups: create (local and S3 adapters), restore, delete (docs/wings.md#backups).
+import { createReadStream, createWriteStream } from 'node:fs';
 import * as fsp from 'node:fs/promises';
 import * as path from 'node:path';
 import { Readable } from 'node:stream';
@@ -36,17 +36,60 @@ async function serverwideIgnore(s: SimServer): Promise<string> {
   }
 }
 
-/** Server.Backup: archive, notify the panel (delete the archive if that fails), `backup completed`. */
-async function runBackup(sim: SimContext, s: SimServer, uuid: string, ignoreList: string): Promise<void> {
+type UploadedPart = { etag: string; part_number: number };
+
+/**
+ * S3Backup.generateRemoteRequest: asks the panel for part URLs with the archive's size, PUTs each
+ * part in order (Content-Type application/x-gzip, Content-Length; the last part gets the rest) and
+ * keeps each answer's ETag. Any refusal fails the backup.
+ */
+async function uploadToS3(sim: SimContext, uuid: string, archive: string, size: number): Promise<UploadedPart[]> {
+  const { parts: urls, partSize } = await sim.panel.getBackupRemoteUploadUrls(uuid, size);
+  const parts: UploadedPart[] = [];
+  for (const [i, url] of urls.entries()) {
+    const failAfter = sim.faults.backupUploadFailsAfterParts;
+    if (failAfter !== undefined && i >= failAfter) {
+      throw new Error(`simulated failure uploading part ${i + 1}`);
+    }
+    const start = i * partSize;
+    const end = Math.min(size, start + partSize);
+    if (start >= end) {
+      break;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of createReadStream(archive, { start, end: end - 1 }) as AsyncIterable<Buffer>) {
+      chunks.push(chunk);
+    }
+    const res = await fetch(url, {
+      method: 'PUT',
+      body: Buffer.concat(chunks),
+      headers: { 'content-type': 'application/x-gzip', 'content-length': String(end - start) },
+    });
+    if (res.status !== 200) {
+      throw new Error(`failed to upload part ${i + 1}: ${res.status} ${await res.text()}`);
+    }
+    await res.body?.cancel();
+    parts.push({ etag: res.headers.get('etag') ?? '', part_number: i + 1 });
+  }
+  return parts;
+}
+
+/** Server.Backup: archive (and upload it, for S3), notify the panel (delete the archive if that fails), `backup completed`. */
+async function runBackup(sim: SimContext, s: SimServer, uuid: string, ignoreList: string, adapter: 'wings' | 's3'): Promise<void> {
   const target = backupPath(sim, uuid);
   const ignored = ignoreList !== '' ? ignoreList : await serverwideIgnore(s);
   let details: { checksum: string; size: number };
+  let parts: UploadedPart[] | null = null;
   try {
     if (sim.faults.backupFails) {
       await fsp.rm(target, { force: true });
       throw new Error('simulated failure while writing the archive');
     }
     details = await createBackupArchive(s.fs.root, target, ignored);
+    if (adapter === 's3') {
+      // The local copy is only a staging file for the upload.
+      parts = await uploadToS3(sim, uuid, target, details.size).finally(() => fsp.rm(target, { force: true }));
+    }
   } catch (err) {
     sim.log(`backup ${uuid} failed: ${err instanceof Error ? err.message : String(err)}`);
     await sim.panel
@@ -56,7 +99,7 @@ async function runBackup(sim: SimContext, s: SimServer, uuid: string, ignoreList
     return;
   }
   try {
-    await sim.panel.setBackupStatus(uuid, { ...details, checksum_type: 'sha1', successful: true, parts: null });
+    await sim.panel.setBackupStatus(uuid, { ...details, checksum_type: 'sha1', successful: true, parts });
   } catch (err) {
     sim.log(`failed to notify panel of backup ${uuid}: ${err instanceof Error ? err.message : String(err)}`);
     await fsp.rm(target, { force: true });
@@ -102,16 +145,13 @@ async function postBackup(c: RequestContext, sim: SimContext): Promise<void> {
   const body = await c.bindJson();
   const adapter = optionalString(body, 'adapter');
   const uuid = optionalString(body, 'uuid');
-  if (adapter === 's3') {
-    throw new HttpError(501, 'The s3 backup adapter is not implemented by the Wings simulator.');
-  }
-  if (adapter !== 'wings') {
+  if (adapter !== 'wings' && adapter !== 's3') {
     sim.log(`router/backups: provided adapter is not valid: ${adapter}`);
     throw internalError();
   }
   const s = c.sim;
   c.empty(202);
-  runBackup(sim, s, uuid, optionalString(body, 'ignore')).catch((err: unknown) => sim.log(`backup: ${String(err)}`));
+  runBackup(sim, s, uuid, optionalString(body, 'ignore'), adapter).catch((err: unknown) => sim.log(`backup: ${String(err)}`));
 }
 
 async function postRestore(c: RequestContext, sim: SimContext): Promise<void> {

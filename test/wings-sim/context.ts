@@ -35,6 +35,8 @@ export interface SimFaults {
   transferTargetFails?: boolean;
   /** As a transfer target: receives (and succeeds or fails) but never reports to the panel. */
   transferTargetSilent?: boolean;
+  /** S3 backups: the upload fails once this many parts are up (0: at the first part); the panel sees `successful: false`. */
+  backupUploadFailsAfterParts?: number;
 }
 
 export interface SimContext {

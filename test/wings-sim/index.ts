@@ -36,7 +36,7 @@
  * - Config files (`process_configuration.configs`) are not rewritten; no console throttling; mime sniffing is a
  *   small stand-in for gabriel-vasile/mimetype; stats numbers are random but plausible.
  * - Pull accepts loopback URLs (Wings refuses private/loopback targets) so tests can serve files locally.
- * - The S3 backup *upload* answers 501. A transfer's archive is written to a temporary file before it is
+ * - S3 backups read each part into memory before the PUT (Wings streams it). A transfer's archive is written to a temporary file before it is
  *   streamed (Wings streams while it archives); the target spools it before extracting. Boot-time `GET /api/remote/servers` and
  *   `POST /servers/reset` are not sent (the panel need not be up when the simulator starts).
  * - Retries of failed panel calls: Wings backs off for ~30 s; here `remoteRetryBudgetMs` (default 0).

@@ -132,9 +132,19 @@ export class PanelClient {
     await this.request('POST', `/servers/${uuid}/install`, { successful, reinstall });
   }
 
+  /** GetBackupRemoteUploadURLs: one presigned PUT URL a part of an archive of `size` bytes (S3 adapter). */
+  async getBackupRemoteUploadUrls(backup: string, size: number): Promise<{ parts: string[]; partSize: number }> {
+    const res = await this.request('GET', `/backups/${backup}?size=${size}`);
+    const body = (await res.json()) as { parts?: unknown; part_size?: unknown };
+    if (!Array.isArray(body.parts) || !body.parts.every((u) => typeof u === 'string') || typeof body.part_size !== 'number') {
+      throw new PanelTransportError('malformed upload URLs from the panel');
+    }
+    return { parts: body.parts, partSize: body.part_size };
+  }
+
   async setBackupStatus(
     backup: string,
-    data: { checksum: string; checksum_type: string; size: number; successful: boolean; parts: null },
+    data: { checksum: string; checksum_type: string; size: number; successful: boolean; parts: { etag: string; part_number: number }[] | null },
   ): Promise<void> {
     await this.request('POST', `/backups/${backup}`, data);
   }

@@ -39,6 +39,7 @@ const NO_FAULTS: { [K in keyof Required<SimFaults>]: undefined } = {
   transferSourceDiesMidStream: undefined,
   transferTargetFails: undefined,
   transferTargetSilent: undefined,
+  backupUploadFailsAfterParts: undefined,
 };
 
 /** Fault switches; turning `down` on cuts every open connection at once, turning `hang` off closes what it held. */
@@ -53,6 +54,7 @@ class FaultSwitches implements SimFaults {
   transferSourceDiesMidStream?: boolean;
   transferTargetFails?: boolean;
   transferTargetSilent?: boolean;
+  backupUploadFailsAfterParts?: number;
   private isDown = false;
   private isHung = false;
 

@@ -23,6 +23,7 @@ import { Route as AppAccountSshKeysRouteImport } from './routes/_app/account/ssh
 import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
 import { Route as AppAdminApplicationKeysRouteImport } from './routes/_app/admin/application-keys'
 import { Route as AppAdminAuditRouteImport } from './routes/_app/admin/audit'
+import { Route as AppAdminBackupHostsRouteImport } from './routes/_app/admin/backup-hosts'
 import { Route as AppAdminDatabaseHostsRouteImport } from './routes/_app/admin/database-hosts'
 import { Route as AppAdminLocationsRouteImport } from './routes/_app/admin/locations'
 import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
@@ -124,6 +125,11 @@ const AppAdminApplicationKeysRoute = AppAdminApplicationKeysRouteImport.update({
 const AppAdminAuditRoute = AppAdminAuditRouteImport.update({
   id: '/audit',
   path: '/audit',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminBackupHostsRoute = AppAdminBackupHostsRouteImport.update({
+  id: '/backup-hosts',
+  path: '/backup-hosts',
   getParentRoute: () => AppAdminRoute,
 } as any)
 const AppAdminDatabaseHostsRoute = AppAdminDatabaseHostsRouteImport.update({
@@ -306,6 +312,7 @@ export interface FileRoutesByFullPath {
   '/account/ssh-keys': typeof AppAccountSshKeysRoute
   '/admin/application-keys': typeof AppAdminApplicationKeysRoute
   '/admin/audit': typeof AppAdminAuditRoute
+  '/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/admin/locations': typeof AppAdminLocationsRoute
   '/server/$id': typeof AppServerIdRouteWithChildren
@@ -352,6 +359,7 @@ export interface FileRoutesByTo {
   '/account/ssh-keys': typeof AppAccountSshKeysRoute
   '/admin/application-keys': typeof AppAdminApplicationKeysRoute
   '/admin/audit': typeof AppAdminAuditRoute
+  '/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/admin/locations': typeof AppAdminLocationsRoute
   '/auth/password/reset': typeof AuthPasswordResetRoute
@@ -400,6 +408,7 @@ export interface FileRoutesById {
   '/_app/account/ssh-keys': typeof AppAccountSshKeysRoute
   '/_app/admin/application-keys': typeof AppAdminApplicationKeysRoute
   '/_app/admin/audit': typeof AppAdminAuditRoute
+  '/_app/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/_app/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/_app/admin/locations': typeof AppAdminLocationsRoute
   '/_app/server/$id': typeof AppServerIdRouteWithChildren
@@ -450,6 +459,7 @@ export interface FileRouteTypes {
     | '/account/ssh-keys'
     | '/admin/application-keys'
     | '/admin/audit'
+    | '/admin/backup-hosts'
     | '/admin/database-hosts'
     | '/admin/locations'
     | '/server/$id'
@@ -496,6 +506,7 @@ export interface FileRouteTypes {
     | '/account/ssh-keys'
     | '/admin/application-keys'
     | '/admin/audit'
+    | '/admin/backup-hosts'
     | '/admin/database-hosts'
     | '/admin/locations'
     | '/auth/password/reset'
@@ -543,6 +554,7 @@ export interface FileRouteTypes {
     | '/_app/account/ssh-keys'
     | '/_app/admin/application-keys'
     | '/_app/admin/audit'
+    | '/_app/admin/backup-hosts'
     | '/_app/admin/database-hosts'
     | '/_app/admin/locations'
     | '/_app/server/$id'
@@ -685,6 +697,13 @@ declare module '@tanstack/react-router' {
       path: '/audit'
       fullPath: '/admin/audit'
       preLoaderRoute: typeof AppAdminAuditRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/backup-hosts': {
+      id: '/_app/admin/backup-hosts'
+      path: '/backup-hosts'
+      fullPath: '/admin/backup-hosts'
+      preLoaderRoute: typeof AppAdminBackupHostsRouteImport
       parentRoute: typeof AppAdminRoute
     }
     '/_app/admin/database-hosts': {
@@ -959,6 +978,7 @@ const AppAdminEggsEggIdRouteWithChildren =
 interface AppAdminRouteChildren {
   AppAdminApplicationKeysRoute: typeof AppAdminApplicationKeysRoute
   AppAdminAuditRoute: typeof AppAdminAuditRoute
+  AppAdminBackupHostsRoute: typeof AppAdminBackupHostsRoute
   AppAdminDatabaseHostsRoute: typeof AppAdminDatabaseHostsRoute
   AppAdminLocationsRoute: typeof AppAdminLocationsRoute
   AppAdminIndexRoute: typeof AppAdminIndexRoute
@@ -980,6 +1000,7 @@ interface AppAdminRouteChildren {
 const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminApplicationKeysRoute: AppAdminApplicationKeysRoute,
   AppAdminAuditRoute: AppAdminAuditRoute,
+  AppAdminBackupHostsRoute: AppAdminBackupHostsRoute,
   AppAdminDatabaseHostsRoute: AppAdminDatabaseHostsRoute,
   AppAdminLocationsRoute: AppAdminLocationsRoute,
   AppAdminIndexRoute: AppAdminIndexRoute,

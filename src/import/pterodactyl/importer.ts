@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { parseEnv } from 'node:util';
 import sshpk from 'sshpk';
 import { DataSource, EntityManager } from 'typeorm';
 import { SecretBox } from 'src/common/crypto/secret-box';
@@ -8,6 +9,7 @@ import { ImportProgress } from 'src/import/pterodactyl/progress';
 import { IMPORT_KINDS, ImportKind, ImportReport } from 'src/import/pterodactyl/report';
 import { PterodactylSource, SourceRow, SourceTable } from 'src/import/pterodactyl/source';
 import { existingRows, RowSink, TargetRow, TargetWriter, textArray } from 'src/import/pterodactyl/target';
+import { backupHostSecretContext } from 'src/modules/backups/backup-host.entity';
 import { hostPasswordContext } from 'src/modules/databases/database-host.entity';
 import { nodeTokenContext } from 'src/modules/daemon-gateway/daemon.gateway';
 import { normalizeDockerImages } from 'src/modules/eggs/egg-fields';
@@ -42,7 +44,45 @@ interface ImportOptions {
   /** Pterodactyl's DB_PREFIX, when detection is not wanted. */
   prefix?: string;
   batchSize?: number;
+  /** The S3 settings of the old panel's .env (see `backupS3FromEnv`); without them S3 backups are left behind. */
+  backupS3?: PterodactylS3;
 }
+
+/** Pterodactyl's S3 backup settings, from its .env (config/backups.php); `driver` is APP_BACKUP_DRIVER. */
+interface PterodactylS3 {
+  driver: string;
+  endpoint: string | null;
+  region: string | null;
+  bucket: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  pathStyle: boolean;
+}
+
+/** The id the imported S3 backup host gets (the table is empty before an import). */
+const IMPORTED_BACKUP_HOST_ID = '1';
+
+/**
+ * Reads the S3 settings of an old panel's .env text. Pterodactyl keeps them there, not in its
+ * database: AWS_BACKUPS_BUCKET, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_DEFAULT_REGION,
+ * AWS_ENDPOINT, AWS_USE_PATH_STYLE_ENDPOINT, and APP_BACKUP_DRIVER for whether nodes use them.
+ */
+export const backupS3FromEnv = (envText: string): PterodactylS3 => {
+  const env = parseEnv(envText);
+  const missing = ['AWS_BACKUPS_BUCKET', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY'].filter((k) => !env[k]);
+  if (missing.length > 0) {
+    throw new ImportRefusedError(`The .env given for S3 backups lacks ${missing.join(', ')}. Nothing was written.`);
+  }
+  return {
+    driver: (env.APP_BACKUP_DRIVER ?? 'wings').trim(),
+    endpoint: env.AWS_ENDPOINT?.trim() || null,
+    region: env.AWS_DEFAULT_REGION?.trim() || null,
+    bucket: env.AWS_BACKUPS_BUCKET!.trim(),
+    accessKeyId: env.AWS_ACCESS_KEY_ID!.trim(),
+    secretAccessKey: env.AWS_SECRET_ACCESS_KEY!,
+    pathStyle: ['true', '1', 'yes', 'on'].includes((env.AWS_USE_PATH_STYLE_ENDPOINT ?? '').trim().toLowerCase()),
+  };
+};
 
 /** Refused before anything was written; the message says why and what to do. */
 class ImportRefusedError extends Error {}
@@ -204,6 +244,7 @@ class ImportRun {
     await this.sshKeys();
     await this.apiKeys();
     await this.locations();
+    await this.backupHost();
     await this.nodes();
     await this.nestsAndEggs();
     await this.eggVariables();
@@ -395,6 +436,31 @@ class ImportRun {
     });
   }
 
+  /** The old panel's S3 bucket as backup host 1; every node sends its backups there when APP_BACKUP_DRIVER was s3. */
+  private async backupHost(): Promise<void> {
+    const s3 = this.options.backupS3;
+    if (!s3) {
+      return;
+    }
+    const id = IMPORTED_BACKUP_HOST_ID;
+    await this.sink.insert('backup_host', [
+      {
+        id,
+        name: 'Pterodactyl S3',
+        adapter: 's3',
+        endpoint: s3.endpoint,
+        region: s3.region,
+        bucket: s3.bucket,
+        key_prefix: '',
+        access_key_id: s3.accessKeyId,
+        secret_access_key: this.secrets.seal(s3.secretAccessKey, backupHostSecretContext({ id })),
+        path_style: s3.pathStyle,
+        created_at: this.now,
+        updated_at: this.now,
+      },
+    ]);
+  }
+
   private async nodes(): Promise<void> {
     const urls = new Map<string, string>();
     await this.stream('nodes', IMPORT_KINDS.nodes, async (rows) => {
@@ -440,6 +506,7 @@ class ImportRun {
           token_identifier: str(r.daemon_token_id),
           token_secret: this.secrets.seal(token, nodeTokenContext({ uuid })),
           location_id: text(r.location_id),
+          backup_host_id: this.options.backupS3?.driver === 's3' ? IMPORTED_BACKUP_HOST_ID : null,
           ...this.stamps(r),
         });
       }
@@ -846,8 +913,12 @@ class ImportRun {
         const backups: TargetRow[] = [];
         for (const r of rows) {
           const disk = str(r.disk);
-          if (disk !== 'wings') {
-            this.report.leave(`backups on the "${disk}" adapter: Hatchery keeps backups on the node only until S3 backup hosts arrive`, str(r.uuid));
+          if (disk === 's3' && !this.options.backupS3) {
+            this.report.leave('backups on the "s3" adapter: pass --backup-env with the old panel\'s .env to bring its S3 settings and these backups', str(r.uuid));
+            continue;
+          }
+          if (disk !== 'wings' && disk !== 's3') {
+            this.report.leave(`backups on the "${disk}" adapter, which Hatchery does not know`, str(r.uuid));
             continue;
           }
           const ignored = stringList(r.ignored_files) ?? [];
@@ -858,6 +929,8 @@ class ImportRun {
             name: clip(str(r.name), 191),
             ignored_files: textArray(ignored),
             disk,
+            backup_host_id: disk === 's3' ? IMPORTED_BACKUP_HOST_ID : null,
+            upload_id: disk === 's3' ? text(r.upload_id) : null,
             checksum: text(r.checksum),
             bytes: str(r.bytes) || '0',
             is_successful: bool(r.is_successful),

@@ -42,7 +42,10 @@ export const SOURCE_TABLES = {
     required: ['id', 'server_id', 'name', 'cron_day_of_week', 'cron_month', 'cron_day_of_month', 'cron_hour', 'cron_minute', 'is_active', 'is_processing', 'only_when_online', 'last_run_at', 'next_run_at', 'created_at', 'updated_at'],
   },
   tasks: { required: ['id', 'schedule_id', 'sequence_id', 'action', 'payload', 'time_offset', 'continue_on_failure', 'created_at', 'updated_at'] },
-  backups: { required: ['id', 'server_id', 'uuid', 'is_successful', 'is_locked', 'name', 'ignored_files', 'disk', 'checksum', 'bytes', 'completed_at', 'created_at', 'updated_at', 'deleted_at'] },
+  backups: {
+    required: ['id', 'server_id', 'uuid', 'is_successful', 'is_locked', 'name', 'ignored_files', 'disk', 'checksum', 'bytes', 'completed_at', 'created_at', 'updated_at', 'deleted_at'],
+    optional: ['upload_id'],
+  },
   mounts: { required: ['id', 'uuid', 'name', 'description', 'source', 'target', 'read_only', 'user_mountable'] },
   egg_mount: { required: ['egg_id', 'mount_id'] },
   mount_node: { required: ['node_id', 'mount_id'] },

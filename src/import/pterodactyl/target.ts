@@ -33,6 +33,7 @@ const SEQUENCES: [table: string, column: string][] = [
   ['egg_variable', 'int_id'],
   ['server', 'id'],
   ['database_host', 'id'],
+  ['backup_host', 'id'],
   ['server_database', 'id'],
   ['schedule', 'id'],
   ['schedule_task', 'id'],

@@ -1,8 +1,9 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BackupAdapter, BackupHostEntity } from 'src/modules/backups/backup-host.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 
-/** Where an archive is kept; only the node's local disk (Wings' "wings" adapter) for now. */
-type BackupDisk = 'wings';
+/** Where an archive is kept: the node's local disk (Wings' "wings" adapter) or an S3 bucket. */
+type BackupDisk = BackupAdapter;
 
 /**
  * One archive of a server's files. In progress until the daemon reports back
@@ -11,6 +12,7 @@ type BackupDisk = 'wings';
 @Entity({ name: 'backup' })
 @Index('UQ_backup_uuid', ['uuid'], { unique: true })
 @Index('IDX_backup_server_created', ['serverId', 'createdAt'])
+@Index('IDX_backup_backup_host_id', ['backupHostId'])
 export class BackupEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_backup' })
   id!: string;
@@ -35,6 +37,18 @@ export class BackupEntity {
 
   @Column({ type: 'varchar', length: 32, default: 'wings' })
   disk!: BackupDisk;
+
+  /** The S3 host the archive went to (disk `s3`), kept so download and delete find it after the node's host changes. */
+  @Column({ name: 'backup_host_id', type: 'bigint', nullable: true })
+  backupHostId!: string | null;
+
+  @ManyToOne(() => BackupHostEntity, { onDelete: 'RESTRICT', nullable: true })
+  @JoinColumn({ name: 'backup_host_id', foreignKeyConstraintName: 'FK_backup_backup_host' })
+  backupHost?: BackupHostEntity | null;
+
+  /** The S3 multipart upload under way; cleared once it is completed or aborted. */
+  @Column({ name: 'upload_id', type: 'varchar', length: 1024, nullable: true })
+  uploadId!: string | null;
 
   /** `<type>:<hex>`, e.g. `sha1:…`, once the backup succeeded. */
   @Column({ type: 'varchar', length: 191, nullable: true })

@@ -21,6 +21,26 @@ export const BackupError = {
     category: ErrorCategory.FORBIDDEN,
     message: 'Creating a locked backup requires the server.backup.delete permission on this server',
   },
+  /** An S3 call failed; the message carries S3's error code and text. */
+  STORAGE_FAILED: { code: 'BACKUP_STORAGE_FAILED', category: ErrorCategory.BAD_GATEWAY, message: 'The backup storage refused the request' },
+  /** Part URLs asked for a backup that does not go to S3 (Wings' GET /api/remote/backups/{uuid}). */
+  NOT_S3: { code: 'BACKUP_NOT_S3', category: ErrorCategory.BAD_REQUEST, message: 'The backup is not stored on S3' },
+  /** Part URLs asked for a backup of a server on another node. */
+  OTHER_NODE: { code: 'BACKUP_OTHER_NODE', category: ErrorCategory.FORBIDDEN, message: 'You do not have permission to access that backup.' },
+  /** Part URLs asked for a backup that has already reported its result. */
+  COMPLETED: { code: 'BACKUP_ALREADY_COMPLETED', category: ErrorCategory.CONFLICT, message: 'This backup is already in a completed state.' },
+  BAD_SIZE: {
+    code: 'VALIDATION_FAILED',
+    category: ErrorCategory.BAD_REQUEST,
+    message: 'A non-empty "size" query parameter must be provided (bytes, at most 5 TiB).',
+  },
+  HOST_NOT_FOUND: { code: 'BACKUP_HOST_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'Backup host not found' },
+  HOST_NAME_TAKEN: { code: 'BACKUP_HOST_NAME_TAKEN', category: ErrorCategory.CONFLICT, message: 'A backup host with this name exists' },
+  HOST_IN_USE: {
+    code: 'BACKUP_HOST_IN_USE',
+    category: ErrorCategory.CONFLICT,
+    message: 'The backup host is still used by nodes or holds backups; move them away first',
+  },
   /** Daemon callback for a backup that already reported its result. */
   ALREADY_COMPLETED: {
     code: 'BACKUP_ALREADY_COMPLETED',

@@ -6,7 +6,7 @@ import { BackupEntity } from 'src/modules/backups/backup.entity';
 export type BackupWithServer = BackupEntity & Required<Pick<BackupEntity, 'server'>>;
 
 /** What a daemon report changes on a backup. */
-type BackupResult = Pick<BackupEntity, 'isSuccessful' | 'checksum' | 'bytes' | 'completedAt'> & Partial<Pick<BackupEntity, 'isLocked'>>;
+type BackupResult = Pick<BackupEntity, 'isSuccessful' | 'checksum' | 'bytes' | 'completedAt'> & Partial<Pick<BackupEntity, 'isLocked' | 'uploadId'>>;
 
 @Injectable()
 export class BackupsRepository {
@@ -34,7 +34,7 @@ export class BackupsRepository {
     });
   }
 
-  insert(entry: Pick<BackupEntity, 'uuid' | 'serverId' | 'name' | 'ignoredFiles' | 'disk' | 'isLocked'>, manager: EntityManager): Promise<BackupEntity> {
+  insert(entry: Pick<BackupEntity, 'uuid' | 'serverId' | 'name' | 'ignoredFiles' | 'disk' | 'backupHostId' | 'isLocked'>, manager: EntityManager): Promise<BackupEntity> {
     const repo = manager.getRepository(BackupEntity);
     return repo.save(repo.create(entry));
   }
@@ -51,6 +51,22 @@ export class BackupsRepository {
   async findIdByUuid(serverId: string, uuid: string): Promise<string | null> {
     const found = await this.backups.findOne({ select: { id: true }, where: { serverId, uuid } });
     return found?.id ?? null;
+  }
+
+  /** The backup with this uuid on whichever node, with its server (to tell another node's backup apart). */
+  findByUuid(uuid: string): Promise<BackupWithServer | null> {
+    return this.backups.findOne({ where: { uuid }, relations: { server: true } }) as Promise<BackupWithServer | null>;
+  }
+
+  /** Records the S3 upload of a backup still in progress; false when it has finished meanwhile. */
+  async setUploadId(id: string, uploadId: string | null): Promise<boolean> {
+    const done = await this.backups.update({ id, completedAt: IsNull() }, { uploadId });
+    return (done.affected ?? 0) > 0;
+  }
+
+  /** Clears the upload id once the upload is completed or aborted. */
+  async clearUploadId(id: string): Promise<void> {
+    await this.backups.update({ id }, { uploadId: null });
   }
 
   /** A daemon may only report on backups of servers on its own node. */

@@ -7,6 +7,7 @@ import { ErrorCategory } from 'src/common/errors/error-codes';
 import type { AppConfigService } from 'src/config/app-config.service';
 import type { BackupEntity } from 'src/modules/backups/backup.entity';
 import type { BackupsRepository } from 'src/modules/backups/backups.repository';
+import type { BackupStorage } from 'src/modules/backups/hosts/backup-storage';
 import { BackupsService, parseIgnored } from 'src/modules/backups/backups.service';
 import type { DaemonTokenSigner } from 'src/modules/daemon-gateway/daemon-token-signer';
 import type { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
@@ -33,6 +34,8 @@ const backupRow = (changes: Partial<BackupEntity> = {}): BackupEntity =>
     name: 'Nightly',
     ignoredFiles: [],
     disk: 'wings',
+    backupHostId: null,
+    uploadId: null,
     checksum: 'sha1:' + 'a'.repeat(40),
     bytes: '1024',
     isSuccessful: true,
@@ -60,6 +63,7 @@ const build = (
     strictMock<DaemonTokenSigner>('signer', {}),
     strictMock<AppConfigService>('config', { backups: { zeroLimitUnlimited: options.zeroLimitUnlimited ?? false } }),
     strictMock<Clock>('clock', { now: () => now }),
+    strictMock<BackupStorage>('storage', { s3HostOfNode: jest.fn().mockResolvedValue(null) }),
   );
 
 /** The repository calls of a creation that gets as far as the daemon. */
@@ -110,7 +114,7 @@ describe(BackupsService.name, () => {
       const sut = build(repo, { createBackup });
       const made = await sut.create(accessTo(serverWith()), actor, { ignored: ' logs/ \r\n\n#c\n*.tmp' });
       expect(made).toMatchObject({ name: 'Backup at 2026-03-04T05:06:07Z', ignoredFiles: ['logs/', '#c', '*.tmp'], status: 'in_progress' });
-      expect(createBackup).toHaveBeenCalledWith(node, serverWith().uuid, made.uuid, 'logs/\n#c\n*.tmp');
+      expect(createBackup).toHaveBeenCalledWith(node, serverWith().uuid, made.uuid, 'logs/\n#c\n*.tmp', 'wings');
       expect(repo.lock).toHaveBeenCalledWith('12', manager);
     });
 

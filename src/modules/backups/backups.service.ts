@@ -10,6 +10,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { BackupEntity, backupStatus } from 'src/modules/backups/backup.entity';
 import { BackupError } from 'src/modules/backups/backups.errors';
 import { BackupsRepository } from 'src/modules/backups/backups.repository';
+import { BackupStorage } from 'src/modules/backups/hosts/backup-storage';
 import { BackupDownloadDto, BackupListMetaDto, BackupResponseDto, CreateBackupDto, toBackupResponse } from 'src/modules/backups/dto/backup.dto';
 import { DaemonTokenSigner } from 'src/modules/daemon-gateway/daemon-token-signer';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
@@ -43,7 +44,8 @@ export const parseIgnored = (text: string | undefined): string[] =>
     .filter((line) => line !== '');
 
 /**
- * Server backups on the node's disk (Wings' local adapter, docs/wings.md#backups). The row comes
+ * Server backups, on the node's disk (Wings' local adapter) or in the S3 bucket of the node's backup
+ * host (docs/wings.md#backups, docs/backup-hosts.md). The row comes
  * first and the daemon second, so the daemon's report always finds its backup; a daemon that refuses takes
  * the row back out.
  */
@@ -59,6 +61,7 @@ export class BackupsService {
     private readonly signer: DaemonTokenSigner,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
+    private readonly storage: BackupStorage,
   ) {}
 
   async list(access: ServerAccess, page: Page): Promise<BackupList> {
@@ -100,11 +103,14 @@ export class BackupsService {
     return toBackupResponse(backup);
   }
 
-  /** A one-time `/download/backup` URL on the node, for successful backups only. */
+  /** A one-time `/download/backup` URL on the node, or a short-lived presigned GET for S3; successful backups only. */
   async downloadUrl(access: ServerAccess, auth: AuthContext, actor: Actor, id: string): Promise<BackupDownloadDto> {
     const backup = await this.require(access, id);
     this.assertSuccessful(backup, 'downloaded');
-    const url = this.signer.signedUrl(access.server.node, access.server.uuid, auth.user, '/download/backup', { backup_uuid: backup.uuid });
+    const url =
+      backup.disk === 's3'
+        ? await this.storage.downloadUrl(access.server.uuid, backup)
+        : this.signer.signedUrl(access.server.node, access.server.uuid, auth.user, '/download/backup', { backup_uuid: backup.uuid });
     await this.activity(access.server, actor, 'server.backup.download', this.subject(backup));
     return { url };
   }
@@ -137,7 +143,9 @@ export class BackupsService {
     }
     const at = this.clock.now();
     try {
-      await this.daemon.restoreBackup(server.node, server.uuid, backup.uuid, truncate);
+      // An S3 archive is fetched by Wings from a presigned GET before it answers.
+      const downloadUrl = backup.disk === 's3' ? await this.storage.downloadUrl(server.uuid, backup) : undefined;
+      await this.daemon.restoreBackup(server.node, server.uuid, backup.uuid, truncate, downloadUrl);
     } catch (e) {
       await this.serverRecords.endRestoring(server.id, server.status);
       throw e;
@@ -170,16 +178,19 @@ export class BackupsService {
     if (rotate && limit !== null) {
       await this.rotate(server, limit - 1);
     }
+    // The node's backup host now decides where this archive goes; the row remembers it for good.
+    const host = await this.storage.s3HostOfNode(server.nodeId);
     const backup = await this.repo.transaction(async (manager) => {
       await this.serverRecords.lock(server.id, manager);
       if (limit !== null && (await this.repo.countNonFailed(server.id, manager)) >= limit) {
         throw new AppException(BackupError.LIMIT_REACHED, { message: `This server has reached its backup limit (${limit})`, details: { limit } });
       }
-      return this.repo.insert({ uuid: randomUUID(), serverId: server.id, disk: 'wings', ...spec }, manager);
+      const where = host ? { disk: 's3' as const, backupHostId: host.id } : { disk: 'wings' as const, backupHostId: null };
+      return this.repo.insert({ uuid: randomUUID(), serverId: server.id, ...where, ...spec }, manager);
     });
     const at = this.clock.now();
     try {
-      await this.daemon.createBackup(server.node, server.uuid, backup.uuid, backup.ignoredFiles.join('\n'));
+      await this.daemon.createBackup(server.node, server.uuid, backup.uuid, backup.ignoredFiles.join('\n'), backup.disk);
     } catch (e) {
       // No row without a backup under way; if the daemon did start one after all, its report finds no row and it drops the archive.
       await this.repo.delete(backup.id).catch((err: Error) => this.logger.error({ backup: backup.uuid, error: err.message }, 'could not remove a refused backup'));
@@ -201,7 +212,10 @@ export class BackupsService {
   }
 
   private async remove(server: ServerSnapshot, backup: BackupEntity, by: Initiator, extra: Record<string, unknown>): Promise<void> {
-    if (backup.isSuccessful) {
+    if (backup.disk === 's3') {
+      // The object, and an upload a failed backup may have left behind.
+      await this.storage.remove(server.uuid, backup);
+    } else if (backup.isSuccessful) {
       try {
         await this.daemon.deleteBackup(server.node, server.uuid, backup.uuid);
       } catch (e) {

@@ -355,20 +355,24 @@ export class DaemonGateway {
   // --- backups, local "wings" adapter; Wings answers 202 and reports back through /api/remote/backups ---
 
   /** `ignore` is the backup's ignored patterns joined by newlines; empty lets Wings use the server's .pteroignore. */
-  async createBackup(node: DaemonNode, uuid: string, backupUuid: string, ignore: string): Promise<void> {
+  /** `adapter` s3: Wings asks the panel for part URLs and uploads the archive there (docs/wings.md#backups). */
+  async createBackup(node: DaemonNode, uuid: string, backupUuid: string, ignore: string, adapter: 'wings' | 's3' = 'wings'): Promise<void> {
     await this.client.send(this.target(node), {
       method: 'POST',
       path: `/api/servers/${uuid}/backup`,
-      body: { adapter: 'wings', uuid: backupUuid, ignore },
+      body: { adapter, uuid: backupUuid, ignore },
     });
   }
 
-  /** With `truncate`, Wings deletes every server file before it extracts the archive. */
-  async restoreBackup(node: DaemonNode, uuid: string, backupUuid: string, truncate: boolean): Promise<void> {
+  /**
+   * With `truncate`, Wings deletes every server file before it extracts the archive. An S3 backup
+   * comes with `downloadUrl`, which Wings fetches before it answers.
+   */
+  async restoreBackup(node: DaemonNode, uuid: string, backupUuid: string, truncate: boolean, downloadUrl?: string): Promise<void> {
     await this.client.send(this.target(node), {
       method: 'POST',
       path: `/api/servers/${uuid}/backup/${backupUuid}/restore`,
-      body: { adapter: 'wings', truncate_directory: truncate, download_url: '' },
+      body: { adapter: downloadUrl ? 's3' : 'wings', truncate_directory: truncate, download_url: downloadUrl ?? '' },
     });
   }
 

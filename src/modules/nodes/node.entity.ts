@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn, UpdateDateColumn } from 'typeorm';
+import { BackupHostEntity } from 'src/modules/backups/backup-host.entity';
 import { LocationEntity } from 'src/modules/nodes/location.entity';
 
 export const NODE_SCHEMES = ['http', 'https'] as const;
@@ -13,6 +14,7 @@ export type DaemonAuthMode = (typeof DAEMON_AUTH_MODES)[number];
 @Index('UQ_node_base_url', ['baseUrl'], { unique: true })
 @Index('UQ_node_token_identifier', ['tokenIdentifier'], { unique: true })
 @Index('IDX_node_location_id', ['locationId'])
+@Index('IDX_node_backup_host_id', ['backupHostId'])
 export class NodeEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_node' })
   id!: string;
@@ -94,6 +96,14 @@ export class NodeEntity {
   @ManyToOne(() => LocationEntity, { onDelete: 'RESTRICT', nullable: true })
   @JoinColumn({ name: 'location_id', foreignKeyConstraintName: 'FK_node_location' })
   location?: LocationEntity | null;
+
+  /** Where the node's backups go; null (or a `wings` host) keeps them on the node. */
+  @Column({ name: 'backup_host_id', type: 'bigint', nullable: true })
+  backupHostId!: string | null;
+
+  @ManyToOne(() => BackupHostEntity, { onDelete: 'RESTRICT', nullable: true })
+  @JoinColumn({ name: 'backup_host_id', foreignKeyConstraintName: 'FK_node_backup_host' })
+  backupHost?: BackupHostEntity | null;
 
   @Column({ name: 'last_seen_at', type: 'timestamptz', nullable: true })
   lastSeenAt!: Date | null;

@@ -8,6 +8,8 @@ export const NodeError = {
     message: 'Another node already uses this scheme, FQDN and daemon port',
   },
   HAS_SERVERS: { code: 'NODE_HAS_SERVERS', category: ErrorCategory.CONFLICT, message: 'The node still has servers and cannot be deleted' },
+  /** A node's backupHostId that names no backup host. */
+  BACKUP_HOST_UNKNOWN: { code: 'VALIDATION_FAILED', category: ErrorCategory.BAD_REQUEST, message: 'backupHostId names no backup host' },
   LOCATION_NOT_FOUND: { code: 'LOCATION_NOT_FOUND', category: ErrorCategory.NOT_FOUND, message: 'Location not found' },
   LOCATION_SHORT_TAKEN: { code: 'LOCATION_SHORT_TAKEN', category: ErrorCategory.CONFLICT, message: 'A location with this short code exists' },
   LOCATION_HAS_NODES: {

@@ -53,6 +53,10 @@ export class NodesRepository {
     return manager.getRepository(NodeEntity).countBy({ locationId });
   }
 
+  countNodesWithBackupHost(backupHostId: string, manager: EntityManager = this.nodes.manager): Promise<number> {
+    return manager.getRepository(NodeEntity).countBy({ backupHostId });
+  }
+
   async deleteLocation(id: string, manager: EntityManager): Promise<void> {
     await manager.getRepository(LocationEntity).delete({ id });
   }
@@ -122,7 +126,7 @@ export class NodesRepository {
 
   saveNode(node: Partial<NodeEntity>, manager: EntityManager = this.nodes.manager): Promise<NodeEntity> {
     const repo = manager.getRepository(NodeEntity);
-    return repo.save(repo.create(node)).catch(violations({ UQ_node_base_url: NodeError.BASE_URL_TAKEN }));
+    return repo.save(repo.create(node)).catch(violations({ UQ_node_base_url: NodeError.BASE_URL_TAKEN, FK_node_backup_host: NodeError.BACKUP_HOST_UNKNOWN }));
   }
 
   /** The foreign key refuses while servers are on the node. */

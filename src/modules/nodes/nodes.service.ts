@@ -26,6 +26,7 @@ const NODE_FIELDS = [
   'name',
   'description',
   'locationId',
+  'backupHostId',
   'fqdn',
   'scheme',
   'public',
@@ -80,6 +81,11 @@ export class NodesService {
   /** The node or null, for other modules (a new server's node). */
   findNode(id: string, manager?: EntityManager): Promise<NodeEntity | null> {
     return this.repo.findNode(id, manager);
+  }
+
+  /** How many nodes send their backups to this backup host (a host in use cannot be deleted). */
+  countUsingBackupHost(backupHostId: string, manager?: EntityManager): Promise<number> {
+    return this.repo.countNodesWithBackupHost(backupHostId, manager);
   }
 
   /** The node a daemon token names (its identifier part), for the daemon callbacks' guard. */
@@ -151,6 +157,7 @@ export class NodesService {
           uuid,
           description: dto.description ?? null,
           locationId: dto.locationId ?? null,
+          backupHostId: dto.backupHostId ?? null,
           baseUrl: baseUrlOf(draft),
           tokenIdentifier,
           tokenSecret: this.secrets.seal(token, nodeTokenContext({ uuid })),

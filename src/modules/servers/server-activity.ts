@@ -7,7 +7,7 @@ import { Clock } from 'src/common/clock';
 import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
 import { likeLiteral } from 'src/database/like';
 
-/** Who wrote an entry that no signed-in user made: the schedule runner, the daemon, or the SFTP sign-in. */
+/** Who wrote an entry that no signed-in user made: the schedule runner, the daemon, the SFTP sign-in, or the panel's own housekeeping. */
 type SystemVia = 'schedule' | 'daemon' | 'sftp' | 'panel';
 
 export interface ActivityOptions {

@@ -211,6 +211,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/backup-hosts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["BackupHostsController_list"];
+        put?: never;
+        post: operations["BackupHostsController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/backup-hosts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["BackupHostsController_get"];
+        put?: never;
+        post?: never;
+        /** 409 while a node uses the host or backups are stored on it. */
+        delete: operations["BackupHostsController_delete"];
+        options?: never;
+        head?: never;
+        /** Any field; `secretAccessKey` replaces the stored one, left out it is kept. */
+        patch: operations["BackupHostsController_update"];
+        trace?: never;
+    };
+    "/api/admin/backup-hosts/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Writes and deletes a small object in the bucket: `ok`, or S3's error. */
+        post: operations["BackupHostsController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/daemon/nodes/{id}/configuration": {
         parameters: {
             query?: never;
@@ -2032,7 +2083,8 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /** S3 adapter: starts the multipart upload and answers `{ parts: [presigned PUT URLs], part_size }` for an archive of `size` bytes. */
+        get: operations["RemoteBackupsController_partUrls"];
         put?: never;
         post: operations["RemoteBackupsController_status"];
         delete?: never;
@@ -2503,6 +2555,32 @@ export interface components {
             /** @description A one-time, 15-minute URL on the node. */
             url: string;
         };
+        BackupHostResponseDto: {
+            accessKeyId: string | null;
+            /** @enum {string} */
+            adapter: "wings" | "s3";
+            /** @description Backups stored here. */
+            backups: number;
+            bucket: string | null;
+            createdAt: string;
+            endpoint: string | null;
+            id: string;
+            keyPrefix: string;
+            name: string;
+            /** @description Nodes that send their backups here. */
+            nodes: number;
+            partSizeMib: number;
+            pathStyle: boolean;
+            region: string | null;
+            /** @description Whether a secret access key is stored. */
+            secretSet: boolean;
+            updatedAt: string;
+        };
+        BackupHostTestDto: {
+            /** @description S3's error code and message, when not ok. */
+            error?: string;
+            ok: boolean;
+        };
         BackupListMetaDto: {
             /** @description Backups that count toward the limit: in progress or successful. */
             backupCount: number;
@@ -2645,6 +2723,31 @@ export interface components {
             /** @description Defaults to `Backup at <time>`. */
             name?: string;
         };
+        CreateBackupHostDto: {
+            accessKeyId?: string;
+            /**
+             * @description `wings`: on each node's disk (no other field is used); `s3`: to the bucket below.
+             * @enum {string}
+             */
+            adapter: "wings" | "s3";
+            bucket?: string;
+            /**
+             * Format: uri
+             * @description The S3 endpoint, e.g. `https://s3.eu-central-003.backblazeb2.com`; null or empty = AWS itself.
+             */
+            endpoint?: string | null;
+            /** @description Put before every object key, e.g. `hatchery/`. */
+            keyPrefix?: string;
+            name: string;
+            /** @description MiB per upload part (default 128). Raised for an archive that would need more than 10,000 parts. */
+            partSizeMib?: number;
+            /** @description Path-style addressing (`endpoint/bucket/key`), which MinIO and most self-hosted stores need. */
+            pathStyle?: boolean;
+            /** @description Defaults to us-east-1. */
+            region?: string | null;
+            /** @description Write-only: stored encrypted, never returned. On update, leave it out to keep the stored one. */
+            secretAccessKey?: string;
+        };
         CreateClientKeyDto: {
             /** @description Addresses or CIDR ranges the key may be used from; empty or absent: any. */
             allowedIps?: string[];
@@ -2769,6 +2872,8 @@ export interface components {
         };
         CreateNodeDto: {
             allowInsecure?: boolean;
+            /** @description Where the node's backups go (a backup host's id); null (the default) keeps them on the node. */
+            backupHostId?: string | null;
             behindProxy?: boolean;
             /**
              * @description `token`: `Bearer <token>` as Wings expects; `combined`: `Bearer <tokenIdentifier>.<token>`.
@@ -3244,6 +3349,8 @@ export interface components {
         };
         NodeResponseDto: {
             allowInsecure: boolean;
+            /** @description Where the node's backups go; null: on the node itself. */
+            backupHostId: string | null;
             baseUrl: string;
             behindProxy: boolean;
             createdAt: string;
@@ -3309,6 +3416,7 @@ export interface components {
             total: number;
             totalPages: number;
         };
+        PartUrlsDto: Record<string, never>;
         PasswordLinkResponseDto: {
             /** @description When the link stops working unless used before. */
             expiresAt: string;
@@ -3686,6 +3794,31 @@ export interface components {
             /** @example Voice chat */
             notes: string | null;
         };
+        UpdateBackupHostDto: {
+            accessKeyId?: string;
+            /**
+             * @description `wings`: on each node's disk (no other field is used); `s3`: to the bucket below.
+             * @enum {string}
+             */
+            adapter?: "wings" | "s3";
+            bucket?: string;
+            /**
+             * Format: uri
+             * @description The S3 endpoint, e.g. `https://s3.eu-central-003.backblazeb2.com`; null or empty = AWS itself.
+             */
+            endpoint?: string | null;
+            /** @description Put before every object key, e.g. `hatchery/`. */
+            keyPrefix?: string;
+            name?: string;
+            /** @description MiB per upload part (default 128). Raised for an archive that would need more than 10,000 parts. */
+            partSizeMib?: number;
+            /** @description Path-style addressing (`endpoint/bucket/key`), which MinIO and most self-hosted stores need. */
+            pathStyle?: boolean;
+            /** @description Defaults to us-east-1. */
+            region?: string | null;
+            /** @description Write-only: stored encrypted, never returned. On update, leave it out to keep the stored one. */
+            secretAccessKey?: string;
+        };
         UpdateDatabaseHostDto: {
             /** @description Host name or IP address of the MySQL/MariaDB server; customers are shown it too. */
             host?: string;
@@ -3777,6 +3910,8 @@ export interface components {
         };
         UpdateNodeDto: {
             allowInsecure?: boolean;
+            /** @description Where the node's backups go (a backup host's id); null (the default) keeps them on the node. */
+            backupHostId?: string | null;
             behindProxy?: boolean;
             /**
              * @description `token`: `Bearer <token>` as Wings expects; `combined`: `Bearer <tokenIdentifier>.<token>`.
@@ -4602,6 +4737,257 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["AuditLogResponseDto"][];
                         meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
+            };
+        };
+    };
+    BackupHostsController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                perPage?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BackupHostResponseDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
+            };
+        };
+    };
+    BackupHostsController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBackupHostDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BackupHostResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    BackupHostsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BackupHostResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    BackupHostsController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    BackupHostsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBackupHostDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BackupHostResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    BackupHostsController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["BackupHostTestDto"];
                     };
                 };
             };
@@ -11262,6 +11648,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    RemoteBackupsController_partUrls: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                backup: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PartUrlsDto"];
+                };
             };
         };
     };

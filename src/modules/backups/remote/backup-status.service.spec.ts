@@ -1,5 +1,6 @@
 import type { EntityManager } from 'typeorm';
 import type { BackupsRepository, BackupWithServer } from 'src/modules/backups/backups.repository';
+import type { BackupStorage } from 'src/modules/backups/hosts/backup-storage';
 import { BackupStatusService } from 'src/modules/backups/remote/backup-status.service';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import type { ServerActivityLog } from 'src/modules/servers/server-activity';
@@ -10,7 +11,7 @@ import { strictMock } from 'test/utils/strict-mock';
 const manager = {} as EntityManager;
 const now = new Date('2026-03-04T05:06:07Z');
 const node = { id: '3' } as NodeEntity;
-const pending = { id: '40', uuid: 'bbbbbbbb-0000-4000-8000-000000000040', serverId: '12', name: 'Nightly', isLocked: true, completedAt: null } as BackupWithServer;
+const pending = { disk: 'wings', uploadId: null, id: '40', uuid: 'bbbbbbbb-0000-4000-8000-000000000040', serverId: '12', name: 'Nightly', isLocked: true, completedAt: null } as BackupWithServer;
 
 const build = (repo: Partial<Record<keyof BackupsRepository, jest.Mock>>, recordActivity = jest.fn().mockResolvedValue(undefined)) =>
   new BackupStatusService(
@@ -22,6 +23,7 @@ const build = (repo: Partial<Record<keyof BackupsRepository, jest.Mock>>, record
     strictMock<ServerRecords>('serverRecords'),
     strictMock<ServerActivityLog>('activityLog', { byDaemon: recordActivity }),
     new FakeClock(now.getTime()),
+    strictMock<BackupStorage>('storage'),
   );
 
 describe(BackupStatusService.name, () => {
@@ -35,7 +37,7 @@ describe(BackupStatusService.name, () => {
     const complete = jest.fn().mockResolvedValue(true);
     const recordActivity = jest.fn().mockResolvedValue(undefined);
     await build({ complete }, recordActivity).complete(node, pending.uuid, { successful: false, checksum: '', checksum_type: 'sha1', size: 0, parts: null });
-    expect(complete).toHaveBeenCalledWith('40', { isSuccessful: false, checksum: null, bytes: '0', completedAt: now, isLocked: false }, manager);
+    expect(complete).toHaveBeenCalledWith('40', { isSuccessful: false, checksum: null, bytes: '0', completedAt: now, isLocked: false, uploadId: null }, manager);
     expect(recordActivity).toHaveBeenCalledWith('12', 'server.backup.fail', { uuid: pending.uuid, name: 'Nightly' }, { manager, at: now });
   });
 

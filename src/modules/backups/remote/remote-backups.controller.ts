@@ -1,9 +1,9 @@
-import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiResponse, ApiTags } from '@nestjs/swagger';
 import { uuidParam } from 'src/common/validation/uuid-param';
 import { BackupError } from 'src/modules/backups/backups.errors';
 import { BackupStatusDto, RestoreStatusDto } from 'src/modules/backups/remote/backup-status.dto';
-import { BackupStatusService } from 'src/modules/backups/remote/backup-status.service';
+import { BackupStatusService, PartUrlsDto } from 'src/modules/backups/remote/backup-status.service';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { CallingNode, DaemonRoute } from 'src/modules/servers/remote/daemon-token.guard';
 
@@ -15,6 +15,13 @@ const backupUuid = uuidParam(BackupError.NOT_FOUND);
 @DaemonRoute()
 export class RemoteBackupsController {
   constructor(private readonly service: BackupStatusService) {}
+
+  /** S3 adapter: starts the multipart upload and answers `{ parts: [presigned PUT URLs], part_size }` for an archive of `size` bytes. */
+  @Get(':backup')
+  @ApiResponse({ status: 200, type: PartUrlsDto })
+  async partUrls(@CallingNode() node: NodeEntity, @Param('backup', backupUuid) uuid: string, @Query('size') size: unknown): Promise<PartUrlsDto> {
+    return this.service.partUrls(node, uuid, size);
+  }
 
   @Post(':backup')
   @HttpCode(204)

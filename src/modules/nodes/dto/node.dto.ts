@@ -22,6 +22,11 @@ export class CreateNodeDto {
   @Matches(DECIMAL_ID, { message: 'locationId must be a location id' })
   locationId?: string | null;
 
+  /** Where the node's backups go (a backup host's id); null (the default) keeps them on the node. */
+  @Optional({ nullable: true })
+  @Matches(DECIMAL_ID, { message: 'backupHostId must be a backup host id' })
+  backupHostId?: string | null;
+
   /** Host name (or IPv4 address) the daemon is reached at. */
   @IsString()
   @Matches(HOST, { message: 'fqdn must be a host name or an IPv4 address' })
@@ -115,6 +120,8 @@ export class NodeResponseDto {
   name!: string;
   description!: string | null;
   locationId!: string | null;
+  /** Where the node's backups go; null: on the node itself. */
+  backupHostId!: string | null;
   baseUrl!: string;
   fqdn!: string;
   scheme!: NodeScheme;
@@ -148,6 +155,7 @@ export const toNodeResponse = (n: NodeEntity): NodeResponseDto => ({
   name: n.name,
   description: n.description,
   locationId: n.locationId,
+  backupHostId: n.backupHostId ?? null,
   baseUrl: n.baseUrl,
   fqdn: n.fqdn,
   scheme: n.scheme,

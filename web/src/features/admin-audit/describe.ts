@@ -19,7 +19,8 @@ type TargetLink =
   | { to: '/admin/eggs/$eggId/variables'; params: { eggId: string } }
   | { to: '/admin/locations' }
   | { to: '/admin/database-hosts' }
-  | { to: '/admin/mounts/$mountId'; params: { mountId: string } };
+  | { to: '/admin/mounts/$mountId'; params: { mountId: string } }
+  | { to: '/admin/backup-hosts' };
 
 export const targetLink = (entry: Pick<AuditEntry, 'action' | 'target'>): TargetLink | null => {
   const { type, id, parentId } = entry.target;
@@ -48,6 +49,8 @@ export const targetLink = (entry: Pick<AuditEntry, 'action' | 'target'>): Target
       return { to: '/admin/database-hosts' };
     case 'mount':
       return { to: '/admin/mounts/$mountId', params: { mountId: id } };
+    case 'backup_host':
+      return { to: '/admin/backup-hosts' };
     default:
       return null;
   }

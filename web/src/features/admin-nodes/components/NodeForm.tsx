@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
+import { backupHostsQuery } from '@/features/admin-backup-hosts/api';
 import { type AdminNode, locationsQuery, type NodeBody } from '@/features/admin-nodes/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { onlyChoice } from '@/lib/only-choice';
@@ -22,6 +23,8 @@ const num = (value: number | string, fallback: number): number => (typeof value 
 export const NodeForm = ({ node, submitLabel, pending, error, onSubmit, onCancel }: NodeFormProps) => {
   const { t } = useTranslation();
   const locations = useQuery(locationsQuery());
+  const backupHosts = useQuery(backupHostsQuery());
+  const [backupHostId, setBackupHostId] = useState<string | null>(node?.backupHostId ?? null);
   const [name, setName] = useState(node?.name ?? '');
   const [description, setDescription] = useState(node?.description ?? '');
   const [locationId, setLocationId] = useState<string | null>(node?.locationId ?? null);
@@ -53,6 +56,7 @@ export const NodeForm = ({ node, submitLabel, pending, error, onSubmit, onCancel
       name: name.trim(),
       description: description.trim() || null,
       locationId,
+      backupHostId,
       fqdn: fqdn.trim(),
       scheme,
       daemonListen: num(daemonListen, 8080),
@@ -87,6 +91,17 @@ export const NodeForm = ({ node, submitLabel, pending, error, onSubmit, onCancel
             comboboxProps={{ withinPortal: true }}
           />
         </SimpleGrid>
+        <Select
+          label={t('adminNodes.form.backupHost')}
+          description={t('adminNodes.form.backupHostHelp')}
+          placeholder={t('adminNodes.form.noBackupHost')}
+          data={(backupHosts.data ?? []).map((h) => ({ value: h.id, label: h.adapter === 's3' ? `${h.name} (S3)` : h.name }))}
+          value={backupHostId}
+          onChange={setBackupHostId}
+          clearable
+          error={fields.backupHostId}
+          comboboxProps={{ withinPortal: true }}
+        />
         <Textarea label={t('adminNodes.form.description')} value={description} onChange={(e) => setDescription(e.currentTarget.value)} autosize minRows={1} maxRows={4} />
         <Text fw={600} size="sm" mt="xs">
           {t('adminNodes.form.connection')}

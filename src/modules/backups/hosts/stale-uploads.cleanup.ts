@@ -1,0 +1,122 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from 'src/common/clock';
+import { AppConfigService } from 'src/config/app-config.service';
+import { DatabaseLock, withAdvisoryTryLock } from 'src/database/db-lock';
+import { BackupsRepository } from 'src/modules/backups/backups.repository';
+import { BackupHostsRepository } from 'src/modules/backups/hosts/backup-hosts.repository';
+import { S3StorageClient } from 'src/modules/backups/hosts/s3-storage.client';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
+
+/** What one sweep did. */
+interface CleanupOutcome {
+  /** Uploads aborted, over all hosts. */
+  aborted: number;
+  /** In-progress backups marked failed because their upload was aborted. */
+  failed: number;
+  /** Hosts whose bucket could not be listed or cleaned (the next sweep tries again). */
+  hostErrors: number;
+}
+
+/**
+ * Aborts multipart uploads that never completed: every BACKUP_S3_CLEANUP_INTERVAL_MINUTES, on every
+ * s3 backup host, uploads under the host's prefix initiated longer than BACKUP_S3_STALE_UPLOAD_HOURS
+ * ago are aborted (S3 keeps, and bills, their parts forever otherwise), and the backups they belonged to
+ * are marked failed. One process at a time sweeps (an advisory lock); runs when SCHEDULER_ENABLED.
+ */
+@Injectable()
+export class StaleUploadsCleanup implements OnApplicationBootstrap, OnModuleDestroy {
+  static readonly JOB = 'backups.abort-stale-uploads';
+  private readonly logger = new Logger(StaleUploadsCleanup.name);
+  private sweeping = false;
+
+  constructor(
+    private readonly hosts: BackupHostsRepository,
+    private readonly backups: BackupsRepository,
+    private readonly s3: S3StorageClient,
+    private readonly activityLog: ServerActivityLog,
+    private readonly registry: SchedulerRegistry,
+    private readonly config: AppConfigService,
+    private readonly clock: Clock,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.scheduler.enabled) {
+      return;
+    }
+    this.registry.addInterval(
+      StaleUploadsCleanup.JOB,
+      setInterval(() => void this.tick(), this.config.backups.cleanupIntervalMs),
+    );
+  }
+
+  onModuleDestroy(): void {
+    if (this.registry.doesExist('interval', StaleUploadsCleanup.JOB)) {
+      this.registry.deleteInterval(StaleUploadsCleanup.JOB);
+    }
+  }
+
+  /** Never throws and never overlaps itself. */
+  async tick(): Promise<void> {
+    if (this.sweeping) {
+      return;
+    }
+    this.sweeping = true;
+    try {
+      const outcome = await this.sweep();
+      if (outcome && outcome.aborted > 0) {
+        this.logger.log(`Aborted ${outcome.aborted} stale S3 upload(s), ${outcome.failed} backup(s) marked failed`);
+      }
+    } catch (e) {
+      this.logger.error(`Stale upload cleanup failed: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  /** One sweep over every s3 host; null when another process is sweeping. */
+  async sweep(): Promise<CleanupOutcome | null> {
+    const outcome: CleanupOutcome = { aborted: 0, failed: 0, hostErrors: 0 };
+    const ran = await withAdvisoryTryLock(this.dataSource, DatabaseLock.BackupUploadCleanup, async () => {
+      const staleBefore = this.clock.now().getTime() - this.config.backups.staleUploadMs;
+      for (const host of await this.hosts.findS3Hosts()) {
+        try {
+          const pending = (await this.s3.pendingUploads(host)).filter((u) => u.initiated.getTime() < staleBefore);
+          if (pending.length === 0) {
+            continue;
+          }
+          const rows = await this.hosts.uploadsOn(host.id);
+          for (const upload of pending) {
+            await this.s3.abortUpload(host, upload.key, upload.uploadId);
+            outcome.aborted += 1;
+            const backup = rows.get(upload.uploadId);
+            if (backup && (await this.markFailed(backup.id, backup.serverId, { uuid: backup.uuid, name: backup.name }))) {
+              outcome.failed += 1;
+            } else if (backup) {
+              await this.backups.clearUploadId(backup.id);
+            }
+          }
+        } catch (e) {
+          outcome.hostErrors += 1;
+          this.logger.warn({ backupHost: host.id, error: e instanceof Error ? e.message : String(e) }, 'could not clean the stale uploads of a backup host');
+        }
+      }
+    });
+    return ran ? outcome : null;
+  }
+
+  /** An in-progress backup whose upload was aborted has failed; false when it had already finished. */
+  private markFailed(id: string, serverId: string, subject: { uuid: string; name: string }): Promise<boolean> {
+    const now = this.clock.now();
+    return this.backups.transaction(async (manager) => {
+      const done = await this.backups.complete(id, { isSuccessful: false, checksum: null, bytes: '0', completedAt: now, isLocked: false, uploadId: null }, manager);
+      if (done) {
+        await this.activityLog.bySystem(serverId, 'panel', 'server.backup.fail', { ...subject, reason: 'upload abandoned' }, { manager, at: now });
+      }
+      return done;
+    });
+  }
+}
