@@ -1,17 +1,25 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AppConfigService } from 'src/config/app-config.service';
 import { prettyDestination } from 'src/common/logging/logging.module';
 import { freePort } from 'test/utils/free-port';
 import { LogCapture } from 'test/utils/log-capture';
 import { PANEL_ROOT, panelEntry } from 'test/utils/panel-process';
 
-/** Starts the panel (dist/main.js or src/main.ts: panelEntry) as `npm start` would (embedded database in memory) and returns what it printed until it listened. */
+/**
+ * Starts the panel (dist/main.js or src/main.ts: panelEntry) as `npm start` would, with a new embedded database in a
+ * directory (a copy of the initdb template, then the migrations: memory:// would run initdb in WebAssembly at each
+ * start, ≈ 3 s of CPU), and returns what it printed until it listened.
+ */
 const startPanel = async (env: Record<string, string>): Promise<string> => {
   const port = await freePort();
-  return new Promise((done, fail) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'hatchery-logging-'));
+  return new Promise<string>((done, fail) => {
     const child = spawn(process.execPath, panelEntry('main'), {
       cwd: PANEL_ROOT,
-      env: { PATH: process.env.PATH, TS_NODE_PROJECT: 'tsconfig.json', NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), APP_URL: `http://localhost:${port}`, PGLITE_DIR: 'memory://', ...env },
+      env: { PATH: process.env.PATH, TS_NODE_PROJECT: 'tsconfig.json', NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), APP_URL: `http://localhost:${port}`, DATA_DIR: dataDir, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -28,7 +36,7 @@ const startPanel = async (env: Record<string, string>): Promise<string> => {
       clearTimeout(timer);
       done(out);
     });
-  });
+  }).finally(() => rmSync(dataDir, { recursive: true, force: true }));
 };
 
 const START_UP_CONTEXTS = ['InstanceLoader', 'RoutesResolver', 'RouterExplorer'];
