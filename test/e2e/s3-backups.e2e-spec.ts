@@ -182,6 +182,27 @@ const setUp = async (db: 'postgres' | 'pglite') => {
     );
     await p.t.app.get(DataSource).query('DELETE FROM backup WHERE uuid IN ($1, $2)', [stale, fresh]);
   });
+
+  it('should take the objects and open uploads of a deleted server out of the bucket, and keep the server while the bucket refuses', async () => {
+    const doomed = await env.newServer('Short-lived', 64 * 1024);
+    const kept = await env.backUp(doomed);
+    expect(kept).toMatchObject({ status: 'successful' });
+    const pending = (
+      await p.t.app.get(DataSource).query(`INSERT INTO backup (uuid, server_id, name, disk, backup_host_id) VALUES (gen_random_uuid(), $1, 'uploading', 's3', $2) RETURNING uuid`, [doomed.id, host.id])
+    )[0].uuid as string;
+    await p.sim.panel.getBackupRemoteUploadUrls(pending, MIB);
+    expect(s3.uploads().map((u) => u.key)).toEqual([`${doomed.uuid}/${pending}.tar.gz`]);
+
+    // A bucket that refuses (a wrong secret) stops the deletion: nothing is left behind unseen.
+    await p.t.app.get(DataSource).query(`UPDATE backup_host SET bucket = 'no-such-bucket' WHERE id = $1`, [host.id]);
+    await p.admin('delete', `/api/admin/servers/${doomed.id}`).expect((r) => expect(r.status).toBeGreaterThanOrEqual(400));
+    expect(await p.t.app.get(DataSource).query('SELECT id FROM server WHERE id = $1', [doomed.id])).toHaveLength(1);
+    await p.t.app.get(DataSource).query(`UPDATE backup_host SET bucket = $2 WHERE id = $1`, [host.id, s3.bucket]);
+
+    await p.admin('delete', `/api/admin/servers/${doomed.id}`).expect(204);
+    expect(await s3.objectSize(`${doomed.uuid}/${kept.uuid}.tar.gz`)).toBeNull();
+    expect(s3.uploads()).toEqual([]);
+  });
 });
 
 (hasPaper ? describe : describe.skip).each(dbKinds(['pglite']))('backup hosts (%s)', (db) => {

@@ -39,6 +39,11 @@ export class BackupsRepository {
     return repo.save(repo.create(entry));
   }
 
+  /** The server's backups kept in S3 (stored objects and uploads under way), oldest first. */
+  s3OfServer(serverId: string): Promise<BackupEntity[]> {
+    return this.backups.find({ where: { serverId, disk: 's3' }, order: { id: 'ASC' } });
+  }
+
   findById(id: string): Promise<BackupEntity | null> {
     return this.backups.findOneBy({ id });
   }

@@ -17,6 +17,7 @@ import type { ServerActivityLog } from 'src/modules/servers/server-activity';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import { strictMock } from 'test/utils/strict-mock';
 import type { ServerRecords } from 'src/modules/servers/server-records';
+import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 
 const manager = {} as EntityManager;
 const now = new Date('2026-03-04T05:06:07.891Z');
@@ -64,6 +65,7 @@ const build = (
     strictMock<AppConfigService>('config', { backups: { zeroLimitUnlimited: options.zeroLimitUnlimited ?? false } }),
     strictMock<Clock>('clock', { now: () => now }),
     strictMock<BackupStorage>('storage', { s3HostOfNode: jest.fn().mockResolvedValue(null) }),
+    new ServerDeletionSteps(),
   );
 
 /** The repository calls of a creation that gets as far as the daemon. */

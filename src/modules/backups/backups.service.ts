@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
@@ -18,6 +18,7 @@ import type { ServerAccess } from 'src/modules/servers/server-access';
 import { ActivityOptions, ServerActivityLog } from 'src/modules/servers/server-activity';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
+import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { ServerRecords } from 'src/modules/servers/server-records';
 
 export type BackupList = Omit<Paginated<BackupResponseDto>, 'meta'> & { meta: BackupListMetaDto };
@@ -50,7 +51,7 @@ export const parseIgnored = (text: string | undefined): string[] =>
  * the row back out.
  */
 @Injectable()
-export class BackupsService {
+export class BackupsService implements OnModuleInit {
   private readonly logger = new Logger(BackupsService.name);
 
   constructor(
@@ -62,7 +63,12 @@ export class BackupsService {
     private readonly config: AppConfigService,
     private readonly clock: Clock,
     private readonly storage: BackupStorage,
+    private readonly deletionSteps: ServerDeletionSteps,
   ) {}
+
+  onModuleInit(): void {
+    this.deletionSteps.register('backups', (server, { force }) => this.removeStoredOf(server, force));
+  }
 
   async list(access: ServerAccess, page: Page): Promise<BackupList> {
     const { server } = access;
@@ -198,6 +204,24 @@ export class BackupsService {
     }
     await this.activity(server, by, 'server.backup.start', { ...this.subject(backup), locked: backup.isLocked }, { at });
     return (await this.repo.findById(backup.id)) ?? backup;
+  }
+
+  /**
+   * A deleted server's S3 objects (and uploads under way) leave the bucket with it: the node deletes
+   * local archives itself, but nothing would ever delete these. A bucket that refuses stops the
+   * deletion, unless `force`; the rows go with the server's.
+   */
+  private async removeStoredOf(server: Pick<ServerSnapshot, 'id' | 'uuid'>, force: boolean): Promise<void> {
+    for (const backup of await this.repo.s3OfServer(server.id)) {
+      try {
+        await this.storage.remove(server.uuid, backup);
+      } catch (e) {
+        if (!force) {
+          throw e;
+        }
+        this.logger.warn({ backup: backup.uuid, error: e instanceof Error ? e.message : String(e) }, 'could not remove a deleted server\'s backup from S3');
+      }
+    }
   }
 
   /** Deletes the oldest unlocked successful backups until at most `keep` count toward the limit. */
