@@ -48,7 +48,9 @@ export const mountQuery = (id: string) =>
 export const eggChoicesQuery = () =>
   queryOptions({
     queryKey: keys.eggs,
-    queryFn: async (): Promise<Choice[]> => (await readAll((query) => api.GET('/api/admin/eggs', { params: { query } }))).map((e) => ({ id: e.id, name: e.name })),
+    queryFn: async (): Promise<Choice[]> => (await readAll((query) => api.GET('/api/admin/eggs', { params: { query } })))
+      // Eggs of several nests share names (every nest may have its Paper): the nest tells them apart.
+      .map((e) => ({ id: e.id, name: `${e.name} (${e.nestName})` })),
   });
 
 export const nodeChoicesQuery = () =>
