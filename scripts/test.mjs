@@ -1,15 +1,17 @@
-// `npm test`: every check the project has, in the order that gives an answer soonest on two cores.
+// `npm test`: every check the project has, arranged to end soonest on two cores.
 //
 //   1. build (server and web UI, each only when its sources changed: scripts/build.mjs)
-//   2. the static checks and the fast suites, in two lanes side by side (each is mostly one process on
-//      one core, and the two take about as long): typecheck, dead code (knip), the web UI's unit tests
-//      (Vitest); lint, the web UI's size
-//   3. Jest (unit and end-to-end, two workers)
-//   4. the browser tests (Playwright, two workers)
+//   2. two lanes side by side, until both end:
+//      - the browser tests (Playwright): they mostly wait, on the panel, the Wings simulator's timings
+//        and Chromium's rendering (run alone, they kept the two cores about a third busy), so they run
+//        beside everything else rather than after it;
+//      - the static checks and the fast suites, themselves in two lanes (each step is mostly one
+//        process on one core, and the two take about as long): typecheck, dead code (knip), the web
+//        UI's unit tests (Vitest); lint, the web UI's size; then Jest (unit and end-to-end).
 //
-// A step in a lane prints its output when it ends, so two lanes never interleave their lines. The run
-// stops at the first stage that fails (a lane finishes the step it is in) and ends with the time of
-// each step. Any step can be run alone: see the `test:*`, `typecheck`, `lint` scripts in package.json.
+// A step prints its output when it ends, so lanes never interleave their lines. A failing step stops
+// its own lane (the other lane finishes what it is running); the run ends with the time of each step.
+// Any step can be run alone: see the `test:*`, `typecheck`, `lint` scripts in package.json.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -61,11 +63,13 @@ const summary = () => {
   }
 };
 
+const checks = async () =>
+  (await Promise.all([lane(['typecheck', 'lint:dead', 'test:web']), lane(['lint', 'test:size'])])).find((s) => s !== 0) ??
+  (await step('test:jest', { buffered: true }));
+
 const stages = [
   () => step('build'),
-  async () => (await Promise.all([lane(['typecheck', 'lint:dead', 'test:web']), lane(['lint', 'test:size'])])).find((s) => s !== 0) ?? 0,
-  () => step('test:jest'),
-  () => step('test:browser'),
+  async () => (await Promise.all([step('test:browser', { buffered: true }), checks()])).find((s) => s !== 0) ?? 0,
 ];
 
 const started = performance.now();
