@@ -16,7 +16,7 @@ type Entry<K extends CacheKind> = K extends keyof HotCacheEntries ? HotCacheEntr
 /**
  * The in-process caches of what every request reads, as small plain values (never entities):
  * credential snapshots by hash, server snapshots by reference, a server's allocations and subuser
- * grants. Readers share what is stored; every stored type is read-only, and the owning module builds
+ * grants, and servers' Wings configurations. Readers share what is stored; every stored type is read-only, and the owning module builds
  * a fresh object from it when a caller needs one it may change. Entries are dropped by `apply` for each
  * row change (ChangeSubscriber in this process, ChangeFeed from the others), and nothing is served
  * or stored while `live` is false: on PostgreSQL that is whenever the change feed is not listening,
@@ -30,6 +30,7 @@ export class HotCaches {
   readonly servers: TaggedCache<Entry<'servers'>>;
   readonly allocations: TaggedCache<Entry<'allocations'>>;
   readonly grants: TaggedCache<Entry<'grants'>>;
+  readonly configs: TaggedCache<Entry<'configs'>>;
   private readonly byKind: Record<CacheKind, Pick<TaggedCache<unknown>, 'clear' | 'invalidateTag'>>;
   private live: boolean;
   private readonly listeners: { table: RowChange['table']; reload: () => void }[] = [];
@@ -45,7 +46,8 @@ export class HotCaches {
     this.servers = cache();
     this.allocations = cache();
     this.grants = cache();
-    this.byKind = { apiKeys: this.apiKeys, sessions: this.sessions, servers: this.servers, allocations: this.allocations, grants: this.grants };
+    this.configs = cache();
+    this.byKind = { apiKeys: this.apiKeys, sessions: this.sessions, servers: this.servers, allocations: this.allocations, grants: this.grants, configs: this.configs };
   }
 
   /**

@@ -17,10 +17,17 @@ describe('invalidationFor', () => {
       clear: ['apiKeys', 'sessions', 'servers'],
     });
     expect(invalidationFor({ table: 'user', op: 'remove' }).clear).toEqual(['apiKeys', 'sessions', 'servers', 'grants']);
-    expect(invalidationFor({ table: 'server', op: 'update', after: { status: null }, changed: ['status'] }).clear).toEqual(['servers']);
-    expect(invalidationFor({ table: 'server', op: 'remove' }).clear).toEqual(['servers', 'allocations', 'grants']);
+    expect(invalidationFor({ table: 'server', op: 'update', after: { status: null }, changed: ['status'] }).clear).toEqual(['servers', 'configs']);
+    expect(invalidationFor({ table: 'server', op: 'remove' }).clear).toEqual(['servers', 'configs', 'allocations', 'grants']);
     // A TRUNCATE heard from the feed.
-    expect(invalidationFor({ table: 'egg', op: 'unknown' }).clear).toEqual(['servers']);
+    expect(invalidationFor({ table: 'egg', op: 'unknown' }).clear).toEqual(['servers', 'configs']);
+  });
+
+  it('should drop every Wings configuration on any write to a table only they are built from', () => {
+    for (const table of ['egg_variable', 'server_variable', 'location', 'mount', 'mount_node', 'mount_server']) {
+      expect(invalidationFor({ table, op: 'insert', id: '1', after: { id: '1' } })).toEqual({ tags: [], clear: ['configs'] });
+      expect(invalidationFor({ table, op: 'unknown' })).toEqual({ tags: [], clear: ['configs'] });
+    }
   });
 
   it('should ignore inserts nothing cached can depend on', () => {
@@ -33,9 +40,9 @@ describe('invalidationFor', () => {
       invalidationFor({ table: 'allocation', op: 'update', id: '4', before: { serverId: '1' }, after: { id: '4', serverId: '2' }, changed: ['serverId'] }),
     ).toEqual({ tags: ['allocation:4', 'allocations:1', 'allocations:2'], clear: [] });
     expect(invalidationFor({ table: 'allocation', op: 'insert', id: '5', after: { id: '5', serverId: '2' } })).toEqual({ tags: ['allocations:2'], clear: [] });
-    expect(invalidationFor({ table: 'allocation', op: 'update', after: { serverId: '2' }, changed: ['serverId'] })).toEqual({ tags: [], clear: ['allocations'] });
+    expect(invalidationFor({ table: 'allocation', op: 'update', after: { serverId: '2' }, changed: ['serverId'] })).toEqual({ tags: [], clear: ['allocations', 'configs'] });
     // From the feed the new owner is unknown.
-    expect(invalidationFor({ table: 'allocation', op: 'unknown', id: '4' })).toEqual({ tags: [], clear: ['allocations'] });
+    expect(invalidationFor({ table: 'allocation', op: 'unknown', id: '4' })).toEqual({ tags: [], clear: ['allocations', 'configs'] });
   });
 
   it('should drop a cached grant, or its cached absence, by server and user', () => {

@@ -1,5 +1,5 @@
 /** The caches of HotCaches, by what they hold. */
-export type CacheKind = 'apiKeys' | 'sessions' | 'servers' | 'allocations' | 'grants';
+export type CacheKind = 'apiKeys' | 'sessions' | 'servers' | 'allocations' | 'grants' | 'configs';
 
 /**
  * A write to a table, as the TypeORM subscriber sees it (op, and the values when it has them) or as
@@ -24,8 +24,19 @@ interface Invalidation {
   clear: CacheKind[];
 }
 
-/** The tables whose rows the caches hold, and the trigger of the AddChangeNotifications migration watches. */
-export const WATCHED_TABLES = ['user', 'api_key', 'session', 'server', 'node', 'egg', 'allocation', 'subuser'] as const;
+/**
+ * Tables only servers' Wings configurations are built from (a server's variable values, its egg's
+ * variables, its node's location, mounts and their links to nodes and servers). They change seldom
+ * and are not cached row by row: any write to one drops every cached configuration.
+ */
+export const CONFIGURATION_TABLES = ['egg_variable', 'server_variable', 'location', 'mount', 'mount_node', 'mount_server'] as const;
+const CONFIGURATION_ONLY: ReadonlySet<string> = new Set(CONFIGURATION_TABLES);
+
+/**
+ * The tables whose rows the caches are built from. The AddChangeNotifications migration's trigger
+ * watches the first eight, row by row; AddConfigurationChangeNotifications the rest, by statement.
+ */
+export const WATCHED_TABLES = ['user', 'api_key', 'session', 'server', 'node', 'egg', 'allocation', 'subuser', ...CONFIGURATION_TABLES] as const;
 
 /**
  * Columns that only record use: the auth path writes them (and patches its cached copy itself), and
@@ -68,7 +79,9 @@ export const idText = (value: unknown): string | undefined =>
  * - an API key or session: `api_key:<id>` / `session:<id>`, and `user:<id>` of its owner;
  * - a server (by uuid and by identifier): `server:<id>`, `user:<owner>`, `node:<id>`, `egg:<id>`;
  * - a server's allocations: `server:<id>`, `allocations:<server id>`, `allocation:<id>` of each;
- * - a subuser grant, or its absence: `grant:<server>:<user>`, `server:<id>`, `user:<id>`.
+ * - a subuser grant, or its absence: `grant:<server>:<user>`, `server:<id>`, `user:<id>`;
+ * - a server's Wings configuration: `server:<id>`, `node:<id>`, `egg:<id>`, `allocations:<server id>`
+ *   and `allocation:<id>` of each (the tables of CONFIGURATION_TABLES clear them all).
  * A change to a known row drops its tag; a change to unknown rows clears every cache that could
  * hold one of them (for a removal, also those that its cascades reach).
  */
@@ -90,17 +103,17 @@ export const invalidationFor = (change: RowChange): Invalidation => {
       // Deleting a server frees its allocations and cascades to its subusers.
       return id !== undefined
         ? { tags: [`server:${id}`], clear: [] }
-        : { tags: [], clear: op === 'insert' ? [] : ['servers', ...(removal ? (['allocations', 'grants'] as const) : [])] };
+        : { tags: [], clear: op === 'insert' ? [] : ['servers', 'configs', ...(removal ? (['allocations', 'grants'] as const) : [])] };
     case 'node':
-      return id !== undefined ? { tags: [`node:${id}`], clear: [] } : { tags: [], clear: op === 'insert' ? [] : ['servers', ...(removal ? (['allocations'] as const) : [])] };
+      return id !== undefined ? { tags: [`node:${id}`], clear: [] } : { tags: [], clear: op === 'insert' ? [] : ['servers', 'configs', ...(removal ? (['allocations'] as const) : [])] };
     case 'egg':
-      return id !== undefined ? { tags: [`egg:${id}`], clear: [] } : { tags: [], clear: op === 'insert' ? [] : ['servers'] };
+      return id !== undefined ? { tags: [`egg:${id}`], clear: [] } : { tags: [], clear: op === 'insert' ? [] : ['servers', 'configs'] };
     case 'allocation':
       return allocationInvalidation(change);
     case 'subuser':
       return subuserInvalidation(change);
     default:
-      return { tags: [], clear: [] };
+      return CONFIGURATION_ONLY.has(table) ? { tags: [], clear: ['configs'] } : { tags: [], clear: [] };
   }
 };
 
@@ -115,7 +128,7 @@ const allocationInvalidation = ({ id, op, before, after }: RowChange): Invalidat
   if (op === 'insert' && after !== undefined) {
     return { tags: servers.map((s) => `allocations:${s}`), clear: [] };
   }
-  return { tags: [], clear: ['allocations'] };
+  return { tags: [], clear: ['allocations', 'configs'] };
 };
 
 /** A grant is cached by (server, user), its absence too: a new row must drop the cached "no grant". */

@@ -9,6 +9,14 @@ import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServersRepository, type ServerVariableValue } from 'src/modules/servers/servers.repository';
 import { ServerAllocations } from 'src/modules/nodes/server-allocations';
 import { MountsService } from 'src/modules/mounts/mounts.service';
+import { HotCaches } from 'src/common/hot-cache/hot-caches';
+
+declare module 'src/common/hot-cache/hot-caches' {
+  interface HotCacheEntries {
+    /** A server's Wings configuration, by server id, frozen (the boot list and the application API's environments). */
+    configs: DaemonServerConfiguration;
+  }
+}
 
 /** `settings` of GET /api/remote/servers/{uuid} (docs/wings.md#server-configuration). */
 export interface ServerSettings {
@@ -62,7 +70,62 @@ export class ServerConfigService {
     private readonly eggs: EggsService,
     private readonly nodes: LocationsService,
     private readonly mounts: MountsService,
+    private readonly caches: HotCaches,
   ) {}
+
+  /**
+   * The configurations of these servers by id, from the cache where it has them; the others are
+   * loaded, built in one batch and stored. Building a page of them was most of a node boot's CPU.
+   * A server gone meanwhile is absent.
+   */
+  async configurationsOf(ids: readonly string[]): Promise<Map<string, DaemonServerConfiguration>> {
+    const cache = this.caches.configs;
+    const found = new Map<string, DaemonServerConfiguration>();
+    const missing: string[] = [];
+    for (const id of ids) {
+      const hit = cache.get(id);
+      if (hit === undefined) {
+        missing.push(id);
+      } else {
+        found.set(id, hit);
+      }
+    }
+    if (missing.length === 0) {
+      return found;
+    }
+    // Taken before the rows are read, so that a change heard meanwhile refuses the store.
+    const ticket = cache.ticket();
+    const rows = await this.servers.findByIds(missing);
+    const built = await this.built(rows);
+    rows.forEach((server, i) => {
+      const configuration = deepFreeze(built[i].configuration);
+      cache.set(server.id, configuration, configurationTags(server, built[i].allocationIds), ticket);
+      found.set(server.id, configuration);
+    });
+    return found;
+  }
+
+  /**
+   * The configurations of servers the caller has loaded: cached ones as they are, the others built
+   * (and not stored, since the rows were read before any ticket could be taken).
+   */
+  async configurationsFor(servers: LoadedServer[]): Promise<Map<string, DaemonServerConfiguration>> {
+    const found = new Map<string, DaemonServerConfiguration>();
+    const missing: LoadedServer[] = [];
+    for (const server of servers) {
+      const hit = this.caches.configs.get(server.id);
+      if (hit === undefined) {
+        missing.push(server);
+      } else {
+        found.set(server.id, hit);
+      }
+    }
+    if (missing.length > 0) {
+      const built = await this.configurations(missing);
+      missing.forEach((server, i) => found.set(server.id, built[i]));
+    }
+    return found;
+  }
 
   /** One server's configuration: five small queries (allocations, variables, values, location, mounts). */
   async configuration(server: LoadedServer, manager?: EntityManager): Promise<DaemonServerConfiguration> {
@@ -84,21 +147,30 @@ export class ServerConfigService {
    * server, whatever the page size.
    */
   async configurations(servers: LoadedServer[]): Promise<DaemonServerConfiguration[]> {
+    return (await this.built(servers)).map((b) => b.configuration);
+  }
+
+  /** The configurations of these servers, with the ids of the allocations each was built from. */
+  private async built(servers: LoadedServer[]): Promise<{ configuration: DaemonServerConfiguration; allocationIds: string[] }[]> {
     const ids = servers.map((s) => s.id);
     const allocations = await this.nodeAllocations.byServer(ids);
     const variables = await this.eggs.variablesOfEggs([...new Set(servers.map((s) => s.eggId))]);
     const values = await this.servers.serverValuesOfServers(ids);
     const locations = await this.nodes.findLocations([...new Set(servers.flatMap((s) => (s.node.locationId ? [s.node.locationId] : [])))]);
     const mounts = await this.mounts.configuredFor(ids);
-    return servers.map((s) =>
-      this.build(s, {
-        allocations: allocations.get(s.id) ?? [],
-        variables: variables.get(s.eggId) ?? [],
-        values: values.get(s.id) ?? [],
-        locationShort: (s.node.locationId ? locations.get(s.node.locationId)?.short : undefined) ?? '',
-        mounts: mounts.get(s.id) ?? [],
-      }),
-    );
+    return servers.map((s) => {
+      const own = allocations.get(s.id) ?? [];
+      return {
+        configuration: this.build(s, {
+          allocations: own,
+          variables: variables.get(s.eggId) ?? [],
+          values: values.get(s.id) ?? [],
+          locationShort: (s.node.locationId ? locations.get(s.node.locationId)?.short : undefined) ?? '',
+          mounts: mounts.get(s.id) ?? [],
+        }),
+        allocationIds: own.map((a) => a.id),
+      };
+    });
   }
 
   /** The egg variables' values (the server's own, else the default), plus the P_SERVER_* values Wings expects. */
@@ -172,3 +244,26 @@ export class ServerConfigService {
     return { container_image: source.scriptContainer, entrypoint: source.scriptEntry, script: source.scriptInstall ?? '' };
   }
 }
+
+/**
+ * What a cached configuration is built from and dropped with: the server, its node (location, address),
+ * its egg, its allocations. Its variable values, the egg's variables, locations and mounts are in
+ * CONFIGURATION_TABLES (src/common/hot-cache/row-changes.ts): any write to those drops every configuration.
+ */
+const configurationTags = (server: LoadedServer, allocationIds: string[]): string[] => [
+  `server:${server.id}`,
+  `node:${server.nodeId}`,
+  `egg:${server.eggId}`,
+  `allocations:${server.id}`,
+  ...allocationIds.map((id) => `allocation:${id}`),
+];
+
+const deepFreeze = <T>(value: T): T => {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) {
+      deepFreeze(child);
+    }
+  }
+  return value;
+};

@@ -285,16 +285,6 @@ export class ServersRepository {
     return manager.getRepository(ServerEntity).findBy({ nodeId, status: 'restoring_backup' });
   }
 
-  findPage(where: { ownerId?: string; nodeId?: string }, skip: number, take: number): Promise<[LoadedServer[], number]> {
-    return this.servers.findAndCount({
-      where,
-      relations: { node: true, egg: true, owner: true },
-      order: { id: 'ASC' },
-      skip,
-      take,
-    }) as Promise<[LoadedServer[], number]>;
-  }
-
   insert(server: Partial<ServerEntity>, manager: EntityManager): Promise<ServerEntity> {
     const repo = manager.getRepository(ServerEntity);
     return repo.save(repo.create(server)).catch(externalIdTaken);
@@ -365,6 +355,22 @@ export class ServersRepository {
   async idsOnNode(nodeId: string): Promise<string[]> {
     const rows = await this.servers.find({ where: { nodeId }, select: { id: true }, order: { id: 'ASC' } });
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * One page of a node's server ids, in id order, and how many servers it has in all (a node's boot
+   * list, whose configurations are mostly cached: the rows are loaded only for the misses).
+   */
+  async idPageOnNode(nodeId: string, skip: number, take: number): Promise<{ ids: string[]; total: number }> {
+    const rows = await queryPrepared<{ id: string; total: string }>(
+      this.servers.manager,
+      'server-id-page-on-node',
+      'SELECT id::text AS id, count(*) OVER () AS total FROM server WHERE node_id = $1 ORDER BY id LIMIT $2 OFFSET $3',
+      [nodeId, take, skip],
+    );
+    // Past the last page the window has no row to carry the total.
+    const total = rows.length > 0 ? Number(rows[0].total) : await this.servers.countBy({ nodeId });
+    return { ids: rows.map((r) => r.id), total };
   }
 
   /** Locks the server's row, so that checks of a per-server limit (allocations, backups, databases) and the change they allow are one step. */

@@ -45,8 +45,8 @@ export class ApplicationServerViews {
     const ids = servers.map((s) => s.id);
     const loaded = await this.servers.findLoadedMany(ids);
     const rows = [...loaded.values()];
-    const configurations = await this.serverConfig.configurations(rows);
-    const environments = new Map(rows.map((row, i) => [row.id, configurations[i].settings.environment]));
+    const configurations = await this.serverConfig.configurationsFor(rows);
+    const environments = new Map(rows.map((row) => [row.id, configurations.get(row.id)?.settings.environment]));
     const eggs = await this.eggs.findEggs([...new Set(servers.map((s) => s.eggId))]);
     const allocations = includes.has('allocations') && may('allocations') ? await this.allocations.ofServers(ids) : new Map<string, AllocationResponseDto[]>();
     const databases = includes.has('databases') && may('server_databases') ? await this.databases.recordsOfServers(ids) : new Map<string, DatabaseRecord[]>();

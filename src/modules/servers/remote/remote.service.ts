@@ -36,9 +36,12 @@ export class RemoteService {
 
   /** Wings reads `meta` as numbers and asks for pages current_page+1..last_page next. */
   async list(node: NodeEntity, page: number, perPage: number) {
-    const [rows, total] = await this.servers.findPage({ nodeId: node.id }, (page - 1) * perPage, perPage);
-    const configurations = await this.config.configurations(rows);
-    const data = rows.map((s, i) => ({ uuid: s.uuid, ...configurations[i] }));
+    const { ids, total } = await this.servers.idPageOnNode(node.id, (page - 1) * perPage, perPage);
+    const configurations = await this.config.configurationsOf(ids);
+    const data = ids.flatMap((id) => {
+      const configuration = configurations.get(id);
+      return configuration ? [{ uuid: configuration.settings.uuid, ...configuration }] : [];
+    });
     const from = total === 0 ? 0 : (page - 1) * perPage + 1;
     return {
       data,
