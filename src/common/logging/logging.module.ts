@@ -59,7 +59,8 @@ const censorHeaders = (headers: Record<string, unknown> | undefined): Record<str
   return out;
 };
 
-const redactUrl = (url: string): string => url.replace(SECRET_QUERY, '$1[Redacted]');
+// Most request URLs have no query string: those skip the regular expression (it ran on every request line).
+const redactUrl = (url: string): string => (url.includes('=') ? url.replace(SECRET_QUERY, '$1[Redacted]') : url);
 
 /**
  * Standard output, written asynchronously: on Linux a write to a pipe (a container's log, a

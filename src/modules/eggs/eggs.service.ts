@@ -89,7 +89,12 @@ export class EggsService {
   async variablesOfEggs(eggIds: string[]): Promise<Map<string, EggVariableEntity[]>> {
     const byEgg = new Map<string, EggVariableEntity[]>();
     for (const v of await this.repo.findVariablesOfEggs(eggIds)) {
-      byEgg.set(v.eggId, [...(byEgg.get(v.eggId) ?? []), v]);
+      const list = byEgg.get(v.eggId);
+      if (list) {
+        list.push(v);
+      } else {
+        byEgg.set(v.eggId, [v]);
+      }
     }
     return byEgg;
   }
