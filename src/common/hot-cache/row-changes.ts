@@ -29,7 +29,7 @@ interface Invalidation {
  * variables, its node's location, mounts and their links to nodes and servers). They change seldom
  * and are not cached row by row: any write to one drops every cached configuration.
  */
-export const CONFIGURATION_TABLES = ['egg_variable', 'server_variable', 'location', 'mount', 'mount_node', 'mount_server'] as const;
+const CONFIGURATION_TABLES = ['egg_variable', 'server_variable', 'location', 'mount', 'mount_node', 'mount_server'] as const;
 const CONFIGURATION_ONLY: ReadonlySet<string> = new Set(CONFIGURATION_TABLES);
 
 /**
