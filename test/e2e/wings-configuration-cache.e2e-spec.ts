@@ -4,7 +4,7 @@ import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { eggFixtureFiles } from 'test/utils/fixtures';
 import type { Json } from 'test/utils/nodes';
 import { countQueries } from 'test/utils/query-counter';
-import { SimPanel, startSimPanel } from 'test/utils/sim-panel';
+import { addSimNode, SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
@@ -21,6 +21,7 @@ const WARM_PAGE = [expect.stringMatching(/^SELECT .* FROM "node" "NodeEntity" WH
   let p: SimPanel;
   let server: { id: string; uuid: string };
   let doomed: { id: string; uuid: string };
+  let mover: { id: string; uuid: string };
   let nodeAuth: string;
 
   /** What the node reads about `uuid` in its boot list (page 1 of 50), after every change is heard. */
@@ -49,8 +50,10 @@ const WARM_PAGE = [expect.stringMatching(/^SELECT .* FROM "node" "NodeEntity" WH
     nodeAuth = `Bearer ${p.sim.configuration.tokenId}.${p.sim.configuration.token}`;
     server = await p.createServer({ name: 'Cached' });
     doomed = await p.createServer({ name: 'Doomed' });
-    await p.installed(server.id);
-    await p.installed(doomed.id);
+    mover = await p.createServer({ name: 'Mover' });
+    for (const { id } of [server, doomed, mover]) {
+      await p.installed(id);
+    }
   });
 
   afterAll(async () => {
@@ -70,14 +73,14 @@ const WARM_PAGE = [expect.stringMatching(/^SELECT .* FROM "node" "NodeEntity" WH
       expect(queries).toEqual(WARM_PAGE);
     }
     expect(hot.body).toEqual(cold.body);
-    expect(hot.body.meta).toEqual({ current_page: 1, from: 1, last_page: 1, per_page: 50, to: 2, total: 2 });
+    expect(hot.body.meta).toEqual({ current_page: 1, from: 1, last_page: 1, per_page: 50, to: 3, total: 3 });
     for (const entry of hot.body.data as Json[]) {
       expect(entry).toEqual(await freshEntry(entry.uuid));
     }
     // A page past the last one still says how many there are.
     const past = await p.t.http().get('/api/remote/servers?page=3&per_page=50').set('Authorization', nodeAuth).expect(200);
     expect(past.body.data).toEqual([]);
-    expect(past.body.meta).toMatchObject({ current_page: 3, last_page: 1, total: 2 });
+    expect(past.body.meta).toMatchObject({ current_page: 3, last_page: 1, total: 3 });
   });
 
   it('should show an administrator’s build and startup changes (the server)', async () => {
@@ -185,4 +188,29 @@ const WARM_PAGE = [expect.stringMatching(/^SELECT .* FROM "node" "NodeEntity" WH
       expect(await bootEntry()).toEqual(await freshEntry());
     });
   }
+
+  it('should move a transferred server from its old node’s boot list to its new node’s, with the new allocations', async () => {
+    const target = await addSimNode(p, 'cache-target', '25700-25709');
+    try {
+      const targetAuth = `Bearer ${target.sim.configuration.tokenId}.${target.sim.configuration.token}`;
+      await bootEntry(mover.uuid);
+      expect(p.t.app.get(HotCaches).configs.get(mover.id)).toBeDefined();
+
+      const free = ((await p.admin('get', `/api/admin/nodes/${target.nodeId}/allocations?perPage=100`).expect(200)).body.data as Json[]).filter((a) => !a.assigned);
+      await p.admin('post', `/api/admin/servers/${mover.id}/transfer`).send({ nodeId: Number(target.nodeId), allocationId: free[0].id }).expect(202);
+      await waitFor(async () => ['completed', 'failed'].includes((await p.admin('get', `/api/admin/servers/${mover.id}/transfer`).expect(200)).body.data.state));
+      expect((await p.admin('get', `/api/admin/servers/${mover.id}/transfer`).expect(200)).body.data.state).toBe('completed');
+
+      await p.t.app.get(ChangeFeed).caughtUp();
+      const source = await p.t.http().get('/api/remote/servers?page=0&per_page=50').set('Authorization', nodeAuth).expect(200);
+      expect((source.body.data as Json[]).map((x) => x.uuid)).not.toContain(mover.uuid);
+      const moved = await p.t.http().get('/api/remote/servers?page=0&per_page=50').set('Authorization', targetAuth).expect(200);
+      const entry = (moved.body.data as Json[]).find((x) => x.uuid === mover.uuid);
+      expect(entry?.settings.allocations.default).toEqual({ ip: '0.0.0.0', port: free[0].port });
+      const fromTarget = await p.t.http().get(`/api/remote/servers/${mover.uuid}`).set('Authorization', targetAuth).expect(200);
+      expect(entry).toEqual({ uuid: mover.uuid, ...fromTarget.body });
+    } finally {
+      await target.sim.stop();
+    }
+  });
 });
