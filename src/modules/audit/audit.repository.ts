@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { FindOptionsWhere, Repository, SelectQueryBuilder } from 'typeorm';
+import { Keyset, keysetClause, keysetTimestamp } from 'src/common/http/cursor';
+import { fromNearestEnd, Page } from 'src/common/http/pagination';
+import { AuditLogCountEntity, AuditLogEntity } from 'src/modules/audit/audit-log.entity';
+
+/** The audit log's orders: the admin list by id, a user's own events by time (then id). */
+export type AuditSort = 'id' | 'time';
+
+/** An entry with its sort key as a cursor keeps it. */
+export interface KeyedAuditRow {
+  row: AuditLogEntity;
+  key: string[];
+}
+
+const KEY_COLUMNS = {
+  id: [{ column: 'a.id', cast: 'bigint' }],
+  time: [
+    { column: 'a.created_at', cast: 'timestamptz' },
+    { column: 'a.id', cast: 'bigint' },
+  ],
+} as const;
+
+@Injectable()
+export class AuditRepository {
+  constructor(
+    @InjectRepository(AuditLogEntity) private readonly repo: Repository<AuditLogEntity>,
+    @InjectRepository(AuditLogCountEntity) private readonly counts: Repository<AuditLogCountEntity>,
+  ) {}
+
+  /** Exact: unfiltered from the counter the triggers keep, filtered through the filter's index. */
+  async count(where: FindOptionsWhere<AuditLogEntity>): Promise<number> {
+    if (Object.keys(where).length === 0) {
+      const [{ total }] = await this.counts.query<{ total: string | null }[]>('SELECT sum(n)::text AS total FROM audit_log_count');
+      return Number(total ?? 0);
+    }
+    return this.repo.count({ where });
+  }
+
+  /** A page-number page, newest first (oldest first with `ascending`), read from its nearer end. */
+  async page(where: FindOptionsWhere<AuditLogEntity>, sort: AuditSort, page: Page, ascending = false): Promise<[AuditLogEntity[], number]> {
+    const total = await this.count(where);
+    const at = fromNearestEnd(page, total);
+    if (at.take === 0) {
+      return [[], total];
+    }
+    const order = ascending !== at.reversed ? 'ASC' : 'DESC';
+    const rows = await this.repo.find({ where, order: sort === 'id' ? { id: order } : { createdAt: order, id: order }, skip: at.skip, take: at.take });
+    return [at.reversed ? rows.reverse() : rows, total];
+  }
+
+  /** Up to `take` entries past `keyset` in its direction (newest first going `next`), with their keys. */
+  async keysetPage(where: FindOptionsWhere<AuditLogEntity>, sort: AuditSort, keyset: Keyset | null, take: number): Promise<KeyedAuditRow[]> {
+    const clause = keysetClause(KEY_COLUMNS[sort], keyset);
+    let qb: SelectQueryBuilder<AuditLogEntity> = this.repo.createQueryBuilder('a').where(where);
+    if (clause.where) {
+      qb = qb.andWhere(clause.where, clause.params);
+    }
+    if (sort === 'time') {
+      qb = qb.addSelect(keysetTimestamp('a.created_at'), 'cursor_at').orderBy('a.created_at', clause.order);
+    }
+    qb = qb.addOrderBy('a.id', clause.order).limit(take);
+    const { entities, raw } = await qb.getRawAndEntities<{ cursor_at?: string }>();
+    return entities.map((row, i) => ({ row, key: sort === 'time' ? [raw[i].cursor_at ?? '', row.id] : [row.id] }));
+  }
+}
