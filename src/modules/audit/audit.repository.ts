@@ -64,4 +64,18 @@ export class AuditRepository {
     const { entities, raw } = await qb.getRawAndEntities<{ cursor_at?: string }>();
     return entities.map((row, i) => ({ row, key: sort === 'time' ? [raw[i].cursor_at ?? '', row.id] : [row.id] }));
   }
+
+  /**
+   * Deletes up to `limit` entries created before `before`, oldest first, whose action matches one of
+   * `patterns` (LIKE patterns) or, with `except`, none of them; how many it deleted.
+   */
+  async deleteOlder(before: Date, patterns: string[], except: boolean, limit: number): Promise<number> {
+    const [{ n }] = await this.repo.query<{ n: number }[]>(
+      `WITH doomed AS (SELECT id FROM audit_log WHERE created_at < $1 AND ${except ? 'NOT ' : ''}(action LIKE ANY($2::text[])) ORDER BY created_at LIMIT $3),
+            gone AS (DELETE FROM audit_log a USING doomed d WHERE a.id = d.id RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [before, patterns, limit],
+    );
+    return n;
+  }
 }

@@ -143,6 +143,11 @@ export class AuditService {
     return paginated(await this.withNames(rows), total, page);
   }
 
+  /** One retention batch (src/modules/retention/): see AuditRepository.deleteOlder. */
+  deleteOlder(before: Date, patterns: string[], except: boolean, limit: number): Promise<number> {
+    return this.entries.deleteOlder(before, patterns, except, limit);
+  }
+
   /** The entries with their targets named. */
   private async withNames(rows: AuditLogEntity[]): Promise<AuditLogResponseDto[]> {
     const names = await this.targetNames(rows);

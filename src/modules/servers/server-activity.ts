@@ -123,6 +123,21 @@ export class ServerActivityLog {
     return entities.map((row, i) => ({ row, key: [raw[i].cursor_at, row.id] }));
   }
 
+  /**
+   * One retention batch (src/modules/retention/): deletes up to `limit` entries created before
+   * `before`, oldest first, whose event matches one of `patterns` (LIKE patterns) or, with `except`,
+   * none of them; how many it deleted.
+   */
+  async deleteOlder(before: Date, patterns: string[], except: boolean, limit: number): Promise<number> {
+    const [{ n }] = await this.rows.query<{ n: number }[]>(
+      `WITH doomed AS (SELECT id FROM server_activity WHERE created_at < $1 AND ${except ? 'NOT ' : ''}(event LIKE ANY($2::text[])) ORDER BY created_at LIMIT $3),
+            gone AS (DELETE FROM server_activity a USING doomed d WHERE a.id = d.id RETURNING 1)
+       SELECT count(*)::int AS n FROM gone`,
+      [before, patterns, limit],
+    );
+    return n;
+  }
+
   /** How many entries a server has, from the counts the triggers keep (migration AddLogCursorsAndCounts). */
   private async countOf(serverId: string): Promise<number> {
     const [{ total }] = await this.counts.query<{ total: string | null }[]>('SELECT sum(n)::text AS total FROM server_activity_count WHERE server_id = $1', [serverId]);
