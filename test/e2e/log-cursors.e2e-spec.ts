@@ -75,7 +75,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('log cursor pages (%s)', (db) => 
     return seen;
   };
   const ids = (entries: Entry[]) => entries.map((e) => e.id);
-  const dbIds = async (sql: string, params: unknown[]): Promise<string[]> => ((await ds.query(sql, params)) as { id: string }[]).map((r) => String(r.id));
+  const dbIds = async (sql: string, params: unknown[]): Promise<string[]> => (await ds.query<{ id: string }[]>(sql, params)).map((r) => String(r.id));
 
   beforeAll(async () => {
     t = await createTestApp({ db });
@@ -128,7 +128,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('log cursor pages (%s)', (db) => 
   });
 
   it('should keep the unfiltered total exact through inserts and deletes, and read a deep page from the far end', async () => {
-    const count = async () => Number(((await ds.query('SELECT count(*)::int AS n FROM audit_log')) as { n: number }[])[0].n);
+    const count = async () => Number((await ds.query<{ n: number }[]>('SELECT count(*)::int AS n FROM audit_log'))[0].n);
     const total = async () => (await get(`${AUDIT}?perPage=7`).expect(200)).body.meta.pagination.total as number;
     expect(await total()).toBe(await count());
     await insertAudit('test.count', 5);

@@ -39,9 +39,9 @@ describe.each(dbKinds(['postgres', 'pglite']))('log retention (%s)', (db) => {
     await ds.query(`INSERT INTO server_activity (server_id, event, metadata, via, created_at) VALUES ($1, $2, '{}', 'panel', $3)`, [serverId, event, daysAgo(days)]);
   };
   const actions = async (): Promise<string[]> =>
-    ((await ds.query(`SELECT action FROM audit_log WHERE action LIKE 'user.%' OR action LIKE 'egg.%' OR action = 'node.token_reset' ORDER BY action, created_at`)) as { action: string }[]).map((r) => r.action);
+    (await ds.query<{ action: string }[]>(`SELECT action FROM audit_log WHERE action LIKE 'user.%' OR action LIKE 'egg.%' OR action = 'node.token_reset' ORDER BY action, created_at`)).map((r) => r.action);
   const events = async (): Promise<string[]> =>
-    ((await ds.query(`SELECT event FROM server_activity WHERE server_id = $1 ORDER BY event, created_at`, [serverId])) as { event: string }[]).map((r) => r.event);
+    (await ds.query<{ event: string }[]>(`SELECT event FROM server_activity WHERE server_id = $1 ORDER BY event, created_at`, [serverId])).map((r) => r.event);
 
   beforeAll(async () => {
     t = await createTestApp({
@@ -106,7 +106,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('log retention (%s)', (db) => {
       'server.subuser.create',
     ]);
 
-    const count = async (sql: string, params: unknown[] = []) => Number(((await ds.query(sql, params)) as { n: number }[])[0].n);
+    const count = async (sql: string, params: unknown[] = []) => Number((await ds.query<{ n: number }[]>(sql, params))[0].n);
     expect((await get('/api/admin/audit-logs?perPage=1').expect(200)).body.meta.pagination.total).toBe(await count('SELECT count(*)::int AS n FROM audit_log'));
     expect((await get(`${activity}?perPage=1`).expect(200)).body.meta.pagination.total).toBe(6);
 
