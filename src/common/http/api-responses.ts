@@ -32,10 +32,10 @@ export class PageMetaDto {
 }
 
 class CursorDto {
-  @ApiProperty({ type: 'string', nullable: true, description: 'The cursor of the older rows; null at the end' })
+  @ApiProperty({ type: 'string', nullable: true, description: 'The cursor of the rows after this page (older, in a newest-first list); null at the end' })
   next!: string | null;
 
-  @ApiProperty({ type: 'string', nullable: true, description: 'The cursor of the newer rows; null on the first page and at the start' })
+  @ApiProperty({ type: 'string', nullable: true, description: 'The cursor of the rows before this page; null on the first page and at the start' })
   prev!: string | null;
 
   @ApiProperty()

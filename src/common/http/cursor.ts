@@ -105,8 +105,8 @@ export const toCursorPage = (query: CursorPaginationQueryDto, list: string, part
 
 /**
  * `rows` as a cursor page. The repository fetched up to `perPage + 1` rows past the keyset in its
- * direction (newest first for `next`, oldest first for `prev`), so one more than a page says that
- * more remain that way. `keyOf` gives a row's key values, in the order of the list's parts.
+ * direction (in the list's order for `next`, against it for `prev`), so one more than a page says
+ * that more remain that way. `keyOf` gives a row's key values, in the order of the list's parts.
  */
 export const cursorPaginated = <R, T>(rows: R[], page: CursorPage, keyOf: (row: R) => string[], toItem: (rows: R[]) => T[]): CursorPaginated<T> => {
   const more = rows.length > page.perPage;
@@ -134,15 +134,16 @@ export const cursorPaginated = <R, T>(rows: R[], page: CursorPage, keyOf: (row: 
 export const keysetTimestamp = (column: string): string => `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
 /**
- * The condition and order of a newest-first keyset over `columns` (each with its SQL cast), with
- * parameters named `:keyset0`, `:keyset1`... for TypeORM's query builder. `prev` reads oldest first
- * from the keyset up; `cursorPaginated` turns that page back round.
+ * The condition and order of a keyset over `columns` (each with its SQL cast) for a list read in
+ * `listOrder` (newest first by default), with parameters named `:keyset0`, `:keyset1`... for TypeORM's
+ * query builder. `prev` reads the other way from the keyset; `cursorPaginated` turns that page round.
  */
 export const keysetClause = (
   columns: readonly { column: string; cast: string }[],
   keyset: Keyset | null,
+  listOrder: 'ASC' | 'DESC' = 'DESC',
 ): { where: string | null; params: Record<string, string>; order: 'ASC' | 'DESC' } => {
-  const order = keyset?.direction === 'prev' ? 'ASC' : 'DESC';
+  const order = keyset?.direction === 'prev' ? (listOrder === 'DESC' ? 'ASC' : 'DESC') : listOrder;
   if (!keyset) {
     return { where: null, params: {}, order };
   }

@@ -3033,10 +3033,10 @@ export interface components {
         };
         CursorDto: {
             count: number;
-            /** @description The cursor of the older rows; null at the end */
+            /** @description The cursor of the rows after this page (older, in a newest-first list); null at the end */
             next: string | null;
             perPage: number;
-            /** @description The cursor of the newer rows; null on the first page and at the start */
+            /** @description The cursor of the rows before this page; null on the first page and at the start */
             prev: string | null;
         };
         CursorPageMetaDto: {
@@ -6791,6 +6791,8 @@ export interface operations {
     NodesController_list: {
         parameters: {
             query?: {
+                /** @description Empty for the first cursor page, then `meta.cursor.next` or `meta.cursor.prev`; no `page` with it */
+                cursor?: string;
                 page?: number;
                 perPage?: number;
             };
@@ -6826,7 +6828,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["NodeResponseDto"][];
-                        meta: components["schemas"]["PageMetaDto"];
+                        meta: components["schemas"]["PageMetaDto"] | components["schemas"]["CursorPageMetaDto"];
                     };
                 };
             };
@@ -7499,6 +7501,8 @@ export interface operations {
     AdminServersController_list: {
         parameters: {
             query?: {
+                /** @description Empty for the first cursor page, then `meta.cursor.next` or `meta.cursor.prev`; no `page` with it */
+                cursor?: string;
                 /** @description Keeps the servers on this node (a node's page lists them). */
                 nodeId?: string;
                 page?: number;
@@ -7541,7 +7545,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AdminServerDto"][];
-                        meta: components["schemas"]["PageMetaDto"];
+                        meta: components["schemas"]["PageMetaDto"] | components["schemas"]["CursorPageMetaDto"];
                     };
                 };
             };
@@ -8312,6 +8316,8 @@ export interface operations {
     UsersController_list: {
         parameters: {
             query?: {
+                /** @description Empty for the first cursor page, then `meta.cursor.next` or `meta.cursor.prev`; no `page` with it */
+                cursor?: string;
                 page?: number;
                 perPage?: number;
                 /** @description Part of the username, e-mail or name (case-insensitive). */
@@ -8349,7 +8355,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AdminUserResponseDto"][];
-                        meta: components["schemas"]["PageMetaDto"];
+                        meta: components["schemas"]["PageMetaDto"] | components["schemas"]["CursorPageMetaDto"];
                     };
                 };
             };
