@@ -73,8 +73,11 @@ export class AuditRepository {
    */
   async deleteOlder(before: Date, patterns: string[], except: boolean, limit: number): Promise<number> {
     const [{ n }] = await this.repo.query<{ n: number }[]>(
-      `WITH doomed AS (SELECT id FROM audit_log WHERE created_at < $1 AND ${except ? 'NOT ' : ''}(action LIKE ANY($2::text[])) ORDER BY created_at LIMIT $3),
-            gone AS (DELETE FROM audit_log a USING doomed d WHERE a.id = d.id RETURNING 1)
+      // = ANY(ARRAY(...)): the ids are found through created_at, then deleted through the primary key (a join may scan the table).
+      `WITH gone AS (
+         DELETE FROM audit_log WHERE id = ANY(ARRAY(
+           SELECT id FROM audit_log WHERE created_at < $1 AND ${except ? 'NOT ' : ''}(action LIKE ANY($2::text[])) ORDER BY created_at LIMIT $3))
+         RETURNING 1)
        SELECT count(*)::int AS n FROM gone`,
       [before, patterns, limit],
     );
