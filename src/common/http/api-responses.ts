@@ -46,7 +46,7 @@ class CursorDto {
 }
 
 /** The meta of a cursor page (a request with `?cursor=`): no total, no page numbers. */
-export class CursorPageMetaDto {
+class CursorPageMetaDto {
   @ApiProperty({ type: CursorDto })
   cursor!: CursorDto;
 }

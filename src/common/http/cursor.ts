@@ -29,7 +29,7 @@ export class CursorPaginationQueryDto extends PaginationQueryDto {
 export type CursorDirection = 'next' | 'prev';
 
 /** One value of a list's sort key, checked when a cursor is read. */
-export type KeyPart = 'id' | 'timestamp';
+type KeyPart = 'id' | 'timestamp';
 
 /** Where a cursor page starts: past the row with these key values, going in `direction`. */
 export interface Keyset {

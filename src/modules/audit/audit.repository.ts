@@ -9,7 +9,7 @@ import { AuditLogCountEntity, AuditLogEntity } from 'src/modules/audit/audit-log
 export type AuditSort = 'id' | 'time';
 
 /** An entry with its sort key as a cursor keeps it. */
-export interface KeyedAuditRow {
+interface KeyedAuditRow {
   row: AuditLogEntity;
   key: string[];
 }

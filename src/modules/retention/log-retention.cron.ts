@@ -36,7 +36,7 @@ const patternsOf = (category: Category): string[] => [
 ];
 
 /** What one sweep deleted, per log and category. */
-export interface RetentionOutcome {
+interface RetentionOutcome {
   audit: Record<keyof typeof AUDIT_CATEGORIES | 'other', number>;
   activity: Record<keyof typeof ACTIVITY_CATEGORIES | 'other', number>;
 }
