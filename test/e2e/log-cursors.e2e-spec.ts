@@ -167,6 +167,18 @@ describe.each(dbKinds(['postgres', 'pglite']))('log cursor pages (%s)', (db) => 
     expect(ids(seen)).toEqual(expected);
   });
 
+  it("should drop a deleted server's counts with its activity, and count a new server's from its first entry", async () => {
+    const slots = async (id: string) => (await ds.query<{ n: string }[]>('SELECT n FROM server_activity_count WHERE server_id = $1', [id])).length;
+    const { node } = await createNodeRow(t.app);
+    const egg = await createEgg(t.app, (await createNest(t.app)).id);
+    const other = await createServerRow(t.app, { node, egg, owner: admin });
+    expect(await slots(other.id)).toBe(0);
+    await ds.query(`INSERT INTO server_activity (server_id, event, metadata, via, created_at) VALUES ($1, 'server.power.start', '{}', 'panel', now())`, [other.id]);
+    expect((await get(`/api/client/servers/${other.uuid}/activity`).expect(200)).body.meta.pagination.total).toBe(1);
+    await ds.query('DELETE FROM server WHERE id = $1', [other.id]);
+    expect(await slots(other.id)).toBe(0);
+  });
+
   it.each([
     ['not base64url', '%2Fx'],
     ['not JSON', Buffer.from('{oops').toString('base64url')],
