@@ -165,6 +165,11 @@ describe.each(dbKinds(['postgres', 'pglite']))('log cursor pages (%s)', (db) => 
     const expected = await dbIds(`SELECT id FROM audit_log WHERE actor_id = $1 AND target_type = 'user' AND target_id = $2 ORDER BY created_at DESC, id DESC`, [admin.id, admin.id]);
     const seen = await walk('/api/account/activity?perPage=5', '', 'next');
     expect(ids(seen)).toEqual(expected);
+    // Numbered pages in the same order: a page before the middle, and one past it (read from the far end).
+    for (const n of [2, Math.max(1, Math.ceil(expected.length / 3))]) {
+      const numbered = (await get(`/api/account/activity?perPage=3&page=${n}`).expect(200)).body;
+      expect(ids(numbered.data)).toEqual(expected.slice((n - 1) * 3, n * 3));
+    }
   });
 
   it("should drop a deleted server's counts with its activity, and count a new server's from its first entry", async () => {

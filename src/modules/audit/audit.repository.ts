@@ -48,7 +48,17 @@ export class AuditRepository {
       return [[], total];
     }
     const order = ascending !== at.reversed ? 'ASC' : 'DESC';
-    const rows = await this.repo.find({ where, order: sort === 'id' ? { id: order } : { createdAt: order, id: order }, skip: at.skip, take: at.take });
+    const ordered = (qb: SelectQueryBuilder<AuditLogEntity>, alias: string) =>
+      sort === 'id' ? qb.orderBy(`${alias}.id`, order) : qb.orderBy(`${alias}.created_at`, order).addOrderBy(`${alias}.id`, order);
+    const query = this.repo.createQueryBuilder('a');
+    if (at.skip > 0) {
+      // The offset is walked over the ids alone (the filter's index, without the rows), then only the page's rows are read.
+      const ids = ordered(query.subQuery().select('i.id').from(AuditLogEntity, 'i').where(where), 'i').offset(at.skip).limit(at.take);
+      query.where(`a.id IN ${ids.getQuery()}`).setParameters(ids.getParameters());
+    } else {
+      query.where(where).limit(at.take);
+    }
+    const rows = await ordered(query, 'a').getMany();
     return [at.reversed ? rows.reverse() : rows, total];
   }
 

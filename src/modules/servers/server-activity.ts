@@ -101,7 +101,15 @@ export class ServerActivityLog {
       return [[], total];
     }
     const order = at.reversed ? 'ASC' : 'DESC';
-    const rows = await this.rows.find({ where, order: { createdAt: order, id: order }, skip: at.skip, take: at.take });
+    const query = this.rows.createQueryBuilder('a');
+    if (at.skip > 0) {
+      // The offset is walked over the index alone, then only the page's rows are read.
+      const ids = query.subQuery().select('i.id').from(ServerActivityEntity, 'i').where(where).orderBy('i.created_at', order).addOrderBy('i.id', order).offset(at.skip).limit(at.take);
+      query.where(`a.id IN ${ids.getQuery()}`).setParameters(ids.getParameters());
+    } else {
+      query.where(where).limit(at.take);
+    }
+    const rows = await query.orderBy('a.created_at', order).addOrderBy('a.id', order).getMany();
     return [at.reversed ? rows.reverse() : rows, total];
   }
 
