@@ -24,7 +24,7 @@ export class AddLogCursorsAndCounts1795852714964 implements MigrationInterface {
         await queryRunner.query(`CREATE INDEX "IDX_audit_log_target" ON "audit_log" ("target_type", "target_id", "id") `);
         await queryRunner.query(`CREATE INDEX "IDX_audit_log_actor_id" ON "audit_log" ("actor_id", "id") `);
         await queryRunner.query(`CREATE INDEX "IDX_audit_log_action" ON "audit_log" ("action", "id") `);
-        await queryRunner.query(`CREATE INDEX "IDX_server_activity_created_at" ON "server_activity" ("created_at") `);
+        await queryRunner.query(`CREATE INDEX "IDX_server_activity_created_at" ON "server_activity" USING brin ("created_at")`);
         await queryRunner.query(`CREATE INDEX "IDX_server_activity_server_event" ON "server_activity" ("server_id", "event", "created_at", "id") `);
         await queryRunner.query(`CREATE INDEX "IDX_server_activity_server_time" ON "server_activity" ("server_id", "created_at", "id") `);
         await queryRunner.query(`CREATE FUNCTION "hatchery_count_audit_log"() RETURNS trigger LANGUAGE plpgsql AS $$

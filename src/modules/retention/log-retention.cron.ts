@@ -61,7 +61,7 @@ const DAY_MS = 86_400_000;
 /**
  * Keeps the audit log and the server activity log from growing without bound: every
  * LOG_RETENTION_INTERVAL_MINUTES one process (an advisory lock) deletes, category by category, the
- * entries older than that category's retention, in batches of LOG_RETENTION_BATCH_SIZE, oldest first
+ * entries older than that category's retention, in batches of LOG_RETENTION_BATCH_SIZE, found
  * through the created_at indexes. The counts behind the lists' totals follow in the same statements
  * (their triggers). Runs when SCHEDULER_ENABLED.
  */

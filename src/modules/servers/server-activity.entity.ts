@@ -3,12 +3,14 @@ import { ServerEntity } from 'src/modules/servers/server.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 
 /** The server activity log: power actions, console commands, file changes, and what the daemon reports. */
-// A server's list reads (server_id, created_at, id) in order, an event filter (server_id, event...);
-// created_at alone is what retention deletes by.
+// A server's list reads (server_id, created_at, id) in order, an event filter (server_id, event...).
+// Retention finds old rows through a BRIN index on created_at (migration AddLogCursorsAndCounts, not
+// synchronized: TypeORM cannot declare BRIN): a b-tree there tempts the planner to walk every server's
+// rows by time for one server's page, which is slow for a server whose entries are all old.
 @Entity({ name: 'server_activity' })
 @Index('IDX_server_activity_server_time', ['serverId', 'createdAt', 'id'])
 @Index('IDX_server_activity_server_event', ['serverId', 'event', 'createdAt', 'id'])
-@Index('IDX_server_activity_created_at', ['createdAt'])
+@Index('IDX_server_activity_created_at', { synchronize: false })
 export class ServerActivityEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_server_activity' })
   id!: string;

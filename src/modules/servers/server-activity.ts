@@ -133,15 +133,15 @@ export class ServerActivityLog {
 
   /**
    * One retention batch (src/modules/retention/): deletes up to `limit` entries created before
-   * `before`, oldest first, whose event matches one of `patterns` (LIKE patterns) or, with `except`,
-   * none of them; how many it deleted.
+   * `before` (any of them: the BRIN index on created_at finds them, it cannot order them) whose event
+   * matches one of `patterns` (LIKE patterns) or, with `except`, none of them; how many it deleted.
    */
   async deleteOlder(before: Date, patterns: string[], except: boolean, limit: number): Promise<number> {
     const [{ n }] = await this.rows.query<{ n: number }[]>(
       // = ANY(ARRAY(...)): the ids are found through created_at, then deleted through the primary key (a join may scan the table).
       `WITH gone AS (
          DELETE FROM server_activity WHERE id = ANY(ARRAY(
-           SELECT id FROM server_activity WHERE created_at < $1 AND ${except ? 'NOT ' : ''}(event LIKE ANY($2::text[])) ORDER BY created_at LIMIT $3))
+           SELECT id FROM server_activity WHERE created_at < $1 AND ${except ? 'NOT ' : ''}(event LIKE ANY($2::text[])) LIMIT $3))
          RETURNING 1)
        SELECT count(*)::int AS n FROM gone`,
       [before, patterns, limit],
