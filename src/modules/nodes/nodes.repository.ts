@@ -11,6 +11,7 @@ import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { queryPrepared } from 'src/database/prepared-query';
 import { violations } from 'src/database/pg-errors';
 import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
+import { Keyset, keysetClause } from 'src/common/http/cursor';
 
 /** A server's allocation as its lists and its daemon configuration read it. */
 export type AllocationOfServer = Pick<AllocationEntity, 'id' | 'ip' | 'port' | 'alias' | 'notes'> & { serverId: string };
@@ -111,6 +112,16 @@ export class NodesRepository {
     const query = this.nodes.createQueryBuilder('node').orderBy('node.id', 'ASC').skip(skip).take(take);
     const columns = { id: 'node.id', uuid: 'node.uuid::text', name: 'node.name', fqdn: 'node.fqdn', tokenIdentifier: 'node.token_identifier', memory: 'node.memory', disk: 'node.disk' };
     return applyListQuery(query, list, columns, 'node.id').getManyAndCount();
+  }
+
+  /** A cursor page (src/common/http/cursor.ts): up to `take` nodes past `keyset` in id order. */
+  findNodeKeysetPage(keyset: Keyset | null, take: number): Promise<NodeEntity[]> {
+    const clause = keysetClause([{ column: 'node.id', cast: 'bigint' }], keyset, 'ASC');
+    const query = this.nodes.createQueryBuilder('node').orderBy('node.id', clause.order).limit(take);
+    if (clause.where) {
+      query.andWhere(clause.where, clause.params);
+    }
+    return query.getMany();
   }
 
   /** Every node's daemon address (`scheme://fqdn:port`), for the browser's content-security policy. */

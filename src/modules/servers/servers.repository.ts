@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Keyset, keysetClause } from 'src/common/http/cursor';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, IsNull, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
@@ -169,6 +170,22 @@ export class ServersRepository {
     };
     applyListQuery(query, list, columns, 'server.id');
     return query.offset(skip).limit(take).getManyAndCount() as Promise<[ListedServer[], number]>;
+  }
+
+  /**
+   * A cursor page of the admin list (src/common/http/cursor.ts): up to `take` servers past `keyset` in
+   * id order, kept as findListPage keeps them (`where`, `search`); no count.
+   */
+  findListKeysetPage(where: { nodeId?: string }, keyset: Keyset | null, take: number, search?: string): Promise<ListedServer[]> {
+    const clause = keysetClause([{ column: 'server.id', cast: 'bigint' }], keyset, 'ASC');
+    const query = this.listed().where(where);
+    if (search !== undefined && search.trim() !== '') {
+      query.andWhere(searchCondition(':pattern', 'server'), { pattern: containsPattern(search.trim()) });
+    }
+    if (clause.where) {
+      query.andWhere(clause.where, clause.params);
+    }
+    return query.orderBy('server.id', clause.order).limit(take).getMany() as Promise<ListedServer[]>;
   }
 
   /** Per node that has servers: how many, and the memory and disk (MiB) their limits add up to. */
