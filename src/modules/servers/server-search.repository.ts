@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { likeLiteral } from 'src/database/like';
+import { containsPattern, likeLiteral } from 'src/database/like';
 import { allocationAt } from 'src/modules/nodes/nodes.sql';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import type { ServerSearchFilters, ServerSearchScope } from 'src/modules/servers/server-search';
+import { serverCount } from 'src/modules/servers/server-list.sql';
 
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?::\d{0,5})?$/;
 
@@ -24,9 +25,10 @@ export class ServerSearchRepository {
       params.push(value);
       return `$${params.length}`;
     };
+    // The user's own servers and their subuser rows, found from the user (never by testing every server).
     const visible = (userId: string): string => {
       const me = p(userId);
-      return `(s.owner_id = ${me} OR EXISTS (SELECT 1 FROM subuser su WHERE su.server_id = s.id AND su.user_id = ${me}))`;
+      return `s.id IN (SELECT so.id FROM server so WHERE so.owner_id = ${me} UNION SELECT su.server_id FROM subuser su WHERE su.user_id = ${me})`;
     };
     const where: string[] = [];
     switch (scope.kind) {
@@ -51,7 +53,7 @@ export class ServerSearchRepository {
     ] as const) {
       const value = filters[field];
       if (value !== undefined) {
-        where.push(`LOWER(${column}) LIKE ${p(`%${likeLiteral(value.toLowerCase())}%`)}`);
+        where.push(`${column} ILIKE ${p(containsPattern(value))}`);
       }
     }
     const { any } = filters;
@@ -62,16 +64,21 @@ export class ServerSearchRepository {
       } else {
         const exact = p(any);
         where.push(
-          `(s.uuid::text = ${exact} OR s.uuid::text LIKE ${p(`${likeLiteral(any.toLowerCase())}%`)} OR s.identifier = ${exact} OR s.external_id = ${exact} OR LOWER(s.name) LIKE ${p(`%${likeLiteral(any.toLowerCase())}%`)})`,
+          `(s.uuid::text = ${exact} OR s.uuid::text LIKE ${p(`${likeLiteral(any.toLowerCase())}%`)} OR s.identifier = ${exact} OR s.external_id = ${exact} OR s.name ILIKE ${p(containsPattern(any))})`,
         );
       }
     }
     const condition = where.join(' AND ');
     const filterParams = [...params];
-    const sql = `SELECT s.identifier, COUNT(*) OVER () AS total FROM server s WHERE ${condition} ORDER BY s.id LIMIT ${p(take)} OFFSET ${p(skip)}`;
+    // Every server, unfiltered: the total is the per-node count the triggers keep.
+    const total = condition === 'TRUE' ? `(${serverCount()})` : 'COUNT(*) OVER ()';
+    const sql = `SELECT s.identifier, ${total} AS total FROM server s WHERE ${condition} ORDER BY s.id LIMIT ${p(take)} OFFSET ${p(skip)}`;
     const rows: { identifier: string; total: string }[] = await this.servers.manager.query(sql, params);
     if (rows.length === 0 && skip > 0) {
-      const [{ total }]: { total: string }[] = await this.servers.manager.query(`SELECT COUNT(*) AS total FROM server s WHERE ${condition}`, filterParams);
+      const [{ total }]: { total: string }[] = await this.servers.manager.query(
+        condition === 'TRUE' ? serverCount() : `SELECT COUNT(*) AS total FROM server s WHERE ${condition}`,
+        filterParams,
+      );
       return { identifiers: [], total: Number(total) };
     }
     return { identifiers: rows.map((r) => r.identifier), total: rows.length > 0 ? Number(rows[0].total) : 0 };

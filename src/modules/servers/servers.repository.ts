@@ -10,7 +10,8 @@ import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity
 import { ListedServer, LoadedServer, ServerEntity, ServerStatus } from 'src/modules/servers/server.entity';
 import { ACTIVE_TRANSFER_SQL, ServerTransferEntity } from 'src/modules/servers/transfers/server-transfer.entity';
 import { joinOwnerUsername, usernameMatches } from 'src/modules/users/users.sql';
-import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
+import { containsPattern, ListQuery } from 'src/database/like';
+import { searchMatchIds, serverCount } from 'src/modules/servers/server-list.sql';
 
 /** A server's own value of one egg variable. */
 export type ServerVariableValue = Pick<ServerVariableEntity, 'variableId' | 'value'>;
@@ -66,11 +67,14 @@ const clientListSource = (scope: ClientListScope): { from: string; where: string
     case 'owned':
       return { from: 'server s', where: 's.owner_id = $1', grant: 'NULL::text[]', params: [scope.userId] };
     case 'visible':
-      // Owned and shared in one list, so a page never splits or repeats a server across the two kinds.
+      // Owned and shared in one list, so a page never splits or repeats a server across the two kinds:
+      // built from the user's own servers (by owner) and their subuser rows, never from every server.
       return {
-        from: 'server s LEFT JOIN subuser su ON su.server_id = s.id AND su.user_id = $1',
-        where: '(s.owner_id = $1 OR su.id IS NOT NULL)',
-        grant: 'CASE WHEN s.owner_id = $1 THEN NULL ELSE su.permissions END',
+        from: `(SELECT so.id, NULL::text[] AS permissions FROM server so WHERE so.owner_id = $1
+            UNION ALL SELECT su.server_id, su.permissions FROM subuser su JOIN server ss ON ss.id = su.server_id WHERE su.user_id = $1 AND ss.owner_id <> $1) v
+          JOIN server s ON s.id = v.id`,
+        where: 'TRUE',
+        grant: 'v.permissions',
         params: [scope.userId],
       };
     case 'shared':
@@ -95,6 +99,16 @@ type ClientListJoinRow = Omit<ClientListRow, 'allocations'> & {
   a_port: number;
   a_notes: string | null;
   total: string;
+};
+
+/** The columns the admin and application lists filter by (Pterodactyl's partial filters), each behind a trigram index. */
+const LIST_FILTER_COLUMNS: Record<string, string> = {
+  uuid: 's.uuid::text',
+  identifier: 's.identifier',
+  name: 's.name',
+  description: 's.description',
+  image: 's.image',
+  externalId: 's.external_id',
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -149,26 +163,74 @@ export class ServersRepository {
   }
 
   /**
-   * One page of servers as list pages show them, in id order, and how many there are in all; `search`
-   * keeps those that match it as the client list's search does.
+   * One page of servers as list pages show them, in id order (or `list.sort`), and how many there are
+   * in all; `search` keeps those that match it as the client list's search does. The page's ids come
+   * first, from one narrow query (a search as the union of its indexed branches, searchMatchIds), then
+   * their rows. The total of an unfiltered list (or one node's) is the per-node count the triggers
+   * keep, and a page in the second half of it is read from the end, so the last page costs what the
+   * first does; a filtered list counts its matches in the query of the page.
    */
-  findListPage(where: { ownerId?: string; nodeId?: string }, skip: number, take: number, search?: string, list: ListQuery = {}): Promise<[ListedServer[], number]> {
-    // Only many-to-one joins, so the page can be cut in SQL (skip/take would first select distinct ids).
-    const query = this.listed().where(where);
-    if (search !== undefined && search.trim() !== '') {
-      query.andWhere(searchCondition(':pattern', 'server'), { pattern: containsPattern(search.trim()) });
+  async findListPage(where: { ownerId?: string; nodeId?: string }, skip: number, take: number, search?: string, list: ListQuery = {}): Promise<[ListedServer[], number]> {
+    const params: unknown[] = [];
+    const p = (value: unknown): string => `$${params.push(value)}`;
+    const conditions: string[] = [];
+    if (where.ownerId !== undefined) {
+      conditions.push(`s.owner_id = ${p(where.ownerId)}`);
     }
-    const columns = {
-      id: 'server.id',
-      uuid: 'server.uuid::text',
-      identifier: 'server.identifier',
-      name: 'server.name',
-      description: 'server.description',
-      image: 'server.image',
-      externalId: 'server.external_id',
+    for (const [field, value] of Object.entries(list.filters ?? {})) {
+      const column = LIST_FILTER_COLUMNS[field];
+      if (column && value !== undefined) {
+        conditions.push(`${column} ILIKE ${p(containsPattern(value))}`);
+      }
+    }
+    const searched = search !== undefined && search.trim() !== '' ? search.trim() : undefined;
+    const matches = searched === undefined ? undefined : searchMatchIds(p(containsPattern(searched)));
+    const counted = conditions.length === 0 && matches === undefined;
+    if (where.nodeId !== undefined) {
+      conditions.push(`s.node_id = ${p(where.nodeId)}`);
+    }
+    // By id, or by uuid then id (pages stay stable); `reverse` reads the same order from its end.
+    const order = (reverse: boolean): string => {
+      const flip = (descending: boolean): string => (descending !== reverse ? 'DESC' : 'ASC');
+      return list.sort?.by === 'uuid' ? `s.uuid ${flip(list.sort.descending)}, s.id ${flip(false)}` : `s.id ${flip(list.sort?.by === 'id' && list.sort.descending)}`;
     };
-    applyListQuery(query, list, columns, 'server.id');
-    return query.offset(skip).limit(take).getManyAndCount() as Promise<[ListedServer[], number]>;
+    const from = matches === undefined ? 'server s' : `(${matches}) m JOIN server s ON s.id = m.id`;
+    const condition = conditions.length > 0 ? conditions.join(' AND ') : 'TRUE';
+    let ids: string[];
+    let total: number;
+    if (counted) {
+      // The total first (a sum over nodes), then the page from whichever end is nearer.
+      const [row] = await this.servers.manager.query<{ total: string }[]>(serverCount(where.nodeId === undefined ? undefined : '$1'), where.nodeId === undefined ? [] : [where.nodeId]);
+      total = Number(row.total);
+      if (skip >= total) {
+        return [[], total];
+      }
+      const reverse = skip > total / 2;
+      const [limit, offset] = reverse ? [Math.min(take, total - skip), Math.max(total - skip - take, 0)] : [take, skip];
+      const rows = await this.servers.manager.query<{ id: string }[]>(`SELECT s.id FROM ${from} WHERE ${condition} ORDER BY ${order(reverse)} LIMIT ${p(limit)} OFFSET ${p(offset)}`, params);
+      ids = rows.map((r) => String(r.id));
+      if (reverse) {
+        ids.reverse();
+      }
+    } else {
+      const filterParams = [...params];
+      const rows = await this.servers.manager.query<{ id: string; total: string }[]>(
+        `SELECT s.id, count(*) OVER () AS total FROM ${from} WHERE ${condition} ORDER BY ${order(false)} LIMIT ${p(take)} OFFSET ${p(skip)}`,
+        params,
+      );
+      ids = rows.map((r) => String(r.id));
+      if (rows.length > 0 || skip === 0) {
+        total = rows.length > 0 ? Number(rows[0].total) : 0;
+      } else {
+        const [row] = await this.servers.manager.query<{ total: string }[]>(`SELECT count(*) AS total FROM ${from} WHERE ${condition}`, filterParams);
+        total = Number(row.total);
+      }
+    }
+    if (ids.length === 0) {
+      return [[], total];
+    }
+    const byId = new Map((await this.listed().where({ id: In(ids) }).getMany()).map((s) => [s.id, s]));
+    return [ids.flatMap((id) => byId.get(id) ?? []) as ListedServer[], total];
   }
 
   /** Per node that has servers: how many, and the memory and disk (MiB) their limits add up to. */
@@ -195,16 +257,19 @@ export class ServersRepository {
    */
   async clientListPage(scope: ClientListScope, skip: number, take: number, search?: string): Promise<{ rows: ClientListRow[]; total: number }> {
     const source = clientListSource(scope);
-    const { from, grant } = source;
+    const { grant } = source;
     const filtered = search !== undefined && search.trim() !== '';
     const params = filtered ? [...source.params, containsPattern(search.trim())] : source.params;
-    const where = filtered ? `${source.where} AND ${searchCondition(`$${params.length}`)}` : source.where;
+    // Every server's list searches the union of indexed branches; one user's servers are few, and are tested one by one.
+    const from = filtered && scope.kind === 'all' ? `(${searchMatchIds(`$${params.length}`)}) m JOIN server s ON s.id = m.id` : source.from;
+    const where = filtered && scope.kind !== 'all' ? `${source.where} AND ${searchCondition(`$${params.length}`)}` : source.where;
+    const count = scope.kind === 'all' && !filtered ? serverCount() : `SELECT count(*) AS total FROM ${from} WHERE ${where}`;
     const page = `SELECT ${CLIENT_LIST_SERVER_COLUMNS}, ${grant} AS "grant" FROM ${from} WHERE ${where} ORDER BY s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
     const [node, owner, allocations] = [joinNodeName('p.node_id'), joinOwnerUsername('p.owner_id'), joinServerAllocations('p.id')];
     const joined = await queryPrepared<ClientListJoinRow>(
       this.servers.manager,
       `client-list-${scope.kind}${filtered ? '-search' : ''}`,
-      `SELECT p.*, ${node.columns}, ${owner.columns}, ${allocations.columns}, (SELECT count(*) FROM ${from} WHERE ${where}) AS total
+      `SELECT p.*, ${node.columns}, ${owner.columns}, ${allocations.columns}, (${count}) AS total
        FROM (${page}) p ${node.join} ${owner.join} ${allocations.join}
        ORDER BY p.id, ${allocations.order}`,
       [...params, take, skip],
@@ -246,7 +311,7 @@ export class ServersRepository {
     if (joined.length > 0 || skip === 0) {
       return { rows, total: joined.length > 0 ? Number(joined[0].total) : 0 };
     }
-    const [{ total }] = await this.servers.manager.query<{ total: string }[]>(`SELECT count(*) AS total FROM ${from} WHERE ${where}`, params);
+    const [{ total }] = await this.servers.manager.query<{ total: string }[]>(count, params);
     return { rows, total: Number(total) };
   }
 

@@ -1,0 +1,89 @@
+import { MigrationInterface, QueryRunner } from "typeorm";
+
+/**
+ * Hand-written (expression indexes, triggers and a table no entity maps): what keeps the lists as
+ * cheap with 100,000 servers as with 1,000.
+ *
+ * - pg_trgm GIN indexes behind every `ILIKE '%…%'` a search or a list filter runs (patterns of three
+ *   characters or more use them; shorter ones still match, by a scan). An allocation's address is
+ *   indexed as `ip || ':' || port::text`, which also holds every match of its ip alone.
+ * - (owner_id, id) and (node_id, id): a user's or a node's servers in id order, counted from the index.
+ * - server_count: how many servers each node holds, kept by statement triggers in the transaction that
+ *   inserts, moves or deletes servers, so the total of the unfiltered server list is a sum over nodes.
+ *   No foreign key: a deleted node's row stays at 0.
+ */
+const TRGM: [name: string, table: string, expression: string][] = [
+    ["IDX_server_name_trgm", "server", `"name"`],
+    ["IDX_server_description_trgm", "server", `"description"`],
+    ["IDX_server_uuid_trgm", "server", `("uuid"::text)`],
+    ["IDX_server_identifier_trgm", "server", `"identifier"`],
+    ["IDX_server_external_id_trgm", "server", `"external_id"`],
+    ["IDX_server_image_trgm", "server", `"image"`],
+    ["IDX_user_username_trgm", "user", `"username"`],
+    ["IDX_user_email_trgm", "user", `"email"`],
+    ["IDX_user_name_trgm", "user", `"name"`],
+    ["IDX_user_uuid_trgm", "user", `("uuid"::text)`],
+    ["IDX_user_external_id_trgm", "user", `"external_id"`],
+    ["IDX_allocation_address_trgm", "allocation", `("ip" || ':' || "port"::text)`],
+    ["IDX_allocation_alias_trgm", "allocation", `"alias"`],
+];
+
+const COUNT_FUNCTIONS: [name: string, rows: string][] = [
+    ["server_count_insert", `SELECT node_id, 1 AS d FROM new_rows`],
+    ["server_count_delete", `SELECT node_id, -1 AS d FROM old_rows`],
+    ["server_count_update", `SELECT node_id, 1 AS d FROM new_rows UNION ALL SELECT node_id, -1 AS d FROM old_rows`],
+];
+
+export class AddListIndexes1795853487031 implements MigrationInterface {
+    name = 'AddListIndexes1795853487031'
+
+    public async up(queryRunner: QueryRunner): Promise<void> {
+        await queryRunner.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
+        for (const [name, table, expression] of TRGM) {
+            await queryRunner.query(`CREATE INDEX "${name}" ON "${table}" USING gin (${expression} gin_trgm_ops)`);
+        }
+        await queryRunner.query(`DROP INDEX "public"."IDX_server_owner_id"`);
+        await queryRunner.query(`DROP INDEX "public"."IDX_server_node_id"`);
+        await queryRunner.query(`CREATE INDEX "IDX_server_owner_id_id" ON "server" ("owner_id", "id") `);
+        await queryRunner.query(`CREATE INDEX "IDX_server_node_id_id" ON "server" ("node_id", "id") `);
+        await queryRunner.query(`CREATE TABLE "server_count" ("node_id" bigint NOT NULL, "servers" bigint NOT NULL, CONSTRAINT "PK_server_count" PRIMARY KEY ("node_id"))`);
+        for (const [name, rows] of COUNT_FUNCTIONS) {
+            await queryRunner.query(`CREATE FUNCTION "${name}"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO server_count (node_id, servers)
+    SELECT node_id, sum(d) FROM (${rows}) changed GROUP BY node_id HAVING sum(d) <> 0 ORDER BY node_id
+    ON CONFLICT (node_id) DO UPDATE SET servers = server_count.servers + excluded.servers;
+    RETURN NULL;
+END
+$$`);
+        }
+        await queryRunner.query(`CREATE FUNCTION "server_count_truncate"() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    DELETE FROM server_count;
+    RETURN NULL;
+END
+$$`);
+        await queryRunner.query(`CREATE TRIGGER "server_count_insert" AFTER INSERT ON "server" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "server_count_insert"()`);
+        await queryRunner.query(`CREATE TRIGGER "server_count_delete" AFTER DELETE ON "server" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "server_count_delete"()`);
+        await queryRunner.query(`CREATE TRIGGER "server_count_update" AFTER UPDATE ON "server" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "server_count_update"()`);
+        await queryRunner.query(`CREATE TRIGGER "server_count_truncate" AFTER TRUNCATE ON "server" FOR EACH STATEMENT EXECUTE FUNCTION "server_count_truncate"()`);
+        await queryRunner.query(`INSERT INTO server_count (node_id, servers) SELECT node_id, count(*) FROM server GROUP BY node_id`);
+    }
+
+    public async down(queryRunner: QueryRunner): Promise<void> {
+        for (const trigger of ["server_count_truncate", "server_count_update", "server_count_delete", "server_count_insert"]) {
+            await queryRunner.query(`DROP TRIGGER "${trigger}" ON "server"`);
+            await queryRunner.query(`DROP FUNCTION "${trigger}"()`);
+        }
+        await queryRunner.query(`DROP TABLE "server_count"`);
+        await queryRunner.query(`DROP INDEX "public"."IDX_server_node_id_id"`);
+        await queryRunner.query(`DROP INDEX "public"."IDX_server_owner_id_id"`);
+        await queryRunner.query(`CREATE INDEX "IDX_server_node_id" ON "server" ("node_id") `);
+        await queryRunner.query(`CREATE INDEX "IDX_server_owner_id" ON "server" ("owner_id") `);
+        for (const [name] of [...TRGM].reverse()) {
+            await queryRunner.query(`DROP INDEX "public"."${name}"`);
+        }
+        // pg_trgm stays: it may have been there before, and nothing of ours uses it any more.
+    }
+
+}
