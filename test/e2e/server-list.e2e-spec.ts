@@ -173,6 +173,93 @@ describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (d
     expect(page.queries).toHaveLength(1);
   });
 
+  it('should find by each field the same servers in the admin list and admin-all, with % and _ as typed and searches of one or two characters', async () => {
+    const third = await createUser(t.app, { username: `third_${Date.now().toString(36)}` });
+    const other = (await createNodeRow(t.app, { name: `Other node ${Date.now().toString(36)}` })).node;
+    await createServerRow(t.app, { node: other, egg, owner: third, overrides: { name: 'Lobby 100%' } });
+    await createServerRow(t.app, { node: other, egg, owner: third, overrides: { name: 'a_b world', description: 'Survival, hard' } });
+    await createServerRow(t.app, { node: other, egg, owner: third, overrides: { name: 'aXb world' }, allocation: await createAllocationRow(t.app, other, { ip: '192.0.2.7', alias: 'mc.third.test' }) });
+    // What each server can be found by, read straight from the tables: the oracle the searches must agree with.
+    const rows = await t.app.get(DataSource).query<{ id: string; texts: string[] }[]>(
+      `SELECT s.id, ARRAY[s.name, s.identifier, s.uuid::text, COALESCE(s.description, ''), n.name, u.username]
+         || COALESCE((SELECT array_agg(a.ip || ':' || a.port) || array_agg(COALESCE(a.alias, '')) FROM allocation a WHERE a.server_id = s.id), '{}') AS texts
+       FROM server s JOIN node n ON n.id = s.node_id JOIN "user" u ON u.id = s.owner_id ORDER BY s.id`,
+    );
+    const expected = (search: string): string[] => rows.filter((r) => r.texts.some((x) => x.toLowerCase().includes(search.toLowerCase()))).map((r) => String(r.id));
+    const [first] = owned;
+    const searches = [
+      first.name.slice(3),
+      first.identifier.toUpperCase(),
+      first.uuid.slice(12, 30),
+      'MAIN ONE',
+      node.name,
+      other.name.slice(2),
+      third.username,
+      owner.username.slice(0, 3),
+      'play.example',
+      'mc.third',
+      '10.0.0.9',
+      '192.0.2.7:',
+      '%',
+      '_',
+      '100%',
+      '0%',
+      'a_b',
+      'SURVIVAL',
+      'b',
+      'x',
+      '0.',
+      'wO',
+    ];
+    for (const search of searches) {
+      const want = expected(search);
+      const q = encodeURIComponent(search);
+      const admin = await t.http().get(`/api/admin/servers?search=${q}&perPage=100`).set('Cookie', cookies.admin).expect(200);
+      const all = (await get(`/api/client/servers?type=admin-all&search=${q}&perPage=100`, 'admin')).body;
+      expect({ search, admin: admin.body.data.map((s: { id: string }) => s.id), all: all.data.map((s) => s.id) }).toEqual({ search, admin: want, all: want });
+      expect([admin.body.meta.pagination.total, all.meta.pagination.total]).toEqual([want.length, want.length]);
+    }
+    expect(expected('%')).toHaveLength(1);
+    expect(expected('_').length).toBeGreaterThanOrEqual(2);
+    expect(expected('a_b')).toHaveLength(1);
+    // Pages of a search count every match.
+    const page = await t.http().get(`/api/admin/servers?search=${third.username}&perPage=2&page=2`).set('Cookie', cookies.admin).expect(200);
+    expect(page.body.meta.pagination).toEqual({ total: 3, count: 1, perPage: 2, currentPage: 2, totalPages: 2 });
+  });
+
+  it('should count the admin list exactly as servers are added, moved and deleted, and cut its last pages as its first', async () => {
+    const ds = t.app.get(DataSource);
+    const idsInDb = async (nodeId?: string): Promise<string[]> =>
+      (await ds.query<{ id: string }[]>(`SELECT id FROM server ${nodeId ? 'WHERE node_id = $1' : ''} ORDER BY id`, nodeId ? [nodeId] : [])).map((r) => String(r.id));
+    const list = async (query: string) => (await t.http().get(`/api/admin/servers?${query}`).set('Cookie', cookies.admin).expect(200)).body;
+    const check = async (nodeId?: string): Promise<void> => {
+      const ids = await idsInDb(nodeId);
+      const filter = nodeId ? `nodeId=${nodeId}&` : '';
+      const pages = Math.max(1, Math.ceil(ids.length / 2));
+      for (const at of [1, Math.ceil(pages / 2), pages - 1, pages].filter((n) => n >= 1)) {
+        const body = await list(`${filter}perPage=2&page=${at}`);
+        expect({ at, ids: body.data.map((s: { id: string }) => s.id), total: body.meta.pagination.total }).toEqual({ at, ids: ids.slice((at - 1) * 2, at * 2), total: ids.length });
+      }
+      expect((await list(`${filter}perPage=2&page=${pages + 3}`)).meta.pagination).toEqual({ total: ids.length, count: 0, perPage: 2, currentPage: pages + 3, totalPages: pages });
+    };
+    await check();
+    await check(node.id);
+    const moved = (await createNodeRow(t.app)).node;
+    const made = await createServerRow(t.app, { node: moved, egg, owner });
+    await check();
+    await check(moved.id);
+    // Moved in one transaction with another server's creation, then deleted: the counts follow each commit.
+    await ds.transaction(async (m) => {
+      await m.query('UPDATE server SET node_id = $1 WHERE id = $2', [node.id, made.id]);
+      await m.query('UPDATE server SET node_id = node_id WHERE id = $1', [made.id]);
+    });
+    await check(node.id);
+    await check(moved.id);
+    await ds.query('DELETE FROM server WHERE id = $1', [made.id]);
+    await check();
+    await check(node.id);
+  });
+
   it('should refuse a search longer than 100 characters', async () => {
     const res = await t.http().get(`/api/client/servers?search=${'x'.repeat(101)}`).set('Cookie', cookies.owner).expect(400);
     expect(res.body.details).toEqual([{ field: 'search', message: 'search must be shorter than or equal to 100 characters' }]);
