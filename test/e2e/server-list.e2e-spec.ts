@@ -12,6 +12,7 @@ import { createUser } from 'test/factories/user.factory';
 import { signIn } from 'test/utils/auth';
 import { createTestApp, TestApp } from 'test/utils/create-test-app';
 import { closedPort } from 'test/utils/nodes';
+import { createPterodactylKey, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
 import { countQueries, countTypeormQueries } from 'test/utils/query-counter';
 import { dbKinds } from 'test/utils/test-db';
 
@@ -258,6 +259,40 @@ describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (d
     await ds.query('DELETE FROM server WHERE id = $1', [made.id]);
     await check();
     await check(node.id);
+  });
+
+  it("should list through the Pterodactyl client API each type's servers (own and shared, owned, every other, every) with exact totals", async () => {
+    const ds = t.app.get(DataSource);
+    const adminId = String((await t.http().get('/api/account').set('Cookie', cookies.admin).expect(200)).body.data.id);
+    const subusers = ds.getRepository(SubuserEntity);
+    await subusers.save(subusers.create({ serverId: owned[0].id, userId: adminId, permissions: ['server.view'] }));
+    const keys: Partial<Record<keyof typeof cookies, string>> = {};
+    const listed = async (who: keyof typeof cookies, query: string) => {
+      keys[who] ??= (await createPterodactylKey(t, cookies[who], 'client')).key;
+      const res = await t.http().get(`/pterodactyl/api/client?${query}`).set('Accept', PTERODACTYL_ACCEPT).set('Authorization', `Bearer ${keys[who]}`).expect(200);
+      return { ids: (res.body.data as { attributes: { internal_id: number } }[]).map((x) => String(x.attributes.internal_id)), total: res.body.meta.pagination.total as number };
+    };
+    const every = (await ds.query<{ id: string }[]>('SELECT id FROM server ORDER BY id')).map((r) => String(r.id));
+    const ownedIds = owned.map((x) => x.id);
+    const byId = (ids: string[]) => [...ids].sort((a, b) => Number(a) - Number(b));
+    expect(await listed('owner', 'per_page=100')).toEqual({ ids: ownedIds, total: ownedIds.length });
+    expect(await listed('owner', 'type=owner&per_page=2&page=3')).toEqual({ ids: ownedIds.slice(4), total: ownedIds.length });
+    expect(await listed('friend', 'per_page=100')).toEqual({ ids: byId([owned[1].id, shared.id]), total: 2 });
+    expect(await listed('friend', 'type=owner')).toEqual({ ids: [], total: 0 });
+    expect(await listed('admin', '')).toEqual({ ids: [owned[0].id], total: 1 });
+    const others = every.filter((id) => id !== owned[0].id);
+    expect(await listed('admin', 'type=admin&per_page=100')).toEqual({ ids: others, total: others.length });
+    expect(await listed('admin', 'type=admin&per_page=2&page=2')).toEqual({ ids: others.slice(2, 4), total: others.length });
+    expect(await listed('admin', 'type=admin&per_page=2&page=99')).toEqual({ ids: [], total: others.length });
+    expect(await listed('admin', 'type=admin-all&per_page=100')).toEqual({ ids: every, total: every.length });
+    expect(await listed('admin', `type=admin-all&per_page=2&page=${Math.ceil(every.length / 2)}`)).toEqual({ ids: every.slice(2 * (Math.ceil(every.length / 2) - 1)), total: every.length });
+    expect(await listed('admin', 'type=admin-all&per_page=2&page=99')).toEqual({ ids: [], total: every.length });
+    // Filters narrow each type, and their totals count the matches.
+    expect(await listed('admin', `type=admin&filter[name]=${encodeURIComponent(owned[1].name.slice(4).toUpperCase())}`)).toEqual({ ids: [owned[1].id], total: 1 });
+    expect(await listed('admin', `type=admin&filter[*]=${owned[0].identifier}`)).toEqual({ ids: [], total: 0 });
+    expect(await listed('admin', `type=admin-all&filter[*]=${owned[0].identifier}`)).toEqual({ ids: [owned[0].id], total: 1 });
+    expect(await listed('friend', `filter[uuid]=${shared.uuid.slice(10, 20)}`)).toEqual({ ids: [shared.id], total: 1 });
+    await subusers.delete({ serverId: owned[0].id, userId: adminId });
   });
 
   it('should refuse a search longer than 100 characters', async () => {

@@ -153,7 +153,7 @@ export class NodesRepository {
       query.andWhere('a.port = :port', { port: filter.port });
     }
     if (filter.aliasContains !== undefined) {
-      query.andWhere('LOWER(a.alias) LIKE :alias', { alias: containsPattern(filter.aliasContains.toLowerCase()) });
+      query.andWhere('a.alias ILIKE :alias', { alias: containsPattern(filter.aliasContains) });
     }
     if (filter.server === null) {
       query.andWhere('a.server_id IS NULL AND a.reserved_by_transfer_id IS NULL');

@@ -25,25 +25,31 @@ export class ServerSearchRepository {
       params.push(value);
       return `$${params.length}`;
     };
-    // The user's own servers and their subuser rows, found from the user (never by testing every server).
-    const visible = (userId: string): string => {
+    // The ids of the user's own servers and of those they are a subuser of, found from the user (never by testing every server).
+    const mine = (userId: string): string => {
       const me = p(userId);
-      return `s.id IN (SELECT so.id FROM server so WHERE so.owner_id = ${me} UNION SELECT su.server_id FROM subuser su WHERE su.user_id = ${me})`;
+      return `SELECT so.id FROM server so WHERE so.owner_id = ${me} UNION SELECT su.server_id FROM subuser su WHERE su.user_id = ${me}`;
     };
     const where: string[] = [];
+    // What an unfiltered list counts cheaply: every server (the per-node counts the triggers keep), or every server but the user's.
+    let scopeCount: string | undefined;
     switch (scope.kind) {
       case 'all':
         where.push('TRUE');
+        scopeCount = serverCount();
         break;
       case 'owned':
         where.push(`s.owner_id = ${p(scope.userId)}`);
         break;
       case 'visible':
-        where.push(visible(scope.userId));
+        where.push(`s.id IN (${mine(scope.userId)})`);
         break;
-      case 'others':
-        where.push(`NOT ${visible(scope.userId)}`);
+      case 'others': {
+        const ids = mine(scope.userId);
+        where.push(`s.id NOT IN (${ids})`);
+        scopeCount = `SELECT (${serverCount()}) - (SELECT count(*) FROM (${ids}) v) AS total`;
         break;
+      }
     }
     for (const [field, column] of [
       ['uuid', 's.uuid::text'],
@@ -70,15 +76,13 @@ export class ServerSearchRepository {
     }
     const condition = where.join(' AND ');
     const filterParams = [...params];
-    // Every server, unfiltered: the total is the per-node count the triggers keep.
-    const total = condition === 'TRUE' ? `(${serverCount()})` : 'COUNT(*) OVER ()';
-    const sql = `SELECT s.identifier, ${total} AS total FROM server s WHERE ${condition} ORDER BY s.id LIMIT ${p(take)} OFFSET ${p(skip)}`;
+    const counted = where.length === 1 ? scopeCount : undefined;
+    // The page's ids first (from the primary key alone when unfiltered), then their identifiers: a deep offset skips index entries, not rows.
+    const sql = `SELECT s.identifier, pg.total FROM (SELECT s.id, ${counted ? `(${counted})` : 'COUNT(*) OVER ()'} AS total FROM server s WHERE ${condition}
+      ORDER BY s.id LIMIT ${p(take)} OFFSET ${p(skip)}) pg JOIN server s ON s.id = pg.id ORDER BY s.id`;
     const rows: { identifier: string; total: string }[] = await this.servers.manager.query(sql, params);
     if (rows.length === 0 && skip > 0) {
-      const [{ total }]: { total: string }[] = await this.servers.manager.query(
-        condition === 'TRUE' ? serverCount() : `SELECT COUNT(*) AS total FROM server s WHERE ${condition}`,
-        filterParams,
-      );
+      const [{ total }]: { total: string }[] = await this.servers.manager.query(counted ?? `SELECT COUNT(*) AS total FROM server s WHERE ${condition}`, filterParams);
       return { identifiers: [], total: Number(total) };
     }
     return { identifiers: rows.map((r) => r.identifier), total: rows.length > 0 ? Number(rows[0].total) : 0 };

@@ -194,7 +194,8 @@ export class ServersRepository {
       const flip = (descending: boolean): string => (descending !== reverse ? 'DESC' : 'ASC');
       return list.sort?.by === 'uuid' ? `s.uuid ${flip(list.sort.descending)}, s.id ${flip(false)}` : `s.id ${flip(list.sort?.by === 'id' && list.sort.descending)}`;
     };
-    const from = matches === undefined ? 'server s' : `(${matches}) m JOIN server s ON s.id = m.id`;
+    // A search alone pages over the union's ids; with other conditions or another order, over their servers.
+    const from = matches === undefined ? 'server s' : conditions.length === 0 && list.sort?.by !== 'uuid' ? `(${matches}) s` : `(${matches}) m JOIN server s ON s.id = m.id`;
     const condition = conditions.length > 0 ? conditions.join(' AND ') : 'TRUE';
     let ids: string[];
     let total: number;
@@ -261,10 +262,12 @@ export class ServersRepository {
     const filtered = search !== undefined && search.trim() !== '';
     const params = filtered ? [...source.params, containsPattern(search.trim())] : source.params;
     // Every server's list searches the union of indexed branches; one user's servers are few, and are tested one by one.
-    const from = filtered && scope.kind === 'all' ? `(${searchMatchIds(`$${params.length}`)}) m JOIN server s ON s.id = m.id` : source.from;
+    const from = filtered && scope.kind === 'all' ? `(${searchMatchIds(`$${params.length}`)}) s` : source.from;
     const where = filtered && scope.kind !== 'all' ? `${source.where} AND ${searchCondition(`$${params.length}`)}` : source.where;
     const count = scope.kind === 'all' && !filtered ? serverCount() : `SELECT count(*) AS total FROM ${from} WHERE ${where}`;
-    const page = `SELECT ${CLIENT_LIST_SERVER_COLUMNS}, ${grant} AS "grant" FROM ${from} WHERE ${where} ORDER BY s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+    // The page's ids first (from an index alone where the list allows), then their rows: an offset deep into the list skips ids, not rows.
+    const page = `SELECT ${CLIENT_LIST_SERVER_COLUMNS}, pg."grant" FROM (SELECT s.id, ${grant} AS "grant" FROM ${from} WHERE ${where} ORDER BY s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}) pg
+      JOIN server s ON s.id = pg.id`;
     const [node, owner, allocations] = [joinNodeName('p.node_id'), joinOwnerUsername('p.owner_id'), joinServerAllocations('p.id')];
     const joined = await queryPrepared<ClientListJoinRow>(
       this.servers.manager,
