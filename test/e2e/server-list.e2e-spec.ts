@@ -292,6 +292,26 @@ describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (d
     expect(await listed('admin', `type=admin&filter[*]=${owned[0].identifier}`)).toEqual({ ids: [], total: 0 });
     expect(await listed('admin', `type=admin-all&filter[*]=${owned[0].identifier}`)).toEqual({ ids: [owned[0].id], total: 1 });
     expect(await listed('friend', `filter[uuid]=${shared.uuid.slice(10, 20)}`)).toEqual({ ids: [shared.id], total: 1 });
+    // filter[*] as an address: ip, ip:port and :port, the port as a prefix.
+    const [extra] = await ds.query<{ port: number }[]>('SELECT port FROM allocation WHERE server_id = $1 AND ip = $2', [owned[2].id, '10.0.0.9']);
+    const at = async (ip: string | null, port: string | null): Promise<string[]> =>
+      (
+        await ds.query<{ server_id: string }[]>(
+          'SELECT DISTINCT server_id FROM allocation WHERE server_id IS NOT NULL AND ($1::text IS NULL OR ip = $1) AND ($2::text IS NULL OR port::text LIKE $2 || $3) ORDER BY server_id',
+          [ip, port, '%'],
+        )
+      ).map((r) => String(r.server_id));
+    const addresses: [string, string | null, string | null][] = [
+      ['10.0.0.9', '10.0.0.9', null],
+      [`10.0.0.9:${extra.port}`, '10.0.0.9', String(extra.port)],
+      [`10.0.0.9:${String(extra.port).slice(0, 2)}`, '10.0.0.9', String(extra.port).slice(0, 2)],
+      [`:${extra.port}`, null, String(extra.port)],
+    ];
+    for (const [query, ip, port] of addresses) {
+      const want = await at(ip, port);
+      expect(want).toContain(owned[2].id);
+      expect({ query, ...(await listed('admin', `type=admin-all&per_page=100&filter[*]=${encodeURIComponent(query)}`)) }).toEqual({ query, ids: want, total: want.length });
+    }
     await subusers.delete({ serverId: owned[0].id, userId: adminId });
   });
 

@@ -29,9 +29,14 @@ export const allocationMatches = (serverId: string, pattern: string): string =>
 export const serverIdsAtAddress = (pattern: string): string =>
   `SELECT sa.server_id FROM allocation sa WHERE sa.server_id IS NOT NULL AND (${ADDRESS('sa')} ILIKE ${pattern} OR sa.alias ILIKE ${pattern})`;
 
-/** Whether one of the server's allocations is on address `ip` (when given) with a port starting as the LIKE `portPrefix` (when given). */
+/**
+ * Whether one of the server's allocations is on address `ip` (when given) with a port starting as the
+ * LIKE `portPrefix` (when given); `ip` must hold no LIKE wildcard (an IPv4 address). The address
+ * pattern it adds (`ip:port…`) follows from the two conditions, and lets the trigram index find them.
+ */
 export const allocationAt = (serverId: string, ip: string | null, portPrefix: string | null): string =>
-  `EXISTS (SELECT 1 FROM allocation a WHERE a.server_id = ${serverId} AND ${ip ? `a.ip = ${ip}` : 'TRUE'} AND ${portPrefix ? `a.port::text LIKE ${portPrefix}` : 'TRUE'})`;
+  `EXISTS (SELECT 1 FROM allocation a WHERE a.server_id = ${serverId} AND ${ip ? `a.ip = ${ip}` : 'TRUE'} AND ${portPrefix ? `a.port::text LIKE ${portPrefix}` : 'TRUE'}
+    AND ${ADDRESS('a')} LIKE ${ip ?? `'%'`} || ':' || ${portPrefix ?? `'%'`})`;
 
 /** The node's name beside each row of `rows` (a derived table holding `node_id`): the join, and the column as `node_name`. */
 export const joinNodeName = (nodeId: string): { join: string; columns: string } => ({
