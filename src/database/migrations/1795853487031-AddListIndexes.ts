@@ -6,7 +6,9 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  *
  * - pg_trgm GIN indexes behind every `ILIKE '%…%'` a search or a list filter runs (patterns of three
  *   characters or more use them; shorter ones still match, by a scan). An allocation's address is
- *   indexed as `ip || ':' || port::text`, which also holds every match of its ip alone.
+ *   indexed as `ip || ':' || port::text`, which also holds every match of its ip alone. Without
+ *   fastupdate: rows are written into the index at once, not kept in a pending list that every
+ *   search reads until a vacuum (the embedded PGlite never runs autovacuum).
  * - (owner_id, id) and (node_id, id): a user's or a node's servers in id order, counted from the index.
  * - server_count: how many servers each node holds, kept by statement triggers in the transaction that
  *   inserts, moves or deletes servers, so the total of the unfiltered server list is a sum over nodes.
@@ -40,7 +42,7 @@ export class AddListIndexes1795853487031 implements MigrationInterface {
     public async up(queryRunner: QueryRunner): Promise<void> {
         await queryRunner.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
         for (const [name, table, expression] of TRGM) {
-            await queryRunner.query(`CREATE INDEX "${name}" ON "${table}" USING gin (${expression} gin_trgm_ops)`);
+            await queryRunner.query(`CREATE INDEX "${name}" ON "${table}" USING gin (${expression} gin_trgm_ops) WITH (fastupdate = off)`);
         }
         await queryRunner.query(`DROP INDEX "public"."IDX_server_owner_id"`);
         await queryRunner.query(`DROP INDEX "public"."IDX_server_node_id"`);

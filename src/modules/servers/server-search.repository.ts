@@ -5,7 +5,7 @@ import { containsPattern, likeLiteral } from 'src/database/like';
 import { allocationAt } from 'src/modules/nodes/nodes.sql';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import type { ServerSearchFilters, ServerSearchScope } from 'src/modules/servers/server-search';
-import { serverCount } from 'src/modules/servers/server-list.sql';
+import { everyServerIdsPage, serverCount } from 'src/modules/servers/server-list.sql';
 
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)(?::\d{0,5})?$/;
 
@@ -78,8 +78,11 @@ export class ServerSearchRepository {
     const filterParams = [...params];
     const counted = where.length === 1 ? scopeCount : undefined;
     // The page's ids first (from the primary key alone when unfiltered), then their identifiers: a deep offset skips index entries, not rows.
-    const sql = `SELECT s.identifier, pg.total FROM (SELECT s.id, ${counted ? `(${counted})` : 'COUNT(*) OVER ()'} AS total FROM server s WHERE ${condition}
-      ORDER BY s.id LIMIT ${p(take)} OFFSET ${p(skip)}) pg JOIN server s ON s.id = pg.id ORDER BY s.id`;
+    const ids =
+      condition === 'TRUE'
+        ? `SELECT pe.id, (${serverCount()}) AS total FROM (${everyServerIdsPage(p(take), p(skip))}) pe`
+        : `SELECT s.id, ${counted ? `(${counted})` : 'COUNT(*) OVER ()'} AS total FROM server s WHERE ${condition} ORDER BY s.id LIMIT ${p(take)} OFFSET ${p(skip)}`;
+    const sql = `SELECT s.identifier, pg.total FROM (${ids}) pg JOIN server s ON s.id = pg.id ORDER BY s.id`;
     const rows: { identifier: string; total: string }[] = await this.servers.manager.query(sql, params);
     if (rows.length === 0 && skip > 0) {
       const [{ total }]: { total: string }[] = await this.servers.manager.query(counted ?? `SELECT COUNT(*) AS total FROM server s WHERE ${condition}`, filterParams);

@@ -11,7 +11,7 @@ import { ListedServer, LoadedServer, ServerEntity, ServerStatus } from 'src/modu
 import { ACTIVE_TRANSFER_SQL, ServerTransferEntity } from 'src/modules/servers/transfers/server-transfer.entity';
 import { joinOwnerUsername, usernameMatches } from 'src/modules/users/users.sql';
 import { containsPattern, ListQuery } from 'src/database/like';
-import { searchMatchIds, serverCount } from 'src/modules/servers/server-list.sql';
+import { everyServerIdsPage, searchMatchIds, serverCount } from 'src/modules/servers/server-list.sql';
 
 /** A server's own value of one egg variable. */
 export type ServerVariableValue = Pick<ServerVariableEntity, 'variableId' | 'value'>;
@@ -266,8 +266,12 @@ export class ServersRepository {
     const where = filtered && scope.kind !== 'all' ? `${source.where} AND ${searchCondition(`$${params.length}`)}` : source.where;
     const count = scope.kind === 'all' && !filtered ? serverCount() : `SELECT count(*) AS total FROM ${from} WHERE ${where}`;
     // The page's ids first (from an index alone where the list allows), then their rows: an offset deep into the list skips ids, not rows.
-    const page = `SELECT ${CLIENT_LIST_SERVER_COLUMNS}, pg."grant" FROM (SELECT s.id, ${grant} AS "grant" FROM ${from} WHERE ${where} ORDER BY s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}) pg
-      JOIN server s ON s.id = pg.id`;
+    const [take$, skip$] = [`$${params.length + 1}`, `$${params.length + 2}`];
+    const ids =
+      scope.kind === 'all' && !filtered
+        ? `SELECT pe.id, NULL::text[] AS "grant" FROM (${everyServerIdsPage(take$, skip$)}) pe`
+        : `SELECT s.id, ${grant} AS "grant" FROM ${from} WHERE ${where} ORDER BY s.id LIMIT ${take$} OFFSET ${skip$}`;
+    const page = `SELECT ${CLIENT_LIST_SERVER_COLUMNS}, pg."grant" FROM (${ids}) pg JOIN server s ON s.id = pg.id`;
     const [node, owner, allocations] = [joinNodeName('p.node_id'), joinOwnerUsername('p.owner_id'), joinServerAllocations('p.id')];
     const joined = await queryPrepared<ClientListJoinRow>(
       this.servers.manager,
