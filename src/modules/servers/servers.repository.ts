@@ -184,7 +184,12 @@ export class ServersRepository {
       }
     }
     const searched = search !== undefined && search.trim() !== '' ? search.trim() : undefined;
-    const matches = searched === undefined ? undefined : searchMatchIds(p(containsPattern(searched)));
+    // One user's servers are few: each is tested; every server's (or a node's) are searched by the union of indexed branches.
+    const pattern = searched === undefined ? undefined : p(containsPattern(searched));
+    const matches = pattern === undefined || where.ownerId !== undefined ? undefined : searchMatchIds(pattern);
+    if (pattern !== undefined && matches === undefined) {
+      conditions.push(searchCondition(pattern));
+    }
     const counted = conditions.length === 0 && matches === undefined;
     if (where.nodeId !== undefined) {
       conditions.push(`s.node_id = ${p(where.nodeId)}`);
