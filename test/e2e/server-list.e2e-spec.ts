@@ -228,7 +228,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (d
     expect(page.body.meta.pagination).toEqual({ total: 3, count: 1, perPage: 2, currentPage: 2, totalPages: 2 });
   });
 
-  it('should count the admin list exactly as servers are added, moved and deleted, and cut its last pages as its first', async () => {
+  it("should count the admin list and sum each node's servers exactly as servers are added, changed, moved and deleted, and cut its last pages as its first", async () => {
     const ds = t.app.get(DataSource);
     const idsInDb = async (nodeId?: string): Promise<string[]> =>
       (await ds.query<{ id: string }[]>(`SELECT id FROM server ${nodeId ? 'WHERE node_id = $1' : ''} ORDER BY id`, nodeId ? [nodeId] : [])).map((r) => String(r.id));
@@ -247,6 +247,11 @@ describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (d
         }
       }
       expect((await list(`${filter}perPage=2&page=${pages + 3}`)).meta.pagination).toEqual({ total: ids.length, count: 0, perPage: 2, currentPage: pages + 3, totalPages: pages });
+      // What the servers of each node take, from the same per-node totals.
+      const sums = await ds.query<{ nodeId: string; servers: number; memory: number; disk: number }[]>(
+        'SELECT node_id::text AS "nodeId", count(*)::int AS servers, sum(memory)::int AS memory, sum(disk)::int AS disk FROM server GROUP BY node_id ORDER BY node_id',
+      );
+      expect((await t.http().get('/api/admin/servers/node-usage').set('Cookie', cookies.admin).expect(200)).body.data).toEqual(sums);
     };
     await check();
     await check(node.id);
@@ -257,7 +262,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (d
     // Moved in one transaction with another server's creation, then deleted: the counts follow each commit.
     await ds.transaction(async (m) => {
       await m.query('UPDATE server SET node_id = $1 WHERE id = $2', [node.id, made.id]);
-      await m.query('UPDATE server SET node_id = node_id WHERE id = $1', [made.id]);
+      await m.query('UPDATE server SET node_id = node_id, memory = memory + 512, disk = disk + 1 WHERE id = $1', [made.id]);
     });
     await check(node.id);
     await check(moved.id);

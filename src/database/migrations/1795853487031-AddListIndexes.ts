@@ -10,9 +10,10 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  *   fastupdate: rows are written into the index at once, not kept in a pending list that every
  *   search reads until a vacuum (the embedded PGlite never runs autovacuum).
  * - (owner_id, id) and (node_id, id): a user's or a node's servers in id order, counted from the index.
- * - server_count: how many servers each node holds, kept by statement triggers in the transaction that
- *   inserts, moves or deletes servers, so the total of the unfiltered server list is a sum over nodes.
- *   No foreign key: a deleted node's row stays at 0.
+ * - server_totals: how many servers each node holds and the memory and disk (MiB) they are given, kept
+ *   by statement triggers in the transaction that inserts, changes or deletes servers: the total of the
+ *   unfiltered server list is a sum over nodes, and what a node's servers take is one row. No foreign
+ *   key: a deleted node's row stays at 0.
  */
 const TRGM: [name: string, table: string, expression: string][] = [
     ["IDX_server_name_trgm", "server", `"name"`],
@@ -30,10 +31,12 @@ const TRGM: [name: string, table: string, expression: string][] = [
     ["IDX_allocation_alias_trgm", "allocation", `"alias"`],
 ];
 
-const COUNT_FUNCTIONS: [name: string, rows: string][] = [
-    ["server_count_insert", `SELECT node_id, 1 AS d FROM new_rows`],
-    ["server_count_delete", `SELECT node_id, -1 AS d FROM old_rows`],
-    ["server_count_update", `SELECT node_id, 1 AS d FROM new_rows UNION ALL SELECT node_id, -1 AS d FROM old_rows`],
+const ADDED = `SELECT node_id, 1 AS servers, memory::bigint AS memory, disk::bigint AS disk FROM new_rows`;
+const REMOVED = `SELECT node_id, -1 AS servers, -memory::bigint AS memory, -disk::bigint AS disk FROM old_rows`;
+const TOTALS_FUNCTIONS: [name: string, rows: string][] = [
+    ["server_totals_insert", ADDED],
+    ["server_totals_delete", REMOVED],
+    ["server_totals_update", `${ADDED} UNION ALL ${REMOVED}`],
 ];
 
 export class AddListIndexes1795853487031 implements MigrationInterface {
@@ -48,36 +51,38 @@ export class AddListIndexes1795853487031 implements MigrationInterface {
         await queryRunner.query(`DROP INDEX "public"."IDX_server_node_id"`);
         await queryRunner.query(`CREATE INDEX "IDX_server_owner_id_id" ON "server" ("owner_id", "id") `);
         await queryRunner.query(`CREATE INDEX "IDX_server_node_id_id" ON "server" ("node_id", "id") `);
-        await queryRunner.query(`CREATE TABLE "server_count" ("node_id" bigint NOT NULL, "servers" bigint NOT NULL, CONSTRAINT "PK_server_count" PRIMARY KEY ("node_id"))`);
-        for (const [name, rows] of COUNT_FUNCTIONS) {
+        await queryRunner.query(`CREATE TABLE "server_totals" ("node_id" bigint NOT NULL, "servers" bigint NOT NULL, "memory" bigint NOT NULL, "disk" bigint NOT NULL, CONSTRAINT "PK_server_totals" PRIMARY KEY ("node_id"))`);
+        for (const [name, rows] of TOTALS_FUNCTIONS) {
             await queryRunner.query(`CREATE FUNCTION "${name}"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO server_count (node_id, servers)
-    SELECT node_id, sum(d) FROM (${rows}) changed GROUP BY node_id HAVING sum(d) <> 0 ORDER BY node_id
-    ON CONFLICT (node_id) DO UPDATE SET servers = server_count.servers + excluded.servers;
+    INSERT INTO server_totals (node_id, servers, memory, disk)
+    SELECT node_id, sum(servers), sum(memory), sum(disk) FROM (${rows}) changed GROUP BY node_id
+    HAVING sum(servers) <> 0 OR sum(memory) <> 0 OR sum(disk) <> 0 ORDER BY node_id
+    ON CONFLICT (node_id) DO UPDATE SET servers = server_totals.servers + excluded.servers,
+        memory = server_totals.memory + excluded.memory, disk = server_totals.disk + excluded.disk;
     RETURN NULL;
 END
 $$`);
         }
-        await queryRunner.query(`CREATE FUNCTION "server_count_truncate"() RETURNS trigger LANGUAGE plpgsql AS $$
+        await queryRunner.query(`CREATE FUNCTION "server_totals_truncate"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    DELETE FROM server_count;
+    DELETE FROM server_totals;
     RETURN NULL;
 END
 $$`);
-        await queryRunner.query(`CREATE TRIGGER "server_count_insert" AFTER INSERT ON "server" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "server_count_insert"()`);
-        await queryRunner.query(`CREATE TRIGGER "server_count_delete" AFTER DELETE ON "server" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "server_count_delete"()`);
-        await queryRunner.query(`CREATE TRIGGER "server_count_update" AFTER UPDATE ON "server" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "server_count_update"()`);
-        await queryRunner.query(`CREATE TRIGGER "server_count_truncate" AFTER TRUNCATE ON "server" FOR EACH STATEMENT EXECUTE FUNCTION "server_count_truncate"()`);
-        await queryRunner.query(`INSERT INTO server_count (node_id, servers) SELECT node_id, count(*) FROM server GROUP BY node_id`);
+        await queryRunner.query(`CREATE TRIGGER "server_totals_insert" AFTER INSERT ON "server" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "server_totals_insert"()`);
+        await queryRunner.query(`CREATE TRIGGER "server_totals_delete" AFTER DELETE ON "server" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION "server_totals_delete"()`);
+        await queryRunner.query(`CREATE TRIGGER "server_totals_update" AFTER UPDATE ON "server" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION "server_totals_update"()`);
+        await queryRunner.query(`CREATE TRIGGER "server_totals_truncate" AFTER TRUNCATE ON "server" FOR EACH STATEMENT EXECUTE FUNCTION "server_totals_truncate"()`);
+        await queryRunner.query(`INSERT INTO server_totals (node_id, servers, memory, disk) SELECT node_id, count(*), COALESCE(sum(memory), 0), COALESCE(sum(disk), 0) FROM server GROUP BY node_id`);
     }
 
     public async down(queryRunner: QueryRunner): Promise<void> {
-        for (const trigger of ["server_count_truncate", "server_count_update", "server_count_delete", "server_count_insert"]) {
+        for (const trigger of ["server_totals_truncate", "server_totals_update", "server_totals_delete", "server_totals_insert"]) {
             await queryRunner.query(`DROP TRIGGER "${trigger}" ON "server"`);
             await queryRunner.query(`DROP FUNCTION "${trigger}"()`);
         }
-        await queryRunner.query(`DROP TABLE "server_count"`);
+        await queryRunner.query(`DROP TABLE "server_totals"`);
         await queryRunner.query(`DROP INDEX "public"."IDX_server_node_id_id"`);
         await queryRunner.query(`DROP INDEX "public"."IDX_server_owner_id_id"`);
         await queryRunner.query(`CREATE INDEX "IDX_server_node_id" ON "server" ("node_id") `);

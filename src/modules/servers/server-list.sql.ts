@@ -15,7 +15,7 @@ export const searchMatchIds = (pattern: string): string => `SELECT ms.id FROM se
   UNION ${serverIdsAtAddress(pattern)}`;
 
 /** How many servers there are, on one node or on all (a bigint): the sum of the counts AddListIndexes' triggers keep per node. */
-export const serverCount = (nodeId?: string): string => `SELECT COALESCE(SUM(c.servers), 0)::bigint AS total FROM server_count c${nodeId ? ` WHERE c.node_id = ${nodeId}` : ''}`;
+export const serverCount = (nodeId?: string): string => `SELECT COALESCE(SUM(c.servers), 0)::bigint AS total FROM server_totals c${nodeId ? ` WHERE c.node_id = ${nodeId}` : ''}`;
 
 /**
  * The ids of one page of every server in id order (`take` and `skip` are bigint parameters), read from

@@ -239,17 +239,11 @@ export class ServersRepository {
     return [ids.flatMap((id) => byId.get(id) ?? []) as ListedServer[], total];
   }
 
-  /** Per node that has servers: how many, and the memory and disk (MiB) their limits add up to. */
+  /** Per node that has servers: how many, and the memory and disk (MiB) their limits add up to (the totals the triggers keep per node). */
   async usageByNode(): Promise<{ nodeId: string; servers: number; memory: number; disk: number }[]> {
-    const rows = await this.servers
-      .createQueryBuilder('server')
-      .select('server.nodeId', 'nodeId')
-      .addSelect('count(*)', 'servers')
-      .addSelect('coalesce(sum(server.memory), 0)', 'memory')
-      .addSelect('coalesce(sum(server.disk), 0)', 'disk')
-      .groupBy('server.nodeId')
-      .orderBy('server.nodeId', 'ASC')
-      .getRawMany<{ nodeId: string | number; servers: string | number; memory: string | number; disk: string | number }>();
+    const rows = await this.servers.manager.query<{ nodeId: string; servers: string; memory: string; disk: string }[]>(
+      `SELECT t.node_id AS "nodeId", t.servers, t.memory, t.disk FROM server_totals t WHERE t.servers > 0 ORDER BY t.node_id`,
+    );
     return rows.map((r) => ({ nodeId: String(r.nodeId), servers: Number(r.servers), memory: Number(r.memory), disk: Number(r.disk) }));
   }
 
@@ -389,20 +383,15 @@ export class ServersRepository {
     await manager.getRepository(ServerEntity).delete({ id });
   }
 
-  /** The memory and disk (MiB) the servers on each node are given. */
+  /** The memory and disk (MiB) the servers on each node are given (the totals the triggers keep, as of this transaction). */
   async allocatedByNode(nodeIds: string[], manager: EntityManager = this.servers.manager): Promise<Map<string, { memory: number; disk: number }>> {
     const rows =
       nodeIds.length === 0
         ? []
-        : await manager
-            .getRepository(ServerEntity)
-            .createQueryBuilder('s')
-            .select('s.nodeId', 'nodeId')
-            .addSelect('COALESCE(SUM(s.memory), 0)', 'memory')
-            .addSelect('COALESCE(SUM(s.disk), 0)', 'disk')
-            .where({ nodeId: In(nodeIds) })
-            .groupBy('s.nodeId')
-            .getRawMany<{ nodeId: string; memory: string; disk: string }>();
+        : await manager.query<{ nodeId: string; memory: string; disk: string }[]>(
+            `SELECT t.node_id AS "nodeId", t.memory, t.disk FROM server_totals t WHERE t.node_id = ANY($1::bigint[])`,
+            [nodeIds],
+          );
     const byNode = new Map(rows.map((r): [string, { memory: number; disk: number }] => [String(r.nodeId), { memory: Number(r.memory), disk: Number(r.disk) }]));
     return new Map(nodeIds.map((id) => [id, byNode.get(id) ?? { memory: 0, disk: 0 }]));
   }
@@ -414,7 +403,8 @@ export class ServersRepository {
   async findDeployableNodeIds(locationIds: string[], memory: number, disk: number, skip: number, take: number): Promise<[string[], number]> {
     const params: unknown[] = [memory, disk];
     const locations = locationIds.length > 0 ? `$${params.push(locationIds)}` : undefined;
-    const given = (nodeId: string): string => `SELECT SUM(s.memory) AS memory, SUM(s.disk) AS disk FROM server s WHERE s.node_id = ${nodeId}`;
+    // The totals the triggers keep; as a sum, one row even for a node without any (nulls, which count as 0).
+    const given = (nodeId: string): string => `SELECT SUM(t.memory) AS memory, SUM(t.disk) AS disk FROM server_totals t WHERE t.node_id = ${nodeId}`;
     const viable = deployableNodeIds(given, { memory: '$1', disk: '$2', locations });
     const rows = await this.servers.manager.query<{ id: string; total: string }[]>(
       `SELECT v.id, count(*) OVER () AS total FROM (${viable}) v ORDER BY v.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
