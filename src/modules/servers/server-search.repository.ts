@@ -81,7 +81,10 @@ export class ServerSearchRepository {
     const ids =
       condition === 'TRUE'
         ? `SELECT pe.id, (${serverCount()}) AS total FROM (${everyServerIdsPage(p(take), p(skip))}) pe`
-        : `SELECT s.id, ${counted ? `(${counted})` : 'COUNT(*) OVER ()'} AS total FROM server s WHERE ${condition} ORDER BY s.id LIMIT ${p(take)} OFFSET ${p(skip)}`;
+        : counted
+          ? `SELECT s.id, (${counted}) AS total FROM server s WHERE ${condition} ORDER BY s.id LIMIT ${p(take)} OFFSET ${p(skip)}`
+          : // The matches first, then their page and count (over the query itself the planner walked the primary key testing every server).
+            `WITH m AS MATERIALIZED (SELECT s.id FROM server s WHERE ${condition}) SELECT m.id, COUNT(*) OVER () AS total FROM m ORDER BY m.id LIMIT ${p(take)} OFFSET ${p(skip)}`;
     const sql = `SELECT s.identifier, pg.total FROM (${ids}) pg JOIN server s ON s.id = pg.id ORDER BY s.id`;
     const rows: { identifier: string; total: string }[] = await this.servers.manager.query(sql, params);
     if (rows.length === 0 && skip > 0) {

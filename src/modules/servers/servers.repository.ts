@@ -220,8 +220,11 @@ export class ServersRepository {
       }
     } else {
       const filterParams = [...params];
+      // The matches first, then their page and count: over the query itself the planner walked the
+      // primary key in order testing every server, as if the LIMIT could stop the count early.
       const rows = await this.servers.manager.query<{ id: string; total: string }[]>(
-        `SELECT s.id, count(*) OVER () AS total FROM ${from} WHERE ${condition} ORDER BY ${order(false)} LIMIT ${p(take)} OFFSET ${p(skip)}`,
+        `WITH m AS MATERIALIZED (SELECT s.id${list.sort?.by === 'uuid' ? ', s.uuid' : ''} FROM ${from} WHERE ${condition})
+         SELECT s.id, count(*) OVER () AS total FROM m s ORDER BY ${order(false)} LIMIT ${p(take)} OFFSET ${p(skip)}`,
         params,
       );
       ids = rows.map((r) => String(r.id));
