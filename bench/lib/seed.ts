@@ -22,8 +22,8 @@ import { expectApi } from 'bench/lib/http';
 export const SEED = { users: 100, nodes: 5, servers: 1000, ownerServers: 50, subuserEvery: 10 } as const;
 export const PASSWORD = 'bench-password-1234';
 export const ADMIN_EMAIL = 'admin@bench.test';
-const OWNER_EMAIL = 'owner@bench.test';
-const SUBUSER_PERMISSIONS = ['server.view', 'websocket.connect', 'server.console', 'server.files.read', 'server.files.write', 'server.files.sftp'];
+export const OWNER_EMAIL = 'owner@bench.test';
+export const SUBUSER_PERMISSIONS = ['server.view', 'websocket.connect', 'server.console', 'server.files.read', 'server.files.write', 'server.files.sftp'];
 
 export interface Seeded {
   adminCookie: string;
@@ -36,7 +36,7 @@ export interface Seeded {
   counts: { users: number; nodes: number; servers: number; subusers: number; serverVariables: number; allocations: number };
 }
 
-const eggFixture = (): { egg: unknown; source: string } => {
+export const eggFixture = (): { egg: unknown; source: string } => {
   const dir = process.env.HATCHERY_EGG_FIXTURES ?? join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'eggs', 'pterodactyl');
   const file = join(dir, 'egg-paper.json');
   if (existsSync(file)) {
