@@ -40,7 +40,21 @@ import { parsePtdl } from 'src/modules/eggs/ptdl';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { ADMIN_EMAIL, eggFixture, OWNER_EMAIL, PASSWORD, SUBUSER_PERMISSIONS } from 'bench/lib/seed';
 
-export const LARGE = {
+export interface Shape {
+  servers: number;
+  nodes: number;
+  users: number;
+  locations: number;
+  ownerServers: number;
+  node1Servers: number;
+  allocationsPerNode: number;
+  subuserEvery: number;
+  busyActivity: number;
+  typicalActivity: number;
+  auditRows: number;
+}
+
+export const LARGE: Shape = {
   servers: 100_000,
   nodes: 1000,
   users: 30_000,
@@ -54,7 +68,25 @@ export const LARGE = {
   busyActivity: 200_000,
   typicalActivity: 800_000,
   auditRows: 1_000_000,
-} as const;
+};
+
+/**
+ * The same data at 1/100 (1,000 servers on 10 nodes, 300 users, 20,000 log rows), the other size
+ * of `--large`: the owner still has 50 servers on node 1 (of 100 there), the busy server 2,000 rows.
+ */
+export const SMALL: Shape = {
+  servers: 1000,
+  nodes: 10,
+  users: 300,
+  locations: 2,
+  ownerServers: 50,
+  node1Servers: 100,
+  allocationsPerNode: 150,
+  subuserEvery: 10,
+  busyActivity: 2000,
+  typicalActivity: 8000,
+  auditRows: 10_000,
+};
 
 /** Raise when the rows generated change, so an older database is built again. */
 export const LARGE_GENERATOR_VERSION = 1;
@@ -73,7 +105,7 @@ export interface LargeInfo {
   ownerServers: { id: string; identifier: string; uuid: string }[];
 }
 
-const marker = (migrations: string[]): string => JSON.stringify({ generator: LARGE_GENERATOR_VERSION, migrations });
+const marker = (shape: Shape, migrations: string[]): string => JSON.stringify({ generator: LARGE_GENERATOR_VERSION, shape, migrations });
 
 const migrationNames = (): string[] => MIGRATIONS.map((m) => (typeof m === 'function' ? m.name : String(m)));
 
@@ -128,8 +160,7 @@ const AUDIT_ACTIONS: [string, string][] = [
   ['database_host.updated', 'database_host'],
 ];
 
-const generate = async (db: Client, log: (m: string) => void): Promise<void> => {
-  const L = LARGE;
+const generate = async (db: Client, L: Shape, log: (m: string) => void): Promise<void> => {
   const step = async (what: string, sql: string, params: unknown[] = []): Promise<void> => {
     const started = Date.now();
     const res = await db.query(sql, params);
@@ -325,7 +356,7 @@ const infoOf = async (db: Client): Promise<Omit<LargeInfo, 'buildSeconds' | 'reu
 const databaseName = (url: string): string => decodeURIComponent(new URL(url).pathname.slice(1));
 
 /** Builds the large data set on an empty database (migrations, rows, ANALYZE) and marks it. */
-export const seedLarge = async (databaseUrl: string, log: (m: string) => void = () => undefined): Promise<LargeInfo> => {
+export const seedLarge = async (databaseUrl: string, log: (m: string) => void = () => undefined, shape: Shape = LARGE): Promise<LargeInfo> => {
   const started = Date.now();
   const applied = await migrate(databaseUrl);
   log(`migrations: ${applied.length} applied`);
@@ -335,11 +366,11 @@ export const seedLarge = async (databaseUrl: string, log: (m: string) => void = 
     if (Number((await db.query(`SELECT count(*)::int AS n FROM server`)).rows[0].n) > 0) {
       throw new Error(`${databaseName(databaseUrl)} already holds servers: seedLarge needs an empty database`);
     }
-    await generate(db, log);
+    await generate(db, shape, log);
     const analyzed = Date.now();
     await db.query('ANALYZE');
     log(`ANALYZE: ${((Date.now() - analyzed) / 1000).toFixed(1)} s`);
-    await db.query(`COMMENT ON DATABASE "${databaseName(databaseUrl).replace(/"/g, '')}" IS ${db.escapeLiteral(marker(applied))}`);
+    await db.query(`COMMENT ON DATABASE "${databaseName(databaseUrl).replace(/"/g, '')}" IS ${db.escapeLiteral(marker(shape, applied))}`);
     const counts = await countsOf(db);
     return { counts, buildSeconds: Math.round((Date.now() - started) / 1000), reused: false, ...(await infoOf(db)) };
   } finally {
@@ -351,8 +382,9 @@ export const seedLarge = async (databaseUrl: string, log: (m: string) => void = 
  * The large database at `databaseUrl` (created through `adminUrl` when missing), reused when its
  * marker says it was built by this generator version on migrations the panel still has.
  */
-export const ensureLargeDatabase = async (adminUrl: string, databaseUrl: string, opts: { rebuild?: boolean; log?: (m: string) => void } = {}): Promise<LargeInfo> => {
+export const ensureLargeDatabase = async (adminUrl: string, databaseUrl: string, opts: { rebuild?: boolean; log?: (m: string) => void; shape?: Shape } = {}): Promise<LargeInfo> => {
   const log = opts.log ?? (() => undefined);
+  const shape = opts.shape ?? LARGE;
   const name = databaseName(databaseUrl);
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) {
     throw new Error(`bad database name ${name}`);
@@ -365,14 +397,17 @@ export const ensureLargeDatabase = async (adminUrl: string, databaseUrl: string,
       await admin.query<{ comment: string | null }>(`SELECT shobj_description(oid, 'pg_database') AS comment FROM pg_database WHERE datname = $1`, [name])
     ).rows[0];
     if (row && !opts.rebuild) {
-      let built: { generator?: number; migrations?: string[] } = {};
+      let built: { generator?: number; shape?: Shape; migrations?: string[] } = {};
       try {
         built = JSON.parse(row.comment ?? '{}') as typeof built;
       } catch {
         // not ours
       }
       const known = new Set(migrationNames());
-      reuse = built.generator === LARGE_GENERATOR_VERSION && Array.isArray(built.migrations) && built.migrations.every((m) => known.has(m));
+      reuse =
+        built.generator === LARGE_GENERATOR_VERSION &&
+        JSON.stringify(built.shape) === JSON.stringify(shape) &&
+        Array.isArray(built.migrations) && built.migrations.every((m) => known.has(m));
       log(reuse ? `reusing ${name} (generator ${built.generator})` : `${name} is out of date (${row.comment ?? 'no marker'}): building it again`);
     }
     if (!reuse) {
@@ -383,7 +418,7 @@ export const ensureLargeDatabase = async (adminUrl: string, databaseUrl: string,
     await admin.end();
   }
   if (!reuse) {
-    return seedLarge(databaseUrl, log);
+    return seedLarge(databaseUrl, log, shape);
   }
   // New migrations (an index, an extension) are applied to the rows already there, as in production.
   const before = Date.now();
@@ -397,7 +432,7 @@ export const ensureLargeDatabase = async (adminUrl: string, databaseUrl: string,
     if (applied.length !== current.migrations.length) {
       log(`applied ${applied.length - current.migrations.length} new migration(s) to ${name}; ANALYZE`);
       await db.query('ANALYZE');
-      await db.query(`COMMENT ON DATABASE ${name} IS ${db.escapeLiteral(marker(applied))}`);
+      await db.query(`COMMENT ON DATABASE ${name} IS ${db.escapeLiteral(marker(shape, applied))}`);
     }
     return { counts: await countsOf(db), buildSeconds: Math.round((Date.now() - before) / 1000), reused: true, ...(await infoOf(db)) };
   } finally {

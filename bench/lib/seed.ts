@@ -95,10 +95,10 @@ const sessionOf = (headers: Headers): string => {
   return cookie.split(';')[0];
 };
 
-const signIn = async (base: string, email: string): Promise<string> =>
+export const signIn = async (base: string, email: string): Promise<string> =>
   sessionOf((await expectApi(200, base, 'POST', '/api/auth/sign-in/email', {}, { email, password: PASSWORD })).headers);
 
-const newKey = async (base: string, cookie: string, name: string, permissions: string[]): Promise<string> =>
+export const newKey = async (base: string, cookie: string, name: string, permissions: string[]): Promise<string> =>
   (await expectApi(201, base, 'POST', '/api/account/api-keys', { cookie, origin: base }, { name, permissions })).body.data.key;
 
 /** `count` unique 8-character identifiers with their v4 uuids (identifier = uuid.slice(0, 8), as the panel does). */
