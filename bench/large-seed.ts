@@ -1,8 +1,9 @@
 /**
- * Builds (or reuses) the large bench database, for `npm run bench -- --large` and for EXPLAIN ANALYZE
+ * Builds (or reuses) the large bench database, the one `npm run bench -- --large` uses, for EXPLAIN ANALYZE
  * by hand; bench/lib/large-seed.ts describes the data.
  *
- *   node -r ts-node/register/transpile-only -r tsconfig-paths/register bench/large-seed.ts [database-url] [--rebuild]
+ *   npm run bench:large-seed -- [database-url] [--rebuild]
+ *   (or: node -r ts-node/register/transpile-only -r tsconfig-paths/register bench/large-seed.ts [database-url] [--rebuild])
  *
  * The default database is hatchery_bench_large on the bench's PostgreSQL server (BENCH_DATABASE_ADMIN_URL).
  * A panel started on it must use APP_KEY=LARGE_APP_KEY (printed at the end), and signs in with

@@ -12,6 +12,13 @@
  * --only runs the scenarios whose id starts with one of the given prefixes and writes
  * bench/results/partial.json instead. --cpu-prof runs the panel under `node --cpu-prof` and prints
  * the top self-time functions of the first load scenario's measured window.
+ *
+ *   npm run bench -- --large [--rebuild] [--large-duration 5] [--large-warmup 1]
+ *
+ * --large then also runs the same 14 calls at 1,000 and at 100,000 servers (bench/sizes.ts) on two
+ * generated databases (bench/lib/large-seed.ts: hatchery_bench_large_1k and hatchery_bench_large,
+ * built in SQL after the panel's migrations, kept and reused while current; --rebuild builds them
+ * again), and adds their table and a `large` section to the results. `--only z` runs only those.
  */
 import 'test/setup/register-paths';
 import { ChildProcess, execFileSync } from 'node:child_process';

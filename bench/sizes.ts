@@ -21,9 +21,9 @@ import { Target } from 'bench/lib/report';
 import { ADMIN_EMAIL, newKey, OWNER_EMAIL, signIn } from 'bench/lib/seed';
 import { freePort } from 'test/utils/free-port';
 
-export const SMALL_DB_NAME = 'hatchery_bench_large_1k';
+const SMALL_DB_NAME = 'hatchery_bench_large_1k';
 
-export interface SizesSettings {
+interface SizesSettings {
   rebuild: boolean;
   durationSeconds: number;
   warmupSeconds: number;
@@ -36,7 +36,7 @@ export interface SizesSettings {
 
 type Size = 'small' | 'large';
 
-export interface SizeMeasure {
+interface SizeMeasure {
   connections: number;
   requests: number;
   rps: number;

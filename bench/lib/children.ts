@@ -44,7 +44,7 @@ export class LoadDriver {
   }
 }
 
-export interface SimReady {
+interface SimReady {
   url: string;
   servers: number;
   pages: number;

@@ -24,7 +24,8 @@
  * or with `rebuild`, it drops and builds it again.
  *
  * CLI (for EXPLAIN ANALYZE against a large database):
- *   node -r ts-node/register/transpile-only -r tsconfig-paths/register bench/large-seed.ts [database-url] [--rebuild]
+ *   npm run bench:large-seed -- [database-url] [--rebuild]
+ *   (or: node -r ts-node/register/transpile-only -r tsconfig-paths/register bench/large-seed.ts [database-url] [--rebuild])
  */
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
@@ -89,7 +90,7 @@ export const SMALL: Shape = {
 };
 
 /** Raise when the rows generated change, so an older database is built again. */
-export const LARGE_GENERATOR_VERSION = 1;
+const LARGE_GENERATOR_VERSION = 1;
 export const LARGE_DB_NAME = 'hatchery_bench_large';
 /** The APP_KEY the node tokens are sealed with: a panel on the large database must run with it. */
 export const LARGE_APP_KEY = 'hatchery-bench-large-app-key-not-a-secret-0001';
@@ -356,7 +357,7 @@ const infoOf = async (db: Client): Promise<Omit<LargeInfo, 'buildSeconds' | 'reu
 const databaseName = (url: string): string => decodeURIComponent(new URL(url).pathname.slice(1));
 
 /** Builds the large data set on an empty database (migrations, rows, ANALYZE) and marks it. */
-export const seedLarge = async (databaseUrl: string, log: (m: string) => void = () => undefined, shape: Shape = LARGE): Promise<LargeInfo> => {
+const seedLarge = async (databaseUrl: string, log: (m: string) => void = () => undefined, shape: Shape = LARGE): Promise<LargeInfo> => {
   const started = Date.now();
   const applied = await migrate(databaseUrl);
   log(`migrations: ${applied.length} applied`);
