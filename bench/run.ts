@@ -12,9 +12,16 @@
  * --only runs the scenarios whose id starts with one of the given prefixes and writes
  * bench/results/partial.json instead. --cpu-prof runs the panel under `node --cpu-prof` and prints
  * the top self-time functions of the first load scenario's measured window.
+ *
+ *   npm run bench -- --large [--rebuild] [--large-duration 5] [--large-warmup 1]
+ *
+ * --large then also runs the same 14 calls at 1,000 and at 100,000 servers (bench/sizes.ts) on two
+ * generated databases (bench/lib/large-seed.ts: hatchery_bench_large_1k and hatchery_bench_large,
+ * built in SQL after the panel's migrations, kept and reused while current; --rebuild builds them
+ * again), and adds their table and a `large` section to the results. `--only z` runs only those.
  */
 import 'test/setup/register-paths';
-import { ChildProcess, execFileSync, fork } from 'node:child_process';
+import { ChildProcess, execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem, release } from 'node:os';
@@ -22,11 +29,13 @@ import { join } from 'node:path';
 import { cpuTop, CpuTop, formatCpuTop } from 'bench/cpu-top';
 import { importRows } from 'bench/import';
 import type { LoadJob, LoadResult } from 'bench/load';
+import { LoadDriver, startSimulator, stopChild } from 'bench/lib/children';
 import type { Json } from 'bench/lib/http';
 import { cpuMs, cpuSplitMs, machineBusyMs, PanelProcess, panelEnv, REPO_ROOT, RssSampler } from 'bench/lib/panel-process';
 import { backendPids, checkPostgres, databaseUrl, dropDatabase, recreateDatabase } from 'bench/lib/pg-admin';
 import { formatTable, Row, Target } from 'bench/lib/report';
 import { ADMIN_EMAIL, PASSWORD, seed, Seeded, SEED } from 'bench/lib/seed';
+import { formatSizesTable, runSizes, SizesReport } from 'bench/sizes';
 import { freePort } from 'test/utils/free-port';
 
 // ---------------------------------------------------------------------------------------------
@@ -61,6 +70,12 @@ const ONLY = flag('only')
   .map((s) => s.trim())
   .filter(Boolean);
 const CPU_PROF = argv.includes('--cpu-prof');
+const LARGE_RUN = argv.includes('--large');
+const REBUILD = argv.includes('--rebuild');
+const SIZE_SETTINGS = {
+  durationSeconds: numberSetting('large-duration', 'BENCH_LARGE_DURATION', 5),
+  warmupSeconds: numberSetting('large-warmup', 'BENCH_LARGE_WARMUP', 1),
+};
 /** Extra `node` flags for the panel under load (e.g. `--max-old-space-size=256`), space-separated. */
 const EXTRA_NODE_ARGS = (process.env.BENCH_PANEL_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const DB_NAME = 'hatchery_bench';
@@ -78,84 +93,6 @@ const log = (m: string): void => {
 
 const rows: Row[] = [];
 const failures: string[] = [];
-
-// ---------------------------------------------------------------------------------------------
-// Child processes
-
-class LoadDriver {
-  private readonly child: ChildProcess;
-  private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (r: LoadResult) => void; reject: (e: Error) => void }>();
-
-  constructor() {
-    this.child = fork(join(__dirname, 'load.ts'), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    this.child.on('message', (msg: { id: number; result?: LoadResult; error?: string }) => {
-      const p = this.pending.get(msg.id);
-      this.pending.delete(msg.id);
-      if (msg.result) {
-        p?.resolve(msg.result);
-      } else {
-        p?.reject(new Error(`load generator: ${msg.error}`));
-      }
-    });
-    this.child.on('exit', (code) => {
-      for (const p of this.pending.values()) {
-        p.reject(new Error(`the load generator exited (code ${code})`));
-      }
-      this.pending.clear();
-    });
-  }
-
-  run(job: LoadJob): Promise<LoadResult> {
-    const id = this.nextId++;
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.child.send({ id, job });
-    });
-  }
-
-  get pid(): number | undefined {
-    return this.child.pid;
-  }
-
-  stop(): void {
-    this.child.disconnect();
-  }
-}
-
-interface SimReady {
-  url: string;
-  servers: number;
-  pages: number;
-  bootMs: number;
-}
-
-const startSimulator = (panelUrl: string, node: Seeded['node']): Promise<{ child: ChildProcess; ready: SimReady }> =>
-  new Promise((resolve, reject) => {
-    const child = fork(join(__dirname, 'sim.ts'), [], {
-      env: { ...process.env, PANEL_URL: panelUrl, TOKEN_ID: node.tokenId, TOKEN: node.token, PORT: String(node.port) },
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-    });
-    const timer = setTimeout(() => reject(new Error('the simulator did not get ready within 180 s')), 180_000);
-    child.once('exit', (code) => reject(new Error(`the simulator exited (code ${code}) before it was ready`)));
-    child.on('message', (msg: SimReady & { type: string }) => {
-      if (msg.type === 'ready') {
-        clearTimeout(timer);
-        resolve({ child, ready: msg });
-      }
-    });
-  });
-
-const stopChild = async (child: ChildProcess | null): Promise<void> => {
-  if (!child || child.exitCode !== null || child.signalCode !== null) {
-    return;
-  }
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-  await exited;
-  clearTimeout(timer);
-};
 
 // ---------------------------------------------------------------------------------------------
 // Scenarios
@@ -417,7 +354,8 @@ const main = async (): Promise<void> => {
   let profileWindow: { from: number; to: number; id: string } | null = null;
   let profile: (CpuTop & { file: string; scenario: string; fromS: number; toS: number }) | null = null;
   const seeding: Record<string, unknown> = {};
-  const wantsLoad = !ONLY || ONLY.some((p) => !p.startsWith('s7') && !p.startsWith('s8'));
+  const wantsLoad = !ONLY || ONLY.some((p) => !p.startsWith('s7') && !p.startsWith('s8') && !p.startsWith('z'));
+  let sizes: SizesReport | null = null;
 
   try {
     if (wantsLoad) {
@@ -592,6 +530,10 @@ const main = async (): Promise<void> => {
 
     await coldStartRows(common, workDir);
     rows.push(...(await importRows(selected, appKey, log)));
+    if (LARGE_RUN) {
+      sizes = await runSizes({ ...SIZE_SETTINGS, rebuild: REBUILD, logLevel: SETTINGS.logLevel, workDir, selected, log });
+      failures.push(...sizes.failures);
+    }
   } finally {
     driver?.stop();
     await stopChild(simChild);
@@ -608,15 +550,25 @@ const main = async (): Promise<void> => {
       'Cold start rows: p50/p99 = median/slowest time from process start to the first 200 from /api/health; RSS = idle, 2 s later.\n',
   );
 
+  if (sizes) {
+    process.stdout.write(
+      `The same calls at 1,000 and 100,000 servers (--large; ${sizes.settings.durationSeconds} s each after ${sizes.settings.warmupSeconds} s of warm-up):\n` +
+        `${formatSizesTable(sizes.rows)}\n` +
+        'PG CPU ms/req is the user+system time of the PostgreSQL backends serving the panel over the window, per request;\n' +
+        'the deep pages are the last ones at each size (admin server list: 20 / 2,000; audit log: about 200 / 20,000).\n\n',
+    );
+  }
+
   const report = {
     generatedAt: new Date().toISOString(),
     commit: gitCommit(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model ?? null, memoryGiB: round(totalmem() / 1024 ** 3, 1), kernel: release(), node: process.version },
     postgres: pgVersion,
-    settings: { ...SETTINGS, only: ONLY ?? null },
+    settings: { ...SETTINGS, only: ONLY ?? null, large: LARGE_RUN ? { ...SIZE_SETTINGS, rebuild: REBUILD } : null },
     seed: { target: SEED, ...seeding },
     scenarios: rows,
     cpuProfile: profile,
+    large: sizes,
     failures,
   };
   const out = join(RESULTS_DIR, ONLY ? 'partial.json' : 'latest.json');

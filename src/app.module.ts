@@ -33,6 +33,7 @@ import { PasswordResetModule } from 'src/modules/password-reset/password-reset.m
 import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
 import { SettingsModule } from 'src/modules/settings/settings.module';
 import { PterodactylModule } from 'src/modules/pterodactyl/pterodactyl.module';
+import { RetentionModule } from 'src/modules/retention/retention.module';
 
 @Module({
   imports: [
@@ -69,6 +70,7 @@ import { PterodactylModule } from 'src/modules/pterodactyl/pterodactyl.module';
     BackupsModule,
     LiveStatusModule,
     PterodactylModule,
+    RetentionModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

@@ -2,7 +2,7 @@ import type { Client } from 'pg';
 import { dbUrl, withAdminClient } from 'test/setup/test-env';
 
 /** The PostgreSQL server the bench creates its databases on (user postgres, trust, as the tests use). */
-const PG_ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const PG_ADMIN_URL = process.env.BENCH_DATABASE_ADMIN_URL ?? process.env.TEST_DATABASE_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
 const NAME = /^[a-z_][a-z0-9_]*$/;
 

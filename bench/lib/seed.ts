@@ -22,8 +22,8 @@ import { expectApi } from 'bench/lib/http';
 export const SEED = { users: 100, nodes: 5, servers: 1000, ownerServers: 50, subuserEvery: 10 } as const;
 export const PASSWORD = 'bench-password-1234';
 export const ADMIN_EMAIL = 'admin@bench.test';
-const OWNER_EMAIL = 'owner@bench.test';
-const SUBUSER_PERMISSIONS = ['server.view', 'websocket.connect', 'server.console', 'server.files.read', 'server.files.write', 'server.files.sftp'];
+export const OWNER_EMAIL = 'owner@bench.test';
+export const SUBUSER_PERMISSIONS = ['server.view', 'websocket.connect', 'server.console', 'server.files.read', 'server.files.write', 'server.files.sftp'];
 
 export interface Seeded {
   adminCookie: string;
@@ -36,7 +36,7 @@ export interface Seeded {
   counts: { users: number; nodes: number; servers: number; subusers: number; serverVariables: number; allocations: number };
 }
 
-const eggFixture = (): { egg: unknown; source: string } => {
+export const eggFixture = (): { egg: unknown; source: string } => {
   const dir = process.env.HATCHERY_EGG_FIXTURES ?? join(__dirname, '..', '..', '..', 'shared', 'fixtures', 'eggs', 'pterodactyl');
   const file = join(dir, 'egg-paper.json');
   if (existsSync(file)) {
@@ -95,10 +95,10 @@ const sessionOf = (headers: Headers): string => {
   return cookie.split(';')[0];
 };
 
-const signIn = async (base: string, email: string): Promise<string> =>
+export const signIn = async (base: string, email: string): Promise<string> =>
   sessionOf((await expectApi(200, base, 'POST', '/api/auth/sign-in/email', {}, { email, password: PASSWORD })).headers);
 
-const newKey = async (base: string, cookie: string, name: string, permissions: string[]): Promise<string> =>
+export const newKey = async (base: string, cookie: string, name: string, permissions: string[]): Promise<string> =>
   (await expectApi(201, base, 'POST', '/api/account/api-keys', { cookie, origin: base }, { name, permissions })).body.data.key;
 
 /** `count` unique 8-character identifiers with their v4 uuids (identifier = uuid.slice(0, 8), as the panel does). */

@@ -41,6 +41,13 @@ export class AppConfigService {
   readonly rateLimit: { enabled: boolean; redisUrl?: string };
   /** `zeroLimitUnlimited`: a server backup limit of 0 means no limit rather than no backups. */
   /** S3 URL lifetimes in seconds; uploads older than `staleUploadMs` are aborted every `cleanupIntervalMs`. */
+  /** Days each log category is kept (0: for ever), and how the sweep runs (src/modules/retention/). */
+  readonly retention: {
+    audit: { security: number; other: number };
+    activity: { security: number; console: number; other: number };
+    intervalMs: number;
+    batchSize: number;
+  };
   readonly backups: {
     zeroLimitUnlimited: boolean;
     partUrlTtlSeconds: number;
@@ -98,6 +105,12 @@ export class AppConfigService {
     this.outbound = { allowPrivate: schema.OUTBOUND_ALLOW_PRIVATE };
     this.eggGallery = { urls: [...new Set(schema.EGG_GALLERY_URLS)] };
     this.rateLimit = { enabled: schema.RATE_LIMIT_ENABLED, redisUrl: schema.REDIS_URL };
+    this.retention = {
+      audit: { security: schema.AUDIT_SECURITY_RETENTION_DAYS, other: schema.AUDIT_RETENTION_DAYS },
+      activity: { security: schema.ACTIVITY_SECURITY_RETENTION_DAYS, console: schema.ACTIVITY_CONSOLE_RETENTION_DAYS, other: schema.ACTIVITY_RETENTION_DAYS },
+      intervalMs: schema.LOG_RETENTION_INTERVAL_MINUTES * 60_000,
+      batchSize: schema.LOG_RETENTION_BATCH_SIZE,
+    };
     this.backups = {
       zeroLimitUnlimited: schema.BACKUP_LIMIT_ZERO_UNLIMITED,
       partUrlTtlSeconds: schema.BACKUP_S3_PART_URL_TTL_SECONDS,

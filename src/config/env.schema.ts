@@ -257,6 +257,52 @@ export class EnvSchema {
   @Max(1440)
   BACKUP_S3_CLEANUP_INTERVAL_MINUTES = 60;
 
+  // Log retention (docs/configuration.md#log-retention): days each category of the audit log and of the
+  // server activity log is kept, 0 for ever. A periodic sweep deletes what is older.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(0)
+  @Max(36_500)
+  AUDIT_RETENTION_DAYS = 365;
+
+  @Transform(toNumber)
+  @IsInt()
+  @Min(0)
+  @Max(36_500)
+  AUDIT_SECURITY_RETENTION_DAYS = 730;
+
+  @Transform(toNumber)
+  @IsInt()
+  @Min(0)
+  @Max(36_500)
+  ACTIVITY_RETENTION_DAYS = 90;
+
+  @Transform(toNumber)
+  @IsInt()
+  @Min(0)
+  @Max(36_500)
+  ACTIVITY_SECURITY_RETENTION_DAYS = 365;
+
+  @Transform(toNumber)
+  @IsInt()
+  @Min(0)
+  @Max(36_500)
+  ACTIVITY_CONSOLE_RETENTION_DAYS = 30;
+
+  // How often one panel process sweeps (an advisory lock); runs when SCHEDULER_ENABLED.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  LOG_RETENTION_INTERVAL_MINUTES = 60;
+
+  // Rows deleted per statement; each batch commits on its own, so writers never wait long.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  LOG_RETENTION_BATCH_SIZE = 5000;
+
   // How long a cached credential, server, allocation list or subuser grant may be served at most; 0
   // turns the caches off. Changes invalidate them at once; this only bounds a missed invalidation.
   @Transform(toNumber)

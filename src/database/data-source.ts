@@ -19,7 +19,9 @@ export const createDataSourceOptions = (config: AppConfigService): DataSourceOpt
     installExtensions: false,
   };
   if (config.db.kind === 'postgres') {
-    return { ...common, url: config.db.url, poolSize: config.db.poolMax, applicationName: 'hatchery' };
+    // JIT off: the estimated cost of a list query over many rows made PostgreSQL compile it on every
+    // call, which took longer than running it (the embedded PGlite has no JIT).
+    return { ...common, url: config.db.url, poolSize: config.db.poolMax, applicationName: 'hatchery', extra: { options: '-c jit=off' } };
   }
   return {
     ...common,

@@ -5,6 +5,7 @@ export enum DatabaseLock {
   Migrations = 740_001,
   FirstAdmin = 740_002,
   BackupUploadCleanup = 740_003,
+  LogRetention = 740_004,
 }
 
 /**

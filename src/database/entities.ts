@@ -1,5 +1,5 @@
 import { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
-import { AuditLogEntity } from 'src/modules/audit/audit-log.entity';
+import { AuditLogCountEntity, AuditLogEntity } from 'src/modules/audit/audit-log.entity';
 import { BackupEntity } from 'src/modules/backups/backup.entity';
 import { BackupHostEntity } from 'src/modules/backups/backup-host.entity';
 import { DatabaseHostEntity } from 'src/modules/databases/database-host.entity';
@@ -12,7 +12,7 @@ import { LocationEntity } from 'src/modules/nodes/location.entity';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ScheduleTaskEntity } from 'src/modules/schedules/schedule-task.entity';
 import { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
-import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
+import { ServerActivityCountEntity, ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { NodeDrainEntity } from 'src/modules/servers/transfers/node-drain.entity';
@@ -29,4 +29,4 @@ import { EggMountEntity, MountEntity, MountNodeEntity, MountServerEntity } from 
 import { PterodactylKeyEntity } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
 
 /** Every entity, registered once for the app, the TypeORM CLI and the tests. */
-export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, SshKeyEntity, DatabaseHostEntity, ServerDatabaseEntity, ScheduleEntity, ScheduleTaskEntity, BackupEntity, BackupHostEntity, UserTwoFactorEntity, RecoveryCodeEntity, PasswordResetTokenEntity, TwoFactorChallengeEntity, PterodactylKeyEntity, MountEntity, EggMountEntity, MountNodeEntity, MountServerEntity, ServerTransferEntity, NodeDrainEntity];
+export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, SshKeyEntity, DatabaseHostEntity, ServerDatabaseEntity, ScheduleEntity, ScheduleTaskEntity, BackupEntity, BackupHostEntity, UserTwoFactorEntity, RecoveryCodeEntity, PasswordResetTokenEntity, TwoFactorChallengeEntity, PterodactylKeyEntity, MountEntity, EggMountEntity, MountNodeEntity, MountServerEntity, ServerTransferEntity, NodeDrainEntity, AuditLogCountEntity, ServerActivityCountEntity];

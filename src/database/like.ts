@@ -9,11 +9,12 @@ export const containsPattern = (text: string): string => `%${likeLiteral(text)}%
 /**
  * Narrows `query` to rows whose each filtered column (an SQL expression of text) holds its value,
  * case-insensitively and with LIKE's wildcards taken literally: Pterodactyl's partial list filters.
+ * ILIKE on the column itself, which its trigram index (AddListIndexes) answers.
  */
 const whereContains = <T extends ObjectLiteral>(query: SelectQueryBuilder<T>, filters: Record<string, string | undefined>): SelectQueryBuilder<T> => {
   Object.entries(filters).forEach(([column, value], i) => {
     if (value !== undefined) {
-      query.andWhere(`LOWER(${column}) LIKE :contains${i}`, { [`contains${i}`]: containsPattern(value.toLowerCase()) });
+      query.andWhere(`${column} ILIKE :contains${i}`, { [`contains${i}`]: containsPattern(value) });
     }
   });
   return query;

@@ -1,8 +1,12 @@
 import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import v8 from 'node:v8';
-import { types } from '@electric-sql/pglite';
+import { type Extension, types } from '@electric-sql/pglite';
 import { PGliteDriver } from 'typeorm-pglite';
+
+// PGlite's bundle of pg_trgm, by require: its subpath export is out of reach of `moduleResolution: node`.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { pg_trgm } = require('@electric-sql/pglite/contrib/pg_trgm') as { pg_trgm: Extension };
 
 type ConnectCallback = (err: Error | null, client: unknown, release: (err?: unknown) => void) => void;
 interface PoolLike {
@@ -50,6 +54,8 @@ export const createExclusivePGliteDriver = (dataDir: string): unknown => {
     dataDir: dataDir === 'memory://' ? undefined : dataDir,
     postgresqlconf: PGLITE_SETTINGS,
     parsers: PG_COMPATIBLE_PARSERS,
+    // The searches' trigram indexes (AddListIndexes creates the extension; every open must load it).
+    extensions: { pg_trgm },
   }).driver as unknown as {
     Pool: PoolClass;
   };

@@ -30,6 +30,20 @@ describe.each(dbKinds(['postgres', 'pglite']))('migrations match the entities (%
     expect((await dataSource.driver.createSchemaBuilder().log()).upQueries).toEqual([]);
   });
 
+  if (db === 'postgres') {
+    it("should run the panel's PostgreSQL connections with JIT off (compiling a list query cost more than running it)", async () => {
+      const dataSource = t.app.get(DataSource);
+      // Every connection of the pool, not only the first: two at once take two.
+      const settings = await Promise.all([dataSource.query('SHOW jit'), dataSource.query('SHOW jit')]);
+      expect(settings).toEqual([[{ jit: 'off' }], [{ jit: 'off' }]]);
+    });
+  }
+
+  it('should have pg_trgm for the trigram indexes of searches and list filters', async () => {
+    const rows: { extname: string }[] = await t.app.get(DataSource).query(`SELECT extname FROM pg_extension WHERE extname = 'pg_trgm'`);
+    expect(rows).toEqual([{ extname: 'pg_trgm' }]);
+  });
+
   if (db === 'pglite') {
     it('should run the embedded database with small shared buffers (they live in the panel process)', async () => {
       const rows: { shared_buffers: string }[] = await t.app.get(DataSource).query('SHOW shared_buffers');

@@ -85,7 +85,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: use
     it('should list users with pagination meta and links, and filter them by e-mail, username, uuid and external id', async () => {
       const s = suffix();
       const made = [];
-      for (let i = 0; i < 3; i++) {
+      for (let i = 0; i < 5; i++) {
         made.push((await api('post', '/users').send({ email: `list-${s}-${i}@example.test`, username: `list-${s}-${i}`, first_name: 'L', last_name: String(i), external_id: `list-${s}-${i}` }).expect(201)).body.attributes);
       }
       const total = Number((await t.app.get(DataSource).query('SELECT count(*) AS n FROM "user"'))[0].n);
@@ -115,6 +115,20 @@ describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: use
       expect(byUuid.body.data.map((u: { attributes: { id: number } }) => u.attributes.id)).toEqual([made[0].id]);
       // LIKE wildcards in a filter are literal.
       expect((await api('get', `/users?filter[email]=${encodeURIComponent('%')}`).expect(200)).body.data).toEqual([]);
+      // Every page of a filter counts all its matches: full pages, the last one, and one past it.
+      for (const [page, ids] of [
+        [1, made.slice(0, 2)],
+        [2, made.slice(2, 4)],
+        [Math.ceil(made.length / 2), made.slice(2 * (Math.ceil(made.length / 2) - 1))],
+        [Math.ceil(made.length / 2) + 2, []],
+      ] as const) {
+        const res = await api('get', `/users?filter[username]=LIST-${s}&per_page=2&page=${page}`).expect(200);
+        expect({ page, ids: res.body.data.map((u: { attributes: { id: number } }) => u.attributes.id), total: res.body.meta.pagination.total }).toEqual({
+          page,
+          ids: ids.map((u) => u.id),
+          total: made.length,
+        });
+      }
     });
 
     it('should refuse a taken e-mail or username, and missing fields, with 422', async () => {

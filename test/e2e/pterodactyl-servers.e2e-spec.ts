@@ -264,6 +264,13 @@ const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
     expect(ids(await api('get', `/servers?filter[uuidShort]=${b.identifier}`).expect(200))).toEqual([b.id]);
     expect(ids(await api('get', `/servers?filter[external_id]=filter-a-${db}`).expect(200))).toEqual([a.id]);
     expect(ids(await api('get', `/servers?filter[image]=java_21&filter[name]=filtered`).expect(200))).toEqual([a.id, b.id]);
+    // By uuid either way, a part of the uuid in any case, and pages of a filter counted on its matches.
+    const byUuid = [a, b].sort((x, y) => (x.uuid < y.uuid ? -1 : 1)).map((x) => x.id);
+    expect(ids(await api('get', `/servers?filter[name]=filtered&sort=uuid`).expect(200))).toEqual(byUuid);
+    expect(ids(await api('get', `/servers?filter[name]=filtered&sort=-uuid`).expect(200))).toEqual([...byUuid].reverse());
+    expect(ids(await api('get', `/servers?filter[uuid]=${a.uuid.slice(9, 23).toUpperCase()}`).expect(200))).toEqual([a.id]);
+    const second = await api('get', `/servers?filter[name]=filtered&per_page=1&page=2`).expect(200);
+    expect([ids(second), second.body.meta.pagination.total]).toEqual([[b.id], 2]);
     expect((await api('get', '/servers?filter[node]=1').expect(400)).body.errors[0].code).toBe('InvalidFilterQuery');
     for (const s of [a, b]) {
       await installed(s.id);

@@ -12,6 +12,7 @@ import { createUser } from 'test/factories/user.factory';
 import { signIn } from 'test/utils/auth';
 import { createTestApp, TestApp } from 'test/utils/create-test-app';
 import { closedPort } from 'test/utils/nodes';
+import { createPterodactylKey, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
 import { countQueries, countTypeormQueries } from 'test/utils/query-counter';
 import { dbKinds } from 'test/utils/test-db';
 
@@ -171,6 +172,157 @@ describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (d
     const page = await get(`/api/client/servers?search=${encodeURIComponent(owner.username)}&perPage=2&page=2`, 'owner');
     expect(page.body.meta.pagination).toEqual({ total: 5, count: 2, perPage: 2, currentPage: 2, totalPages: 3 });
     expect(page.queries).toHaveLength(1);
+  });
+
+  it('should find by each field the same servers in the admin list and admin-all, with % and _ as typed and searches of one or two characters', async () => {
+    const third = await createUser(t.app, { username: `third_${Date.now().toString(36)}` });
+    const other = (await createNodeRow(t.app, { name: `Other node ${Date.now().toString(36)}` })).node;
+    await createServerRow(t.app, { node: other, egg, owner: third, overrides: { name: 'Lobby 100%' } });
+    await createServerRow(t.app, { node: other, egg, owner: third, overrides: { name: 'a_b world', description: 'Survival, hard' } });
+    await createServerRow(t.app, { node: other, egg, owner: third, overrides: { name: 'aXb world' }, allocation: await createAllocationRow(t.app, other, { ip: '192.0.2.7', alias: 'mc.third.test' }) });
+    // What each server can be found by, read straight from the tables: the oracle the searches must agree with.
+    const rows = await t.app.get(DataSource).query<{ id: string; texts: string[] }[]>(
+      `SELECT s.id, ARRAY[s.name, s.identifier, s.uuid::text, COALESCE(s.description, ''), n.name, u.username]
+         || COALESCE((SELECT array_agg(a.ip || ':' || a.port) || array_agg(COALESCE(a.alias, '')) FROM allocation a WHERE a.server_id = s.id), '{}') AS texts
+       FROM server s JOIN node n ON n.id = s.node_id JOIN "user" u ON u.id = s.owner_id ORDER BY s.id`,
+    );
+    const expected = (search: string): string[] => rows.filter((r) => r.texts.some((x) => x.toLowerCase().includes(search.toLowerCase()))).map((r) => String(r.id));
+    const [first] = owned;
+    const searches = [
+      first.name.slice(3),
+      first.identifier.toUpperCase(),
+      first.uuid.slice(12, 30),
+      'MAIN ONE',
+      node.name,
+      other.name.slice(2),
+      third.username,
+      owner.username.slice(0, 3),
+      'play.example',
+      'mc.third',
+      '10.0.0.9',
+      '192.0.2.7:',
+      '%',
+      '_',
+      '100%',
+      '0%',
+      'a_b',
+      'SURVIVAL',
+      'b',
+      'x',
+      '0.',
+      'wO',
+    ];
+    for (const search of searches) {
+      const want = expected(search);
+      const q = encodeURIComponent(search);
+      const admin = await t.http().get(`/api/admin/servers?search=${q}&perPage=100`).set('Cookie', cookies.admin).expect(200);
+      const all = (await get(`/api/client/servers?type=admin-all&search=${q}&perPage=100`, 'admin')).body;
+      expect({ search, admin: admin.body.data.map((s: { id: string }) => s.id), all: all.data.map((s) => s.id) }).toEqual({ search, admin: want, all: want });
+      expect([admin.body.meta.pagination.total, all.meta.pagination.total]).toEqual([want.length, want.length]);
+    }
+    expect(expected('%')).toHaveLength(1);
+    expect(expected('_').length).toBeGreaterThanOrEqual(2);
+    expect(expected('a_b')).toHaveLength(1);
+    // Pages of a search count every match.
+    const page = await t.http().get(`/api/admin/servers?search=${third.username}&perPage=2&page=2`).set('Cookie', cookies.admin).expect(200);
+    expect(page.body.meta.pagination).toEqual({ total: 3, count: 1, perPage: 2, currentPage: 2, totalPages: 2 });
+  });
+
+  it("should count the admin list and sum each node's servers exactly as servers are added, changed, moved and deleted, and cut its last pages as its first", async () => {
+    const ds = t.app.get(DataSource);
+    const idsInDb = async (nodeId?: string): Promise<string[]> =>
+      (await ds.query<{ id: string }[]>(`SELECT id FROM server ${nodeId ? 'WHERE node_id = $1' : ''} ORDER BY id`, nodeId ? [nodeId] : [])).map((r) => String(r.id));
+    const list = async (query: string) => (await t.http().get(`/api/admin/servers?${query}`).set('Cookie', cookies.admin).expect(200)).body;
+    const check = async (nodeId?: string): Promise<void> => {
+      const ids = await idsInDb(nodeId);
+      const filter = nodeId ? `nodeId=${nodeId}&` : '';
+      const pages = Math.max(1, Math.ceil(ids.length / 2));
+      for (const at of [1, Math.ceil(pages / 2), pages - 1, pages].filter((n) => n >= 1)) {
+        const body = await list(`${filter}perPage=2&page=${at}`);
+        expect({ at, ids: body.data.map((s: { id: string }) => s.id), total: body.meta.pagination.total }).toEqual({ at, ids: ids.slice((at - 1) * 2, at * 2), total: ids.length });
+        if (!nodeId) {
+          // The client list's admin-all reads its pages from the nearer end too.
+          const all = (await get(`/api/client/servers?type=admin-all&perPage=2&page=${at}`, 'admin')).body;
+          expect({ at, ids: all.data.map((s) => s.id), total: all.meta.pagination.total }).toEqual({ at, ids: ids.slice((at - 1) * 2, at * 2), total: ids.length });
+        }
+      }
+      expect((await list(`${filter}perPage=2&page=${pages + 3}`)).meta.pagination).toEqual({ total: ids.length, count: 0, perPage: 2, currentPage: pages + 3, totalPages: pages });
+      // What the servers of each node take, from the same per-node totals.
+      const sums = await ds.query<{ nodeId: string; servers: number; memory: number; disk: number }[]>(
+        'SELECT node_id::text AS "nodeId", count(*)::int AS servers, sum(memory)::int AS memory, sum(disk)::int AS disk FROM server GROUP BY node_id ORDER BY node_id',
+      );
+      expect((await t.http().get('/api/admin/servers/node-usage').set('Cookie', cookies.admin).expect(200)).body.data).toEqual(sums);
+    };
+    await check();
+    await check(node.id);
+    const moved = (await createNodeRow(t.app)).node;
+    const made = await createServerRow(t.app, { node: moved, egg, owner });
+    await check();
+    await check(moved.id);
+    // Moved in one transaction with another server's creation, then deleted: the counts follow each commit.
+    await ds.transaction(async (m) => {
+      await m.query('UPDATE server SET node_id = $1 WHERE id = $2', [node.id, made.id]);
+      await m.query('UPDATE server SET node_id = node_id, memory = memory + 512, disk = disk + 1 WHERE id = $1', [made.id]);
+    });
+    await check(node.id);
+    await check(moved.id);
+    await ds.query('DELETE FROM server WHERE id = $1', [made.id]);
+    await check();
+    await check(node.id);
+  });
+
+  it("should list through the Pterodactyl client API each type's servers (own and shared, owned, every other, every) with exact totals", async () => {
+    const ds = t.app.get(DataSource);
+    const adminId = String((await t.http().get('/api/account').set('Cookie', cookies.admin).expect(200)).body.data.id);
+    const subusers = ds.getRepository(SubuserEntity);
+    await subusers.save(subusers.create({ serverId: owned[0].id, userId: adminId, permissions: ['server.view'] }));
+    const keys: Partial<Record<keyof typeof cookies, string>> = {};
+    const listed = async (who: keyof typeof cookies, query: string) => {
+      keys[who] ??= (await createPterodactylKey(t, cookies[who], 'client')).key;
+      const res = await t.http().get(`/pterodactyl/api/client?${query}`).set('Accept', PTERODACTYL_ACCEPT).set('Authorization', `Bearer ${keys[who]}`).expect(200);
+      return { ids: (res.body.data as { attributes: { internal_id: number } }[]).map((x) => String(x.attributes.internal_id)), total: res.body.meta.pagination.total as number };
+    };
+    const every = (await ds.query<{ id: string }[]>('SELECT id FROM server ORDER BY id')).map((r) => String(r.id));
+    const ownedIds = owned.map((x) => x.id);
+    const byId = (ids: string[]) => [...ids].sort((a, b) => Number(a) - Number(b));
+    expect(await listed('owner', 'per_page=100')).toEqual({ ids: ownedIds, total: ownedIds.length });
+    expect(await listed('owner', 'type=owner&per_page=2&page=3')).toEqual({ ids: ownedIds.slice(4), total: ownedIds.length });
+    expect(await listed('friend', 'per_page=100')).toEqual({ ids: byId([owned[1].id, shared.id]), total: 2 });
+    expect(await listed('friend', 'type=owner')).toEqual({ ids: [], total: 0 });
+    expect(await listed('admin', '')).toEqual({ ids: [owned[0].id], total: 1 });
+    const others = every.filter((id) => id !== owned[0].id);
+    expect(await listed('admin', 'type=admin&per_page=100')).toEqual({ ids: others, total: others.length });
+    expect(await listed('admin', 'type=admin&per_page=2&page=2')).toEqual({ ids: others.slice(2, 4), total: others.length });
+    expect(await listed('admin', 'type=admin&per_page=2&page=99')).toEqual({ ids: [], total: others.length });
+    expect(await listed('admin', 'type=admin-all&per_page=100')).toEqual({ ids: every, total: every.length });
+    expect(await listed('admin', `type=admin-all&per_page=2&page=${Math.ceil(every.length / 2)}`)).toEqual({ ids: every.slice(2 * (Math.ceil(every.length / 2) - 1)), total: every.length });
+    expect(await listed('admin', 'type=admin-all&per_page=2&page=99')).toEqual({ ids: [], total: every.length });
+    // Filters narrow each type, and their totals count the matches.
+    expect(await listed('admin', `type=admin&filter[name]=${encodeURIComponent(owned[1].name.slice(4).toUpperCase())}`)).toEqual({ ids: [owned[1].id], total: 1 });
+    expect(await listed('admin', `type=admin&filter[*]=${owned[0].identifier}`)).toEqual({ ids: [], total: 0 });
+    expect(await listed('admin', `type=admin-all&filter[*]=${owned[0].identifier}`)).toEqual({ ids: [owned[0].id], total: 1 });
+    expect(await listed('friend', `filter[uuid]=${shared.uuid.slice(10, 20)}`)).toEqual({ ids: [shared.id], total: 1 });
+    // filter[*] as an address: ip, ip:port and :port, the port as a prefix.
+    const [extra] = await ds.query<{ port: number }[]>('SELECT port FROM allocation WHERE server_id = $1 AND ip = $2', [owned[2].id, '10.0.0.9']);
+    const at = async (ip: string | null, port: string | null): Promise<string[]> =>
+      (
+        await ds.query<{ server_id: string }[]>(
+          'SELECT DISTINCT server_id FROM allocation WHERE server_id IS NOT NULL AND ($1::text IS NULL OR ip = $1) AND ($2::text IS NULL OR port::text LIKE $2 || $3) ORDER BY server_id',
+          [ip, port, '%'],
+        )
+      ).map((r) => String(r.server_id));
+    const addresses: [string, string | null, string | null][] = [
+      ['10.0.0.9', '10.0.0.9', null],
+      [`10.0.0.9:${extra.port}`, '10.0.0.9', String(extra.port)],
+      [`10.0.0.9:${String(extra.port).slice(0, 2)}`, '10.0.0.9', String(extra.port).slice(0, 2)],
+      [`:${extra.port}`, null, String(extra.port)],
+    ];
+    for (const [query, ip, port] of addresses) {
+      const want = await at(ip, port);
+      expect(want).toContain(owned[2].id);
+      expect({ query, ...(await listed('admin', `type=admin-all&per_page=100&filter[*]=${encodeURIComponent(query)}`)) }).toEqual({ query, ids: want, total: want.length });
+    }
+    await subusers.delete({ serverId: owned[0].id, userId: adminId });
   });
 
   it('should refuse a search longer than 100 characters', async () => {

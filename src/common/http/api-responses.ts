@@ -31,6 +31,26 @@ export class PageMetaDto {
   pagination!: PaginationDto;
 }
 
+class CursorDto {
+  @ApiProperty({ type: 'string', nullable: true, description: 'The cursor of the rows after this page (older, in a newest-first list); null at the end' })
+  next!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'The cursor of the rows before this page; null on the first page and at the start' })
+  prev!: string | null;
+
+  @ApiProperty()
+  count!: number;
+
+  @ApiProperty()
+  perPage!: number;
+}
+
+/** The meta of a cursor page (a request with `?cursor=`): no total, no page numbers. */
+class CursorPageMetaDto {
+  @ApiProperty({ type: CursorDto })
+  cursor!: CursorDto;
+}
+
 const ref = (model: Type) => ({ $ref: getSchemaPath(model) });
 
 type Model = Type | Type[] | SchemaObject;
@@ -53,19 +73,21 @@ export const ApiData = (model: Model, options: { status?: number; isArray?: bool
 
 /**
  * A page of a list: `{data: Model[], meta: {pagination}}` (src/common/http/pagination.ts). `meta`
- * replaces the meta class for lists whose meta says more; `extra` adds top-level fields.
+ * replaces the meta class for lists whose meta says more; `extra` adds top-level fields; `cursor`
+ * says the list also answers cursor pages, whose meta is `{cursor}` (src/common/http/cursor.ts).
  */
-export const ApiPage = (model: Type, options: { meta?: Type<PageMetaDto>; extra?: Record<string, SchemaObject> } = {}) => {
+export const ApiPage = (model: Type, options: { meta?: Type<PageMetaDto>; extra?: Record<string, SchemaObject>; cursor?: boolean } = {}) => {
   const meta = options.meta ?? PageMetaDto;
+  const metaSchema = options.cursor ? { oneOf: [ref(meta), ref(CursorPageMetaDto)] } : ref(meta);
   return applyDecorators(
-    ApiExtraModels(model, meta),
+    ApiExtraModels(model, meta, CursorPageMetaDto),
     ApiResponse({
       status: 200,
       description: 'One page of the list',
       schema: {
         type: 'object',
         required: ['data', 'meta', ...Object.keys(options.extra ?? {})],
-        properties: { data: { type: 'array', items: ref(model) }, meta: ref(meta), ...options.extra },
+        properties: { data: { type: 'array', items: ref(model) }, meta: metaSchema, ...options.extra },
       },
     }),
   );

@@ -42,3 +42,16 @@ export const paginated = <T>(data: T[], total: number, page: Page): Paginated<T>
     },
   },
 });
+
+/**
+ * Where to read `page` of a list of `total` rows: a page past the middle is read from the other end,
+ * in the opposite order with a smaller OFFSET, and turned round (`reversed`), so that the last page
+ * costs what the first does. `take` is 0 past the end.
+ */
+export const fromNearestEnd = (page: Page, total: number): { skip: number; take: number; reversed: boolean } => {
+  if (page.skip * 2 <= total) {
+    return { skip: page.skip, take: page.perPage, reversed: false };
+  }
+  const end = Math.min(total, page.skip + page.perPage);
+  return { skip: total - end, take: Math.max(0, end - page.skip), reversed: true };
+};

@@ -1,6 +1,7 @@
 import { Body, Controller, Get, HttpCode, Put, Query } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiPage } from 'src/common/http/api-responses';
+import { CursorPaginated, toCursorPage } from 'src/common/http/cursor';
 import { Paginated, toPage } from 'src/common/http/pagination';
 import { AuthContext, requireSession } from 'src/common/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
@@ -26,9 +27,9 @@ export class AccountController {
   /** What the caller did to their own account (password, e-mail, two-factor…), newest first. */
   @Get('activity')
   @Authenticated()
-  @ApiPage(AccountActivityDto)
-  activity(@CurrentAuth() auth: AuthContext, @Query() query: AccountActivityQueryDto): Promise<Paginated<AccountActivityDto>> {
-    return this.service.activity(auth.user, toPage(query), query.event);
+  @ApiPage(AccountActivityDto, { cursor: true })
+  activity(@CurrentAuth() auth: AuthContext, @Query() query: AccountActivityQueryDto): Promise<Paginated<AccountActivityDto> | CursorPaginated<AccountActivityDto>> {
+    return this.service.activity(auth.user, toCursorPage(query, 'account-activity', ['timestamp', 'id']) ?? toPage(query), query.event);
   }
 
   @Put('password')

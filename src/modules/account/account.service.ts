@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppException } from 'src/common/errors/app.exception';
+import { CursorPage, CursorPaginated } from 'src/common/http/cursor';
 import { Page, Paginated } from 'src/common/http/pagination';
 import { AccountActivityDto, toAccountActivity } from 'src/modules/account/dto/account-activity.dto';
 import { AuditService } from 'src/modules/audit/audit.service';
@@ -28,7 +29,11 @@ export class AccountService {
   ) {}
 
   /** The caller's own account events from the audit log, as the Pterodactyl client API's account/activity lists them. */
-  async activity(user: UserEntity, page: Page, event?: string): Promise<Paginated<AccountActivityDto>> {
+  async activity(user: UserEntity, page: Page | CursorPage, event?: string): Promise<Paginated<AccountActivityDto> | CursorPaginated<AccountActivityDto>> {
+    if ('keyset' in page) {
+      const { data, meta } = await this.audit.ownAccountEvents(user.id, { action: event }, page);
+      return { data: data.map(toAccountActivity), meta };
+    }
     const { data, meta } = await this.audit.ownAccountEvents(user.id, { action: event }, page);
     return { data: data.map(toAccountActivity), meta };
   }

@@ -1,4 +1,4 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { UserEntity } from 'src/modules/users/user.entity';
 
 export interface AuditChanges {
@@ -6,11 +6,13 @@ export interface AuditChanges {
   after?: Record<string, unknown>;
 }
 
+// Each filter's index ends in the id, the list's order, so a filtered page and its cursor read in
+// index order; created_at is what retention deletes by.
 @Entity({ name: 'audit_log' })
 @Index('IDX_audit_log_created_at', ['createdAt'])
-@Index('IDX_audit_log_action', ['action'])
-@Index('IDX_audit_log_actor_id', ['actorId'])
-@Index('IDX_audit_log_target', ['targetType', 'targetId'])
+@Index('IDX_audit_log_action', ['action', 'id'])
+@Index('IDX_audit_log_actor_id', ['actorId', 'id'])
+@Index('IDX_audit_log_target', ['targetType', 'targetId', 'id'])
 export class AuditLogEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_audit_log' })
   id!: string;
@@ -47,4 +49,18 @@ export class AuditLogEntity {
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
+}
+
+/**
+ * How many audit_log rows there are, kept by triggers in the transaction that inserts or deletes
+ * them (migration AddLogCursorsAndCounts). The count is spread over a few slots, chosen by the
+ * writing session, so concurrent writers rarely wait on one row; the total is their sum.
+ */
+@Entity({ name: 'audit_log_count' })
+export class AuditLogCountEntity {
+  @PrimaryColumn({ type: 'smallint', primaryKeyConstraintName: 'PK_audit_log_count' })
+  slot!: number;
+
+  @Column({ type: 'bigint', default: 0 })
+  n!: string;
 }

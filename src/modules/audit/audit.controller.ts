@@ -3,6 +3,7 @@ import { ApiTags } from '@nestjs/swagger';
 import { ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
+import { CursorPaginated, toCursorPage } from 'src/common/http/cursor';
 import { Paginated, toPage } from 'src/common/http/pagination';
 import { AuditService } from 'src/modules/audit/audit.service';
 import { AuditLogQueryDto } from 'src/modules/audit/dto/audit-log-query.dto';
@@ -15,9 +16,10 @@ export class AuditController {
 
   @Get()
   @Authenticated({ admin: AdminScope.USERS_READ })
-  @ApiPage(AuditLogResponseDto)
-  list(@Query() query: AuditLogQueryDto): Promise<Paginated<AuditLogResponseDto>> {
+  @ApiPage(AuditLogResponseDto, { cursor: true })
+  list(@Query() query: AuditLogQueryDto): Promise<Paginated<AuditLogResponseDto> | CursorPaginated<AuditLogResponseDto>> {
     const { action, actorId, targetType, targetId } = query;
-    return this.service.list({ action, actorId, targetType, targetId }, toPage(query));
+    const cursor = toCursorPage(query, 'audit-log', ['id']);
+    return cursor ? this.service.list({ action, actorId, targetType, targetId }, cursor) : this.service.list({ action, actorId, targetType, targetId }, toPage(query));
   }
 }

@@ -3,9 +3,11 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, FindOptionsWhere, ILike, Repository } from 'typeorm';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
+import { CursorPage, CursorPaginated, cursorPaginated } from 'src/common/http/cursor';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { likeLiteral } from 'src/database/like';
 import { AuditChanges, AuditLogEntity } from 'src/modules/audit/audit-log.entity';
+import { AuditRepository, AuditSort } from 'src/modules/audit/audit.repository';
 import { AuditLogResponseDto, toAuditLogResponse } from 'src/modules/audit/dto/audit-log-response.dto';
 
 interface AuditEntry {
@@ -79,6 +81,7 @@ export const pick = <T extends object>(value: T, fields: readonly (keyof T)[]): 
 export class AuditService {
   constructor(
     @InjectRepository(AuditLogEntity) private readonly repo: Repository<AuditLogEntity>,
+    private readonly entries: AuditRepository,
     private readonly clock: Clock,
   ) {}
 
@@ -100,7 +103,14 @@ export class AuditService {
     );
   }
 
-  async list(filter: AuditFilter, page: Page): Promise<Paginated<AuditLogResponseDto>> {
+  /** The admin list, newest first: a page-number page, or a cursor page when `page` is one. */
+  list(filter: AuditFilter, page: Page): Promise<Paginated<AuditLogResponseDto>>;
+  list(filter: AuditFilter, page: CursorPage): Promise<CursorPaginated<AuditLogResponseDto>>;
+  list(filter: AuditFilter, page: Page | CursorPage): Promise<Paginated<AuditLogResponseDto> | CursorPaginated<AuditLogResponseDto>> {
+    return this.listed(AuditService.filterWhere(filter), 'id', page);
+  }
+
+  private static filterWhere(filter: AuditFilter): FindOptionsWhere<AuditLogEntity> {
     const where: FindOptionsWhere<AuditLogEntity> = {};
     if (filter.action) {
       where.action = filter.action;
@@ -114,8 +124,28 @@ export class AuditService {
     if (filter.targetId) {
       where.targetId = filter.targetId;
     }
-    const [rows, total] = await this.repo.findAndCount({ where, order: { id: 'DESC' }, skip: page.skip, take: page.perPage });
+    return where;
+  }
+
+  private async listed(
+    where: FindOptionsWhere<AuditLogEntity>,
+    sort: AuditSort,
+    page: Page | CursorPage,
+    oldestFirst = false,
+  ): Promise<Paginated<AuditLogResponseDto> | CursorPaginated<AuditLogResponseDto>> {
+    if ('keyset' in page) {
+      const keyed = await this.entries.keysetPage(where, sort, page.keyset, page.perPage + 1);
+      const names = await this.withNames(keyed.slice(0, page.perPage).map((k) => k.row));
+      const byId = new Map(names.map((n) => [n.id, n]));
+      return cursorPaginated(keyed, page, (k) => k.key, (kept) => kept.map((k) => byId.get(k.row.id)!));
+    }
+    const [rows, total] = await this.entries.page(where, sort, page, oldestFirst);
     return paginated(await this.withNames(rows), total, page);
+  }
+
+  /** One retention batch (src/modules/retention/): see AuditRepository.deleteOlder. */
+  deleteOlder(before: Date, patterns: string[], except: boolean, limit: number): Promise<number> {
+    return this.entries.deleteOlder(before, patterns, except, limit);
   }
 
   /** The entries with their targets named. */
@@ -161,15 +191,19 @@ export class AuditService {
    * `oldestFirst`: never another user's entries, not even an administrator's about this account,
    * nor this user's actions on anything else. `event` matches anywhere in the action, any case; `action` exactly.
    */
-  async ownAccountEvents(userId: string, filter: { event?: string; action?: string; oldestFirst?: boolean }, page: Page): Promise<Paginated<AuditLogResponseDto>> {
+  ownAccountEvents(userId: string, filter: { event?: string; action?: string; oldestFirst?: boolean }, page: Page): Promise<Paginated<AuditLogResponseDto>>;
+  ownAccountEvents(userId: string, filter: { event?: string; action?: string }, page: CursorPage): Promise<CursorPaginated<AuditLogResponseDto>>;
+  ownAccountEvents(
+    userId: string,
+    filter: { event?: string; action?: string; oldestFirst?: boolean },
+    page: Page | CursorPage,
+  ): Promise<Paginated<AuditLogResponseDto> | CursorPaginated<AuditLogResponseDto>> {
     const where: FindOptionsWhere<AuditLogEntity> = { actorId: userId, targetType: 'user', targetId: userId };
     if (filter.action) {
       where.action = filter.action;
     } else if (filter.event) {
       where.action = ILike(`%${likeLiteral(filter.event)}%`);
     }
-    const order = filter.oldestFirst ? 'ASC' : 'DESC';
-    const [rows, total] = await this.repo.findAndCount({ where, order: { createdAt: order, id: order }, skip: page.skip, take: page.perPage });
-    return paginated(await this.withNames(rows), total, page);
+    return this.listed(where, 'time', page, filter.oldestFirst);
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, EntityManager, In, Repository } from 'typeorm';
+import { pageWithTotal } from 'src/database/page-with-total';
 import { containsPattern } from 'src/database/like';
 import { violations } from 'src/database/pg-errors';
 import { EggError } from 'src/modules/eggs/eggs.errors';
@@ -39,7 +40,7 @@ export class MountsRepository {
   }
 
   findPage(skip: number, take: number, search?: string): Promise<[MountEntity[], number]> {
-    const query = this.mounts.createQueryBuilder('m').orderBy('m.id', 'ASC').skip(skip).take(take);
+    const query = this.mounts.createQueryBuilder('m').orderBy('m.id', 'ASC');
     if (search) {
       const pattern = containsPattern(search.toLowerCase());
       query.where(
@@ -48,7 +49,7 @@ export class MountsRepository {
         }),
       );
     }
-    return query.getManyAndCount();
+    return pageWithTotal(query, skip, take);
   }
 
   find(id: string, manager: EntityManager = this.mounts.manager): Promise<MountEntity | null> {

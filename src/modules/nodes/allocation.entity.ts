@@ -7,6 +7,9 @@ import { ServerTransferEntity } from 'src/modules/servers/transfers/server-trans
 @Index('UQ_allocation_node_ip_port', ['nodeId', 'ip', 'port'], { unique: true })
 @Index('IDX_allocation_server_id', ['serverId'])
 @Index('IDX_allocation_reserved_by_transfer_id', ['reservedByTransferId'])
+// pg_trgm indexes for the server search by address, `ip || ':' || port::text`, and alias (AddListIndexes).
+@Index('IDX_allocation_address_trgm', { synchronize: false })
+@Index('IDX_allocation_alias_trgm', { synchronize: false })
 export class AllocationEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_allocation' })
   id!: string;

@@ -4,7 +4,8 @@ import { ApiData, ApiDataWithMeta, ApiPage } from 'src/common/http/api-responses
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
-import { PaginationQueryDto, Paginated, toPage } from 'src/common/http/pagination';
+import { CursorPaginated, CursorPaginationQueryDto, toCursorPage } from 'src/common/http/cursor';
+import { Paginated, toPage } from 'src/common/http/pagination';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { CreateNodeDto, DaemonSystemInfoDto, NodeResponseDto, PushOutcomeDto, toNodeResponse, UpdateNodeDto } from 'src/modules/nodes/dto/node.dto';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
@@ -19,9 +20,10 @@ export class NodesController {
 
   @Get()
   @Authenticated({ admin: AdminScope.NODES_READ })
-  @ApiPage(NodeResponseDto)
-  list(@Query() query: PaginationQueryDto): Promise<Paginated<NodeResponseDto>> {
-    return this.service.list(toPage(query));
+  @ApiPage(NodeResponseDto, { cursor: true })
+  list(@Query() query: CursorPaginationQueryDto): Promise<Paginated<NodeResponseDto> | CursorPaginated<NodeResponseDto>> {
+    const cursor = toCursorPage(query, 'nodes', ['id']);
+    return cursor ? this.service.listByCursor(cursor) : this.service.list(toPage(query));
   }
 
   @Post()

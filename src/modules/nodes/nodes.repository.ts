@@ -10,7 +10,9 @@ import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
 import { queryPrepared } from 'src/database/prepared-query';
 import { violations } from 'src/database/pg-errors';
+import { pageWithTotal } from 'src/database/page-with-total';
 import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
+import { Keyset, keysetClause } from 'src/common/http/cursor';
 
 /** A server's allocation as its lists and its daemon configuration read it. */
 export type AllocationOfServer = Pick<AllocationEntity, 'id' | 'ip' | 'port' | 'alias' | 'notes'> & { serverId: string };
@@ -40,8 +42,8 @@ export class NodesRepository {
   }
 
   findLocationPage(skip: number, take: number, list: ListQuery = {}): Promise<[LocationEntity[], number]> {
-    const query = this.nodes.manager.getRepository(LocationEntity).createQueryBuilder('location').orderBy('location.id', 'ASC').skip(skip).take(take);
-    return applyListQuery(query, list, { id: 'location.id', short: 'location.short', long: 'location.long' }, 'location.id').getManyAndCount();
+    const query = this.nodes.manager.getRepository(LocationEntity).createQueryBuilder('location').orderBy('location.id', 'ASC');
+    return pageWithTotal(applyListQuery(query, list, { id: 'location.id', short: 'location.short', long: 'location.long' }, 'location.id'), skip, take);
   }
 
   saveLocation(location: Partial<LocationEntity>, manager: EntityManager = this.nodes.manager): Promise<LocationEntity> {
@@ -108,9 +110,19 @@ export class NodesRepository {
   }
 
   findNodePage(skip: number, take: number, list: ListQuery = {}): Promise<[NodeEntity[], number]> {
-    const query = this.nodes.createQueryBuilder('node').orderBy('node.id', 'ASC').skip(skip).take(take);
+    const query = this.nodes.createQueryBuilder('node').orderBy('node.id', 'ASC');
     const columns = { id: 'node.id', uuid: 'node.uuid::text', name: 'node.name', fqdn: 'node.fqdn', tokenIdentifier: 'node.token_identifier', memory: 'node.memory', disk: 'node.disk' };
-    return applyListQuery(query, list, columns, 'node.id').getManyAndCount();
+    return pageWithTotal(applyListQuery(query, list, columns, 'node.id'), skip, take);
+  }
+
+  /** A cursor page (src/common/http/cursor.ts): up to `take` nodes past `keyset` in id order. */
+  findNodeKeysetPage(keyset: Keyset | null, take: number): Promise<NodeEntity[]> {
+    const clause = keysetClause([{ column: 'node.id', cast: 'bigint' }], keyset, 'ASC');
+    const query = this.nodes.createQueryBuilder('node').orderBy('node.id', clause.order).limit(take);
+    if (clause.where) {
+      query.andWhere(clause.where, clause.params);
+    }
+    return query.getMany();
   }
 
   /** Every node's daemon address (`scheme://fqdn:port`), for the browser's content-security policy. */
@@ -143,9 +155,7 @@ export class NodesRepository {
       .createQueryBuilder('a')
       .where('a.node_id = :nodeId', { nodeId })
       .orderBy('a.ip', 'ASC')
-      .addOrderBy('a.port', 'ASC')
-      .skip(skip)
-      .take(take);
+      .addOrderBy('a.port', 'ASC');
     if (filter.ip !== undefined) {
       query.andWhere('a.ip = :ip', { ip: filter.ip });
     }
@@ -153,14 +163,14 @@ export class NodesRepository {
       query.andWhere('a.port = :port', { port: filter.port });
     }
     if (filter.aliasContains !== undefined) {
-      query.andWhere('LOWER(a.alias) LIKE :alias', { alias: containsPattern(filter.aliasContains.toLowerCase()) });
+      query.andWhere('a.alias ILIKE :alias', { alias: containsPattern(filter.aliasContains) });
     }
     if (filter.server === null) {
       query.andWhere('a.server_id IS NULL AND a.reserved_by_transfer_id IS NULL');
     } else if (filter.server !== undefined) {
       query.andWhere('a.server_id = :serverId', { serverId: filter.server });
     }
-    return query.getManyAndCount();
+    return pageWithTotal(query, skip, take);
   }
 
   /** The allocations of these servers in one prepared query, as raw rows with only the columns a list shows. */

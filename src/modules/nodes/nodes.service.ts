@@ -8,6 +8,7 @@ import { SecretBox } from 'src/common/crypto/secret-box';
 import { ALPHANUMERIC, randomString } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
+import { CursorPage, CursorPaginated, cursorPaginated } from 'src/common/http/cursor';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AppConfigService } from 'src/config/app-config.service';
 import { AuditService, changedFields, pick } from 'src/modules/audit/audit.service';
@@ -76,6 +77,12 @@ export class NodesService {
   async list(page: Page, list: ListQuery = {}): Promise<Paginated<NodeResponseDto>> {
     const [rows, total] = await this.repo.findNodePage(page.skip, page.perPage, list);
     return paginated(rows.map(toNodeResponse), total, page);
+  }
+
+  /** The same list as cursor pages, in id order. */
+  async listByCursor(page: CursorPage): Promise<CursorPaginated<NodeResponseDto>> {
+    const rows = await this.repo.findNodeKeysetPage(page.keyset, page.perPage + 1);
+    return cursorPaginated(rows, page, (n) => [n.id], (kept) => kept.map(toNodeResponse));
   }
 
   /** The node or null, for other modules (a new server's node). */

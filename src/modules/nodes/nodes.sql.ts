@@ -12,14 +12,31 @@
 /** Whether the node `nodeId` names has a name matching the ILIKE `pattern`. */
 export const nodeNameMatches = (nodeId: string, pattern: string): string => `EXISTS (SELECT 1 FROM node sn WHERE sn.id = ${nodeId} AND sn.name ILIKE ${pattern})`;
 
+/** The ids of the nodes whose name matches the ILIKE `pattern`. */
+export const nodeIdsNamed = (pattern: string): string => `SELECT sn.id FROM node sn WHERE sn.name ILIKE ${pattern}`;
+
+/**
+ * An allocation's address as `ip:port`, the expression its trigram index holds (AddListIndexes). A
+ * pattern that matches the ip alone matches it too, so one condition covers both.
+ */
+const ADDRESS = (a: string): string => `(${a}.ip || ':' || ${a}.port::text)`;
+
 /** Whether one of the server's allocations matches the ILIKE `pattern` by address, alias or `ip:port`. */
 export const allocationMatches = (serverId: string, pattern: string): string =>
-  `EXISTS (SELECT 1 FROM allocation sa WHERE sa.server_id = ${serverId}
-    AND (sa.ip ILIKE ${pattern} OR sa.alias ILIKE ${pattern} OR (sa.ip || ':' || sa.port) ILIKE ${pattern}))`;
+  `EXISTS (SELECT 1 FROM allocation sa WHERE sa.server_id = ${serverId} AND (${ADDRESS('sa')} ILIKE ${pattern} OR sa.alias ILIKE ${pattern}))`;
 
-/** Whether one of the server's allocations is on address `ip` (when given) with a port starting as the LIKE `portPrefix` (when given). */
+/** The ids of the servers with an allocation matching the ILIKE `pattern` by address, alias or `ip:port`, through the allocation's trigram indexes. */
+export const serverIdsAtAddress = (pattern: string): string =>
+  `SELECT sa.server_id FROM allocation sa WHERE sa.server_id IS NOT NULL AND (${ADDRESS('sa')} ILIKE ${pattern} OR sa.alias ILIKE ${pattern})`;
+
+/**
+ * Whether one of the server's allocations is on address `ip` (when given) with a port starting as the
+ * LIKE `portPrefix` (when given); `ip` must hold no LIKE wildcard (an IPv4 address). The address
+ * pattern it adds (`ip:port…`) follows from the two conditions, and lets the trigram index find them.
+ */
 export const allocationAt = (serverId: string, ip: string | null, portPrefix: string | null): string =>
-  `EXISTS (SELECT 1 FROM allocation a WHERE a.server_id = ${serverId} AND ${ip ? `a.ip = ${ip}` : 'TRUE'} AND ${portPrefix ? `a.port::text LIKE ${portPrefix}` : 'TRUE'})`;
+  `EXISTS (SELECT 1 FROM allocation a WHERE a.server_id = ${serverId} AND ${ip ? `a.ip = ${ip}` : 'TRUE'} AND ${portPrefix ? `a.port::text LIKE ${portPrefix}` : 'TRUE'}
+    AND ${ADDRESS('a')} LIKE ${ip ?? `'%'`} || ':' || ${portPrefix ?? `'%'`})`;
 
 /** The node's name beside each row of `rows` (a derived table holding `node_id`): the join, and the column as `node_name`. */
 export const joinNodeName = (nodeId: string): { join: string; columns: string } => ({

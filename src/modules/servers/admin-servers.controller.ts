@@ -4,6 +4,7 @@ import { ApiData, ApiDataWithMeta, ApiPage } from 'src/common/http/api-responses
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import { CursorPaginated, toCursorPage } from 'src/common/http/cursor';
 import { Paginated, toPage } from 'src/common/http/pagination';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { AdminServerChangesService, SyncOutcome } from 'src/modules/servers/admin-server-changes.service';
@@ -34,9 +35,11 @@ export class AdminServersController {
 
   @Get()
   @Authenticated({ admin: AdminScope.SERVERS_READ })
-  @ApiPage(AdminServerDto)
-  list(@Query() query: AdminServerListQueryDto): Promise<Paginated<AdminServerDto>> {
-    return this.service.list(toPage(query), query.search, query.nodeId === undefined ? {} : { nodeId: query.nodeId });
+  @ApiPage(AdminServerDto, { cursor: true })
+  list(@Query() query: AdminServerListQueryDto): Promise<Paginated<AdminServerDto> | CursorPaginated<AdminServerDto>> {
+    const where = query.nodeId === undefined ? {} : { nodeId: query.nodeId };
+    const cursor = toCursorPage(query, 'servers', ['id']);
+    return cursor ? this.service.listByCursor(cursor, query.search, where) : this.service.list(toPage(query), query.search, where);
   }
 
   /** Per node with servers: how many, and the memory and disk their limits take of it. */

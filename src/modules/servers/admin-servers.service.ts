@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError, ErrorCategory } from 'src/common/errors/error-codes';
+import { CursorPage, CursorPaginated, cursorPaginated } from 'src/common/http/cursor';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AuditService } from 'src/modules/audit/audit.service';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
@@ -46,6 +47,13 @@ export class AdminServersService {
       total,
       page,
     );
+  }
+
+  /** The admin list as cursor pages, in id order (a node's servers with `nodeId`). */
+  async listByCursor(page: CursorPage, search?: string, where: { nodeId?: string } = {}): Promise<CursorPaginated<AdminServerDto>> {
+    const rows = await this.servers.findListKeysetPage(where, page.keyset, page.perPage + 1, search);
+    const allocations = await this.nodeAllocations.byServer(rows.slice(0, page.perPage).map((s) => s.id));
+    return cursorPaginated(rows, page, (s) => [s.id], (kept) => kept.map((s) => toAdminServer(s, allocations.get(s.id) ?? [])));
   }
 
   /** How many servers the panel holds. */

@@ -5,6 +5,7 @@ import type { AuthContext } from 'src/common/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
 import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
+import { CursorPaginated, toCursorPage } from 'src/common/http/cursor';
 import { Paginated, toPage } from 'src/common/http/pagination';
 import { ClientServersService, WebsocketCredentials } from 'src/modules/servers/client-servers.service';
 import { ClientServerListQueryDto, CommandDto, PowerDto, ServerActivityQueryDto } from 'src/modules/servers/dto/client-server.dto';
@@ -78,8 +79,9 @@ export class ClientServersController {
 
   @Get('servers/:server/activity')
   @ServerRoute('server.activity.read')
-  @ApiPage(ServerActivityDto)
-  activity(@CurrentServer() access: ServerAccess, @Query() query: ServerActivityQueryDto): Promise<Paginated<ServerActivityDto>> {
-    return this.service.activityPage(access, toPage(query), query.event);
+  @ApiPage(ServerActivityDto, { cursor: true })
+  activity(@CurrentServer() access: ServerAccess, @Query() query: ServerActivityQueryDto): Promise<Paginated<ServerActivityDto> | CursorPaginated<ServerActivityDto>> {
+    const cursor = toCursorPage(query, 'server-activity', ['timestamp', 'id']);
+    return cursor ? this.service.activityCursorPage(access, cursor, query.event) : this.service.activityPage(access, toPage(query), query.event);
   }
 }

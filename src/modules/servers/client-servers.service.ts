@@ -3,6 +3,7 @@ import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { AuthContext, holdsAdminScope } from 'src/common/auth/auth-context';
 import { AppException } from 'src/common/errors/app.exception';
+import { CursorPage, CursorPaginated, cursorPaginated } from 'src/common/http/cursor';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { DaemonGateway, POWER_ACTIONS, PowerAction } from 'src/modules/daemon-gateway/daemon.gateway';
 import { DaemonTokenSigner } from 'src/modules/daemon-gateway/daemon-token-signer';
@@ -25,12 +26,26 @@ import { ServerSnapshot, wingsPermissionsOf } from 'src/modules/servers/server-c
 import { ClientListScope, ServersRepository } from 'src/modules/servers/servers.repository';
 import { ServerAllocations } from 'src/modules/nodes/server-allocations';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
+import type { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
 import type { ServerSearchFilters, ServerSearchScope } from 'src/modules/servers/server-search';
 import { ServerSearchRepository } from 'src/modules/servers/server-search.repository';
 
 const STATUS_TIMEOUT_MS = 5_000;
 
 export type WebsocketCredentials = WebsocketTokenDto | WebsocketUnavailableDto;
+
+/** One activity entry as the list shows it; addresses only when `showIp`. */
+const activityItem =
+  (showIp: boolean) =>
+  (r: ServerActivityEntity): ServerActivityDto => ({
+    id: r.id,
+    event: r.event,
+    actor: r.actorId === null && r.actorUsername === null ? null : { id: r.actorId, username: r.actorUsername },
+    metadata: r.metadata,
+    ip: showIp ? r.ip : null,
+    via: r.via,
+    timestamp: r.createdAt.toISOString(),
+  });
 
 @Injectable()
 export class ClientServersService {
@@ -139,21 +154,15 @@ export class ClientServersService {
 
   /** Addresses are personal data of whoever acted: owners and admins see them, subusers get `ip: null`. */
   async activityPage(access: ServerAccess, page: Page, event?: string): Promise<Paginated<ServerActivityDto>> {
-    const [rows, total] = await this.activityLog.page(access.server.id, page.skip, page.perPage, event);
-    const showIp = access.role !== 'subuser';
-    return paginated(
-      rows.map((r) => ({
-        id: r.id,
-        event: r.event,
-        actor: r.actorId === null && r.actorUsername === null ? null : { id: r.actorId, username: r.actorUsername },
-        metadata: r.metadata,
-        ip: showIp ? r.ip : null,
-        via: r.via,
-        timestamp: r.createdAt.toISOString(),
-      })),
-      total,
-      page,
-    );
+    const [rows, total] = await this.activityLog.page(access.server.id, page, event);
+    return paginated(rows.map(activityItem(access.role !== 'subuser')), total, page);
+  }
+
+  /** The same list as cursor pages (src/common/http/cursor.ts). */
+  async activityCursorPage(access: ServerAccess, page: CursorPage, event?: string): Promise<CursorPaginated<ServerActivityDto>> {
+    const keyed = await this.activityLog.keysetPage(access.server.id, page.keyset, page.perPage + 1, event);
+    const item = activityItem(access.role !== 'subuser');
+    return cursorPaginated(keyed, page, (k) => k.key, (kept) => kept.map((k) => item(k.row)));
   }
 
   private async activity(server: ServerSnapshot, actor: Actor, event: string, metadata: Record<string, unknown>): Promise<void> {

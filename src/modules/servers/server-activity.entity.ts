@@ -1,10 +1,16 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
 import { ServerEntity } from 'src/modules/servers/server.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 
 /** The server activity log: power actions, console commands, file changes, and what the daemon reports. */
+// A server's list reads (server_id, created_at, id) in order, an event filter (server_id, event...).
+// Retention finds old rows through a BRIN index on created_at (migration AddLogCursorsAndCounts, not
+// synchronized: TypeORM cannot declare BRIN): a b-tree there tempts the planner to walk every server's
+// rows by time for one server's page, which is slow for a server whose entries are all old.
 @Entity({ name: 'server_activity' })
-@Index('IDX_server_activity_server_time', ['serverId', 'createdAt'])
+@Index('IDX_server_activity_server_time', ['serverId', 'createdAt', 'id'])
+@Index('IDX_server_activity_server_event', ['serverId', 'event', 'createdAt', 'id'])
+@Index('IDX_server_activity_created_at', { synchronize: false })
 export class ServerActivityEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_server_activity' })
   id!: string;
@@ -42,4 +48,21 @@ export class ServerActivityEntity {
 
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
+}
+
+/**
+ * How many server_activity rows each server has, kept by triggers in the transaction that inserts or
+ * deletes them (migration AddLogCursorsAndCounts), over a few slots per server chosen by the writing
+ * session so that concurrent writers rarely wait on one row. A server with no rows has no slots.
+ */
+@Entity({ name: 'server_activity_count' })
+export class ServerActivityCountEntity {
+  @PrimaryColumn({ name: 'server_id', type: 'bigint', primaryKeyConstraintName: 'PK_server_activity_count' })
+  serverId!: string;
+
+  @PrimaryColumn({ type: 'smallint', primaryKeyConstraintName: 'PK_server_activity_count' })
+  slot!: number;
+
+  @Column({ type: 'bigint', default: 0 })
+  n!: string;
 }

@@ -13,8 +13,15 @@ export type ServerStatus = (typeof SERVER_STATUSES)[number];
 @Index('UQ_server_identifier', ['identifier'], { unique: true })
 @Index('UQ_server_external_id', ['externalId'], { unique: true })
 @Index('IDX_server_egg_id', ['eggId'])
-@Index('IDX_server_owner_id', ['ownerId'])
-@Index('IDX_server_node_id', ['nodeId'])
+@Index('IDX_server_owner_id_id', ['ownerId', 'id'])
+@Index('IDX_server_node_id_id', ['nodeId', 'id'])
+// pg_trgm indexes for the searches and list filters (AddListIndexes): expressions TypeORM does not model.
+@Index('IDX_server_name_trgm', { synchronize: false })
+@Index('IDX_server_description_trgm', { synchronize: false })
+@Index('IDX_server_uuid_trgm', { synchronize: false })
+@Index('IDX_server_identifier_trgm', { synchronize: false })
+@Index('IDX_server_external_id_trgm', { synchronize: false })
+@Index('IDX_server_image_trgm', { synchronize: false })
 export class ServerEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_server' })
   id!: string;

@@ -20,7 +20,7 @@ import { DaemonTokenGuard } from 'src/modules/servers/remote/daemon-token.guard'
 import { ServerAccessGuard } from 'src/modules/servers/server-access';
 import { ServerContextResolver } from 'src/modules/servers/server-context';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
-import { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
+import { ServerActivityCountEntity, ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
 import { ServerConfigService } from 'src/modules/servers/server-config.service';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
@@ -46,7 +46,7 @@ import { TransfersRepository } from 'src/modules/servers/transfers/transfers.rep
 import { TransfersService } from 'src/modules/servers/transfers/transfers.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, ServerTransferEntity, NodeDrainEntity]), AuditModule, EggsModule, NodesModule, MountsModule, UsersModule, SshKeysModule, PasswordResetModule, MailModule],
+  imports: [TypeOrmModule.forFeature([ServerEntity, ServerVariableEntity, ServerActivityEntity, ServerActivityCountEntity, SubuserEntity, ServerTransferEntity, NodeDrainEntity]), AuditModule, EggsModule, NodesModule, MountsModule, UsersModule, SshKeysModule, PasswordResetModule, MailModule],
   controllers: [AdminServersController, ClientServersController, ClientServerSettingsController, SubusersController, RemoteController, AdminServerMountsController, ClientServerMountsController, ServerTransfersController, NodeDrainController],
   providers: [
     ServersRepository,

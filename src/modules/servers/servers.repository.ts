@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Keyset, keysetClause } from 'src/common/http/cursor';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, IsNull, Repository } from 'typeorm';
 import { AppException } from 'src/common/errors/app.exception';
@@ -10,7 +11,8 @@ import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity
 import { ListedServer, LoadedServer, ServerEntity, ServerStatus } from 'src/modules/servers/server.entity';
 import { ACTIVE_TRANSFER_SQL, ServerTransferEntity } from 'src/modules/servers/transfers/server-transfer.entity';
 import { joinOwnerUsername, usernameMatches } from 'src/modules/users/users.sql';
-import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
+import { containsPattern, ListQuery } from 'src/database/like';
+import { everyServerIdsPage, searchMatchIds, serverCount } from 'src/modules/servers/server-list.sql';
 
 /** A server's own value of one egg variable. */
 export type ServerVariableValue = Pick<ServerVariableEntity, 'variableId' | 'value'>;
@@ -66,11 +68,14 @@ const clientListSource = (scope: ClientListScope): { from: string; where: string
     case 'owned':
       return { from: 'server s', where: 's.owner_id = $1', grant: 'NULL::text[]', params: [scope.userId] };
     case 'visible':
-      // Owned and shared in one list, so a page never splits or repeats a server across the two kinds.
+      // Owned and shared in one list, so a page never splits or repeats a server across the two kinds:
+      // built from the user's own servers (by owner) and their subuser rows, never from every server.
       return {
-        from: 'server s LEFT JOIN subuser su ON su.server_id = s.id AND su.user_id = $1',
-        where: '(s.owner_id = $1 OR su.id IS NOT NULL)',
-        grant: 'CASE WHEN s.owner_id = $1 THEN NULL ELSE su.permissions END',
+        from: `(SELECT so.id, NULL::text[] AS permissions FROM server so WHERE so.owner_id = $1
+            UNION ALL SELECT su.server_id, su.permissions FROM subuser su JOIN server ss ON ss.id = su.server_id WHERE su.user_id = $1 AND ss.owner_id <> $1) v
+          JOIN server s ON s.id = v.id`,
+        where: 'TRUE',
+        grant: 'v.permissions',
         params: [scope.userId],
       };
     case 'shared':
@@ -95,6 +100,16 @@ type ClientListJoinRow = Omit<ClientListRow, 'allocations'> & {
   a_port: number;
   a_notes: string | null;
   total: string;
+};
+
+/** The columns the admin and application lists filter by (Pterodactyl's partial filters), each behind a trigram index. */
+const LIST_FILTER_COLUMNS: Record<string, string> = {
+  uuid: 's.uuid::text',
+  identifier: 's.identifier',
+  name: 's.name',
+  description: 's.description',
+  image: 's.image',
+  externalId: 's.external_id',
 };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -149,39 +164,107 @@ export class ServersRepository {
   }
 
   /**
-   * One page of servers as list pages show them, in id order, and how many there are in all; `search`
-   * keeps those that match it as the client list's search does.
+   * One page of servers as list pages show them, in id order (or `list.sort`), and how many there are
+   * in all; `search` keeps those that match it as the client list's search does. The page's ids come
+   * first, from one narrow query (a search as the union of its indexed branches, searchMatchIds), then
+   * their rows. The total of an unfiltered list (or one node's) is the per-node count the triggers
+   * keep, and a page in the second half of it is read from the end, so the last page costs what the
+   * first does; a filtered list counts its matches in the query of the page.
    */
-  findListPage(where: { ownerId?: string; nodeId?: string }, skip: number, take: number, search?: string, list: ListQuery = {}): Promise<[ListedServer[], number]> {
-    // Only many-to-one joins, so the page can be cut in SQL (skip/take would first select distinct ids).
-    const query = this.listed().where(where);
-    if (search !== undefined && search.trim() !== '') {
-      query.andWhere(searchCondition(':pattern', 'server'), { pattern: containsPattern(search.trim()) });
+  async findListPage(where: { ownerId?: string; nodeId?: string }, skip: number, take: number, search?: string, list: ListQuery = {}): Promise<[ListedServer[], number]> {
+    const params: unknown[] = [];
+    const p = (value: unknown): string => `$${params.push(value)}`;
+    const conditions: string[] = [];
+    if (where.ownerId !== undefined) {
+      conditions.push(`s.owner_id = ${p(where.ownerId)}`);
     }
-    const columns = {
-      id: 'server.id',
-      uuid: 'server.uuid::text',
-      identifier: 'server.identifier',
-      name: 'server.name',
-      description: 'server.description',
-      image: 'server.image',
-      externalId: 'server.external_id',
+    for (const [field, value] of Object.entries(list.filters ?? {})) {
+      const column = LIST_FILTER_COLUMNS[field];
+      if (column && value !== undefined) {
+        conditions.push(`${column} ILIKE ${p(containsPattern(value))}`);
+      }
+    }
+    const searched = search !== undefined && search.trim() !== '' ? search.trim() : undefined;
+    // One user's servers are few: each is tested; every server's (or a node's) are searched by the union of indexed branches.
+    const pattern = searched === undefined ? undefined : p(containsPattern(searched));
+    const matches = pattern === undefined || where.ownerId !== undefined ? undefined : searchMatchIds(pattern);
+    if (pattern !== undefined && matches === undefined) {
+      conditions.push(searchCondition(pattern));
+    }
+    const counted = conditions.length === 0 && matches === undefined;
+    if (where.nodeId !== undefined) {
+      conditions.push(`s.node_id = ${p(where.nodeId)}`);
+    }
+    // By id, or by uuid then id (pages stay stable); `reverse` reads the same order from its end.
+    const order = (reverse: boolean): string => {
+      const flip = (descending: boolean): string => (descending !== reverse ? 'DESC' : 'ASC');
+      return list.sort?.by === 'uuid' ? `s.uuid ${flip(list.sort.descending)}, s.id ${flip(false)}` : `s.id ${flip(list.sort?.by === 'id' && list.sort.descending)}`;
     };
-    applyListQuery(query, list, columns, 'server.id');
-    return query.offset(skip).limit(take).getManyAndCount() as Promise<[ListedServer[], number]>;
+    // A search alone pages over the union's ids; with other conditions or another order, over their servers.
+    const from = matches === undefined ? 'server s' : conditions.length === 0 && list.sort?.by !== 'uuid' ? `(${matches}) s` : `(${matches}) m JOIN server s ON s.id = m.id`;
+    const condition = conditions.length > 0 ? conditions.join(' AND ') : 'TRUE';
+    let ids: string[];
+    let total: number;
+    if (counted) {
+      // The total first (a sum over nodes), then the page from whichever end is nearer.
+      const [row] = await this.servers.manager.query<{ total: string }[]>(serverCount(where.nodeId === undefined ? undefined : '$1'), where.nodeId === undefined ? [] : [where.nodeId]);
+      total = Number(row.total);
+      if (skip >= total) {
+        return [[], total];
+      }
+      const reverse = skip > total / 2;
+      const [limit, offset] = reverse ? [Math.min(take, total - skip), Math.max(total - skip - take, 0)] : [take, skip];
+      const rows = await this.servers.manager.query<{ id: string }[]>(`SELECT s.id FROM ${from} WHERE ${condition} ORDER BY ${order(reverse)} LIMIT ${p(limit)} OFFSET ${p(offset)}`, params);
+      ids = rows.map((r) => String(r.id));
+      if (reverse) {
+        ids.reverse();
+      }
+    } else {
+      const filterParams = [...params];
+      // The matches first, then their page and count: over the query itself the planner walked the
+      // primary key in order testing every server, as if the LIMIT could stop the count early.
+      const rows = await this.servers.manager.query<{ id: string; total: string }[]>(
+        `WITH m AS MATERIALIZED (SELECT s.id${list.sort?.by === 'uuid' ? ', s.uuid' : ''} FROM ${from} WHERE ${condition})
+         SELECT s.id, count(*) OVER () AS total FROM m s ORDER BY ${order(false)} LIMIT ${p(take)} OFFSET ${p(skip)}`,
+        params,
+      );
+      ids = rows.map((r) => String(r.id));
+      if (rows.length > 0 || skip === 0) {
+        total = rows.length > 0 ? Number(rows[0].total) : 0;
+      } else {
+        const [row] = await this.servers.manager.query<{ total: string }[]>(`SELECT count(*) AS total FROM ${from} WHERE ${condition}`, filterParams);
+        total = Number(row.total);
+      }
+    }
+    if (ids.length === 0) {
+      return [[], total];
+    }
+    const byId = new Map((await this.listed().where({ id: In(ids) }).getMany()).map((s) => [s.id, s]));
+    return [ids.flatMap((id) => byId.get(id) ?? []) as ListedServer[], total];
   }
 
-  /** Per node that has servers: how many, and the memory and disk (MiB) their limits add up to. */
+  /**
+   * A cursor page of the admin list (src/common/http/cursor.ts): up to `take` servers past `keyset` in
+   * id order, kept as findListPage keeps them (`where`, `search`); no count.
+   */
+  findListKeysetPage(where: { nodeId?: string }, keyset: Keyset | null, take: number, search?: string): Promise<ListedServer[]> {
+    const clause = keysetClause([{ column: 'server.id', cast: 'bigint' }], keyset, 'ASC');
+    const query = this.listed().where(where);
+    if (search !== undefined && search.trim() !== '') {
+      // The union of indexed branches findListPage searches with, not an OR over every server.
+      query.andWhere(`server.id IN (${searchMatchIds(':pattern')})`, { pattern: containsPattern(search.trim()) });
+    }
+    if (clause.where) {
+      query.andWhere(clause.where, clause.params);
+    }
+    return query.orderBy('server.id', clause.order).limit(take).getMany() as Promise<ListedServer[]>;
+  }
+
+  /** Per node that has servers: how many, and the memory and disk (MiB) their limits add up to (the totals the triggers keep per node). */
   async usageByNode(): Promise<{ nodeId: string; servers: number; memory: number; disk: number }[]> {
-    const rows = await this.servers
-      .createQueryBuilder('server')
-      .select('server.nodeId', 'nodeId')
-      .addSelect('count(*)', 'servers')
-      .addSelect('coalesce(sum(server.memory), 0)', 'memory')
-      .addSelect('coalesce(sum(server.disk), 0)', 'disk')
-      .groupBy('server.nodeId')
-      .orderBy('server.nodeId', 'ASC')
-      .getRawMany<{ nodeId: string | number; servers: string | number; memory: string | number; disk: string | number }>();
+    const rows = await this.servers.manager.query<{ nodeId: string; servers: string; memory: string; disk: string }[]>(
+      `SELECT t.node_id AS "nodeId", t.servers, t.memory, t.disk FROM server_totals t WHERE t.servers > 0 ORDER BY t.node_id`,
+    );
     return rows.map((r) => ({ nodeId: String(r.nodeId), servers: Number(r.servers), memory: Number(r.memory), disk: Number(r.disk) }));
   }
 
@@ -195,16 +278,25 @@ export class ServersRepository {
    */
   async clientListPage(scope: ClientListScope, skip: number, take: number, search?: string): Promise<{ rows: ClientListRow[]; total: number }> {
     const source = clientListSource(scope);
-    const { from, grant } = source;
+    const { grant } = source;
     const filtered = search !== undefined && search.trim() !== '';
     const params = filtered ? [...source.params, containsPattern(search.trim())] : source.params;
-    const where = filtered ? `${source.where} AND ${searchCondition(`$${params.length}`)}` : source.where;
-    const page = `SELECT ${CLIENT_LIST_SERVER_COLUMNS}, ${grant} AS "grant" FROM ${from} WHERE ${where} ORDER BY s.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`;
+    // Every server's list searches the union of indexed branches; one user's servers are few, and are tested one by one.
+    const from = filtered && scope.kind === 'all' ? `(${searchMatchIds(`$${params.length}`)}) s` : source.from;
+    const where = filtered && scope.kind !== 'all' ? `${source.where} AND ${searchCondition(`$${params.length}`)}` : source.where;
+    const count = scope.kind === 'all' && !filtered ? serverCount() : `SELECT count(*) AS total FROM ${from} WHERE ${where}`;
+    // The page's ids first (from an index alone where the list allows), then their rows: an offset deep into the list skips ids, not rows.
+    const [take$, skip$] = [`$${params.length + 1}`, `$${params.length + 2}`];
+    const ids =
+      scope.kind === 'all' && !filtered
+        ? `SELECT pe.id, NULL::text[] AS "grant" FROM (${everyServerIdsPage(take$, skip$)}) pe`
+        : `SELECT s.id, ${grant} AS "grant" FROM ${from} WHERE ${where} ORDER BY s.id LIMIT ${take$} OFFSET ${skip$}`;
+    const page = `SELECT ${CLIENT_LIST_SERVER_COLUMNS}, pg."grant" FROM (${ids}) pg JOIN server s ON s.id = pg.id`;
     const [node, owner, allocations] = [joinNodeName('p.node_id'), joinOwnerUsername('p.owner_id'), joinServerAllocations('p.id')];
     const joined = await queryPrepared<ClientListJoinRow>(
       this.servers.manager,
       `client-list-${scope.kind}${filtered ? '-search' : ''}`,
-      `SELECT p.*, ${node.columns}, ${owner.columns}, ${allocations.columns}, (SELECT count(*) FROM ${from} WHERE ${where}) AS total
+      `SELECT p.*, ${node.columns}, ${owner.columns}, ${allocations.columns}, (${count}) AS total
        FROM (${page}) p ${node.join} ${owner.join} ${allocations.join}
        ORDER BY p.id, ${allocations.order}`,
       [...params, take, skip],
@@ -246,7 +338,7 @@ export class ServersRepository {
     if (joined.length > 0 || skip === 0) {
       return { rows, total: joined.length > 0 ? Number(joined[0].total) : 0 };
     }
-    const [{ total }] = await this.servers.manager.query<{ total: string }[]>(`SELECT count(*) AS total FROM ${from} WHERE ${where}`, params);
+    const [{ total }] = await this.servers.manager.query<{ total: string }[]>(count, params);
     return { rows, total: Number(total) };
   }
 
@@ -302,20 +394,15 @@ export class ServersRepository {
     await manager.getRepository(ServerEntity).delete({ id });
   }
 
-  /** The memory and disk (MiB) the servers on each node are given. */
+  /** The memory and disk (MiB) the servers on each node are given (the totals the triggers keep, as of this transaction). */
   async allocatedByNode(nodeIds: string[], manager: EntityManager = this.servers.manager): Promise<Map<string, { memory: number; disk: number }>> {
     const rows =
       nodeIds.length === 0
         ? []
-        : await manager
-            .getRepository(ServerEntity)
-            .createQueryBuilder('s')
-            .select('s.nodeId', 'nodeId')
-            .addSelect('COALESCE(SUM(s.memory), 0)', 'memory')
-            .addSelect('COALESCE(SUM(s.disk), 0)', 'disk')
-            .where({ nodeId: In(nodeIds) })
-            .groupBy('s.nodeId')
-            .getRawMany<{ nodeId: string; memory: string; disk: string }>();
+        : await manager.query<{ nodeId: string; memory: string; disk: string }[]>(
+            `SELECT t.node_id AS "nodeId", t.memory, t.disk FROM server_totals t WHERE t.node_id = ANY($1::bigint[])`,
+            [nodeIds],
+          );
     const byNode = new Map(rows.map((r): [string, { memory: number; disk: number }] => [String(r.nodeId), { memory: Number(r.memory), disk: Number(r.disk) }]));
     return new Map(nodeIds.map((id) => [id, byNode.get(id) ?? { memory: 0, disk: 0 }]));
   }
@@ -327,7 +414,8 @@ export class ServersRepository {
   async findDeployableNodeIds(locationIds: string[], memory: number, disk: number, skip: number, take: number): Promise<[string[], number]> {
     const params: unknown[] = [memory, disk];
     const locations = locationIds.length > 0 ? `$${params.push(locationIds)}` : undefined;
-    const given = (nodeId: string): string => `SELECT SUM(s.memory) AS memory, SUM(s.disk) AS disk FROM server s WHERE s.node_id = ${nodeId}`;
+    // The totals the triggers keep; as a sum, one row even for a node without any (nulls, which count as 0).
+    const given = (nodeId: string): string => `SELECT SUM(t.memory) AS memory, SUM(t.disk) AS disk FROM server_totals t WHERE t.node_id = ${nodeId}`;
     const viable = deployableNodeIds(given, { memory: '$1', disk: '$2', locations });
     const rows = await this.servers.manager.query<{ id: string; total: string }[]>(
       `SELECT v.id, count(*) OVER () AS total FROM (${viable}) v ORDER BY v.id LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,

@@ -5,6 +5,12 @@ import { Column, CreateDateColumn, Entity, Generated, Index, PrimaryGeneratedCol
 @Index('UQ_user_username', ['username'], { unique: true })
 @Index('UQ_user_email', ['email'], { unique: true })
 @Index('UQ_user_external_id', ['externalId'], { unique: true })
+// pg_trgm indexes for the user search and list filters (AddListIndexes).
+@Index('IDX_user_username_trgm', { synchronize: false })
+@Index('IDX_user_email_trgm', { synchronize: false })
+@Index('IDX_user_name_trgm', { synchronize: false })
+@Index('IDX_user_uuid_trgm', { synchronize: false })
+@Index('IDX_user_external_id_trgm', { synchronize: false })
 export class UserEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_user' })
   id!: string;

@@ -4,6 +4,7 @@ import { ApiData, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
+import { CursorPaginated, toCursorPage } from 'src/common/http/cursor';
 import { Paginated, toPage } from 'src/common/http/pagination';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { CreateUserDto } from 'src/modules/users/dto/create-user.dto';
@@ -22,9 +23,10 @@ export class UsersController {
 
   @Get()
   @Authenticated({ admin: AdminScope.USERS_READ })
-  @ApiPage(AdminUserResponseDto)
-  list(@Query() query: UserListQueryDto): Promise<Paginated<AdminUserResponseDto>> {
-    return this.service.list(toPage(query), query.search);
+  @ApiPage(AdminUserResponseDto, { cursor: true })
+  list(@Query() query: UserListQueryDto): Promise<Paginated<AdminUserResponseDto> | CursorPaginated<AdminUserResponseDto>> {
+    const cursor = toCursorPage(query, 'users', ['id']);
+    return cursor ? this.service.listByCursor(cursor, query.search) : this.service.list(toPage(query), query.search);
   }
 
   @Post()

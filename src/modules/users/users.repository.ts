@@ -6,6 +6,8 @@ import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
 import { pgError, UNIQUE_VIOLATION, violations } from 'src/database/pg-errors';
 import { applyListQuery, containsPattern, ListQuery } from 'src/database/like';
+import { Keyset, keysetClause } from 'src/common/http/cursor';
+import { pageWithTotal } from 'src/database/page-with-total';
 
 @Injectable()
 export class UsersRepository {
@@ -36,7 +38,7 @@ export class UsersRepository {
    * list filters) each match anywhere in their column. Both case-insensitive, with LIKE's wildcards taken literally.
    */
   findPage(skip: number, take: number, search?: string, filters: UserFilters = {}, sort?: ListQuery['sort']): Promise<[UserEntity[], number]> {
-    const query = this.repo.createQueryBuilder('u').orderBy('u.id', 'ASC').skip(skip).take(take);
+    const query = this.repo.createQueryBuilder('u').orderBy('u.id', 'ASC');
     if (search) {
       const pattern = containsPattern(search);
       query.andWhere(
@@ -46,7 +48,25 @@ export class UsersRepository {
       );
     }
     const columns = { id: 'u.id', uuid: 'u.uuid::text', email: 'u.email', username: 'u.username', externalId: 'u.externalId' };
-    return applyListQuery(query, { filters: filters as Record<string, string | undefined>, sort }, columns, 'u.id').getManyAndCount();
+    return pageWithTotal(applyListQuery(query, { filters: filters as Record<string, string | undefined>, sort }, columns, 'u.id'), skip, take);
+  }
+
+  /** A cursor page (src/common/http/cursor.ts): up to `take` users past `keyset` in id order, with findPage's `search`. */
+  findKeysetPage(keyset: Keyset | null, take: number, search?: string): Promise<UserEntity[]> {
+    const clause = keysetClause([{ column: 'u.id', cast: 'bigint' }], keyset, 'ASC');
+    const query = this.repo.createQueryBuilder('u').orderBy('u.id', clause.order).limit(take);
+    if (clause.where) {
+      query.andWhere(clause.where, clause.params);
+    }
+    if (search) {
+      const pattern = containsPattern(search);
+      query.andWhere(
+        new Brackets((q) => {
+          q.where('u.username ILIKE :pattern', { pattern }).orWhere('u.email ILIKE :pattern', { pattern }).orWhere('u.name ILIKE :pattern', { pattern });
+        }),
+      );
+    }
+    return query.getMany();
   }
 
   count(): Promise<number> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { CursorPage, CursorPaginated, cursorPaginated } from 'src/common/http/cursor';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AppException } from 'src/common/errors/app.exception';
 import { AuditService, changedFields, pick } from 'src/modules/audit/audit.service';
@@ -39,6 +40,12 @@ export class UsersService {
   async list(page: Page, search?: string): Promise<Paginated<AdminUserResponseDto>> {
     const [rows, total] = await this.users.findPage(page.skip, page.perPage, search?.trim() || undefined);
     return paginated(rows.map(toAdminUserResponse), total, page);
+  }
+
+  /** The same list as cursor pages, in id order. */
+  async listByCursor(page: CursorPage, search?: string): Promise<CursorPaginated<AdminUserResponseDto>> {
+    const rows = await this.users.findKeysetPage(page.keyset, page.perPage + 1, search?.trim() || undefined);
+    return cursorPaginated(rows, page, (u) => [u.id], (kept) => kept.map(toAdminUserResponse));
   }
 
   /** A page of users, filtered (each filter matches case-insensitively anywhere in its column). */

@@ -3031,6 +3031,17 @@ export interface components {
             lastSeenAt: string;
             userAgent: string | null;
         };
+        CursorDto: {
+            count: number;
+            /** @description The cursor of the rows after this page (older, in a newest-first list); null at the end */
+            next: string | null;
+            perPage: number;
+            /** @description The cursor of the rows before this page; null on the first page and at the start */
+            prev: string | null;
+        };
+        CursorPageMetaDto: {
+            cursor: components["schemas"]["CursorDto"];
+        };
         DaemonSystemInfoDto: {
             architecture: string;
             cpu_count: number;
@@ -4099,6 +4110,8 @@ export interface operations {
     AccountController_activity: {
         parameters: {
             query?: {
+                /** @description Empty for the first cursor page, then `meta.cursor.next` or `meta.cursor.prev`; no `page` with it */
+                cursor?: string;
                 /** @description Keeps the entries of this event only (`user.password_changed`). */
                 event?: string;
                 page?: number;
@@ -4136,7 +4149,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AccountActivityDto"][];
-                        meta: components["schemas"]["PageMetaDto"];
+                        meta: components["schemas"]["PageMetaDto"] | components["schemas"]["CursorPageMetaDto"];
                     };
                 };
             };
@@ -4698,6 +4711,8 @@ export interface operations {
                 /** @description Exact action, e.g. `egg.updated`. */
                 action?: string;
                 actorId?: string;
+                /** @description Empty for the first cursor page, then `meta.cursor.next` or `meta.cursor.prev`; no `page` with it */
+                cursor?: string;
                 page?: number;
                 perPage?: number;
                 targetId?: string;
@@ -4736,7 +4751,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AuditLogResponseDto"][];
-                        meta: components["schemas"]["PageMetaDto"];
+                        meta: components["schemas"]["PageMetaDto"] | components["schemas"]["CursorPageMetaDto"];
                     };
                 };
             };
@@ -6776,6 +6791,8 @@ export interface operations {
     NodesController_list: {
         parameters: {
             query?: {
+                /** @description Empty for the first cursor page, then `meta.cursor.next` or `meta.cursor.prev`; no `page` with it */
+                cursor?: string;
                 page?: number;
                 perPage?: number;
             };
@@ -6811,7 +6828,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["NodeResponseDto"][];
-                        meta: components["schemas"]["PageMetaDto"];
+                        meta: components["schemas"]["PageMetaDto"] | components["schemas"]["CursorPageMetaDto"];
                     };
                 };
             };
@@ -7484,6 +7501,8 @@ export interface operations {
     AdminServersController_list: {
         parameters: {
             query?: {
+                /** @description Empty for the first cursor page, then `meta.cursor.next` or `meta.cursor.prev`; no `page` with it */
+                cursor?: string;
                 /** @description Keeps the servers on this node (a node's page lists them). */
                 nodeId?: string;
                 page?: number;
@@ -7526,7 +7545,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AdminServerDto"][];
-                        meta: components["schemas"]["PageMetaDto"];
+                        meta: components["schemas"]["PageMetaDto"] | components["schemas"]["CursorPageMetaDto"];
                     };
                 };
             };
@@ -8297,6 +8316,8 @@ export interface operations {
     UsersController_list: {
         parameters: {
             query?: {
+                /** @description Empty for the first cursor page, then `meta.cursor.next` or `meta.cursor.prev`; no `page` with it */
+                cursor?: string;
                 page?: number;
                 perPage?: number;
                 /** @description Part of the username, e-mail or name (case-insensitive). */
@@ -8334,7 +8355,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AdminUserResponseDto"][];
-                        meta: components["schemas"]["PageMetaDto"];
+                        meta: components["schemas"]["PageMetaDto"] | components["schemas"]["CursorPageMetaDto"];
                     };
                 };
             };
@@ -9225,6 +9246,8 @@ export interface operations {
     ClientServersController_activity: {
         parameters: {
             query?: {
+                /** @description Empty for the first cursor page, then `meta.cursor.next` or `meta.cursor.prev`; no `page` with it */
+                cursor?: string;
                 /**
                  * @description Keeps the entries of this event (`server.power.start`), or, ending in `.*`, of every event
                  *     under that name (`server.schedule.*` keeps `server.schedule.run.finish` and the others).
@@ -9268,7 +9291,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ServerActivityDto"][];
-                        meta: components["schemas"]["PageMetaDto"];
+                        meta: components["schemas"]["PageMetaDto"] | components["schemas"]["CursorPageMetaDto"];
                     };
                 };
             };

@@ -1,10 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { IsString, Matches, MaxLength } from 'class-validator';
-import { PaginationQueryDto } from 'src/common/http/pagination';
+import { CursorPaginationQueryDto } from 'src/common/http/cursor';
 import { Optional } from 'src/common/validation/decorators';
 import type { AuditLogResponseDto } from 'src/modules/audit/dto/audit-log-response.dto';
 
-export class AccountActivityQueryDto extends PaginationQueryDto {
+export class AccountActivityQueryDto extends CursorPaginationQueryDto {
   /** Keeps the entries of this event only (`user.password_changed`). */
   @Optional()
   @IsString()

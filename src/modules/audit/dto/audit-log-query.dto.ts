@@ -1,9 +1,9 @@
 import { DECIMAL_ID } from 'src/common/validation/decimal-id.pipe';
 import { IsString, Matches, MaxLength } from 'class-validator';
-import { PaginationQueryDto } from 'src/common/http/pagination';
+import { CursorPaginationQueryDto } from 'src/common/http/cursor';
 import { Optional } from 'src/common/validation/decorators';
 
-export class AuditLogQueryDto extends PaginationQueryDto {
+export class AuditLogQueryDto extends CursorPaginationQueryDto {
   /** Exact action, e.g. `egg.updated`. */
   @Optional()
   @IsString()

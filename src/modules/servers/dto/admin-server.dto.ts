@@ -1,7 +1,7 @@
 import { DECIMAL_ID } from 'src/common/validation/decimal-id.pipe';
 import { PartialType, PickType } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsBoolean, IsInt, IsObject, IsString, IsUUID, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { PaginationQueryDto } from 'src/common/http/pagination';
+import { CursorPaginationQueryDto } from 'src/common/http/cursor';
 import { Optional } from 'src/common/validation/decorators';
 
 const ID = DECIMAL_ID;
@@ -131,7 +131,7 @@ export class CreateServerDto {
   oom_disabled?: boolean;
 }
 
-export class AdminServerListQueryDto extends PaginationQueryDto {
+export class AdminServerListQueryDto extends CursorPaginationQueryDto {
   /**
    * Keeps the servers whose name, identifier, uuid, description, node name, owner's username, or an
    * allocation's address (`ip`, alias, `ip:port`) contains this text, ignoring case.

@@ -1,5 +1,6 @@
 import { IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { PaginationQueryDto } from 'src/common/http/pagination';
+import { CursorPaginationQueryDto } from 'src/common/http/cursor';
 import { Optional } from 'src/common/validation/decorators';
 
 export class ClientServerListQueryDto extends PaginationQueryDto {
@@ -21,7 +22,7 @@ export class ClientServerListQueryDto extends PaginationQueryDto {
 /** Event names are dotted lower-case words (`server.schedule.run.finish`). */
 const ACTIVITY_EVENT_FILTER = /^[a-z0-9_-]+(\.[a-z0-9_-]+)*(\.\*)?$/;
 
-export class ServerActivityQueryDto extends PaginationQueryDto {
+export class ServerActivityQueryDto extends CursorPaginationQueryDto {
   /**
    * Keeps the entries of this event (`server.power.start`), or, ending in `.*`, of every event
    * under that name (`server.schedule.*` keeps `server.schedule.run.finish` and the others).

@@ -1,8 +1,8 @@
 import { IsString, MaxLength } from 'class-validator';
-import { PaginationQueryDto } from 'src/common/http/pagination';
+import { CursorPaginationQueryDto } from 'src/common/http/cursor';
 import { Optional } from 'src/common/validation/decorators';
 
-export class UserListQueryDto extends PaginationQueryDto {
+export class UserListQueryDto extends CursorPaginationQueryDto {
   /** Part of the username, e-mail or name (case-insensitive). */
   @Optional()
   @IsString()

@@ -1,6 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
 import { api } from '@/lib/api/client';
+import { pageMeta } from '@/lib/api/page-meta';
 
 export type ActivityEntry = components['schemas']['ServerActivityDto'];
 
@@ -10,12 +11,12 @@ const ACTIVITY_PER_PAGE = 25;
 export const activityQuery = (server: string, page: number, event?: string) =>
   queryOptions({
     queryKey: ['activity', server, page, event ?? null] as const,
-    queryFn: async () =>
-      (
-        await api.GET('/api/client/servers/{server}/activity', {
-          params: { path: { server }, query: { page, perPage: ACTIVITY_PER_PAGE, ...(event ? { event } : {}) } },
-        })
-      ).data!,
+    queryFn: async () => {
+      const { data } = await api.GET('/api/client/servers/{server}/activity', {
+        params: { path: { server }, query: { page, perPage: ACTIVITY_PER_PAGE, ...(event ? { event } : {}) } },
+      });
+      return { data: data!.data, meta: pageMeta(data!.meta) };
+    },
     // Another page of the same filter keeps the rows in view while it loads; another filter does not.
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[3] === (event ?? null) ? previous : undefined),
   });
@@ -27,6 +28,9 @@ export const ACCOUNT_EVENTS = ['user.password_changed', 'user.email_changed', 'u
 export const accountActivityQuery = (page: number, event?: string) =>
   queryOptions({
     queryKey: ['activity', 'account', page, event ?? null] as const,
-    queryFn: async () => (await api.GET('/api/account/activity', { params: { query: { page, perPage: ACTIVITY_PER_PAGE, ...(event ? { event } : {}) } } })).data!,
+    queryFn: async () => {
+      const { data } = await api.GET('/api/account/activity', { params: { query: { page, perPage: ACTIVITY_PER_PAGE, ...(event ? { event } : {}) } } });
+      return { data: data!.data, meta: pageMeta(data!.meta) };
+    },
     placeholderData: (previous, previousQuery) => (previousQuery?.queryKey[3] === (event ?? null) ? previous : undefined),
   });

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { components, paths } from '@/api/schema';
 import { api } from '@/lib/api/client';
+import { pageMeta } from '@/lib/api/page-meta';
 
 export type AuditEntry = components['schemas']['AuditLogResponseDto'];
 
@@ -60,7 +61,8 @@ export const auditQuery = (filter: AuditFilter) =>
       const { data } = await api.GET('/api/admin/audit-logs', {
         params: { query: { page: filter.page ?? 1, perPage: PER_PAGE, ...(filter.action ? { action: filter.action } : {}), ...(filter.actorId ? { actorId: filter.actorId } : {}) } },
       });
-      return { entries: data!.data, total: data!.meta.pagination.total, totalPages: data!.meta.pagination.totalPages };
+      const { pagination } = pageMeta(data!.meta);
+      return { entries: data!.data, total: pagination.total, totalPages: pagination.totalPages };
     },
     placeholderData: keepPreviousData,
   });

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
 import { api } from '@/lib/api/client';
+import { pageMeta } from '@/lib/api/page-meta';
 
 export type Mount = components['schemas']['MountResponseDto'];
 export type MountDetail = components['schemas']['MountDetailDto'];
@@ -19,12 +20,12 @@ const keys = {
 };
 
 /** Every row of a paginated admin list (100 a page, at most 100 pages). */
-const readAll = async <T,>(readPage: (query: { page: number; perPage: number }) => Promise<{ data?: { data: T[]; meta: { pagination: { totalPages: number } } } }>): Promise<T[]> => {
+const readAll = async <T,>(readPage: (query: { page: number; perPage: number }) => Promise<{ data?: { data: T[]; meta: { pagination: { totalPages: number } } | { cursor: unknown } } }>): Promise<T[]> => {
   const rows: T[] = [];
   for (let page = 1; page <= 100; page++) {
     const body = (await readPage({ page, perPage: 100 })).data!;
     rows.push(...body.data);
-    if (page >= body.meta.pagination.totalPages) {
+    if (page >= pageMeta(body.meta).pagination.totalPages) {
       break;
     }
   }

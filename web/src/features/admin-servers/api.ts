@@ -2,6 +2,7 @@ import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@ta
 import type { components } from '@/api/schema';
 import { ApiError } from '@/lib/api/api-error';
 import { api } from '@/lib/api/client';
+import { pageMeta } from '@/lib/api/page-meta';
 
 export type AdminServer = components['schemas']['AdminServerDto'];
 /** A node, as far as the node step weighs it. */
@@ -28,12 +29,12 @@ const MAX_PAGES = 100;
  * Every row of a paginated admin list, page after page: `readPage` asks for one page of the route (so
  * the route, its parameters and its rows are typed by the OpenAPI document where it is called).
  */
-const readAll = async <T,>(readPage: (query: { page: number; perPage: number }) => Promise<{ data?: { data: T[]; meta: { pagination: { totalPages: number } } } }>): Promise<T[]> => {
+const readAll = async <T,>(readPage: (query: { page: number; perPage: number }) => Promise<{ data?: { data: T[]; meta: { pagination: { totalPages: number } } | { cursor: unknown } } }>): Promise<T[]> => {
   const rows: T[] = [];
   for (let page = 1; page <= MAX_PAGES; page++) {
     const body = (await readPage({ page, perPage: PER_PAGE })).data!;
     rows.push(...body.data);
-    if (page >= body.meta.pagination.totalPages) {
+    if (page >= pageMeta(body.meta).pagination.totalPages) {
       break;
     }
   }
@@ -56,7 +57,8 @@ export const adminServersQuery = (page: number, search: string, nodeId = '') =>
     queryKey: adminServerKeys.list(page, search, nodeId),
     queryFn: async () => {
       const query = { page, perPage: LIST_PER_PAGE, ...(search ? { search } : {}), ...(nodeId ? { nodeId } : {}) };
-      return (await api.GET('/api/admin/servers', { params: { query } })).data!;
+      const { data } = await api.GET('/api/admin/servers', { params: { query } });
+      return { data: data!.data, meta: pageMeta(data!.meta) };
     },
     placeholderData: keepPreviousData,
   });

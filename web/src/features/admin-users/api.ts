@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
 import { api } from '@/lib/api/client';
+import { pageMeta } from '@/lib/api/page-meta';
 
 export type AdminUser = components['schemas']['AdminUserResponseDto'];
 type CreateUserBody = components['schemas']['CreateUserDto'];
@@ -19,7 +20,7 @@ export const usersQuery = (search: string, page: number) =>
     queryKey: keys.list(search, page),
     queryFn: async () => {
       const { data } = await api.GET('/api/admin/users', { params: { query: { page, perPage: PER_PAGE, ...(search ? { search } : {}) } } });
-      const { total, totalPages } = data!.meta.pagination;
+      const { total, totalPages } = pageMeta(data!.meta).pagination;
       return { users: data!.data, total, totalPages };
     },
     placeholderData: keepPreviousData,

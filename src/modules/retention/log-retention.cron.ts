@@ -1,0 +1,151 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { Clock } from 'src/common/clock';
+import { AppConfigService } from 'src/config/app-config.service';
+import { DatabaseLock, withAdvisoryTryLock } from 'src/database/db-lock';
+import { likeLiteral } from 'src/database/like';
+import { AuditService } from 'src/modules/audit/audit.service';
+import { ServerActivityLog } from 'src/modules/servers/server-activity';
+
+/** A category of a log: the entries whose name starts with one of `prefixes` or equals one of `names`. */
+interface Category {
+  prefixes?: string[];
+  names?: string[];
+}
+
+/**
+ * The categories with their own retention (docs/configuration.md#log-retention); what none of them
+ * holds is `other`. Security: who may sign in and with what (accounts, passwords, e-mail, two-factor,
+ * suspension, a node's token); on a server, who has access (subusers) and refused SFTP sign-ins.
+ * Console: the commands typed into a server's console, the log's largest and least lasting part.
+ */
+const AUDIT_CATEGORIES = {
+  security: { prefixes: ['user.'], names: ['node.token_reset'] },
+} satisfies Record<string, Category>;
+
+const ACTIVITY_CATEGORIES = {
+  security: { prefixes: ['server.subuser.', 'server.sftp.'] },
+  console: { prefixes: ['server.console.'] },
+} satisfies Record<string, Category>;
+
+const patternsOf = (category: Category): string[] => [
+  ...(category.prefixes ?? []).map((p) => `${likeLiteral(p)}%`),
+  ...(category.names ?? []).map((n) => likeLiteral(n)),
+];
+
+/** What one sweep deleted, per log and category. */
+interface RetentionOutcome {
+  audit: Record<keyof typeof AUDIT_CATEGORIES | 'other', number>;
+  activity: Record<keyof typeof ACTIVITY_CATEGORIES | 'other', number>;
+}
+
+/** One category's sweep: its LIKE patterns (or, for `other`, everyone else's, negated) and its age limit in days. */
+interface Rule {
+  category: string;
+  patterns: string[];
+  except: boolean;
+  days: number;
+}
+
+const rulesOf = (categories: Record<string, Category>, days: Record<string, number>): Rule[] => [
+  ...Object.entries(categories).map(([category, c]) => ({ category, patterns: patternsOf(c), except: false, days: days[category] })),
+  { category: 'other', patterns: Object.values(categories).flatMap(patternsOf), except: true, days: days.other },
+];
+
+/** Batches one category may take in a sweep; the next sweep goes on where it stopped. */
+const MAX_BATCHES = 200;
+const DAY_MS = 86_400_000;
+
+/**
+ * Keeps the audit log and the server activity log from growing without bound: every
+ * LOG_RETENTION_INTERVAL_MINUTES one process (an advisory lock) deletes, category by category, the
+ * entries older than that category's retention, in batches of LOG_RETENTION_BATCH_SIZE, found
+ * through the created_at indexes. The counts behind the lists' totals follow in the same statements
+ * (their triggers). Runs when SCHEDULER_ENABLED.
+ */
+@Injectable()
+export class LogRetentionCron implements OnApplicationBootstrap, OnModuleDestroy {
+  static readonly JOB = 'logs.retention';
+  private readonly logger = new Logger(LogRetentionCron.name);
+  private sweeping = false;
+
+  constructor(
+    private readonly audit: AuditService,
+    private readonly activity: ServerActivityLog,
+    private readonly registry: SchedulerRegistry,
+    private readonly config: AppConfigService,
+    private readonly clock: Clock,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.scheduler.enabled) {
+      return;
+    }
+    this.registry.addInterval(
+      LogRetentionCron.JOB,
+      setInterval(() => void this.tick(), this.config.retention.intervalMs),
+    );
+  }
+
+  onModuleDestroy(): void {
+    if (this.registry.doesExist('interval', LogRetentionCron.JOB)) {
+      this.registry.deleteInterval(LogRetentionCron.JOB);
+    }
+  }
+
+  /** Never throws and never overlaps itself. */
+  async tick(): Promise<void> {
+    if (this.sweeping) {
+      return;
+    }
+    this.sweeping = true;
+    try {
+      const outcome = await this.sweep();
+      const deleted = outcome ? [...Object.values(outcome.audit), ...Object.values(outcome.activity)].reduce((a, b) => a + b, 0) : 0;
+      if (outcome && deleted > 0) {
+        this.logger.log({ audit: outcome.audit, activity: outcome.activity }, `Deleted ${deleted} log entries past their retention`);
+      }
+    } catch (e) {
+      this.logger.error(`Log retention sweep failed: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      this.sweeping = false;
+    }
+  }
+
+  /** One sweep over both logs; null when another process is sweeping. */
+  async sweep(): Promise<RetentionOutcome | null> {
+    const { retention } = this.config;
+    const outcome: RetentionOutcome = { audit: { security: 0, other: 0 }, activity: { security: 0, console: 0, other: 0 } };
+    const ran = await withAdvisoryTryLock(this.dataSource, DatabaseLock.LogRetention, async () => {
+      const now = this.clock.now().getTime();
+      for (const rule of rulesOf(AUDIT_CATEGORIES, retention.audit)) {
+        outcome.audit[rule.category as keyof RetentionOutcome['audit']] = await this.drain(rule, now, (before, limit) => this.audit.deleteOlder(before, rule.patterns, rule.except, limit));
+      }
+      for (const rule of rulesOf(ACTIVITY_CATEGORIES, retention.activity)) {
+        outcome.activity[rule.category as keyof RetentionOutcome['activity']] = await this.drain(rule, now, (before, limit) => this.activity.deleteOlder(before, rule.patterns, rule.except, limit));
+      }
+    });
+    return ran ? outcome : null;
+  }
+
+  /** Deletes a category's old entries batch by batch until a batch comes back short. */
+  private async drain(rule: Rule, now: number, batch: (before: Date, limit: number) => Promise<number>): Promise<number> {
+    if (rule.days === 0) {
+      return 0;
+    }
+    const before = new Date(now - rule.days * DAY_MS);
+    const limit = this.config.retention.batchSize;
+    let total = 0;
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const n = await batch(before, limit);
+      total += n;
+      if (n < limit) {
+        break;
+      }
+    }
+    return total;
+  }
+}
