@@ -5,9 +5,9 @@
 //      - the browser tests (Playwright): they mostly wait, on the panel, the Wings simulator's timings
 //        and Chromium's rendering (run alone, they kept the two cores about a third busy), so they run
 //        beside everything else rather than after it;
-//      - the static checks and the fast suites, themselves in two lanes (each step is mostly one
-//        process on one core, and the two take about as long): typecheck, dead code (knip), the web
-//        UI's unit tests (Vitest); lint, the web UI's size; then Jest (unit and end-to-end).
+//      - the static checks and the suites, themselves in two lanes: typecheck, dead code (knip), the
+//        web UI's unit tests (Vitest), then Jest (unit and end-to-end); beside them the lint (one
+//        process on one core, as long as the first three steps) and the web UI's size.
 //
 // A step prints its output when it ends, so lanes never interleave their lines. A failing step stops
 // its own lane (the other lane finishes what it is running); the run ends with the time of each step.
@@ -63,9 +63,7 @@ const summary = () => {
   }
 };
 
-const checks = async () =>
-  (await Promise.all([lane(['typecheck', 'lint:dead', 'test:web']), lane(['lint', 'test:size'])])).find((s) => s !== 0) ??
-  (await step('test:jest', { buffered: true }));
+const checks = async () => (await Promise.all([lane(['typecheck', 'lint:dead', 'test:web', 'test:jest']), lane(['lint', 'test:size'])])).find((s) => s !== 0) ?? 0;
 
 const stages = [
   () => step('build'),
