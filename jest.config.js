@@ -25,11 +25,11 @@ module.exports = {
   globalSetup: '<rootDir>/test/setup/global-setup.ts',
   globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
   testTimeout: 60_000,
-  // Every e2e file has its own database, so files run side by side. Two workers on the two cores CI
-  // has (Jest's default there is one) took the suite from ≈ 13 to ≈ 4 minutes with cheap argon2, but
-  // kept the cores only 1.4 busy (a file waits on PostgreSQL, its panel's timers, the simulator): a
-  // third fills the rest.
-  maxWorkers: 3,
+  // Every e2e file has its own database, so files run side by side: two workers on the two cores CI
+  // has (Jest's default there is one), which took the suite from ≈ 13 to ≈ 4 minutes with cheap argon2.
+  // Alone they keep the cores about 1.4 busy, but in `npm test` the browser tests and the lint use the
+  // rest: a third worker (tried on 28 November) only moved the time between files.
+  maxWorkers: 2,
   // Each file leaves its module registry behind in the worker (≈ 25 MB a file; Jest's known leak), and
   // a worker's heap reached 3 GB by the end: its garbage collections, and PGlite's WebAssembly heaps
   // beside it, slowed the late files (the embedded-database template spec took 58 s instead of 8).
