@@ -224,10 +224,14 @@ test.describe('file manager', () => {
     put('/m/paper.jar', 'plugin');
     writeFileSync(onDisk('/m/old-backup.tar.gz'), Buffer.from([0x1f, 0x8b, 8, 0, 0, 0, 0, 0]));
     await openFiles(page, id, '/m');
+    // The menu is read once it is open, and closed before the next one opens (a busy machine may
+    // otherwise read the previous menu's items, or none yet).
     const offers = async (name: string) => {
       await row(page, name).getByRole('button', { name: `Actions for ${name}` }).click();
+      await expect(page.getByRole('menuitem').first()).toBeVisible();
       const items = await page.getByRole('menuitem').allInnerTexts();
       await page.keyboard.press('Escape');
+      await expect(page.getByRole('menuitem')).toHaveCount(0);
       return items.map((i) => i.trim());
     };
     expect(await offers(notes)).toContain('Edit');
