@@ -181,7 +181,8 @@ describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl keys (%s)', (db) => 
       expect((await t.http().post('/api/application/probe').set('Authorization', `Bearer ${key}`).send({}).expect(403)).body).toEqual(UNAUTHORIZED);
       const none = (await applicationKey(t, {})).key;
       expect((await get('/api/application/probe', none).expect(403)).body).toEqual(UNAUTHORIZED);
-      await t.app.get(DataSource).query('UPDATE "user" SET admin = false WHERE id = $1', [admin.id]);
+      const other = await signIn(t, (await createUser(t.app, { admin: true })).email);
+      await t.http().patch(`/api/admin/users/${admin.id}`).set('Cookie', other).set('Origin', TEST_ORIGIN).send({ admin: false }).expect(200);
       expect((await get('/api/application/probe', key).expect(403)).body).toEqual(
         pterodactylError(403, 'AccessDeniedHttpException', 'This account does not have permission to access the API.'),
       );

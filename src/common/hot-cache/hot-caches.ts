@@ -15,7 +15,8 @@ type Entry<K extends CacheKind> = K extends keyof HotCacheEntries ? HotCacheEntr
 
 /**
  * The in-process caches of what every request reads, as small plain values (never entities):
- * credential snapshots by hash, server snapshots by reference, a server's allocations and subuser
+ * credential snapshots by hash (Pterodactyl keys by identifier, nodes by daemon token identifier),
+ * server snapshots by reference, a server's allocations and subuser
  * grants, and servers' Wings configurations. Readers share what is stored; every stored type is read-only, and the owning module builds
  * a fresh object from it when a caller needs one it may change. Entries are dropped by `apply` for each
  * row change (ChangeSubscriber in this process, ChangeFeed from the others), and nothing is served
@@ -26,11 +27,13 @@ type Entry<K extends CacheKind> = K extends keyof HotCacheEntries ? HotCacheEntr
 export class HotCaches {
   private readonly logger = new Logger(HotCaches.name);
   readonly apiKeys: TaggedCache<Entry<'apiKeys'>>;
+  readonly pterodactylKeys: TaggedCache<Entry<'pterodactylKeys'>>;
   readonly sessions: TaggedCache<Entry<'sessions'>>;
   readonly servers: TaggedCache<Entry<'servers'>>;
   readonly allocations: TaggedCache<Entry<'allocations'>>;
   readonly grants: TaggedCache<Entry<'grants'>>;
   readonly configs: TaggedCache<Entry<'configs'>>;
+  readonly daemonNodes: TaggedCache<Entry<'daemonNodes'>>;
   private readonly byKind: Record<CacheKind, Pick<TaggedCache<unknown>, 'clear' | 'invalidateTag'>>;
   private live: boolean;
   private readonly listeners: { table: RowChange['table']; reload: () => void }[] = [];
@@ -42,12 +45,23 @@ export class HotCaches {
     const enabled = () => ttlMs > 0 && this.live;
     const cache = <V>(): TaggedCache<V> => new TaggedCache<V>({ max: maxEntries, ttlMs, enabled });
     this.apiKeys = cache();
+    this.pterodactylKeys = cache();
     this.sessions = cache();
     this.servers = cache();
     this.allocations = cache();
     this.grants = cache();
     this.configs = cache();
-    this.byKind = { apiKeys: this.apiKeys, sessions: this.sessions, servers: this.servers, allocations: this.allocations, grants: this.grants, configs: this.configs };
+    this.daemonNodes = cache();
+    this.byKind = {
+      apiKeys: this.apiKeys,
+      pterodactylKeys: this.pterodactylKeys,
+      sessions: this.sessions,
+      servers: this.servers,
+      allocations: this.allocations,
+      grants: this.grants,
+      configs: this.configs,
+      daemonNodes: this.daemonNodes,
+    };
   }
 
   /**

@@ -6,6 +6,7 @@ describe('invalidationFor', () => {
   it('should drop the tag of a known row', () => {
     expect(invalidationFor({ table: 'user', op: 'update', id: '5' })).toEqual({ tags: ['user:5'], clear: [] });
     expect(invalidationFor({ table: 'api_key', op: 'remove', id: '3' })).toEqual({ tags: ['api_key:3'], clear: [] });
+    expect(invalidationFor({ table: 'pterodactyl_api_key', op: 'unknown', id: '7' })).toEqual({ tags: ['pterodactyl_api_key:7'], clear: [] });
     expect(invalidationFor({ table: 'server', op: 'unknown', id: '9' })).toEqual({ tags: ['server:9'], clear: [] });
     expect(invalidationFor({ table: 'node', op: 'update', id: '2', changed: ['tokenSecret'] })).toEqual({ tags: ['node:2'], clear: [] });
   });
@@ -14,9 +15,11 @@ describe('invalidationFor', () => {
     expect(invalidationFor({ table: 'session', op: 'remove' })).toEqual({ tags: [], clear: ['sessions'] });
     expect(invalidationFor({ table: 'user', op: 'update', after: { passwordHash: 'x' }, changed: ['passwordHash'] })).toEqual({
       tags: [],
-      clear: ['apiKeys', 'sessions', 'servers'],
+      clear: ['apiKeys', 'pterodactylKeys', 'sessions', 'servers'],
     });
-    expect(invalidationFor({ table: 'user', op: 'remove' }).clear).toEqual(['apiKeys', 'sessions', 'servers', 'grants']);
+    expect(invalidationFor({ table: 'user', op: 'remove' }).clear).toEqual(['apiKeys', 'pterodactylKeys', 'sessions', 'servers', 'grants']);
+    expect(invalidationFor({ table: 'pterodactyl_api_key', op: 'remove' })).toEqual({ tags: [], clear: ['pterodactylKeys'] });
+    expect(invalidationFor({ table: 'node', op: 'update', after: { fqdn: 'x' }, changed: ['fqdn'] }).clear).toEqual(['servers', 'configs', 'daemonNodes']);
     expect(invalidationFor({ table: 'server', op: 'update', after: { status: null }, changed: ['status'] }).clear).toEqual(['servers', 'configs']);
     expect(invalidationFor({ table: 'server', op: 'remove' }).clear).toEqual(['servers', 'configs', 'allocations', 'grants']);
     // A TRUNCATE heard from the feed.
@@ -57,6 +60,10 @@ describe('isBookkeeping', () => {
     expect(isBookkeeping({ table: 'api_key', op: 'update', changed: ['lastUsedAt'] })).toBe(true);
     expect(isBookkeeping({ table: 'session', op: 'update', changed: ['lastSeenAt'] })).toBe(true);
     expect(isBookkeeping({ table: 'node', op: 'update', changed: ['lastSeenAt'] })).toBe(true);
+    // A daemon's call (touchNode): seen, and contacted the first time.
+    expect(isBookkeeping({ table: 'node', op: 'update', changed: ['lastSeenAt', 'daemonContactedAt'] })).toBe(true);
+    expect(isBookkeeping({ table: 'pterodactyl_api_key', op: 'update', changed: ['lastUsedAt'] })).toBe(true);
+    expect(isBookkeeping({ table: 'pterodactyl_api_key', op: 'update', changed: ['lastUsedAt', 'permissions'] })).toBe(false);
     expect(isBookkeeping({ table: 'api_key', op: 'update', changed: ['lastUsedAt', 'permissions'] })).toBe(false);
     expect(isBookkeeping({ table: 'api_key', op: 'remove', changed: ['lastUsedAt'] })).toBe(false);
     expect(isBookkeeping({ table: 'api_key', op: 'update' })).toBe(false);

@@ -1,5 +1,5 @@
 /** The caches of HotCaches, by what they hold. */
-export type CacheKind = 'apiKeys' | 'sessions' | 'servers' | 'allocations' | 'grants' | 'configs';
+export type CacheKind = 'apiKeys' | 'pterodactylKeys' | 'sessions' | 'servers' | 'allocations' | 'grants' | 'configs' | 'daemonNodes';
 
 /**
  * A write to a table, as the TypeORM subscriber sees it (op, and the values when it has them) or as
@@ -34,9 +34,10 @@ const CONFIGURATION_ONLY: ReadonlySet<string> = new Set(CONFIGURATION_TABLES);
 
 /**
  * The tables whose rows the caches are built from. The AddChangeNotifications migration's trigger
- * watches the first eight, row by row; AddConfigurationChangeNotifications the rest, by statement.
+ * watches the first eight, row by row, and AddPterodactylKeyChangeNotifications the ninth;
+ * AddConfigurationChangeNotifications the rest, by statement.
  */
-export const WATCHED_TABLES = ['user', 'api_key', 'session', 'server', 'node', 'egg', 'allocation', 'subuser', ...CONFIGURATION_TABLES] as const;
+export const WATCHED_TABLES = ['user', 'api_key', 'session', 'server', 'node', 'egg', 'allocation', 'subuser', 'pterodactyl_api_key', ...CONFIGURATION_TABLES] as const;
 
 /**
  * Columns that only record use: the auth path writes them (and patches its cached copy itself), and
@@ -46,8 +47,11 @@ export const WATCHED_TABLES = ['user', 'api_key', 'session', 'server', 'node', '
  */
 const BOOKKEEPING: Record<string, readonly string[]> = {
   api_key: ['lastUsedAt'],
+  pterodactyl_api_key: ['lastUsedAt'],
   session: ['lastSeenAt', 'refreshedAt', 'expiresAt'],
-  node: ['lastSeenAt'],
+  // A daemon's call marks its node seen (and, the first time, contacted): DaemonNodes patches its
+  // cached copy, and nothing else cached reads either column.
+  node: ['lastSeenAt', 'daemonContactedAt'],
 };
 
 const asTime = (value: unknown): number | undefined => (value instanceof Date ? value.getTime() : undefined);
@@ -76,7 +80,9 @@ export const idText = (value: unknown): string | undefined =>
 
 /**
  * What a change drops. Every cached value is tagged with the rows it was built from:
- * - an API key or session: `api_key:<id>` / `session:<id>`, and `user:<id>` of its owner;
+ * - an API key, Pterodactyl key or session: `api_key:<id>` / `pterodactyl_api_key:<id>` /
+ *   `session:<id>`, and `user:<id>` of its owner;
+ * - a node by its daemon token identifier: `node:<id>`;
  * - a server (by uuid and by identifier): `server:<id>`, `user:<owner>`, `node:<id>`, `egg:<id>`;
  * - a server's allocations: `server:<id>`, `allocations:<server id>`, `allocation:<id>` of each;
  * - a subuser grant, or its absence: `grant:<server>:<user>`, `server:<id>`, `user:<id>`;
@@ -94,9 +100,13 @@ export const invalidationFor = (change: RowChange): Invalidation => {
   switch (table) {
     case 'user':
       // Deleting a user cascades to its keys, sessions and subuser grants.
-      return id !== undefined ? { tags: [`user:${id}`], clear: [] } : { tags: [], clear: op === 'insert' ? [] : ['apiKeys', 'sessions', 'servers', ...(removal ? (['grants'] as const) : [])] };
+      return id !== undefined
+        ? { tags: [`user:${id}`], clear: [] }
+        : { tags: [], clear: op === 'insert' ? [] : ['apiKeys', 'pterodactylKeys', 'sessions', 'servers', ...(removal ? (['grants'] as const) : [])] };
     case 'api_key':
       return id !== undefined ? { tags: [`api_key:${id}`], clear: [] } : { tags: [], clear: op === 'insert' ? [] : ['apiKeys'] };
+    case 'pterodactyl_api_key':
+      return id !== undefined ? { tags: [`pterodactyl_api_key:${id}`], clear: [] } : { tags: [], clear: op === 'insert' ? [] : ['pterodactylKeys'] };
     case 'session':
       return id !== undefined ? { tags: [`session:${id}`], clear: [] } : { tags: [], clear: op === 'insert' ? [] : ['sessions'] };
     case 'server':
@@ -105,7 +115,9 @@ export const invalidationFor = (change: RowChange): Invalidation => {
         ? { tags: [`server:${id}`], clear: [] }
         : { tags: [], clear: op === 'insert' ? [] : ['servers', 'configs', ...(removal ? (['allocations', 'grants'] as const) : [])] };
     case 'node':
-      return id !== undefined ? { tags: [`node:${id}`], clear: [] } : { tags: [], clear: op === 'insert' ? [] : ['servers', 'configs', ...(removal ? (['allocations'] as const) : [])] };
+      return id !== undefined
+        ? { tags: [`node:${id}`], clear: [] }
+        : { tags: [], clear: op === 'insert' ? [] : ['servers', 'configs', 'daemonNodes', ...(removal ? (['allocations'] as const) : [])] };
     case 'egg':
       return id !== undefined ? { tags: [`egg:${id}`], clear: [] } : { tags: [], clear: op === 'insert' ? [] : ['servers', 'configs'] };
     case 'allocation':

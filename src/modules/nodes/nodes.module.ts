@@ -5,6 +5,7 @@ import { AuditModule } from 'src/modules/audit/audit.module';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import { AllocationsController } from 'src/modules/nodes/allocations.controller';
 import { AllocationsService } from 'src/modules/nodes/allocations.service';
+import { DaemonNodes } from 'src/modules/nodes/daemon-nodes';
 import { DaemonConfigurationController } from 'src/modules/nodes/daemon-configuration.controller';
 import { DaemonSystemController } from 'src/modules/nodes/daemon-system.controller';
 import { LocationEntity } from 'src/modules/nodes/location.entity';
@@ -20,7 +21,7 @@ import { ServerAllocations } from 'src/modules/nodes/server-allocations';
 @Module({
   imports: [TypeOrmModule.forFeature([LocationEntity, NodeEntity, AllocationEntity]), AuditModule, MountsModule],
   controllers: [LocationsController, NodesController, AllocationsController, DaemonConfigurationController, DaemonSystemController],
-  providers: [NodesRepository, LocationsService, NodesService, AllocationsService, ServerAllocations, NodeOrigins],
-  exports: [NodesService, LocationsService, AllocationsService, ServerAllocations, NodeOrigins],
+  providers: [NodesRepository, LocationsService, NodesService, AllocationsService, ServerAllocations, NodeOrigins, DaemonNodes],
+  exports: [NodesService, LocationsService, AllocationsService, ServerAllocations, NodeOrigins, DaemonNodes],
 })
 export class NodesModule {}

@@ -106,10 +106,6 @@ export class NodesService {
     return this.repo.findAllNodes();
   }
 
-  findByTokenIdentifier(identifier: string): Promise<NodeEntity | null> {
-    return this.repo.findNodeByTokenIdentifier(identifier);
-  }
-
   /** How many nodes and locations the panel holds. */
   async counts(): Promise<{ nodes: number; locations: number }> {
     const [nodes, locations] = await Promise.all([this.repo.countNodes(), this.repo.countLocations()]);
@@ -135,11 +131,6 @@ export class NodesService {
         return { node, status: answered ? 'reachable' : node.daemonContactedAt ? 'unreachable' : 'waiting' } as const;
       }),
     );
-  }
-
-  /** Records that the node's daemon called in (and, the first time, that it has been heard from). */
-  touch(id: string, at: Date): Promise<void> {
-    return this.repo.touchNode(id, at);
   }
 
   async get(id: string): Promise<NodeEntity> {

@@ -7,7 +7,7 @@ import { ErrorCategory, ErrorDef } from 'src/common/errors/error-codes';
 import { headerOf, HttpRequest } from 'src/common/http/http';
 import { DaemonGateway } from 'src/modules/daemon-gateway/daemon.gateway';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
-import { NodesService } from 'src/modules/nodes/nodes.service';
+import { DaemonNodes } from 'src/modules/nodes/daemon-nodes';
 
 const DaemonAuthError = {
   MISSING: {
@@ -33,7 +33,7 @@ const digest = (value: string): Buffer => createHash('sha256').update(value, 'ut
 @Injectable()
 export class DaemonTokenGuard implements CanActivate {
   constructor(
-    private readonly nodes: NodesService,
+    private readonly nodes: DaemonNodes,
     private readonly daemon: DaemonGateway,
     private readonly clock: Clock,
   ) {}
@@ -45,7 +45,7 @@ export class DaemonTokenGuard implements CanActivate {
       throw new AppException(DaemonAuthError.MISSING);
     }
     const [, identifier, presented] = match;
-    const node = await this.nodes.findByTokenIdentifier(identifier);
+    const node = await this.nodes.byTokenIdentifier(identifier);
     // Unknown identifiers still cost a comparison, so timing does not tell them apart.
     const expected = node ? this.daemon.tokenOf(node) : 'x'.repeat(64);
     if (!timingSafeEqual(digest(presented), digest(expected)) || !node) {
@@ -53,7 +53,7 @@ export class DaemonTokenGuard implements CanActivate {
     }
     const now = this.clock.now();
     if (!node.lastSeenAt || now.getTime() - node.lastSeenAt.getTime() >= LAST_SEEN_RESOLUTION_MS) {
-      await this.nodes.touch(node.id, now);
+      await this.nodes.touch(node, now);
       node.lastSeenAt = now;
     }
     req.daemonNode = node;
