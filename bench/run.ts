@@ -137,6 +137,7 @@ const loadScenarios = (panel: string, sim: string, s: Seeded): LoadScenario[] =>
   const key = { authorization: `Bearer ${s.owner.key}` };
   const adminKey = { authorization: `Bearer ${s.adminKey}` };
   const pteroKey = { authorization: `Bearer ${s.owner.pterodactylKey}`, accept: 'Application/vnd.pterodactyl.v1+json' };
+  const applicationKey = { authorization: `Bearer ${s.applicationKey}`, accept: 'Application/vnd.pterodactyl.v1+json' };
   const nodeAuth = { authorization: `Bearer ${s.node.tokenId}.${s.node.token}` };
   const first = s.ownerServers[0];
   const detailPaths = s.ownerServers.map((x) => `/api/client/servers/${x.identifier}`);
@@ -181,6 +182,12 @@ const loadScenarios = (panel: string, sim: string, s: Seeded): LoadScenario[] =>
       title: '2. GET /pterodactyl/api/client (Pterodactyl client key, owner of 50)',
       job: { ...base, url: `${panel}/pterodactyl/api/client`, headers: pteroKey, connections: c },
       probe: () => expectStatus('s2-pterodactyl', `${panel}/pterodactyl/api/client`, { headers: pteroKey }, listOf(SEED.ownerServers)),
+    },
+    {
+      id: 's2-application',
+      title: '2. GET /api/application/servers (Pterodactyl application key, page 1 of 50)',
+      job: { ...base, url: `${panel}/api/application/servers?page=1`, headers: applicationKey, connections: Math.min(c, 4) },
+      probe: () => expectStatus('s2-application', `${panel}/api/application/servers?page=1`, { headers: applicationKey }, listOf(50)),
     },
     {
       id: 's3-websocket',

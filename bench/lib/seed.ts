@@ -28,6 +28,8 @@ export const SUBUSER_PERMISSIONS = ['server.view', 'websocket.connect', 'server.
 export interface Seeded {
   adminCookie: string;
   adminKey: string;
+  /** A Pterodactyl application key (ptla_) of the administrator, with read access to servers. */
+  applicationKey: string;
   owner: { id: string; username: string; cookie: string; key: string; pterodactylKey: string };
   /** The owner's servers (short identifiers and uuids), all on node 1. */
   ownerServers: { identifier: string; uuid: string }[];
@@ -233,11 +235,16 @@ export const seed = async (base: string, databaseUrl: string, simPort: number, l
     const ownerKey = await newKey(base, ownerCookie, 'bench owner', []);
     // A Pterodactyl client key (ptlc_), as a bot or a billing system's client area would hold.
     const pterodactylKey = (await expectApi(201, base, 'POST', '/api/account/pterodactyl-keys', { cookie: ownerCookie, origin: base }, { description: 'bench owner' })).body.data.key;
+    // And an application key (ptla_), as a billing system holds.
+    const applicationKey = (
+      await expectApi(201, base, 'POST', '/api/admin/pterodactyl-keys', { cookie: adminCookie, origin: base }, { description: 'bench billing', permissions: { servers: 1 } })
+    ).body.data.key;
     const config = (await expectApi(200, base, 'GET', `/api/admin/daemon/nodes/${nodes[0].id}/configuration`, { bearer: adminKey })).body.data;
 
     return {
       adminCookie,
       adminKey,
+      applicationKey,
       owner: { id: owner.id, username: owner.username, cookie: ownerCookie, key: ownerKey, pterodactylKey },
       ownerServers: ordered.slice(0, SEED.ownerServers).map((s) => ({ identifier: s.uuid.slice(0, 8), uuid: s.uuid })),
       node: { id: nodes[0].id, tokenId: config.token_id, token: config.token, port: simPort },

@@ -105,28 +105,6 @@ export class ServerConfigService {
     return found;
   }
 
-  /**
-   * The configurations of servers the caller has loaded: cached ones as they are, the others built
-   * (and not stored, since the rows were read before any ticket could be taken).
-   */
-  async configurationsFor(servers: LoadedServer[]): Promise<Map<string, DaemonServerConfiguration>> {
-    const found = new Map<string, DaemonServerConfiguration>();
-    const missing: LoadedServer[] = [];
-    for (const server of servers) {
-      const hit = this.caches.configs.get(server.id);
-      if (hit === undefined) {
-        missing.push(server);
-      } else {
-        found.set(server.id, hit);
-      }
-    }
-    if (missing.length > 0) {
-      const built = await this.configurations(missing);
-      missing.forEach((server, i) => found.set(server.id, built[i]));
-    }
-    return found;
-  }
-
   /** One server's configuration: five small queries (allocations, variables, values, location, mounts). */
   async configuration(server: LoadedServer, manager?: EntityManager): Promise<DaemonServerConfiguration> {
     // Sequential: with a transaction's manager these share one connection.

@@ -11,10 +11,13 @@ export interface UserSnapshot {
   readonly email: string;
   readonly name: string;
   readonly externalId: string | null;
+  readonly language: string;
   readonly passwordHash: string;
   readonly admin: boolean;
   readonly twoFactorEnabled: boolean;
   readonly suspended: boolean;
+  readonly invitedAt: number | null;
+  readonly lastSignInAt: number | null;
   readonly createdAt: number;
   readonly updatedAt: number;
 }
@@ -26,14 +29,23 @@ export const userSnapshot = (user: UserEntity): UserSnapshot => ({
   email: user.email,
   name: user.name,
   externalId: user.externalId,
+  language: user.language,
   passwordHash: user.passwordHash,
   admin: user.admin,
   twoFactorEnabled: user.twoFactorEnabled,
   suspended: user.suspended,
+  invitedAt: user.invitedAt?.getTime() ?? null,
+  lastSignInAt: user.lastSignInAt?.getTime() ?? null,
   createdAt: user.createdAt.getTime(),
   updatedAt: user.updatedAt.getTime(),
 });
 
 /** A request's own user row, built from the snapshot (the request may change it; the cache is not touched). */
 export const userFromSnapshot = (user: UserSnapshot): UserEntity =>
-  Object.assign(new UserEntity(), { ...user, createdAt: new Date(user.createdAt), updatedAt: new Date(user.updatedAt) });
+  Object.assign(new UserEntity(), {
+    ...user,
+    invitedAt: user.invitedAt === null ? null : new Date(user.invitedAt),
+    lastSignInAt: user.lastSignInAt === null ? null : new Date(user.lastSignInAt),
+    createdAt: new Date(user.createdAt),
+    updatedAt: new Date(user.updatedAt),
+  });

@@ -13,6 +13,7 @@ import { LocationsService } from 'src/modules/nodes/locations.service';
 import { AdminServersService } from 'src/modules/servers/admin-servers.service';
 import type { AdminServerDto } from 'src/modules/servers/dto/server-response.dto';
 import { ServerConfigService } from 'src/modules/servers/server-config.service';
+import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { toAdminUserResponse } from 'src/modules/users/dto/user-response.dto';
 import { allocationItem, databaseItem, eggItem, eggVariableItem, locationItem, nestItem, nodeItem, serverItem, userItem } from 'src/modules/pterodactyl/application/transformers';
 import { FractalItem, FractalList, item, list, NULL_RESOURCE, withRelationships } from 'src/modules/pterodactyl/common/fractal';
@@ -43,10 +44,12 @@ export class ApplicationServerViews {
   async views(servers: AdminServerDto[], includes: Set<ServerInclude> = new Set(), key?: ResolvedPterodactylKey): Promise<FractalItem[]> {
     const may = (resource: ApplicationResource): boolean => key !== undefined && keyAllows(key.permissions, resource, 'read');
     const ids = servers.map((s) => s.id);
-    const loaded = await this.servers.findLoadedMany(ids);
+    // The servers' rows with node and owner only when an include shows them: hydrating them cost a
+    // page more than all the rest. Environments come from the cached Wings configurations.
+    const loaded = includes.has('user') || includes.has('node') || includes.has('location') ? await this.servers.findLoadedMany(ids) : new Map<string, LoadedServer>();
     const rows = [...loaded.values()];
-    const configurations = await this.serverConfig.configurationsFor(rows);
-    const environments = new Map(rows.map((row) => [row.id, configurations.get(row.id)?.settings.environment]));
+    const configurations = await this.serverConfig.configurationsOf(ids);
+    const environments = new Map([...configurations].map(([id, configuration]) => [id, configuration.settings.environment]));
     const eggs = await this.eggs.findEggs([...new Set(servers.map((s) => s.eggId))]);
     const allocations = includes.has('allocations') && may('allocations') ? await this.allocations.ofServers(ids) : new Map<string, AllocationResponseDto[]>();
     const databases = includes.has('databases') && may('server_databases') ? await this.databases.recordsOfServers(ids) : new Map<string, DatabaseRecord[]>();
