@@ -78,8 +78,9 @@ const SIZE_SETTINGS = {
 };
 /** Extra `node` flags for the panel under load (e.g. `--max-old-space-size=256`), space-separated. */
 const EXTRA_NODE_ARGS = (process.env.BENCH_PANEL_NODE_ARGS ?? '').split(' ').filter(Boolean);
-const DB_NAME = 'hatchery_bench';
-const COLD_DB_NAME = 'hatchery_bench_cold';
+/** The databases a run creates and drops; two runs at once on one PostgreSQL need their own (BENCH_DB_NAME). */
+const DB_NAME = process.env.BENCH_DB_NAME ?? 'hatchery_bench';
+const COLD_DB_NAME = `${DB_NAME}_cold`;
 const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 
