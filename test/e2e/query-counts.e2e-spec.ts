@@ -150,7 +150,8 @@ describe.each(dbKinds(['postgres']))('queries per request (%s)', (db) => {
     // Cold: each server's context is read for the page in one query, the 16 new ones as the 4 old ones.
     ["the Pterodactyl client API's list, its servers not cached", '/pterodactyl/api/client', 'ptero-client', 'cold'],
     ["the Pterodactyl client API's list, shared with a subuser", '/pterodactyl/api/client', 'ptero-friend', 'cold'],
-    ["the Pterodactyl application API's list with every include", '/api/application/servers?include=allocations,user,nest,egg,variables,location,node,databases', 'ptero-app', 'warm'],
+    // Cold: the servers' Wings configurations (their environments) are built and cached for the page in one batch.
+    ["the Pterodactyl application API's list with every include", '/api/application/servers?include=allocations,user,nest,egg,variables,location,node,databases', 'ptero-app', 'cold'],
   ])('should read %s in as many queries for 20 servers as for 4', async (_name, path, who, cache) => {
     const headers: Record<string, Record<string, string>> = {
       owner: { Cookie: ownerCookie },
