@@ -8,8 +8,8 @@ import { MigrationInterface, QueryRunner } from "typeorm";
  * import, psql). An update of only `last_used_at` (bookkeeping, written at most once a minute) says
  * nothing.
  */
-export class AddPterodactylKeyChangeNotifications1795910000000 implements MigrationInterface {
-    name = 'AddPterodactylKeyChangeNotifications1795910000000'
+export class AddPterodactylKeyChangeNotifications1795920000000 implements MigrationInterface {
+    name = 'AddPterodactylKeyChangeNotifications1795920000000'
 
     public async up(queryRunner: QueryRunner): Promise<void> {
         await queryRunner.query(`CREATE TRIGGER "hatchery_changes" AFTER INSERT OR UPDATE OR DELETE ON "pterodactyl_api_key" FOR EACH ROW EXECUTE FUNCTION "hatchery_notify_change"('last_used_at')`);
