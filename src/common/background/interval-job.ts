@@ -18,6 +18,7 @@ export abstract class IntervalJob implements OnApplicationBootstrap, OnModuleDes
   /**
    * @param name the interval's name in the registry
    * @param label what the failure log line calls one run ("Schedule tick" → "Schedule tick failed: ...")
+   * @param applies false where the job has nothing to do (a database kind it is not for): then it is never registered
    */
   protected constructor(
     private readonly name: string,
@@ -25,9 +26,10 @@ export abstract class IntervalJob implements OnApplicationBootstrap, OnModuleDes
     private readonly everyMs: number,
     private readonly registry: SchedulerRegistry,
     config: AppConfigService,
+    applies = true,
   ) {
     this.logger = new Logger(new.target.name);
-    this.enabled = config.scheduler.enabled;
+    this.enabled = config.scheduler.enabled && applies;
   }
 
   /** One run of the job; its errors are the tick's to log. */
