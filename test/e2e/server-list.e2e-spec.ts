@@ -27,7 +27,7 @@ interface ListBody {
 }
 
 /**
- * The client server list reads a page with one raw query (ServersRepository.clientListPage) and
+ * The client server list reads a page with one raw query (ServerListRepository.clientListPage) and
  * maps it in plain code: each entry must be what the server's details page shows, on PostgreSQL
  * and on the embedded PGlite, and a page must cost one query (two only past the last page).
  */
