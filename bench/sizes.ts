@@ -21,7 +21,12 @@ import { Target } from 'bench/lib/report';
 import { ADMIN_EMAIL, newKey, OWNER_EMAIL, signIn } from 'bench/lib/seed';
 import { freePort } from 'test/utils/free-port';
 
-const SMALL_DB_NAME = 'hatchery_bench_large_1k';
+/**
+ * The two databases (BENCH_LARGE_DB renames them, `<name>` and `<name>_1k`, so that two branches
+ * with different migrations on one PostgreSQL server do not rebuild each other's).
+ */
+const LARGE_NAME = process.env.BENCH_LARGE_DB || LARGE_DB_NAME;
+const SMALL_DB_NAME = process.env.BENCH_LARGE_DB ? `${process.env.BENCH_LARGE_DB}_1k` : 'hatchery_bench_large_1k';
 
 interface SizesSettings {
   rebuild: boolean;
@@ -400,7 +405,7 @@ export const runSizes = async (s: SizesSettings): Promise<SizesReport> => {
   const rows = new Map<string, SizeRow>();
   const failures: string[] = [];
   const small = await runSize('small', SMALL, SMALL_DB_NAME, s, rows, failures);
-  const large = await runSize('large', LARGE, LARGE_DB_NAME, s, rows, failures);
+  const large = await runSize('large', LARGE, LARGE_NAME, s, rows, failures);
   for (const sc of SCENARIOS) {
     const row = rows.get(sc.id);
     if (row?.small?.requests && row.large?.requests) {
