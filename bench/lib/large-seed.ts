@@ -6,7 +6,9 @@
  * The panel's own migrations run first (in this process, as the tests' template does), so the
  * generator follows the schema as migrations are added; the rows are then generated with
  * INSERT ... SELECT over generate_series, in the shapes bench/lib/seed.ts and the entities use,
- * and everything is ANALYZEd. Secrets (node tokens) are sealed with LARGE_APP_KEY, which a panel
+ * and everything is VACUUMed and ANALYZEd (as autovacuum leaves a database at rest; the bench's
+ * PostgreSQL may run without it, and the generator's UPDATEs left one dead row per server and per
+ * used allocation, which index-only scans and lookups by id then visited). Secrets (node tokens) are sealed with LARGE_APP_KEY, which a panel
  * started on this database must use.
  *
  * Layout:
@@ -20,7 +22,7 @@
  *
  * Reuse: the database carries a comment with the generator version and the migrations it was built
  * on. `ensureLargeDatabase` keeps it when the version matches and every migration it has is still
- * one of the panel's (new migrations are applied to the existing rows, then ANALYZE); otherwise,
+ * one of the panel's (new migrations are applied to the existing rows, then VACUUM ANALYZE); otherwise,
  * or with `rebuild`, it drops and builds it again.
  *
  * CLI (for EXPLAIN ANALYZE against a large database):
@@ -91,8 +93,9 @@ export const SMALL: Shape = {
 
 /**
  * Raise when the rows generated change, so an older database is built again. 2: the counters the
- * triggers keep (server_totals, audit_log_count, server_activity_count) are filled; 1 left them
- * empty in a database built from scratch, so its lists counted 0 servers and 0 audit entries.
+ * triggers keep (server_totals, audit_log_count, server_activity_count) are filled, and the database
+ * is vacuumed; 1 left the counters empty in a database built from scratch (its lists counted 0
+ * servers and 0 audit entries) and the dead rows of its UPDATEs in place.
  */
 const LARGE_GENERATOR_VERSION = 2;
 export const LARGE_DB_NAME = 'hatchery_bench_large';
@@ -370,7 +373,7 @@ const infoOf = async (db: Client): Promise<Omit<LargeInfo, 'buildSeconds' | 'reu
 
 const databaseName = (url: string): string => decodeURIComponent(new URL(url).pathname.slice(1));
 
-/** Builds the large data set on an empty database (migrations, rows, ANALYZE) and marks it. */
+/** Builds the large data set on an empty database (migrations, rows, VACUUM ANALYZE) and marks it. */
 const seedLarge = async (databaseUrl: string, log: (m: string) => void = () => undefined, shape: Shape = LARGE): Promise<LargeInfo> => {
   const started = Date.now();
   const applied = await migrate(databaseUrl);
@@ -383,8 +386,8 @@ const seedLarge = async (databaseUrl: string, log: (m: string) => void = () => u
     }
     await generate(db, shape, log);
     const analyzed = Date.now();
-    await db.query('ANALYZE');
-    log(`ANALYZE: ${((Date.now() - analyzed) / 1000).toFixed(1)} s`);
+    await db.query('VACUUM (ANALYZE)');
+    log(`VACUUM ANALYZE: ${((Date.now() - analyzed) / 1000).toFixed(1)} s`);
     await db.query(`COMMENT ON DATABASE "${databaseName(databaseUrl).replace(/"/g, '')}" IS ${db.escapeLiteral(marker(shape, applied))}`);
     const counts = await countsOf(db);
     return { counts, buildSeconds: Math.round((Date.now() - started) / 1000), reused: false, ...(await infoOf(db)) };
@@ -445,8 +448,8 @@ export const ensureLargeDatabase = async (adminUrl: string, databaseUrl: string,
       migrations: string[];
     };
     if (applied.length !== current.migrations.length) {
-      log(`applied ${applied.length - current.migrations.length} new migration(s) to ${name}; ANALYZE`);
-      await db.query('ANALYZE');
+      log(`applied ${applied.length - current.migrations.length} new migration(s) to ${name}; VACUUM ANALYZE`);
+      await db.query('VACUUM (ANALYZE)');
       await db.query(`COMMENT ON DATABASE ${name} IS ${db.escapeLiteral(marker(shape, applied))}`);
     }
     return { counts: await countsOf(db), buildSeconds: Math.round((Date.now() - before) / 1000), reused: true, ...(await infoOf(db)) };
