@@ -95,6 +95,9 @@ type ClientListJoinRow = Omit<ClientListRow, 'allocations'> & {
   total: string;
 };
 
+/** A page size that may be written into a statement's text: a whole number of 1 to 100 (the pagination's bounds). */
+const isLiteralLimit = (take: number): boolean => Number.isSafeInteger(take) && take >= 1 && take <= 100;
+
 /** The columns the admin and application lists filter by (Pterodactyl's partial filters), each behind a trigram index. */
 const LIST_FILTER_COLUMNS: Record<string, string> = {
   uuid: 's.uuid::text',
@@ -226,19 +229,27 @@ export class ServerListRepository {
     const count = scope.kind === 'all' && !filtered ? serverCount() : `SELECT count(*) AS total FROM ${from} WHERE ${where}`;
     // The page's ids first (from an index alone where the list allows), then their rows: an offset deep into the list skips ids, not rows.
     const [take$, skip$] = [`$${params.length + 1}`, `$${params.length + 2}`];
+    // The first page of every server: its LIMIT written in the text (a whole number of 1 to 100, one
+    // statement per page size), so that PostgreSQL keeps one generic plan for it. With the LIMIT a
+    // parameter it guesses a tenth of the table, and at 100,000 servers that plan cost so much more
+    // than a custom one that it planned the query again on every call (a millisecond, more than it
+    // took to run).
+    const first = scope.kind === 'all' && !filtered && skip === 0 && isLiteralLimit(take) ? take : undefined;
     const ids =
-      scope.kind === 'all' && !filtered
-        ? `SELECT pe.id, NULL::text[] AS "grant" FROM (${everyServerIdsPage(take$, skip$)}) pe`
-        : `SELECT s.id, ${grant} AS "grant" FROM ${from} WHERE ${where} ORDER BY s.id LIMIT ${take$} OFFSET ${skip$}`;
+      first !== undefined
+        ? `SELECT e.id, NULL::text[] AS "grant" FROM server e ORDER BY e.id LIMIT ${first}`
+        : scope.kind === 'all' && !filtered
+          ? `SELECT pe.id, NULL::text[] AS "grant" FROM (${everyServerIdsPage(take$, skip$)}) pe`
+          : `SELECT s.id, ${grant} AS "grant" FROM ${from} WHERE ${where} ORDER BY s.id LIMIT ${take$} OFFSET ${skip$}`;
     const page = `SELECT ${CLIENT_LIST_SERVER_COLUMNS}, pg."grant" FROM (${ids}) pg JOIN server s ON s.id = pg.id`;
     const [node, owner, allocations] = [joinNodeName('p.node_id'), joinOwnerUsername('p.owner_id'), joinServerAllocations('p.id')];
     const joined = await queryPrepared<ClientListJoinRow>(
       this.servers.manager,
-      `client-list-${scope.kind}${filtered ? '-search' : ''}`,
+      first !== undefined ? `client-list-all-first-${first}` : `client-list-${scope.kind}${filtered ? '-search' : ''}`,
       `SELECT p.*, ${node.columns}, ${owner.columns}, ${allocations.columns}, (${count}) AS total
        FROM (${page}) p ${node.join} ${owner.join} ${allocations.join}
        ORDER BY p.id, ${allocations.order}`,
-      [...params, take, skip],
+      first !== undefined ? params : [...params, take, skip],
     );
     const rows: ClientListRow[] = [];
     let last: ClientListRow | undefined;

@@ -9,6 +9,7 @@ import { ServerError } from 'src/modules/servers/servers.errors';
 import { ServerVariableEntity } from 'src/modules/servers/server-variable.entity';
 import { LoadedServer, ServerEntity, ServerStatus } from 'src/modules/servers/server.entity';
 import { ACTIVE_TRANSFER_SQL, ServerTransferEntity } from 'src/modules/servers/transfers/server-transfer.entity';
+import { serverCount } from 'src/modules/servers/server-list.sql';
 
 /** A server's own value of one egg variable. */
 export type ServerVariableValue = Pick<ServerVariableEntity, 'variableId' | 'value'>;
@@ -159,17 +160,19 @@ export class ServersRepository {
 
   /**
    * One page of a node's server ids, in id order, and how many servers it has in all (a node's boot
-   * list, whose configurations are mostly cached: the rows are loaded only for the misses).
+   * list, whose configurations are mostly cached: the rows are loaded only for the misses). The total
+   * is the node's row of server_totals, which the triggers keep in the transaction that adds or removes
+   * a server: a window count over the node's servers read every one of them (1,000 on a full node).
    */
   async idPageOnNode(nodeId: string, skip: number, take: number): Promise<{ ids: string[]; total: number }> {
     const rows = await queryPrepared<{ id: string; total: string }>(
       this.servers.manager,
       'server-id-page-on-node',
-      'SELECT id::text AS id, count(*) OVER () AS total FROM server WHERE node_id = $1 ORDER BY id LIMIT $2 OFFSET $3',
+      `SELECT s.id::text AS id, (${serverCount('$1')}) AS total FROM server s WHERE s.node_id = $1 ORDER BY s.id LIMIT $2 OFFSET $3`,
       [nodeId, take, skip],
     );
-    // Past the last page the window has no row to carry the total.
-    const total = rows.length > 0 ? Number(rows[0].total) : await this.servers.countBy({ nodeId });
+    // Past the last page there is no row to carry the total.
+    const total = rows.length > 0 ? Number(rows[0].total) : Number((await this.servers.manager.query<{ total: string }[]>(serverCount('$1'), [nodeId]))[0].total);
     return { ids: rows.map((r) => r.id), total };
   }
 
