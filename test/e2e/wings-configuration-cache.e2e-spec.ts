@@ -10,7 +10,7 @@ import { dbKinds } from 'test/utils/test-db';
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
 /** A warm boot page: the calling node by its token (DaemonTokenGuard), then the page's ids and total; no configuration is built. */
-const WARM_PAGE = [expect.stringMatching(/^SELECT .* FROM "node" "NodeEntity" WHERE \(\("NodeEntity"\."token_identifier" = \$1\)\)/), expect.stringMatching(/^SELECT id::text AS id, count\(\*\) OVER \(\) AS total FROM server/)];
+const WARM_PAGE = [expect.stringMatching(/^SELECT .* FROM "node" "NodeEntity" WHERE \(\("NodeEntity"\."token_identifier" = \$1\)\)/), expect.stringMatching(/^SELECT s\.id::text AS id, \(SELECT .* FROM server_totals c WHERE c\.node_id = \$1\) AS total FROM server s WHERE s\.node_id = \$1/)];
 
 /**
  * Servers' Wings configurations are cached (ServerConfigService.configurationsOf): a node's boot page
