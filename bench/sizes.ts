@@ -15,13 +15,18 @@ import type { LoadJob, LoadResult } from 'bench/load';
 import { LoadDriver, startSimulator, stopChild } from 'bench/lib/children';
 import { expectApi, Json } from 'bench/lib/http';
 import { ensureLargeDatabase, LARGE, LARGE_APP_KEY, LARGE_DB_NAME, LargeInfo, Shape, SMALL } from 'bench/lib/large-seed';
-import { cpuMs, PanelProcess, panelEnv } from 'bench/lib/panel-process';
+import { cpuMs, machineBusyMs, PanelProcess, panelEnv } from 'bench/lib/panel-process';
 import { backendPids, databaseUrl, PG_ADMIN_URL } from 'bench/lib/pg-admin';
 import { Target } from 'bench/lib/report';
 import { ADMIN_EMAIL, newKey, OWNER_EMAIL, signIn } from 'bench/lib/seed';
 import { freePort } from 'test/utils/free-port';
 
-const SMALL_DB_NAME = 'hatchery_bench_large_1k';
+/**
+ * The two databases (BENCH_LARGE_DB renames them, `<name>` and `<name>_1k`, so that two branches
+ * with different migrations on one PostgreSQL server do not rebuild each other's).
+ */
+const LARGE_NAME = process.env.BENCH_LARGE_DB || LARGE_DB_NAME;
+const SMALL_DB_NAME = process.env.BENCH_LARGE_DB ? `${process.env.BENCH_LARGE_DB}_1k` : 'hatchery_bench_large_1k';
 
 interface SizesSettings {
   rebuild: boolean;
@@ -46,6 +51,8 @@ interface SizeMeasure {
   errors: number;
   panelCpuMsPerReq: number | null;
   postgresCpuMsPerReq: number | null;
+  /** Cores the rest of the machine (not the panel, its PostgreSQL backends, the simulator or the load generator) used in the window. */
+  otherProcessesCores: number | null;
   /** What the call asked for at this size (the deep pages differ). */
   path: string;
 }
@@ -252,14 +259,26 @@ const probe = async (ctx: Ctx, sc: Scenario): Promise<void> => {
 const backendCpu = async (db: string): Promise<Map<number, number>> =>
   new Map((await backendPids(db)).map((pid) => [pid, cpuMs(pid) ?? 0] as [number, number]).filter(([pid]) => cpuMs(pid) !== null));
 
-const measure = async (driver: LoadDriver, panel: PanelProcess, db: string, job: LoadJob, warmupSeconds: number): Promise<{ result: LoadResult; panelMs: number | null; pgMs: number }> => {
+const measure = async (
+  driver: LoadDriver,
+  panel: PanelProcess,
+  sim: ChildProcess | null,
+  db: string,
+  job: LoadJob,
+  warmupSeconds: number,
+): Promise<{ result: LoadResult; panelMs: number | null; pgMs: number; otherCores: number | null }> => {
   if (warmupSeconds > 0) {
     await driver.run({ ...job, durationSeconds: warmupSeconds, warmupSeconds: 0 });
     await new Promise((r) => setTimeout(r, 1000));
   }
   const panelBefore = cpuMs(panel.pid);
   const pgBefore = await backendCpu(db);
+  const helpers = [sim?.pid, driver.pid];
+  const helpersBefore = helpers.map((pid) => cpuMs(pid) ?? 0);
+  const machineBefore = machineBusyMs();
   const result = await driver.run({ ...job, warmupSeconds: 0 });
+  const machineAfter = machineBusyMs();
+  const helpersMs = helpers.reduce((sum: number, pid, i) => sum + Math.max(0, (cpuMs(pid) ?? 0) - helpersBefore[i]), 0);
   const panelAfter = cpuMs(panel.pid);
   const pgAfter = await backendCpu(db);
   // A backend the pool opened during the window counts in full; one it closed is left out (it was idle).
@@ -267,7 +286,13 @@ const measure = async (driver: LoadDriver, panel: PanelProcess, db: string, job:
   for (const [pid, after] of pgAfter) {
     pgMs += Math.max(0, after - (pgBefore.get(pid) ?? 0));
   }
-  return { result, panelMs: panelBefore === null || panelAfter === null ? null : panelAfter - panelBefore, pgMs };
+  const panelMs = panelBefore === null || panelAfter === null ? null : panelAfter - panelBefore;
+  // What other sessions' builds and tests used meanwhile: a busy machine slows every figure of the window.
+  const otherCores =
+    machineBefore === null || machineAfter === null || result.seconds <= 0
+      ? null
+      : round(Math.max(0, machineAfter - machineBefore - (panelMs ?? 0) - pgMs - helpersMs) / 1000 / result.seconds);
+  return { result, panelMs, pgMs, otherCores };
 };
 
 const runSize = async (size: Size, shape: Shape, db: string, s: SizesSettings, rows: Map<string, SizeRow>, failures: string[]): Promise<SizesReport['databases'][Size]> => {
@@ -346,7 +371,7 @@ const runSize = async (size: Size, shape: Shape, db: string, s: SizesSettings, r
         warmupSeconds: 0,
         durationSeconds: s.durationSeconds,
       };
-      const { result, panelMs, pgMs } = await measure(driver, panel, db, job, s.warmupSeconds);
+      const { result, panelMs, pgMs, otherCores } = await measure(driver, panel, sim, db, job, s.warmupSeconds);
       const n = result.requests;
       const m: SizeMeasure = {
         connections: sc.connections,
@@ -358,6 +383,7 @@ const runSize = async (size: Size, shape: Shape, db: string, s: SizesSettings, r
         errors: result.errors + result.timeouts,
         panelCpuMsPerReq: panelMs === null || n === 0 ? null : round(panelMs / n, 3),
         postgresCpuMsPerReq: n === 0 ? null : round(pgMs / n, 3),
+        otherProcessesCores: otherCores,
         path: sc.path(ctx),
       };
       if (n === 0) {
@@ -369,7 +395,7 @@ const runSize = async (size: Size, shape: Shape, db: string, s: SizesSettings, r
       const row = rows.get(sc.id) ?? { id: sc.id, scenario: sc.title };
       row[size] = m;
       rows.set(sc.id, row);
-      s.log(`${size} ${sc.id}: ${m.rps} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, CPU ms/req panel ${m.panelCpuMsPerReq} postgres ${m.postgresCpuMsPerReq}`);
+      s.log(`${size} ${sc.id}: ${m.rps} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, CPU ms/req panel ${m.panelCpuMsPerReq} postgres ${m.postgresCpuMsPerReq}; other processes ${m.otherProcessesCores} cores`);
     }
   } finally {
     driver?.stop();
@@ -400,7 +426,7 @@ export const runSizes = async (s: SizesSettings): Promise<SizesReport> => {
   const rows = new Map<string, SizeRow>();
   const failures: string[] = [];
   const small = await runSize('small', SMALL, SMALL_DB_NAME, s, rows, failures);
-  const large = await runSize('large', LARGE, LARGE_DB_NAME, s, rows, failures);
+  const large = await runSize('large', LARGE, LARGE_NAME, s, rows, failures);
   for (const sc of SCENARIOS) {
     const row = rows.get(sc.id);
     if (row?.small?.requests && row.large?.requests) {
@@ -425,7 +451,7 @@ const cell = (v: number | null | undefined, d = 1): string => (v === undefined |
 
 /** One line per scenario: p50 / p99, CPU per request of the panel and of PostgreSQL, at 1k and 100k, and the ratios. */
 export const formatSizesTable = (rows: SizeRow[]): string => {
-  const header = ['scenario', 'conn.', 'req/s 1k / 100k', 'p50 ms 1k / 100k', 'p99 ms 1k / 100k', '× p50 / p99', 'panel CPU ms/req 1k / 100k', 'PG CPU ms/req 1k / 100k', 'target at 100k', 'result'];
+  const header = ['scenario', 'conn.', 'req/s 1k / 100k', 'p50 ms 1k / 100k', 'p99 ms 1k / 100k', '× p50 / p99', 'panel CPU ms/req 1k / 100k', 'PG CPU ms/req 1k / 100k', 'other cores 1k / 100k', 'target at 100k', 'result'];
   const pair = (a: number | null | undefined, b: number | null | undefined, d: number): string => `${cell(a, d)} / ${cell(b, d)}`;
   const body = rows.map((r) => [
     r.scenario,
@@ -436,13 +462,14 @@ export const formatSizesTable = (rows: SizeRow[]): string => {
     pair(r.ratio?.p50, r.ratio?.p99, 1),
     pair(r.small?.panelCpuMsPerReq, r.large?.panelCpuMsPerReq, 2),
     pair(r.small?.postgresCpuMsPerReq, r.large?.postgresCpuMsPerReq, 2),
+    pair(r.small?.otherProcessesCores, r.large?.otherProcessesCores, 1),
     r.target?.text ?? '—',
     (r.small?.non2xx ?? 0) + (r.small?.errors ?? 0) + (r.large?.non2xx ?? 0) + (r.large?.errors ?? 0) > 0
       ? 'ERRORS'
       : (r.target?.parts?.map((m) => (m ? 'met' : 'MISSED')).join(' / ') ?? '—'),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const left = (i: number): boolean => i === 0 || i === 8 || i === 9;
+  const left = (i: number): boolean => i === 0 || i === 9 || i === 10;
   const line = (cells: string[]): string => `| ${cells.map((c, i) => (left(i) ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(' | ')} |`;
   return [line(header), `|${widths.map((w, i) => (left(i) ? `:${'-'.repeat(w + 1)}` : `${'-'.repeat(w + 1)}:`)).join('|')}|`, ...body.map(line)].join('\n');
 };

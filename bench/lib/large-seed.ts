@@ -6,7 +6,9 @@
  * The panel's own migrations run first (in this process, as the tests' template does), so the
  * generator follows the schema as migrations are added; the rows are then generated with
  * INSERT ... SELECT over generate_series, in the shapes bench/lib/seed.ts and the entities use,
- * and everything is ANALYZEd. Secrets (node tokens) are sealed with LARGE_APP_KEY, which a panel
+ * and everything is VACUUMed and ANALYZEd (as autovacuum leaves a database at rest; the bench's
+ * PostgreSQL may run without it, and the generator's UPDATEs left one dead row per server and per
+ * used allocation, which index-only scans and lookups by id then visited). Secrets (node tokens) are sealed with LARGE_APP_KEY, which a panel
  * started on this database must use.
  *
  * Layout:
@@ -20,7 +22,7 @@
  *
  * Reuse: the database carries a comment with the generator version and the migrations it was built
  * on. `ensureLargeDatabase` keeps it when the version matches and every migration it has is still
- * one of the panel's (new migrations are applied to the existing rows, then ANALYZE); otherwise,
+ * one of the panel's (new migrations are applied to the existing rows, then VACUUM ANALYZE); otherwise,
  * or with `rebuild`, it drops and builds it again.
  *
  * CLI (for EXPLAIN ANALYZE against a large database):
@@ -89,8 +91,14 @@ export const SMALL: Shape = {
   auditRows: 10_000,
 };
 
-/** Raise when the rows generated change, so an older database is built again. */
-const LARGE_GENERATOR_VERSION = 1;
+/**
+ * Raise when the rows generated change, so an older database is built again. 2: the counters the
+ * triggers keep (server_totals, audit_log_count, server_activity_count) are filled, the server and
+ * allocation tables are laid out in id order, and the database is vacuumed; 1 left the counters empty
+ * in a database built from scratch (its lists counted 0 servers and 0 audit entries), and the rows its
+ * UPDATEs had rewritten scattered, one matching server to a heap page, with the dead versions in place.
+ */
+const LARGE_GENERATOR_VERSION = 2;
 export const LARGE_DB_NAME = 'hatchery_bench_large';
 /** The APP_KEY the node tokens are sealed with: a panel on the large database must run with it. */
 export const LARGE_APP_KEY = 'hatchery-bench-large-app-key-not-a-secret-0001';
@@ -288,6 +296,11 @@ const generate = async (db: Client, L: Shape, log: (m: string) => void): Promise
      UPDATE server SET allocation_id = a.id FROM s JOIN a ON a.node_id = s.node_id AND a.k = s.k WHERE server.id = s.id`,
   );
   await step('allocation owners', `UPDATE allocation SET server_id = s.id FROM server s WHERE s.allocation_id = allocation.id`);
+  // Those UPDATEs wrote every server and used allocation again, in the join's order: a search's matching
+  // servers then sat one to a heap page. A panel creates a server with its allocation in one go, so its
+  // rows lie in id order: the tables are rewritten in it (which also drops the old row versions).
+  await step('servers in id order', `CLUSTER server USING "PK_server"`);
+  await step('allocations in id order', `CLUSTER allocation USING "PK_allocation"`);
   await step(
     'server variables',
     `INSERT INTO server_variable (server_id, variable_id, value)
@@ -335,6 +348,16 @@ const generate = async (db: Client, L: Shape, log: (m: string) => void): Promise
     [AUDIT_ACTIONS.map((a) => a[0]), AUDIT_ACTIONS.map((a) => a[1]), L.auditRows],
   );
   await db.query(`SET session_replication_role = origin`);
+  // The counters the statement triggers keep (off during the bulk load), counted again from the rows
+  // as the migrations that made them counted them (the migrations, run on empty tables, left zeros).
+  for (const [table, fill] of [
+    ['server_totals', `SELECT node_id, count(*), COALESCE(sum(memory), 0), COALESCE(sum(disk), 0) FROM server GROUP BY node_id`],
+    ['audit_log_count', `SELECT 0, count(*) FROM audit_log`],
+    ['server_activity_count', `SELECT server_id, 0, count(*) FROM server_activity GROUP BY server_id`],
+  ]) {
+    await db.query(`DELETE FROM ${table}`);
+    await step(`counters: ${table}`, `INSERT INTO ${table} ${fill}`);
+  }
 };
 
 const countsOf = async (db: Client): Promise<Record<string, number>> => {
@@ -356,7 +379,7 @@ const infoOf = async (db: Client): Promise<Omit<LargeInfo, 'buildSeconds' | 'reu
 
 const databaseName = (url: string): string => decodeURIComponent(new URL(url).pathname.slice(1));
 
-/** Builds the large data set on an empty database (migrations, rows, ANALYZE) and marks it. */
+/** Builds the large data set on an empty database (migrations, rows, VACUUM ANALYZE) and marks it. */
 const seedLarge = async (databaseUrl: string, log: (m: string) => void = () => undefined, shape: Shape = LARGE): Promise<LargeInfo> => {
   const started = Date.now();
   const applied = await migrate(databaseUrl);
@@ -369,8 +392,8 @@ const seedLarge = async (databaseUrl: string, log: (m: string) => void = () => u
     }
     await generate(db, shape, log);
     const analyzed = Date.now();
-    await db.query('ANALYZE');
-    log(`ANALYZE: ${((Date.now() - analyzed) / 1000).toFixed(1)} s`);
+    await db.query('VACUUM (ANALYZE)');
+    log(`VACUUM ANALYZE: ${((Date.now() - analyzed) / 1000).toFixed(1)} s`);
     await db.query(`COMMENT ON DATABASE "${databaseName(databaseUrl).replace(/"/g, '')}" IS ${db.escapeLiteral(marker(shape, applied))}`);
     const counts = await countsOf(db);
     return { counts, buildSeconds: Math.round((Date.now() - started) / 1000), reused: false, ...(await infoOf(db)) };
@@ -431,8 +454,8 @@ export const ensureLargeDatabase = async (adminUrl: string, databaseUrl: string,
       migrations: string[];
     };
     if (applied.length !== current.migrations.length) {
-      log(`applied ${applied.length - current.migrations.length} new migration(s) to ${name}; ANALYZE`);
-      await db.query('ANALYZE');
+      log(`applied ${applied.length - current.migrations.length} new migration(s) to ${name}; VACUUM ANALYZE`);
+      await db.query('VACUUM (ANALYZE)');
       await db.query(`COMMENT ON DATABASE ${name} IS ${db.escapeLiteral(marker(shape, applied))}`);
     }
     return { counts: await countsOf(db), buildSeconds: Math.round((Date.now() - before) / 1000), reused: true, ...(await infoOf(db)) };

@@ -43,6 +43,11 @@ export const dropDatabase = (name: string): Promise<void> => {
   });
 };
 
-/** The process ids of the PostgreSQL backends serving a database (to read their CPU time from /proc). */
+/**
+ * The process ids of the PostgreSQL backends serving a database's clients (to read their CPU time from
+ * /proc): not an autovacuum worker that happens to be in it, whose whole run would count in one window.
+ */
 export const backendPids = (name: string): Promise<number[]> =>
-  withAdmin(async (c) => (await c.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = $1', [name])).rows.map((r) => r.pid));
+  withAdmin(async (c) =>
+    (await c.query<{ pid: number }>(`SELECT pid FROM pg_stat_activity WHERE datname = $1 AND backend_type = 'client backend'`, [name])).rows.map((r) => r.pid),
+  );

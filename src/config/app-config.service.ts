@@ -20,7 +20,7 @@ interface MailConfig {
 
 type DatabaseConfig =
   | { kind: 'postgres'; url: string; poolMax: number; runMigrations: boolean }
-  | { kind: 'pglite'; dataDir: string; runMigrations: boolean };
+  | { kind: 'pglite'; dataDir: string; runMigrations: boolean; vacuumIntervalMs: number };
 
 /** Typed, grouped view of the validated environment. */
 export class AppConfigService {
@@ -95,6 +95,7 @@ export class AppConfigService {
           kind: 'pglite',
           dataDir: schema.PGLITE_DIR ?? resolve(schema.DATA_DIR, 'pglite'),
           runMigrations: schema.DB_RUN_MIGRATIONS,
+          vacuumIntervalMs: schema.EMBEDDED_VACUUM_INTERVAL_MINUTES * 60_000,
         };
     this.log = {
       level: schema.LOG_LEVEL,

@@ -296,6 +296,14 @@ export class EnvSchema {
   @Max(1440)
   LOG_RETENTION_INTERVAL_MINUTES = 60;
 
+  // The embedded database has no autovacuum: how often the panel looks for its tables that need a
+  // vacuum or new statistics, by autovacuum's own thresholds (docs/configuration.md#the-embedded-database).
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(1440)
+  EMBEDDED_VACUUM_INTERVAL_MINUTES = 5;
+
   // Rows deleted per statement; each batch commits on its own, so writers never wait long.
   @Transform(toNumber)
   @IsInt()

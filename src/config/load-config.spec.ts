@@ -56,7 +56,7 @@ describe(AppConfigService.name, () => {
   it('should use defaults for an empty environment: embedded database, registration off', () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'hatchery-config-'));
     const config = AppConfigService.fromEnv({ DATA_DIR: dataDir });
-    expect(config.db).toEqual({ kind: 'pglite', dataDir: join(dataDir, 'pglite'), runMigrations: true });
+    expect(config.db).toEqual({ kind: 'pglite', dataDir: join(dataDir, 'pglite'), runMigrations: true, vacuumIntervalMs: 300_000 });
     expect(config.http).toMatchObject({ port: 3000, appUrl: 'http://localhost:3000', trustedOrigins: ['http://localhost:3000'] });
     expect(config.auth.registrationEnabled).toBe(false);
     expect(config.auth.secureCookies).toBe(false);

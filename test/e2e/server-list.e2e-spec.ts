@@ -27,7 +27,7 @@ interface ListBody {
 }
 
 /**
- * The client server list reads a page with one raw query (ServersRepository.clientListPage) and
+ * The client server list reads a page with one raw query (ServerListRepository.clientListPage) and
  * maps it in plain code: each entry must be what the server's details page shows, on PostgreSQL
  * and on the embedded PGlite, and a page must cost one query (two only past the last page).
  */
@@ -37,6 +37,8 @@ describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (d
   let friend: UserEntity;
   let cookies: Record<'owner' | 'friend' | 'admin', string>;
   let node: NodeEntity;
+  /** Each node's Authorization header, as its daemon sends it. */
+  const nodeAuth = new Map<string, string>();
   let egg: EggEntity;
   const owned: ServerEntity[] = [];
   let shared: ServerEntity;
@@ -67,7 +69,9 @@ describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (d
     cookies = { owner: await signIn(t, owner.email), friend: await signIn(t, friend.email), admin: await signIn(t, admin.email) };
     egg = await createEgg(t.app, (await createNest(t.app)).id);
     // Nothing listens on the node: the details page's status call fails fast ("unknown"), as the list shows an idle server.
-    node = (await createNodeRow(t.app, { fqdn: '127.0.0.1', scheme: 'http', daemonListen: await closedPort() })).node;
+    const made = await createNodeRow(t.app, { fqdn: '127.0.0.1', scheme: 'http', daemonListen: await closedPort() });
+    node = made.node;
+    nodeAuth.set(node.id, `Bearer ${node.tokenIdentifier}.${made.token}`);
     const variants: Partial<ServerEntity>[] = [
       { description: 'the main one' },
       { suspended: true },
@@ -233,6 +237,8 @@ describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (d
     const idsInDb = async (nodeId?: string): Promise<string[]> =>
       (await ds.query<{ id: string }[]>(`SELECT id FROM server ${nodeId ? 'WHERE node_id = $1' : ''} ORDER BY id`, nodeId ? [nodeId] : [])).map((r) => String(r.id));
     const list = async (query: string) => (await t.http().get(`/api/admin/servers?${query}`).set('Cookie', cookies.admin).expect(200)).body;
+    const uuidsOf = async (ids: string[]): Promise<string[]> =>
+      (await ds.query<{ uuid: string }[]>('SELECT uuid FROM server WHERE id = ANY($1::bigint[]) ORDER BY id', [ids])).map((r) => r.uuid);
     const check = async (nodeId?: string): Promise<void> => {
       const ids = await idsInDb(nodeId);
       const filter = nodeId ? `nodeId=${nodeId}&` : '';
@@ -247,6 +253,19 @@ describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (d
         }
       }
       expect((await list(`${filter}perPage=2&page=${pages + 3}`)).meta.pagination).toEqual({ total: ids.length, count: 0, perPage: 2, currentPage: pages + 3, totalPages: pages });
+      if (nodeId) {
+        // The node's boot list (Wings' pages) takes its total from the same per-node count, on a page and past the last one.
+        const boot = async (at: number) => (await t.http().get(`/api/remote/servers?page=${at}&per_page=2`).set('Authorization', nodeAuth.get(nodeId)!).expect(200)).body;
+        for (const at of [1, pages, pages + 2]) {
+          const body = await boot(at);
+          expect({ at, ids: body.data.map((c: { uuid: string }) => c.uuid), total: body.meta.total, lastPage: body.meta.last_page }).toEqual({
+            at,
+            ids: await uuidsOf(ids.slice((at - 1) * 2, at * 2)),
+            total: ids.length,
+            lastPage: pages,
+          });
+        }
+      }
       // What the servers of each node take, from the same per-node totals.
       const sums = await ds.query<{ nodeId: string; servers: number; memory: number; disk: number }[]>(
         'SELECT node_id::text AS "nodeId", count(*)::int AS servers, sum(memory)::int AS memory, sum(disk)::int AS disk FROM server GROUP BY node_id ORDER BY node_id',
@@ -255,7 +274,8 @@ describe.each(dbKinds(['postgres', 'pglite']))('the client server list (%s)', (d
     };
     await check();
     await check(node.id);
-    const moved = (await createNodeRow(t.app)).node;
+    const { node: moved, token: movedToken } = await createNodeRow(t.app);
+    nodeAuth.set(moved.id, `Bearer ${moved.tokenIdentifier}.${movedToken}`);
     const made = await createServerRow(t.app, { node: moved, egg, owner });
     await check();
     await check(moved.id);

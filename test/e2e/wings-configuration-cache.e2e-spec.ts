@@ -9,9 +9,8 @@ import { dbKinds } from 'test/utils/test-db';
 
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
-/** A warm boot page: the calling node by its token (DaemonTokenGuard), then the page's ids and total; no configuration is built. */
-// The calling node comes from the daemon-token cache (DaemonNodes): only the page's ids and total are read.
-const WARM_PAGE = [expect.stringMatching(/^SELECT id::text AS id, count\(\*\) OVER \(\) AS total FROM server/)];
+/** A warm boot page: the calling node comes from the daemon-token cache (DaemonNodes), so only the page's ids and total are read; no configuration is built. */
+const WARM_PAGE = [expect.stringMatching(/^SELECT s\.id::text AS id, \(SELECT .* FROM server_totals c WHERE c\.node_id = \$1\) AS total FROM server s WHERE s\.node_id = \$1/)];
 
 /**
  * Servers' Wings configurations are cached (ServerConfigService.configurationsOf): a node's boot page

@@ -15,6 +15,8 @@ export type DaemonAuthMode = (typeof DAEMON_AUTH_MODES)[number];
 @Index('UQ_node_token_identifier', ['tokenIdentifier'], { unique: true })
 @Index('IDX_node_location_id', ['locationId'])
 @Index('IDX_node_backup_host_id', ['backupHostId'])
+// pg_trgm index for the server search by node name (AddNodeNameTrigramIndex): an expression TypeORM does not model.
+@Index('IDX_node_name_trgm', { synchronize: false })
 export class NodeEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_node' })
   id!: string;

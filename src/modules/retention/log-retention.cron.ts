@@ -1,7 +1,8 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { IntervalJob } from 'src/common/background/interval-job';
 import { Clock } from 'src/common/clock';
 import { AppConfigService } from 'src/config/app-config.service';
 import { DatabaseLock, withAdvisoryTryLock } from 'src/database/db-lock';
@@ -63,55 +64,28 @@ const DAY_MS = 86_400_000;
  * LOG_RETENTION_INTERVAL_MINUTES one process (an advisory lock) deletes, category by category, the
  * entries older than that category's retention, in batches of LOG_RETENTION_BATCH_SIZE, found
  * through the created_at indexes. The counts behind the lists' totals follow in the same statements
- * (their triggers). Runs when SCHEDULER_ENABLED.
+ * (their triggers).
  */
 @Injectable()
-export class LogRetentionCron implements OnApplicationBootstrap, OnModuleDestroy {
+export class LogRetentionCron extends IntervalJob {
   static readonly JOB = 'logs.retention';
-  private readonly logger = new Logger(LogRetentionCron.name);
-  private sweeping = false;
 
   constructor(
     private readonly audit: AuditService,
     private readonly activity: ServerActivityLog,
-    private readonly registry: SchedulerRegistry,
+    registry: SchedulerRegistry,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
     @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.config.scheduler.enabled) {
-      return;
-    }
-    this.registry.addInterval(
-      LogRetentionCron.JOB,
-      setInterval(() => void this.tick(), this.config.retention.intervalMs),
-    );
+  ) {
+    super(LogRetentionCron.JOB, 'Log retention sweep', config.retention.intervalMs, registry, config);
   }
 
-  onModuleDestroy(): void {
-    if (this.registry.doesExist('interval', LogRetentionCron.JOB)) {
-      this.registry.deleteInterval(LogRetentionCron.JOB);
-    }
-  }
-
-  /** Never throws and never overlaps itself. */
-  async tick(): Promise<void> {
-    if (this.sweeping) {
-      return;
-    }
-    this.sweeping = true;
-    try {
-      const outcome = await this.sweep();
-      const deleted = outcome ? [...Object.values(outcome.audit), ...Object.values(outcome.activity)].reduce((a, b) => a + b, 0) : 0;
-      if (outcome && deleted > 0) {
-        this.logger.log({ audit: outcome.audit, activity: outcome.activity }, `Deleted ${deleted} log entries past their retention`);
-      }
-    } catch (e) {
-      this.logger.error(`Log retention sweep failed: ${e instanceof Error ? e.message : String(e)}`);
-    } finally {
-      this.sweeping = false;
+  protected async run(): Promise<void> {
+    const outcome = await this.sweep();
+    const deleted = outcome ? [...Object.values(outcome.audit), ...Object.values(outcome.activity)].reduce((a, b) => a + b, 0) : 0;
+    if (outcome && deleted > 0) {
+      this.logger.log({ audit: outcome.audit, activity: outcome.activity }, `Deleted ${deleted} log entries past their retention`);
     }
   }
 

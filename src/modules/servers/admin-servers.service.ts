@@ -18,6 +18,7 @@ import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { checkEnvironment } from 'src/modules/servers/server-environment';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { LoadedServer } from 'src/modules/servers/server.entity';
+import { ServerListRepository } from 'src/modules/servers/server-list.repository';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { ServerAllocations } from 'src/modules/nodes/server-allocations';
 import { UserError } from 'src/modules/users/users.errors';
@@ -37,10 +38,11 @@ export class AdminServersService {
     private readonly daemon: DaemonGateway,
     private readonly audit: AuditService,
     private readonly deletionSteps: ServerDeletionSteps,
+    private readonly serverLists: ServerListRepository,
   ) {}
 
   async list(page: Page, search?: string, where: { ownerId?: string; nodeId?: string } = {}, list: ListQuery = {}): Promise<Paginated<AdminServerDto>> {
-    const [rows, total] = await this.servers.findListPage(where, page.skip, page.perPage, search, list);
+    const [rows, total] = await this.serverLists.findListPage(where, page.skip, page.perPage, search, list);
     const allocations = await this.nodeAllocations.byServer(rows.map((s) => s.id));
     return paginated(
       rows.map((s) => toAdminServer(s, allocations.get(s.id) ?? [])),
@@ -51,7 +53,7 @@ export class AdminServersService {
 
   /** The admin list as cursor pages, in id order (a node's servers with `nodeId`). */
   async listByCursor(page: CursorPage, search?: string, where: { nodeId?: string } = {}): Promise<CursorPaginated<AdminServerDto>> {
-    const rows = await this.servers.findListKeysetPage(where, page.keyset, page.perPage + 1, search);
+    const rows = await this.serverLists.findListKeysetPage(where, page.keyset, page.perPage + 1, search);
     const allocations = await this.nodeAllocations.byServer(rows.slice(0, page.perPage).map((s) => s.id));
     return cursorPaginated(rows, page, (s) => [s.id], (kept) => kept.map((s) => toAdminServer(s, allocations.get(s.id) ?? [])));
   }

@@ -23,7 +23,7 @@ import { ALL_SERVER_PERMISSIONS, isServerPermission, WINGS_ADMIN_EXTRAS } from '
 import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerEntity } from 'src/modules/servers/server.entity';
 import { ServerSnapshot, wingsPermissionsOf } from 'src/modules/servers/server-context';
-import { ClientListScope, ServersRepository } from 'src/modules/servers/servers.repository';
+import { ClientListScope, ServerListRepository } from 'src/modules/servers/server-list.repository';
 import { ServerAllocations } from 'src/modules/nodes/server-allocations';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import type { ServerActivityEntity } from 'src/modules/servers/server-activity.entity';
@@ -50,7 +50,7 @@ const activityItem =
 @Injectable()
 export class ClientServersService {
   constructor(
-    private readonly servers: ServersRepository,
+    private readonly serverLists: ServerListRepository,
     private readonly nodeAllocations: ServerAllocations,
     private readonly daemon: DaemonGateway,
     private readonly tokens: DaemonTokenSigner,
@@ -77,7 +77,7 @@ export class ClientServersService {
           : type === 'admin-all' && holdsAdminScope(auth, AdminScope.SERVERS_READ)
             ? { kind: 'all' }
             : { kind: 'owned', userId };
-    const { rows, total } = await this.servers.clientListPage(scope, page.skip, page.perPage, search);
+    const { rows, total } = await this.serverLists.clientListPage(scope, page.skip, page.perPage, search);
     // Owned servers carry every permission, shared ones the permissions granted there.
     const data = rows.map((s) =>
       toListedServerDetails(

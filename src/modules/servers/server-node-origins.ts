@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AuthContext, isLimitedKey } from 'src/common/auth/auth-context';
 import { NodeOrigins } from 'src/modules/nodes/node-origins';
-import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { ServerListRepository } from 'src/modules/servers/server-list.repository';
 
 /**
  * Which daemons a caller's web UI page may reach (the console's WebSocket): the nodes of the servers it
@@ -12,7 +12,7 @@ import { ServersRepository } from 'src/modules/servers/servers.repository';
 @Injectable()
 export class ServerNodeOrigins {
   constructor(
-    private readonly servers: ServersRepository,
+    private readonly servers: ServerListRepository,
     private readonly origins: NodeOrigins,
   ) {}
 

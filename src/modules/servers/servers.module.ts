@@ -29,6 +29,7 @@ import { ServerNodeOrigins } from 'src/modules/servers/server-node-origins';
 import { ServerRecords } from 'src/modules/servers/server-records';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 import { ServerSearchRepository } from 'src/modules/servers/server-search.repository';
+import { ServerListRepository } from 'src/modules/servers/server-list.repository';
 import { SubuserEntity } from 'src/modules/servers/subusers/subuser.entity';
 import { SubusersController } from 'src/modules/servers/subusers/subusers.controller';
 import { SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
@@ -51,6 +52,7 @@ import { TransfersService } from 'src/modules/servers/transfers/transfers.servic
   providers: [
     ServersRepository,
     ServerSearchRepository,
+    ServerListRepository,
     SubusersRepository,
     SubusersService,
     ServerContextResolver,

@@ -1,7 +1,8 @@
-import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { IntervalJob } from 'src/common/background/interval-job';
 import { Clock } from 'src/common/clock';
 import { AppConfigService } from 'src/config/app-config.service';
 import { DatabaseLock, withAdvisoryTryLock } from 'src/database/db-lock';
@@ -24,56 +25,29 @@ interface CleanupOutcome {
  * Aborts multipart uploads that never completed: every BACKUP_S3_CLEANUP_INTERVAL_MINUTES, on every
  * s3 backup host, uploads under the host's prefix initiated longer than BACKUP_S3_STALE_UPLOAD_HOURS
  * ago are aborted (S3 keeps, and bills, their parts forever otherwise), and the backups they belonged to
- * are marked failed. One process at a time sweeps (an advisory lock); runs when SCHEDULER_ENABLED.
+ * are marked failed. One process at a time sweeps (an advisory lock).
  */
 @Injectable()
-export class StaleUploadsCleanup implements OnApplicationBootstrap, OnModuleDestroy {
+export class StaleUploadsCleanup extends IntervalJob {
   static readonly JOB = 'backups.abort-stale-uploads';
-  private readonly logger = new Logger(StaleUploadsCleanup.name);
-  private sweeping = false;
 
   constructor(
     private readonly hosts: BackupHostsRepository,
     private readonly backups: BackupsRepository,
     private readonly s3: S3StorageClient,
     private readonly activityLog: ServerActivityLog,
-    private readonly registry: SchedulerRegistry,
+    registry: SchedulerRegistry,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
     @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.config.scheduler.enabled) {
-      return;
-    }
-    this.registry.addInterval(
-      StaleUploadsCleanup.JOB,
-      setInterval(() => void this.tick(), this.config.backups.cleanupIntervalMs),
-    );
+  ) {
+    super(StaleUploadsCleanup.JOB, 'Stale upload cleanup', config.backups.cleanupIntervalMs, registry, config);
   }
 
-  onModuleDestroy(): void {
-    if (this.registry.doesExist('interval', StaleUploadsCleanup.JOB)) {
-      this.registry.deleteInterval(StaleUploadsCleanup.JOB);
-    }
-  }
-
-  /** Never throws and never overlaps itself. */
-  async tick(): Promise<void> {
-    if (this.sweeping) {
-      return;
-    }
-    this.sweeping = true;
-    try {
-      const outcome = await this.sweep();
-      if (outcome && outcome.aborted > 0) {
-        this.logger.log(`Aborted ${outcome.aborted} stale S3 upload(s), ${outcome.failed} backup(s) marked failed`);
-      }
-    } catch (e) {
-      this.logger.error(`Stale upload cleanup failed: ${e instanceof Error ? e.message : String(e)}`);
-    } finally {
-      this.sweeping = false;
+  protected async run(): Promise<void> {
+    const outcome = await this.sweep();
+    if (outcome && outcome.aborted > 0) {
+      this.logger.log(`Aborted ${outcome.aborted} stale S3 upload(s), ${outcome.failed} backup(s) marked failed`);
     }
   }
 

@@ -3,7 +3,7 @@ import type { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import type { ListedServer } from 'src/modules/servers/server.entity';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import type { AllocationSnapshot } from 'src/modules/nodes/allocation-snapshot';
-import type { ClientListRow } from 'src/modules/servers/servers.repository';
+import type { ClientListRow } from 'src/modules/servers/server-list.repository';
 
 export class AllocationViewDto {
   ip!: string;
