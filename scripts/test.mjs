@@ -2,12 +2,12 @@
 //
 //   1. build (server and web UI, each only when its sources changed: scripts/build.mjs)
 //   2. three lanes side by side, until all end:
-//      - Jest (unit and end-to-end), from the start: it is the longest step by far (more than half the
-//        CPU time of the whole run), and its two workers alone keep the cores only about 1.4 busy. When
-//        it ran after the static checks (until 28 November), its last five minutes ran alone on a
-//        partly idle machine;
-//      - the static checks and the web UI's suites, one after another: typecheck, dead code (knip),
-//        the web UI's unit tests (Vitest), the lint, the web UI's size;
+//      - the web UI's unit tests (Vitest, about a minute), then Jest (unit and end-to-end): Jest is the
+//        longest step by far (more than half the CPU time of the whole run), and its two workers alone
+//        keep the cores only about 1.4 busy. When it ran after the static checks (until 28 November),
+//        its last five minutes ran alone on a partly idle machine. Vitest goes first, beside the static
+//        checks as before: beside Jest's two workers, a component test ran past its 5 s once;
+//      - the static checks, one after another: typecheck, dead code (knip), the lint, the web UI's size;
 //      - the browser tests (Playwright): they mostly wait, on the panel, the Wings simulator's timings
 //        and Chromium's rendering (run alone, they kept the two cores about a third busy).
 //
@@ -65,7 +65,7 @@ const summary = () => {
   }
 };
 
-const lanes = [['test:jest'], ['typecheck', 'lint:dead', 'test:web', 'lint', 'test:size'], ['test:browser']];
+const lanes = [['test:web', 'test:jest'], ['typecheck', 'lint:dead', 'lint', 'test:size'], ['test:browser']];
 
 const stages = [() => step('build'), async () => (await Promise.all(lanes.map(lane))).find((s) => s !== 0) ?? 0];
 
