@@ -14,10 +14,10 @@ const force = process.argv.includes('--force');
 const serverOnly = process.argv.includes('--server');
 
 /** Runs a build step; resolves when it succeeded, and ends this script when it failed. */
-const run = (label, command, args) =>
+const run = (label, command, args, env = process.env) =>
   new Promise((resolve) => {
     const started = Date.now();
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit' });
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env });
     child.on('close', (code) => {
       if (code !== 0) {
         process.stderr.write(`build: ${label} failed\n`);
@@ -31,7 +31,10 @@ const run = (label, command, args) =>
 const bin = (name) => at('node_modules', '.bin', name);
 // Quick when the template of this PGlite version exists already (it checks that itself).
 const template = () => run('embedded database template', process.execPath, [at('dist', 'database', 'pglite-template.js')]);
-const viteBuild = (outDir) => run('web UI (vite build)', bin('vite'), ['build', '--logLevel', 'warn', '-c', 'web/vite.config.mts', ...(outDir ? ['--outDir', outDir] : [])]);
+// NODE_ENV=production whoever builds: vite keeps a NODE_ENV it finds, and Jest's (test) made a
+// development bundle (React's jsx-dev-runtime, 45 KB more) when a test ran the build.
+const viteBuild = (outDir) =>
+  run('web UI (vite build)', bin('vite'), ['build', '--logLevel', 'warn', '-c', 'web/vite.config.mts', ...(outDir ? ['--outDir', outDir] : [])], { ...process.env, NODE_ENV: 'production' });
 let stamp = force ? {} : readStamp();
 
 const server = hashOf(serverInputs());
