@@ -41,7 +41,8 @@ const serverInputs = () => [...COMMON, 'tsconfig.json', 'tsconfig.build.json', '
 // Tests, Playwright specs and the generated route tree (an output of the build itself) change nothing that is served.
 const webInputs = () => [
   ...COMMON,
-  ...filesUnder('web', (f) => !/^web\/(e2e|scripts)\//.test(f) && !/\.test\.tsx?$/.test(f) && f !== 'web/src/routeTree.gen.ts' && !/^web\/src\/test-/.test(f)),
+  // web/node_modules holds Vitest's results cache: a test run must not make the web UI look changed.
+  ...filesUnder('web', (f) => !/^web\/(e2e|scripts|node_modules)\//.test(f) && !/\.test\.tsx?$/.test(f) && f !== 'web/src/routeTree.gen.ts' && !/^web\/src\/test-/.test(f)),
 ];
 
 const readStamp = () => {

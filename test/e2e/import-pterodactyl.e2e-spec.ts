@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Secret, TOTP } from 'otpauth';
 import { DataSource } from 'typeorm';
+import { SecretBox } from 'src/common/crypto/secret-box';
+import { PterodactylImporter } from 'src/import/pterodactyl/importer';
 import { WingsSimulator } from 'test/wings-sim';
 import { createBackupArchive } from 'test/wings-sim/archive';
 import { testMySqlAccount } from 'test/setup/mariadb-env';
@@ -83,6 +85,13 @@ const newTarget = async (kind: DbKind): Promise<{ target: Target; remove: () => 
 const appOn = (target: Target): Promise<TestApp> =>
   createTestApp(target.kind === 'pglite' ? { db: 'pglite', env: { PGLITE_DIR: target.dir } } : { db: 'external', env: { DATABASE_URL: target.url, DB_RUN_MIGRATIONS: 'false' } });
 
+/** The importer in the test app's process, as the CLI's action makes it (without its progress lines). */
+const importerOn = (t: TestApp): PterodactylImporter =>
+  new PterodactylImporter(t.app.get(DataSource), t.app.get(SecretBox), { start: () => undefined, advance: () => undefined, done: () => undefined });
+
+/** The report as the CLI prints it with --json. */
+const asJson = (report: object) => JSON.parse(JSON.stringify(report));
+
 const rowCount = async (t: TestApp, table: string): Promise<number> => Number((await t.app.get(DataSource).query<{ n: string }[]>(`SELECT COUNT(*) AS n FROM "${table}"`))[0].n);
 
 describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (kind) => {
@@ -110,28 +119,29 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
 
   // What is refused before anything is read for real (the key, the source) does not depend on the target:
   // checked on the embedded database, the default. A non-empty target is refused on both kinds, below.
+  // These run the importer in the test app's process (what the CLI's action does, without booting a
+  // panel process for each); the CLI itself, its options and its exit codes are run as a process for
+  // the S3 import here and for every import below.
   const refusals = (): void => {
     let target: Target;
     let remove: () => Promise<void>;
+    let t: TestApp;
+    const importFrom = (from: PterodactylSource, key: string, options: Partial<Parameters<PterodactylImporter['run']>[0]> = {}) =>
+      importerOn(t).run({ from: from.url, appKey: key, dryRun: false, skipActivity: false, ...options });
 
     beforeAll(async () => {
       ({ target, remove } = await newTarget(kind));
+      t = await appOn(target);
     });
 
     afterAll(async () => {
+      await t?.close();
       await remove();
     });
 
     it('should refuse a wrong APP_KEY before writing anything', async () => {
-      const res = await runImport(source, newLaravelAppKey(), target);
-      expect(res.code).toBe(1);
-      expect(res.stderr).toContain("The APP_KEY does not open this panel's secrets (tried a node token)");
-      const t = await appOn(target);
-      try {
-        expect(await rowCount(t, 'user')).toBe(0);
-      } finally {
-        await t.close();
-      }
+      await expect(importFrom(source, newLaravelAppKey())).rejects.toThrow("The APP_KEY does not open this panel's secrets (tried a node token)");
+      expect(await rowCount(t, 'user')).toBe(0);
     });
 
     it('should refuse a database that is not Pterodactyl\'s', async () => {
@@ -139,10 +149,9 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
       try {
         await other.query(`DROP TABLE ${other.table('activity_log_subjects')}`);
         await other.query(`ALTER TABLE ${other.table('nodes')} DROP COLUMN daemonSFTP`);
-        const res = await runImport(other, appKey, target);
-        expect(res.code).toBe(1);
-        expect(res.stderr).toContain('This is not a Pterodactyl 1.x panel database that the importer can read');
-        expect(res.stderr).toContain('lacks daemonSFTP');
+        const refused = importFrom(other, appKey);
+        await expect(refused).rejects.toThrow('This is not a Pterodactyl 1.x panel database that the importer can read');
+        await expect(refused).rejects.toThrow('lacks daemonSFTP');
       } finally {
         await other.drop();
       }
@@ -152,9 +161,7 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
       const prefixed = await createPterodactylSource({ prefix: 'pt_' });
       try {
         const seeded = await seedPanel(prefixed, { appKey, nodes: [{ fqdn: '127.0.0.1', scheme: 'http', daemonListen: daemonPort }] });
-        const res = await runImport(prefixed, appKey, target, ['--dry-run', '--json']);
-        expect(res.code).toBe(0);
-        const report = JSON.parse(res.stdout);
+        const report = asJson(await importFrom(prefixed, appKey, { dryRun: true }));
         expect(report.source).toContain('(prefix pt_)');
         expect(report.imported).toMatchObject({ users: seeded.users.length, servers: seeded.servers.length, nodes: 1 });
       } finally {
@@ -162,51 +169,58 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
       }
     });
 
-    it("should leave S3 backups behind without the old .env, and with it bring the bucket as a backup host and the backups on it", async () => {
-      const s3Source = await createPterodactylSource();
-      const dir = await mkdtemp(join(tmpdir(), 'ptero-env-'));
-      const fresh = await newTarget(kind);
-      try {
-        const seeded = await seedPanel(s3Source, { appKey, nodes: [{ fqdn: '127.0.0.1', scheme: 'http', daemonListen: daemonPort }] });
-        const uuid = randomUUID();
-        await s3Source.query(
-          `INSERT INTO ${s3Source.table('backups')} (server_id, uuid, upload_id, is_successful, is_locked, name, ignored_files, disk, checksum, bytes, completed_at, created_at, updated_at) VALUES (?, ?, 'upload-1', 1, 0, 'On S3', '[]', 's3', 'sha1:ab', 1000, NOW(), NOW(), NOW())`,
-          [seeded.servers[0].id, uuid],
-        );
-        const without = JSON.parse((await runImport(s3Source, appKey, fresh.target, ['--dry-run', '--json'])).stdout);
-        expect(without.leftBehind.map((l: { reason: string }) => l.reason).join('\n')).toContain('pass --backup-env');
-        const envFile = join(dir, '.env');
-        await writeFile(envFile, 'APP_BACKUP_DRIVER=s3\nAWS_DEFAULT_REGION=eu-central-1\nAWS_ACCESS_KEY_ID=AKIDOLD\nAWS_SECRET_ACCESS_KEY="old secret"\nAWS_BACKUPS_BUCKET=old-bucket\nAWS_ENDPOINT=https://s3.example.test\nAWS_USE_PATH_STYLE_ENDPOINT=true\n');
-        const res = await runImport(s3Source, appKey, fresh.target, ['--json', '--backup-env', envFile]);
-        expect(res.code).toBe(0);
-        expect(res.stdout).not.toContain('old secret');
-        const t = await appOn(fresh.target);
-        try {
-          const ds = t.app.get(DataSource);
-          const [host] = await ds.query('SELECT id, adapter, endpoint, region, bucket, access_key_id, secret_access_key, path_style FROM backup_host');
-          expect(host).toMatchObject({ id: '1', adapter: 's3', endpoint: 'https://s3.example.test', region: 'eu-central-1', bucket: 'old-bucket', access_key_id: 'AKIDOLD', path_style: true });
-          expect(host.secret_access_key).toMatch(/^v1:/);
-          expect(await ds.query('SELECT DISTINCT backup_host_id FROM node')).toEqual([{ backup_host_id: '1' }]);
-          expect(await ds.query('SELECT disk, backup_host_id, upload_id FROM backup WHERE uuid = $1', [uuid])).toEqual([{ disk: 's3', backup_host_id: '1', upload_id: 'upload-1' }]);
-        } finally {
-          await t.close();
-        }
-      } finally {
-        await fresh.remove();
-        await rm(dir, { recursive: true, force: true });
-        await s3Source.drop();
-      }
-    });
-
-    it('should refuse a malformed APP_KEY', async () => {
-      const res = await runImport(source, 'base64:c2hvcnQ=', target);
-      expect(res.code).toBe(1);
-      expect(res.stderr).toMatch(/APP_KEY/);
-      expect(res.stderr).not.toContain('c2hvcnQ=');
+    it('should refuse a malformed APP_KEY without echoing it', async () => {
+      const refused = importFrom(source, 'base64:c2hvcnQ=');
+      await expect(refused).rejects.toThrow(/APP_KEY/);
+      expect(await refused.catch((err: Error) => err.message)).not.toContain('c2hvcnQ=');
     });
   };
   if (kind === 'pglite') {
     describe('refusals', refusals);
+    // Its own target and apps: the embedded database is opened by one app of this process at a time.
+    describe('S3 backups', () => {
+      it("should leave S3 backups behind without the old .env, and with it bring the bucket as a backup host and the backups on it", async () => {
+        const s3Source = await createPterodactylSource();
+        const dir = await mkdtemp(join(tmpdir(), 'ptero-env-'));
+        const fresh = await newTarget(kind);
+        try {
+          const seeded = await seedPanel(s3Source, { appKey, nodes: [{ fqdn: '127.0.0.1', scheme: 'http', daemonListen: daemonPort }] });
+          const uuid = randomUUID();
+          await s3Source.query(
+            `INSERT INTO ${s3Source.table('backups')} (server_id, uuid, upload_id, is_successful, is_locked, name, ignored_files, disk, checksum, bytes, completed_at, created_at, updated_at) VALUES (?, ?, 'upload-1', 1, 0, 'On S3', '[]', 's3', 'sha1:ab', 1000, NOW(), NOW(), NOW())`,
+            [seeded.servers[0].id, uuid],
+          );
+          const dry = await appOn(fresh.target);
+          let without: { leftBehind: { reason: string }[] };
+          try {
+            without = asJson(await importerOn(dry).run({ from: s3Source.url, appKey, dryRun: true, skipActivity: false }));
+          } finally {
+            await dry.close();
+          }
+          expect(without.leftBehind.map((l) => l.reason).join('\n')).toContain('pass --backup-env');
+          const envFile = join(dir, '.env');
+          await writeFile(envFile, 'APP_BACKUP_DRIVER=s3\nAWS_DEFAULT_REGION=eu-central-1\nAWS_ACCESS_KEY_ID=AKIDOLD\nAWS_SECRET_ACCESS_KEY="old secret"\nAWS_BACKUPS_BUCKET=old-bucket\nAWS_ENDPOINT=https://s3.example.test\nAWS_USE_PATH_STYLE_ENDPOINT=true\n');
+          const res = await runImport(s3Source, appKey, fresh.target, ['--json', '--backup-env', envFile]);
+          expect(res.code).toBe(0);
+          expect(res.stdout).not.toContain('old secret');
+          const imported = await appOn(fresh.target);
+          try {
+            const ds = imported.app.get(DataSource);
+            const [host] = await ds.query('SELECT id, adapter, endpoint, region, bucket, access_key_id, secret_access_key, path_style FROM backup_host');
+            expect(host).toMatchObject({ id: '1', adapter: 's3', endpoint: 'https://s3.example.test', region: 'eu-central-1', bucket: 'old-bucket', access_key_id: 'AKIDOLD', path_style: true });
+            expect(host.secret_access_key).toMatch(/^v1:/);
+            expect(await ds.query('SELECT DISTINCT backup_host_id FROM node')).toEqual([{ backup_host_id: '1' }]);
+            expect(await ds.query('SELECT disk, backup_host_id, upload_id FROM backup WHERE uuid = $1', [uuid])).toEqual([{ disk: 's3', backup_host_id: '1', upload_id: 'upload-1' }]);
+          } finally {
+            await imported.close();
+          }
+        } finally {
+          await fresh.remove();
+          await rm(dir, { recursive: true, force: true });
+          await s3Source.drop();
+        }
+      });
+    });
   }
 
   describe('a dry run, a run killed half-way, then the import', () => {

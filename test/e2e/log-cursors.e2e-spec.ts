@@ -1,11 +1,10 @@
 import { DataSource } from 'typeorm';
 import { UserEntity } from 'src/modules/users/user.entity';
+import { TestApp } from 'test/utils/create-test-app';
+import { createLogFixture, LogFixture } from 'test/utils/log-fixture';
 import { createEgg, createNest } from 'test/factories/egg.factory';
 import { createNodeRow } from 'test/factories/node.factory';
 import { createServerRow } from 'test/factories/server.factory';
-import { createUser } from 'test/factories/user.factory';
-import { signIn } from 'test/utils/auth';
-import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { dbKinds } from 'test/utils/test-db';
 
 const AUDIT = '/api/admin/audit-logs';
@@ -29,15 +28,15 @@ interface Entry {
  * stay exact through inserts and deletes, deep pages included.
  */
 describe.each(dbKinds(['postgres', 'pglite']))('log cursor pages (%s)', (db) => {
+  let f: LogFixture;
   let t: TestApp;
   let ds: DataSource;
   let admin: UserEntity;
-  let cookie: string;
   let activity: string;
   let serverId: string;
   let tick = 0;
 
-  const get = (path: string) => t.http().get(path).set('Cookie', cookie).set('Origin', TEST_ORIGIN);
+  const get = (path: string) => f.get(path);
   // Distinct, increasing times with microseconds, which a JavaScript date cannot hold.
   const nextTime = (): string => {
     tick += 1;
@@ -45,18 +44,12 @@ describe.each(dbKinds(['postgres', 'pglite']))('log cursor pages (%s)', (db) => 
   };
   const insertAudit = async (action: string, count: number, at?: string): Promise<void> => {
     for (let i = 0; i < count; i++) {
-      await ds.query(`INSERT INTO audit_log (actor_id, actor_username, via, action, target_type, target_id, changes, created_at) VALUES ($1, $2, 'session', $3, 'user', $5, '{}', $4)`, [
-        admin.id,
-        admin.username,
-        action,
-        at ?? nextTime(),
-        admin.id,
-      ]);
+      await f.audit(action, at ?? nextTime());
     }
   };
   const insertActivity = async (event: string, count: number, at?: string): Promise<void> => {
     for (let i = 0; i < count; i++) {
-      await ds.query(`INSERT INTO server_activity (server_id, event, metadata, via, created_at) VALUES ($1, $2, '{}', 'panel', $3)`, [serverId, event, at ?? nextTime()]);
+      await f.act(event, at ?? nextTime());
     }
   };
   /** Follows `next` (or `prev`) from `start` to the end, calling `between` between pages. */
@@ -78,15 +71,8 @@ describe.each(dbKinds(['postgres', 'pglite']))('log cursor pages (%s)', (db) => 
   const dbIds = async (sql: string, params: unknown[]): Promise<string[]> => (await ds.query<{ id: string }[]>(sql, params)).map((r) => String(r.id));
 
   beforeAll(async () => {
-    t = await createTestApp({ db });
-    ds = t.app.get(DataSource);
-    admin = await createUser(t.app, { admin: true });
-    cookie = await signIn(t, admin.email);
-    const { node } = await createNodeRow(t.app);
-    const egg = await createEgg(t.app, (await createNest(t.app)).id);
-    const server = await createServerRow(t.app, { node, egg, owner: admin });
-    serverId = server.id;
-    activity = `/api/client/servers/${server.uuid}/activity`;
+    f = await createLogFixture(db);
+    ({ t, ds, admin, activity, serverId } = f);
   });
 
   afterAll(async () => {

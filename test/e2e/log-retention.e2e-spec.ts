@@ -1,12 +1,6 @@
 import { DataSource } from 'typeorm';
 import { LogRetentionCron } from 'src/modules/retention/log-retention.cron';
-import { UserEntity } from 'src/modules/users/user.entity';
-import { createEgg, createNest } from 'test/factories/egg.factory';
-import { createNodeRow } from 'test/factories/node.factory';
-import { createServerRow } from 'test/factories/server.factory';
-import { createUser } from 'test/factories/user.factory';
-import { signIn } from 'test/utils/auth';
-import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
+import { createLogFixture, LogFixture } from 'test/utils/log-fixture';
 import { dbKinds } from 'test/utils/test-db';
 
 const DAY = 86_400_000;
@@ -17,57 +11,33 @@ const DAY = 86_400_000;
  * driven by its method, with the app's hand-moved clock.
  */
 describe.each(dbKinds(['postgres', 'pglite']))('log retention (%s)', (db) => {
-  let t: TestApp;
+  let f: LogFixture;
   let ds: DataSource;
-  let admin: UserEntity;
-  let cookie: string;
-  let serverId: string;
-  let activity: string;
 
-  const get = (path: string) => t.http().get(path).set('Cookie', cookie).set('Origin', TEST_ORIGIN);
-  const daysAgo = (days: number) => new Date(t.clock.now().getTime() - days * DAY - 60_000);
-  const audit = async (action: string, days: number): Promise<void> => {
-    await ds.query(`INSERT INTO audit_log (actor_id, actor_username, via, action, target_type, target_id, changes, created_at) VALUES ($1, $2, 'session', $3, 'user', $4, '{}', $5)`, [
-      admin.id,
-      admin.username,
-      action,
-      admin.id,
-      daysAgo(days),
-    ]);
-  };
-  const act = async (event: string, days: number): Promise<void> => {
-    await ds.query(`INSERT INTO server_activity (server_id, event, metadata, via, created_at) VALUES ($1, $2, '{}', 'panel', $3)`, [serverId, event, daysAgo(days)]);
-  };
+  const get = (path: string) => f.get(path);
+  const daysAgo = (days: number) => new Date(f.t.clock.now().getTime() - days * DAY - 60_000);
+  const audit = (action: string, days: number): Promise<void> => f.audit(action, daysAgo(days));
+  const act = (event: string, days: number): Promise<void> => f.act(event, daysAgo(days));
   const actions = async (): Promise<string[]> =>
     (await ds.query<{ action: string }[]>(`SELECT action FROM audit_log WHERE action LIKE 'user.%' OR action LIKE 'egg.%' OR action = 'node.token_reset' ORDER BY action, created_at`)).map((r) => r.action);
   const events = async (): Promise<string[]> =>
-    (await ds.query<{ event: string }[]>(`SELECT event FROM server_activity WHERE server_id = $1 ORDER BY event, created_at`, [serverId])).map((r) => r.event);
+    (await ds.query<{ event: string }[]>(`SELECT event FROM server_activity WHERE server_id = $1 ORDER BY event, created_at`, [f.serverId])).map((r) => r.event);
 
   beforeAll(async () => {
-    t = await createTestApp({
-      db,
-      env: {
-        AUDIT_RETENTION_DAYS: '10',
-        AUDIT_SECURITY_RETENTION_DAYS: '100',
-        ACTIVITY_RETENTION_DAYS: '5',
-        ACTIVITY_SECURITY_RETENTION_DAYS: '50',
-        ACTIVITY_CONSOLE_RETENTION_DAYS: '0',
-        // Small batches, so that a sweep takes several.
-        LOG_RETENTION_BATCH_SIZE: '2',
-      },
+    f = await createLogFixture(db, {
+      AUDIT_RETENTION_DAYS: '10',
+      AUDIT_SECURITY_RETENTION_DAYS: '100',
+      ACTIVITY_RETENTION_DAYS: '5',
+      ACTIVITY_SECURITY_RETENTION_DAYS: '50',
+      ACTIVITY_CONSOLE_RETENTION_DAYS: '0',
+      // Small batches, so that a sweep takes several.
+      LOG_RETENTION_BATCH_SIZE: '2',
     });
-    ds = t.app.get(DataSource);
-    admin = await createUser(t.app, { admin: true });
-    cookie = await signIn(t, admin.email);
-    const { node } = await createNodeRow(t.app);
-    const egg = await createEgg(t.app, (await createNest(t.app)).id);
-    const server = await createServerRow(t.app, { node, egg, owner: admin });
-    serverId = server.id;
-    activity = `/api/client/servers/${server.uuid}/activity`;
+    ds = f.ds;
   });
 
   afterAll(async () => {
-    await t?.close();
+    await f?.t.close();
   });
 
   it('should delete each category past its own retention, keep the rest, and keep the totals exact', async () => {
@@ -94,7 +64,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('log retention (%s)', (db) => {
     // A name that only looks like a category's under LIKE's wildcards is not in it.
     await act('server_subuser.x', 60);
 
-    const outcome = await t.app.get(LogRetentionCron).sweep();
+    const outcome = await f.t.app.get(LogRetentionCron).sweep();
     expect(outcome).toEqual({ audit: { security: 3, other: 3 }, activity: { security: 2, console: 0, other: 4 } });
     expect(await actions()).toEqual(['egg.updated', 'egg.updated', 'node.token_reset', 'user.password_changed', 'user.password_changed']);
     expect(await events()).toEqual([
@@ -108,12 +78,12 @@ describe.each(dbKinds(['postgres', 'pglite']))('log retention (%s)', (db) => {
 
     const count = async (sql: string, params: unknown[] = []) => Number((await ds.query<{ n: number }[]>(sql, params))[0].n);
     expect((await get('/api/admin/audit-logs?perPage=1').expect(200)).body.meta.pagination.total).toBe(await count('SELECT count(*)::int AS n FROM audit_log'));
-    expect((await get(`${activity}?perPage=1`).expect(200)).body.meta.pagination.total).toBe(6);
+    expect((await get(`${f.activity}?perPage=1`).expect(200)).body.meta.pagination.total).toBe(6);
 
     // Nothing is left to delete until time moves on.
-    expect(await t.app.get(LogRetentionCron).sweep()).toEqual({ audit: { security: 0, other: 0 }, activity: { security: 0, console: 0, other: 0 } });
-    t.clock.advance(3 * DAY);
-    expect((await t.app.get(LogRetentionCron).sweep())?.activity).toEqual({ security: 0, console: 0, other: 1 });
-    expect((await get(`${activity}?perPage=1`).expect(200)).body.meta.pagination.total).toBe(5);
+    expect(await f.t.app.get(LogRetentionCron).sweep()).toEqual({ audit: { security: 0, other: 0 }, activity: { security: 0, console: 0, other: 0 } });
+    f.t.clock.advance(3 * DAY);
+    expect((await f.t.app.get(LogRetentionCron).sweep())?.activity).toEqual({ security: 0, console: 0, other: 1 });
+    expect((await get(`${f.activity}?perPage=1`).expect(200)).body.meta.pagination.total).toBe(5);
   });
 });

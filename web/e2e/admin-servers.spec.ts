@@ -281,9 +281,14 @@ test.describe('admin servers', () => {
     const nodeName = String((await api.admin('GET', `/api/admin/nodes/${node.id}`)).name);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto('/admin/servers/new');
+    // The shell at phone width (navigation in a drawer) gets the full axe scan once. On each step, the
+    // rules a narrow layout can break (colours behind the text, room around the targets): the walk
+    // above scans every step in full at desktop width. Six full scans here took about half of this
+    // test's time alone, and under CI's load it ran past its minute twice.
+    await expectAccessible(page);
     await walkToReview(page, nodeName, `Phone ${randomBytes(2).toString('hex')}`, async () => {
       await expectNoHorizontalScroll(page);
-      await expectAccessible(page);
+      await expectAccessible(page, { only: 'layout' });
     });
     await expectNoHorizontalScroll(page);
   });

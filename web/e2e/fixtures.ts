@@ -214,18 +214,25 @@ const runAxe = async (page: Page, options: RunOptions): Promise<AxeResults> => {
 };
 
 /**
+ * The axe rules whose outcome depends on where things are laid out, not on the document: the colours
+ * painted behind each text, and the room around each target (WCAG 2.2 target size).
+ */
+const LAYOUT_RULES = [...COLOUR_RULES, 'target-size'];
+
+/**
  * No serious or critical axe violations on the page as it is now (WCAG 2.x A/AA rules). `colours`:
  * only the rules that read colours, for the same document repainted in the other scheme, whose
- * structure the full scan in the first scheme has already checked.
+ * structure the full scan in the first scheme has already checked. `layout`: only the rules a narrower
+ * viewport can change, for a document a full scan has checked at another width.
  */
-export const expectAccessible = async (page: Page, { only }: { only?: 'colours' } = {}): Promise<void> => {
+export const expectAccessible = async (page: Page, { only }: { only?: 'colours' | 'layout' } = {}): Promise<void> => {
   const scan = async () => {
     await transitionsSettled(page);
     // Only violations come back in full: passes and incomplete results would each bring every node they
     // matched, with its HTML, across to the test runner, and nothing here reads them.
     const results = await runAxe(page, {
       resultTypes: ['violations'],
-      runOnly: only === 'colours' ? { type: 'rule', values: COLOUR_RULES } : { type: 'tag', values: WCAG_TAGS },
+      runOnly: only ? { type: 'rule', values: only === 'colours' ? COLOUR_RULES : LAYOUT_RULES } : { type: 'tag', values: WCAG_TAGS },
     });
     return results.violations
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
