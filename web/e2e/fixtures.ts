@@ -263,9 +263,16 @@ export const openDialog = async (page: Page, name: string): Promise<Locator> => 
 /** Picks an option of a Mantine select by typing into it (a string names the option exactly: other tests add look-alikes). */
 export const chooseOption = async (page: Page, label: string, typed: string, option: string | RegExp): Promise<void> => {
   const input = page.getByRole('combobox', { name: label, exact: true });
-  await input.click();
-  await input.fill(typed);
-  await page.getByRole('option', { name: option, exact: typeof option === 'string' }).click();
+  const choice = page.getByRole('option', { name: option, exact: typeof option === 'string' });
+  // On a phone the dropdown can close under the click (the page reflowed beneath it): then it is
+  // opened and searched again, rather than waiting out the test for an option no longer shown.
+  await expect(async () => {
+    if (!(await choice.isVisible())) {
+      await input.click();
+      await input.fill(typed);
+    }
+    await choice.click({ timeout: 3_000 });
+  }).toPass({ timeout: 30_000 });
 };
 
 /**
