@@ -34,6 +34,7 @@ import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
 import { SettingsModule } from 'src/modules/settings/settings.module';
 import { PterodactylModule } from 'src/modules/pterodactyl/pterodactyl.module';
 import { RetentionModule } from 'src/modules/retention/retention.module';
+import { UsageModule } from 'src/modules/usage/usage.module';
 
 @Module({
   imports: [
@@ -71,6 +72,7 @@ import { RetentionModule } from 'src/modules/retention/retention.module';
     LiveStatusModule,
     PterodactylModule,
     RetentionModule,
+    UsageModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

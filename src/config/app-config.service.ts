@@ -77,6 +77,8 @@ export class AppConfigService {
   readonly docs: { enabled: boolean };
   /** The live-status WebSocket: one call per watched node every `intervalMs`, each given `timeoutMs`. */
   readonly liveStatus: { intervalMs: number; timeoutMs: number; maxSocketsPerUser: number };
+  /** The usage history's sampler (src/modules/usage). */
+  readonly usage: { sampleIntervalMs: number; sampleTimeoutMs: number };
 
   constructor(schema: EnvSchema) {
     this.env = schema.NODE_ENV;
@@ -148,6 +150,7 @@ export class AppConfigService {
         }
       : null;
     this.docs = { enabled: schema.API_DOCS_ENABLED };
+    this.usage = { sampleIntervalMs: schema.USAGE_SAMPLE_INTERVAL_SECONDS * 1000, sampleTimeoutMs: schema.USAGE_SAMPLE_TIMEOUT_MS };
     this.liveStatus = {
       intervalMs: schema.LIVE_STATUS_INTERVAL_MS,
       timeoutMs: schema.LIVE_STATUS_TIMEOUT_MS,

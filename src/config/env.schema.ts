@@ -304,6 +304,20 @@ export class EnvSchema {
   @Max(1440)
   EMBEDDED_VACUUM_INTERVAL_MINUTES = 5;
 
+  // Usage history (docs/configuration.md#usage-history): how often one panel process reads every node's
+  // server list (one call per node) for the history, and how long a node has to answer.
+  @Transform(toNumber)
+  @IsInt()
+  @Min(10)
+  @Max(3600)
+  USAGE_SAMPLE_INTERVAL_SECONDS = 60;
+
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1000)
+  @Max(60_000)
+  USAGE_SAMPLE_TIMEOUT_MS = 10_000;
+
   // Rows deleted per statement; each batch commits on its own, so writers never wait long.
   @Transform(toNumber)
   @IsInt()

@@ -6,6 +6,7 @@ export enum DatabaseLock {
   FirstAdmin = 740_002,
   BackupUploadCleanup = 740_003,
   LogRetention = 740_004,
+  UsageSampler = 740_005,
 }
 
 /**

@@ -64,6 +64,14 @@ class PowerLock {
 
 const LOG_LINES_KEPT = 1000;
 
+/** What a test makes a running server report (`SimServer.setUsage`); network counters are cumulative, as Wings'. */
+export interface SimUsage {
+  cpu: number;
+  memoryBytes: number;
+  rxBytes: number;
+  txBytes: number;
+}
+
 export class SimServer {
   config: ServerConfiguration;
   processConfig: ProcessConfiguration;
@@ -86,6 +94,11 @@ export class SimServer {
   /** Remote downloads in progress (`/files/pull`), by identifier. */
   readonly downloads = new Map<string, { progress: number; abort: AbortController }>();
   private network = { rx: 0, tx: 0 };
+  /**
+   * Fixed usage while running, set by a test (`setUsage`): every read reports this CPU, memory and
+   * these cumulative network counters. Unset, a running server reports random usage.
+   */
+  private usage: SimUsage | null = null;
 
   constructor(
     readonly uuid: string,
@@ -181,12 +194,17 @@ export class SimServer {
       };
     }
     const limit = memoryLimitBytes(this.config.build.memory_limit) || 8 * 1024 ** 3;
-    this.network.rx += 1500 + Math.floor(Math.random() * 4000);
-    this.network.tx += 900 + Math.floor(Math.random() * 3000);
+    const usage = this.usage;
+    if (usage) {
+      this.network = { rx: usage.rxBytes, tx: usage.txBytes };
+    } else {
+      this.network.rx += 1500 + Math.floor(Math.random() * 4000);
+      this.network.tx += 900 + Math.floor(Math.random() * 3000);
+    }
     return {
-      memory_bytes: Math.floor(limit * (0.25 + Math.random() * 0.1)),
+      memory_bytes: usage ? usage.memoryBytes : Math.floor(limit * (0.25 + Math.random() * 0.1)),
       memory_limit_bytes: limit,
-      cpu_absolute: Math.round((2 + Math.random() * 20) * 1000) / 1000,
+      cpu_absolute: usage ? usage.cpu : Math.round((2 + Math.random() * 20) * 1000) / 1000,
       network: { rx_bytes: this.network.rx, tx_bytes: this.network.tx },
       uptime: Date.now() - proc.startedAt,
       state: this.state,
@@ -197,6 +215,11 @@ export class SimServer {
   async publishStats(): Promise<void> {
     const stats = await this.utilization();
     this.publish('stats', JSON.stringify(stats));
+  }
+
+  /** Fixes what the server reports using while it runs (null: random again). */
+  setUsage(usage: SimUsage | null): void {
+    this.usage = usage;
   }
 
   resetNetwork(): void {

@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { IntervalJob } from 'src/common/background/interval-job';
+import { Clock } from 'src/common/clock';
+import { AppConfigService } from 'src/config/app-config.service';
+import { DatabaseLock, withAdvisoryTryLock } from 'src/database/db-lock';
+import { DaemonGateway, DaemonServerDetails } from 'src/modules/daemon-gateway/daemon.gateway';
+import type { NodeEntity } from 'src/modules/nodes/node.entity';
+import { NodesService } from 'src/modules/nodes/nodes.service';
+import { UsagePartitions } from 'src/modules/usage/usage-partitions';
+import { NodeSample, ServerSample, UsageRepository } from 'src/modules/usage/usage.repository';
+
+/** Nodes asked at once: a slow node holds one of these, not the pass. */
+const CONCURRENT_NODES = 16;
+const MINUTE_MS = 60_000;
+
+/** What one pass did. */
+export interface SampleOutcome {
+  at: Date;
+  nodes: number;
+  unreachable: number;
+  servers: number;
+  rolledBuckets: number;
+  droppedPartitions: string[];
+}
+
+/** States in which a server has a container using resources. */
+const RUNNING = new Set(['starting', 'running', 'stopping']);
+
+/**
+ * The usage history's sampler (docs/configuration.md#usage-history). Every USAGE_SAMPLE_INTERVAL_SECONDS
+ * one panel process (an advisory lock) asks every node for all its servers in one call (Wings'
+ * `GET /api/servers`, as the live status does), whether or not anyone is watching, and writes a
+ * point per running server and one per node for that minute. Then it rolls the whole 15-minute
+ * buckets up and drops the days past retention. Network counters are cumulative in Wings; a point
+ * holds what moved since the previous sample (nothing for a server's first sample in this process,
+ * the counter itself when it went back, as after a restart).
+ */
+@Injectable()
+export class UsageSamplerJob extends IntervalJob {
+  static readonly JOB = 'usage.sample';
+  /** Each node's servers' last cumulative network counters, by node id and server uuid; replaced by each pass. */
+  private lastNetwork = new Map<string, Map<string, { rx: number; tx: number }>>();
+
+  constructor(
+    private readonly nodes: NodesService,
+    private readonly daemon: DaemonGateway,
+    private readonly usage: UsageRepository,
+    private readonly partitions: UsagePartitions,
+    private readonly clock: Clock,
+    private readonly config: AppConfigService,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    registry: SchedulerRegistry,
+  ) {
+    super(UsageSamplerJob.JOB, 'Usage sample', config.usage.sampleIntervalMs, registry, config);
+  }
+
+  protected async run(): Promise<void> {
+    const outcome = await this.sample();
+    if (outcome && outcome.unreachable > 0) {
+      this.logger.warn(`Usage sample: ${outcome.unreachable} of ${outcome.nodes} node(s) did not answer`);
+    }
+  }
+
+  /** One pass over every node at the clock's current minute; null when another process is sampling. */
+  async sample(): Promise<SampleOutcome | null> {
+    let outcome: SampleOutcome | null = null;
+    await withAdvisoryTryLock(this.dataSource, DatabaseLock.UsageSampler, async () => {
+      const now = this.clock.now();
+      const at = new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS);
+      const queue = await this.nodes.allNodes();
+      // Nodes deleted since the last pass take their counters with them.
+      const ids = new Set(queue.map((n) => n.id));
+      this.lastNetwork = new Map([...this.lastNetwork].filter(([id]) => ids.has(id)));
+      const result: SampleOutcome = { at, nodes: queue.length, unreachable: 0, servers: 0, rolledBuckets: 0, droppedPartitions: [] };
+      const worker = async (): Promise<void> => {
+        for (let node = queue.shift(); node; node = queue.shift()) {
+          const written = await this.sampleNode(node, at);
+          result.servers += written ?? 0;
+          result.unreachable += written === null ? 1 : 0;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CONCURRENT_NODES, queue.length) }, worker));
+      result.rolledBuckets = await this.usage.rollUp(now);
+      result.droppedPartitions = await this.partitions.dropExpired(now);
+      outcome = result;
+    });
+    return outcome;
+  }
+
+  /** Writes one node's minute; the number of running servers written, or null when the node did not answer. */
+  private async sampleNode(node: NodeEntity, at: Date): Promise<number | null> {
+    let listed: Map<string, DaemonServerDetails>;
+    try {
+      listed = await this.daemon.listServers(node, this.config.usage.sampleTimeoutMs);
+    } catch {
+      await this.usage.write(at, { nodeId: node.id, reachable: false, serversRunning: 0, cpu: 0, memoryBytes: 0, diskBytes: 0, rxBytes: 0, txBytes: 0 }, []);
+      return null;
+    }
+    const previous = this.lastNetwork.get(node.id);
+    const counters = new Map<string, { rx: number; tx: number }>();
+    this.lastNetwork.set(node.id, counters);
+    const servers: ServerSample[] = [];
+    const total: NodeSample = { nodeId: node.id, reachable: true, serversRunning: 0, cpu: 0, memoryBytes: 0, diskBytes: 0, rxBytes: 0, txBytes: 0 };
+    for (const [uuid, details] of listed) {
+      const u = details.utilization;
+      const rx = finite(u.network?.rx_bytes);
+      const tx = finite(u.network?.tx_bytes);
+      const last = previous?.get(uuid);
+      counters.set(uuid, { rx, tx });
+      total.diskBytes += finite(u.disk_bytes);
+      if (!RUNNING.has(details.state)) {
+        continue;
+      }
+      const sample: ServerSample = {
+        uuid,
+        cpu: finite(u.cpu_absolute),
+        memoryBytes: finite(u.memory_bytes),
+        diskBytes: finite(u.disk_bytes),
+        rxBytes: !last ? 0 : rx >= last.rx ? rx - last.rx : rx,
+        txBytes: !last ? 0 : tx >= last.tx ? tx - last.tx : tx,
+      };
+      servers.push(sample);
+      total.serversRunning += 1;
+      total.cpu += sample.cpu;
+      total.memoryBytes += sample.memoryBytes;
+      total.rxBytes += sample.rxBytes;
+      total.txBytes += sample.txBytes;
+    }
+    await this.usage.write(at, total, servers);
+    return servers.length;
+  }
+}
+
+/** A daemon's number, or 0 when it sent something else. */
+const finite = (value: unknown): number => (typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : 0);
