@@ -364,8 +364,8 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
         }
       }
     };
-    const admin = ['/api/admin/users', '/api/admin/servers', '/api/admin/nodes', '/api/admin/locations', `/api/admin/nodes/${p().nodeId}/allocations`, '/api/admin/database-hosts', '/api/admin/audit-logs', '/api/admin/mounts'];
-    const owner = ['/api/client/servers', c.base, `${c.base}/activity`, `${c.base}/activity?event=server.*`, `${c.base}/network/allocations`, `${c.base}/databases`, `${c.base}/schedules`, `${c.base}/users`, `${c.base}/backups`];
+    const admin = ['/api/admin/users', '/api/admin/servers', '/api/admin/nodes', '/api/admin/locations', `/api/admin/nodes/${p().nodeId}/allocations`, `/api/admin/nodes/${p().nodeId}/resources/history?range=24h`, '/api/admin/database-hosts', '/api/admin/audit-logs', '/api/admin/mounts'];
+    const owner = ['/api/client/servers', c.base, `${c.base}/activity`, `${c.base}/activity?event=server.*`, `${c.base}/resources/history?range=7d`, `${c.base}/network/allocations`, `${c.base}/databases`, `${c.base}/schedules`, `${c.base}/users`, `${c.base}/backups`];
     for (const path of admin) {
       walk((await p().admin('get', path).expect(200)).body, `GET ${path}`);
     }

@@ -75,6 +75,8 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       OUTBOUND_ALLOW_PRIVATE: 'true',
       // The egg gallery lists eggs from that host (admin-eggs.spec.ts), not from GitHub.
       EGG_GALLERY_URLS: gallery.urls.join(','),
+      // The usage history's sampler at its shortest interval, so usage-history.spec.ts sees points within seconds.
+      USAGE_SAMPLE_INTERVAL_SECONDS: '10',
     });
     const { baseURL } = panel;
     const api = new PanelApi(baseURL);

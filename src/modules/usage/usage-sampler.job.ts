@@ -14,7 +14,6 @@ import { NodeSample, ServerSample, UsageRepository } from 'src/modules/usage/usa
 
 /** Nodes asked at once: a slow node holds one of these, not the pass. */
 const CONCURRENT_NODES = 16;
-const MINUTE_MS = 60_000;
 
 /** What one pass did. */
 export interface SampleOutcome {
@@ -30,10 +29,10 @@ export interface SampleOutcome {
 const RUNNING = new Set(['starting', 'running', 'stopping']);
 
 /**
- * The usage history's sampler (docs/configuration.md#usage-history). Every USAGE_SAMPLE_INTERVAL_SECONDS
- * one panel process (an advisory lock) asks every node for all its servers in one call (Wings'
- * `GET /api/servers`, as the live status does), whether or not anyone is watching, and writes a
- * point per running server and one per node for that minute. Then it rolls the whole 15-minute
+ * The usage history's sampler (docs/api.md#usage-history). Every USAGE_SAMPLE_INTERVAL_SECONDS (a
+ * minute by default) one panel process (an advisory lock) asks every node for all its servers in one
+ * call (Wings' `GET /api/servers`, as the live status does), whether or not anyone is watching, and
+ * writes a point per running server and one per node for that interval. Then it rolls the whole 15-minute
  * buckets up and drops the days past retention. Network counters are cumulative in Wings; a point
  * holds what moved since the previous sample (nothing for a server's first sample in this process,
  * the counter itself when it went back, as after a restart).
@@ -69,7 +68,10 @@ export class UsageSamplerJob extends IntervalJob {
     let outcome: SampleOutcome | null = null;
     await withAdvisoryTryLock(this.dataSource, DatabaseLock.UsageSampler, async () => {
       const now = this.clock.now();
-      const at = new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS);
+      // A point per interval, on its boundary: a second pass in the same interval (another process, a
+      // tick that ran late) writes nothing new.
+      const every = this.config.usage.sampleIntervalMs;
+      const at = new Date(Math.floor(now.getTime() / every) * every);
       const queue = await this.nodes.allNodes();
       // Nodes deleted since the last pass take their counters with them.
       const ids = new Set(queue.map((n) => n.id));

@@ -778,6 +778,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/nodes/{id}/resources/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["NodeUsageHistoryController_history"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/nodes/{id}/system": {
         parameters: {
             query?: never;
@@ -1826,6 +1842,22 @@ export interface paths {
             cookie?: never;
         };
         get: operations["ClientServersController_resources"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/servers/{server}/resources/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ServerUsageHistoryController_history"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3402,6 +3434,34 @@ export interface components {
             nodeId: string;
             servers: number;
         };
+        NodeUsageHistoryDto: {
+            from: string;
+            points: components["schemas"]["NodeUsagePointDto"][];
+            /** @enum {string} */
+            range: "1h" | "24h" | "7d" | "30d" | "90d";
+            resolution: number;
+            to: string;
+        };
+        NodeUsagePointDto: {
+            /** @description The point's start (ISO 8601). */
+            at: string;
+            /** @description CPU in percent of one core (100 = one full core): the average over the point. */
+            cpuAbsolute: number;
+            /** @description The highest CPU of one sample in the point. */
+            cpuMaxAbsolute: number;
+            /** @description Disk in use at the point's last sample. */
+            diskBytes: number;
+            /** @description Memory in use, the average over the point. */
+            memoryBytes: number;
+            memoryMaxBytes: number;
+            /** @description Bytes received and sent during the point. */
+            networkRxBytes: number;
+            networkTxBytes: number;
+            /** @description The share of the point's samples the node answered, 0 to 1. */
+            reachability: number;
+            /** @description The most servers running at one sample. */
+            serversRunning: number;
+        };
         OverviewCountsDto: {
             eggs: number;
             locations: number;
@@ -4020,6 +4080,32 @@ export interface components {
             /** @description Without a password the account cannot sign in until one is set (by an admin, or by a reset). */
             password?: string;
             username?: string;
+        };
+        UsageHistoryDto: {
+            /** @description The range's start and end (ISO 8601). */
+            from: string;
+            points: components["schemas"]["UsagePointDto"][];
+            /** @enum {string} */
+            range: "1h" | "24h" | "7d" | "30d" | "90d";
+            /** @description Seconds each point covers. */
+            resolution: number;
+            to: string;
+        };
+        UsagePointDto: {
+            /** @description The point's start (ISO 8601). */
+            at: string;
+            /** @description CPU in percent of one core (100 = one full core): the average over the point. */
+            cpuAbsolute: number;
+            /** @description The highest CPU of one sample in the point. */
+            cpuMaxAbsolute: number;
+            /** @description Disk in use at the point's last sample. */
+            diskBytes: number;
+            /** @description Memory in use, the average over the point. */
+            memoryBytes: number;
+            memoryMaxBytes: number;
+            /** @description Bytes received and sent during the point. */
+            networkRxBytes: number;
+            networkTxBytes: number;
         };
         UserResponseDto: {
             admin: boolean;
@@ -7294,6 +7380,50 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["NodeResponseDto"];
                         meta: components["schemas"]["PushOutcomeDto"];
+                    };
+                };
+            };
+        };
+    };
+    NodeUsageHistoryController_history: {
+        parameters: {
+            query?: {
+                /** @description How far back: 1h, 24h, 7d, 30d or 90d (default 1h). */
+                range?: "1h" | "24h" | "7d" | "30d" | "90d";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["NodeUsageHistoryDto"];
                     };
                 };
             };
@@ -10767,6 +10897,51 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["ServerResourcesDto"];
+                    };
+                };
+            };
+        };
+    };
+    ServerUsageHistoryController_history: {
+        parameters: {
+            query?: {
+                /** @description How far back: 1h, 24h, 7d, 30d or 90d (default 1h). */
+                range?: "1h" | "24h" | "7d" | "30d" | "90d";
+            };
+            header?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["UsageHistoryDto"];
                     };
                 };
             };

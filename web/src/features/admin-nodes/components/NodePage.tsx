@@ -1,8 +1,8 @@
-import { Alert, Anchor, Badge, Button, Group, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Paper, Skeleton, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
@@ -17,6 +17,9 @@ import { NodeHealth } from '@/features/admin-nodes/components/NodeHealth';
 import { ServersTab } from '@/features/admin-nodes/components/ServersTab';
 import { NODE_TABS, type NodeTab } from '@/features/admin-nodes/node-tabs';
 import { notify } from '@/lib/notify';
+
+// uPlot loads with the tab, not with the page.
+const NodeUsageHistoryPanel = lazy(() => import('@/features/usage/components/UsageHistory').then((m) => ({ default: m.NodeUsageHistoryPanel })));
 
 const SettingsTab = ({ node }: { node: AdminNode }) => {
   const { t } = useTranslation();
@@ -143,6 +146,11 @@ export const NodePage = ({ nodeId, tab, onTabChange }: { nodeId: string; tab: No
         </Tabs.Panel>
         <Tabs.Panel value="servers" pt="md">
           <ServersTab nodeId={n.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="usage" pt="md">
+          <Suspense fallback={<Skeleton height={200} />}>
+            <NodeUsageHistoryPanel nodeId={n.id} />
+          </Suspense>
         </Tabs.Panel>
       </Tabs>
     </Stack>

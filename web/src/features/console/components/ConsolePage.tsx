@@ -20,6 +20,7 @@ import type { ServerDetails } from '@/features/server/api';
 
 // uPlot comes after the terminal: the output matters first.
 const ConsoleGraphs = lazy(() => import('@/features/console/components/ConsoleGraphs'));
+const ServerUsageHistory = lazy(() => import('@/features/usage/components/UsageHistory').then((m) => ({ default: m.ServerUsageHistory })));
 
 /** What the console page reads of the server details (the route passes them in; the client API names servers by uuid). */
 type ConsoleServer = Pick<ServerDetails, 'uuid' | 'status' | 'suspended' | 'limits' | 'allocations' | 'permissions' | 'transferring'>;
@@ -273,6 +274,10 @@ export const ConsolePage = ({ server }: { server: ConsoleServer }) => {
 
       <Suspense fallback={<Skeleton height={170} />}>
         <ConsoleGraphs points={points} memoryLimitBytes={serverMemoryLimit(server.limits.memory, view.stats?.memoryLimitBytes) ?? 0} />
+      </Suspense>
+
+      <Suspense fallback={<Skeleton height={200} />}>
+        <ServerUsageHistory serverId={server.uuid} />
       </Suspense>
     </Stack>
   );
