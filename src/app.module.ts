@@ -35,6 +35,8 @@ import { SettingsModule } from 'src/modules/settings/settings.module';
 import { PterodactylModule } from 'src/modules/pterodactyl/pterodactyl.module';
 import { RetentionModule } from 'src/modules/retention/retention.module';
 import { UsageModule } from 'src/modules/usage/usage.module';
+import { MetricsModule } from 'src/modules/metrics/metrics.module';
+import { MetricsCoreModule } from 'src/common/metrics/metrics-core.module';
 
 @Module({
   imports: [
@@ -73,6 +75,8 @@ import { UsageModule } from 'src/modules/usage/usage.module';
     PterodactylModule,
     RetentionModule,
     UsageModule,
+    MetricsCoreModule,
+    MetricsModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

@@ -14,6 +14,7 @@ import { isUnguarded } from 'src/common/rate-limit/rate-limit.rules';
 import { createValidationPipe } from 'src/common/validation/validation.pipe';
 import { AppConfigService } from 'src/config/app-config.service';
 import { createOpenApiDocument } from 'src/openapi';
+import { PanelMetrics } from 'src/common/metrics/panel-metrics';
 
 /**
  * Everything global about the HTTP app; shared by main.ts and every e2e test. The app is created
@@ -33,6 +34,14 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
     void reply.header('x-request-id', req.id);
     done();
   });
+  // Requests by route and status for GET /metrics; not even looked at while METRICS_TOKEN is unset.
+  const metrics = app.get(PanelMetrics);
+  if (metrics.enabled) {
+    fastify.addHook('onResponse', (req, reply, done) => {
+      metrics.httpRequest(req.method, req.routeOptions.url ?? 'unmatched', reply.statusCode, reply.elapsedTime / 1000);
+      done();
+    });
+  }
   // RateLimitGuard counts requests to controllers. Requests no guard runs for (no route matched, the
   // API docs, a body Fastify could not read) are counted here.
   const limiter = app.get(RateLimitGuard);

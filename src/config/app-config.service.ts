@@ -77,6 +77,8 @@ export class AppConfigService {
   readonly docs: { enabled: boolean };
   /** The live-status WebSocket: one call per watched node every `intervalMs`, each given `timeoutMs`. */
   readonly liveStatus: { intervalMs: number; timeoutMs: number; maxSocketsPerUser: number };
+  /** Prometheus metrics (src/modules/metrics): null token, no /metrics. */
+  readonly metrics: { token: string | null; perServer: boolean };
   /** The usage history's sampler (src/modules/usage). */
   readonly usage: { sampleIntervalMs: number; sampleTimeoutMs: number };
 
@@ -150,6 +152,7 @@ export class AppConfigService {
         }
       : null;
     this.docs = { enabled: schema.API_DOCS_ENABLED };
+    this.metrics = { token: schema.METRICS_TOKEN ?? null, perServer: schema.METRICS_PER_SERVER };
     this.usage = { sampleIntervalMs: schema.USAGE_SAMPLE_INTERVAL_SECONDS * 1000, sampleTimeoutMs: schema.USAGE_SAMPLE_TIMEOUT_MS };
     this.liveStatus = {
       intervalMs: schema.LIVE_STATUS_INTERVAL_MS,

@@ -163,6 +163,19 @@ export class EnvSchema {
   @IsBoolean()
   API_DOCS_ENABLED = true;
 
+  // Prometheus (docs/configuration.md#metrics): GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`,
+  // and is not there (404) while this is unset. At least 16 characters: a scrape credential, not a password.
+  @IsOptional()
+  @IsString()
+  @MinLength(16)
+  METRICS_TOKEN?: string;
+
+  // One series per server (CPU, memory, disk, network of its last sample) besides the fleet's; off, so
+  // that 100,000 servers do not make a million series unless asked.
+  @Transform(toBoolean)
+  @IsBoolean()
+  METRICS_PER_SERVER = false;
+
   // Off only for development: the limits of docs/api.md#rate-limits apply to every route but the daemon's.
   @Transform(toBoolean)
   @IsBoolean()

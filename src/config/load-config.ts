@@ -30,6 +30,7 @@ const ENV_KEYS = [
   'CAPTCHA_VERIFY_URL',
   'SMTP_URL',
   'MAIL_FROM',
+  'METRICS_TOKEN',
 ];
 
 const flatten = (errors: ValidationError[]): string[] =>

@@ -20,6 +20,7 @@ import { LiveClient } from 'test/utils/live-client';
 import { listRoutes } from 'test/utils/routes';
 import { createPterodactylKey, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
 import { addSimNode, SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { UsageSamplerJob } from 'src/modules/usage/usage-sampler.job';
 import { startTestS3 } from 'test/utils/s3-server';
 import { SmtpSink } from 'test/utils/smtp-sink';
 
@@ -47,6 +48,7 @@ const serve = async (body: Buffer): Promise<{ url: string; close: () => Promise<
 };
 
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
+const TOUR_METRICS_TOKEN = 'tour-metrics-token-0123456789';
 
 (hasPaper && mariadbAvailable() ? describe : describe.skip)('every route on the embedded database (pglite)', () => {
   /** `GET /api/admin/users/:id` → the statuses it answered. */
@@ -74,7 +76,13 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     paperHost = await serve(readFileSync(join(EGG_FIXTURES_DIR, 'egg-paper.json')));
     panel = await startSimPanel('pglite', {
       overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }],
-      env: { SMTP_URL: sink.url, MAIL_FROM: 'panel@example.test', REGISTRATION_ENABLED: 'true', EGG_GALLERY_URLS: `${paperHost.url}/egg-paper.json` },
+      env: {
+        SMTP_URL: sink.url,
+        MAIL_FROM: 'panel@example.test',
+        REGISTRATION_ENABLED: 'true',
+        EGG_GALLERY_URLS: `${paperHost.url}/egg-paper.json`,
+        METRICS_TOKEN: TOUR_METRICS_TOKEN,
+      },
       onResponse: (req, reply) => {
         const route = req.routeOptions.url;
         if (route !== undefined) {
@@ -619,6 +627,12 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
       p().sim.resetFaults();
       await second.sim.stop();
     }
+  });
+
+  it('should sample usage and serve it as history and as Prometheus metrics', async () => {
+    expect(await p().t.app.get(UsageSamplerJob).sample()).toMatchObject({ unreachable: 0 });
+    const scrape = await p().t.http().get('/metrics').set('Authorization', `Bearer ${TOUR_METRICS_TOKEN}`).expect(200);
+    expect(scrape.text).toContain(`hatchery_node_up{node="${p().nodeId}"} 1`);
   });
 
   it('should have answered 2xx on every route of the app at least once (101 for the WebSocket upgrade)', () => {

@@ -1,6 +1,8 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { PanelMetrics } from 'src/common/metrics/panel-metrics';
 import { DaemonClient } from 'src/modules/daemon-gateway/daemon.client';
+import { strictMock } from 'test/utils/strict-mock';
 
 describe('DaemonClient shutdown', () => {
   let node: Server;
@@ -19,7 +21,7 @@ describe('DaemonClient shutdown', () => {
   });
 
   it('should cut a request still waiting on a silent node instead of waiting out its timeout', async () => {
-    const sut = new DaemonClient();
+    const sut = new DaemonClient(strictMock<PanelMetrics>('metrics', { daemonCall: () => undefined }));
     const target = { nodeId: '1', baseUrl, allowInsecure: false, authorization: 'Bearer a.b' };
     const pending = sut.send(target, { method: 'POST', path: '/api/servers/x/backup', timeoutMs: 10 * 60_000 });
     const outcome = pending.then(

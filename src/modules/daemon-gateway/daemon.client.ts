@@ -2,6 +2,7 @@ import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Agent, Dispatcher, errors as undiciErrors, request } from 'undici';
 import { AppException } from 'src/common/errors/app.exception';
 import { ErrorCategory } from 'src/common/errors/error-codes';
+import { DaemonOutcome, PanelMetrics } from 'src/common/metrics/panel-metrics';
 import { withinGrace } from 'src/common/shutdown/within-grace';
 import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
 
@@ -34,6 +35,21 @@ const CONNECT_TIMEOUT_MS = 5_000;
 const AGENT_CLOSE_GRACE_MS = 5_000;
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE', 'UND_ERR_SOCKET']);
 
+/** How a failed call ended, for the metrics. */
+const outcomeOf = (e: unknown): DaemonOutcome => {
+  const code = e instanceof AppException ? e.code : undefined;
+  if (code === DaemonError.TIMEOUT.code) {
+    return 'timeout';
+  }
+  if (code === DaemonError.UNAVAILABLE.code) {
+    return 'unreachable';
+  }
+  if (code === DaemonError.BAD_RESPONSE.code || code === DaemonError.RESPONSE_TOO_LARGE.code) {
+    return 'bad_response';
+  }
+  return 'http_error';
+};
+
 /**
  * The one HTTP client that talks to Wings. One keep-alive agent per node, so a slow or dead node
  * never holds up requests to another; every call has its own timeout; the node token travels only
@@ -45,6 +61,8 @@ export class DaemonClient implements OnModuleDestroy {
   private readonly agents = new Map<string, Agent>();
   /** Aborted at shutdown, once the grace for requests in flight has run out. */
   private readonly stopping = new AbortController();
+
+  constructor(private readonly metrics: PanelMetrics) {}
 
   async json<T>(target: DaemonTarget, req: DaemonRequest): Promise<T> {
     const { status, text } = await this.send(target, req);
@@ -58,7 +76,12 @@ export class DaemonClient implements OnModuleDestroy {
     }
   }
 
+  /** One call, counted in the metrics by node and outcome. */
   async send(target: DaemonTarget, req: DaemonRequest): Promise<{ status: number; text: string }> {
+    return this.counted(target, () => this.exchange(target, req));
+  }
+
+  private async exchange(target: DaemonTarget, req: DaemonRequest): Promise<{ status: number; text: string }> {
     const url = new URL(req.path, target.baseUrl);
     for (const [k, v] of Object.entries(req.query ?? {})) {
       url.searchParams.set(k, String(v));
@@ -102,6 +125,10 @@ export class DaemonClient implements OnModuleDestroy {
     timeoutMs = 15 * 60_000,
   ): Promise<{ status: number; text: string }> {
     const full: DaemonTarget = { ...target, authorization: '' };
+    return this.counted(full, () => this.upload(full, url, body, headers, timeoutMs));
+  }
+
+  private async upload(full: DaemonTarget, url: string, body: NodeJS.ReadableStream, headers: Record<string, string>, timeoutMs: number): Promise<{ status: number; text: string }> {
     const req: DaemonRequest = { method: 'POST', path: new URL(url).pathname, timeoutMs };
     let response: Dispatcher.ResponseData;
     try {
@@ -124,6 +151,19 @@ export class DaemonClient implements OnModuleDestroy {
       throw this.httpError(full, response.statusCode, text);
     }
     return { status: response.statusCode, text };
+  }
+
+  private async counted<T>(target: DaemonTarget, call: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    let outcome: DaemonOutcome = 'ok';
+    try {
+      return await call();
+    } catch (e) {
+      outcome = outcomeOf(e);
+      throw e;
+    } finally {
+      this.metrics.daemonCall(target.nodeId, outcome, (performance.now() - started) / 1000);
+    }
   }
 
   /** The body as text, refused without reading it when it is larger than the request allows. */

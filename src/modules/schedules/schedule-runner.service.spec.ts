@@ -1,3 +1,4 @@
+import type { PanelMetrics } from 'src/common/metrics/panel-metrics';
 import { Logger } from '@nestjs/common';
 import { abortReason, Clock } from 'src/common/clock';
 import type { AppConfigService } from 'src/config/app-config.service';
@@ -110,6 +111,7 @@ describe(ScheduleRunner.name, () => {
       }),
       clock,
       { scheduler: { enabled: false, tickMs: 10_000, staleClaimMs: 300_000, batchSize: options.batchSize ?? 50 } } as AppConfigService,
+      strictMock<PanelMetrics>('metrics', { scheduleRun: () => undefined }),
     );
   };
 

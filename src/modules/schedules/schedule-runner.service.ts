@@ -12,6 +12,7 @@ import { ScheduleTaskExecutor } from 'src/modules/schedules/schedule-task.execut
 import type { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
 import { ScheduleError } from 'src/modules/schedules/schedules.errors';
 import { SchedulesRepository } from 'src/modules/schedules/schedules.repository';
+import { PanelMetrics } from 'src/common/metrics/panel-metrics';
 import { withinGrace } from 'src/common/shutdown/within-grace';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import { ServerContextResolver } from 'src/modules/servers/server-context';
@@ -64,6 +65,7 @@ export class ScheduleRunner implements OnModuleDestroy {
     private readonly activity: ScheduleActivityLog,
     private readonly clock: Clock,
     private readonly config: AppConfigService,
+    private readonly metrics: PanelMetrics,
   ) {}
 
   /** Claims every due schedule and runs it; resolves with the number claimed once those runs have ended. */
@@ -185,12 +187,14 @@ export class ScheduleRunner implements OnModuleDestroy {
       const skip = await this.skipReason(server, schedule);
       if (skip) {
         await this.activity.byRunner(server.id, ScheduleEvent.RUN_SKIP, { ...about, ...skip });
+        this.metrics.scheduleRun('skipped');
         return;
       }
       await this.activity.byRunner(server.id, ScheduleEvent.RUN_START, { ...about, tasks: tasks.length });
       const outcome = await this.runTasks(server, schedule, tasks, token);
       ranAt = this.clock.now();
       await this.activity.byRunner(server.id, ScheduleEvent.RUN_FINISH, { ...about, ...outcome });
+      this.metrics.scheduleRun(outcome.status);
     } finally {
       clearInterval(heartbeat);
       await this.schedules.releaseClaim(schedule.id, token, ranAt);

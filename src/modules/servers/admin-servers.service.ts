@@ -72,6 +72,11 @@ export class AdminServersService {
     return this.servers.usageByNode();
   }
 
+  /** How many servers are suspended, installing, ..., or ready (the metrics' fleet). */
+  countsByState(): Promise<{ state: string; servers: number }[]> {
+    return this.servers.countsByState();
+  }
+
   /** The startup command, image and every egg variable with the server's value (read-only and hidden ones too). */
   async startup(id: string): Promise<AdminStartupDto> {
     const server = await this.require(id);

@@ -73,6 +73,14 @@ export class ServersRepository {
     return rows.map((r) => ({ nodeId: String(r.nodeId), servers: Number(r.servers), memory: Number(r.memory), disk: Number(r.disk) }));
   }
 
+  /** How many servers are in each state: suspended, else their status (installing...), else `ready`. */
+  async countsByState(): Promise<{ state: string; servers: number }[]> {
+    const rows = await this.servers.manager.query<{ state: string; servers: string }[]>(
+      `SELECT CASE WHEN s.suspended THEN 'suspended' ELSE COALESCE(s.status, 'ready') END AS state, count(*) AS servers FROM server s GROUP BY 1 ORDER BY 1`,
+    );
+    return rows.map((r) => ({ state: r.state, servers: Number(r.servers) }));
+  }
+
   findByUuidOnNode(uuid: string, nodeId: string): Promise<LoadedServer | null> {
     return this.loaded(this.servers.manager).where({ uuid, nodeId }).getOne() as Promise<LoadedServer | null>;
   }

@@ -55,6 +55,16 @@ export class UsageHistoryService {
     };
   }
 
+  /** Each node's last sample since `since`, for the metrics. */
+  latestNodeSamples(since: Date): ReturnType<UsageRepository['latestNodeSamples']> {
+    return this.usage.latestNodeSamples(since);
+  }
+
+  /** Every running server's point of the last sample since `since`, for the metrics. */
+  latestServerSamples(since: Date): ReturnType<UsageRepository['latestServerSamples']> {
+    return this.usage.latestServerSamples(since);
+  }
+
   /** The range's window, its start on a point's boundary so that every point is whole. */
   private query(range: UsageRange): HistoryQuery {
     const { ms, resolutionSeconds, rollups } = RANGES[range];

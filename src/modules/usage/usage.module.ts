@@ -13,5 +13,6 @@ import { UsageRepository } from 'src/modules/usage/usage.repository';
   imports: [DaemonGatewayModule, NodesModule, ServersModule],
   controllers: [ServerUsageHistoryController, NodeUsageHistoryController],
   providers: [UsagePartitions, UsageRepository, UsageSamplerJob, UsageHistoryService],
+  exports: [UsageHistoryService],
 })
 export class UsageModule {}

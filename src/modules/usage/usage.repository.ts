@@ -152,6 +152,22 @@ export class UsageRepository {
     });
   }
 
+  /** Each node's last sample since `since` (the metrics' fleet: up, servers running, what they use). */
+  latestNodeSamples(since: Date): Promise<{ node_id: string; reachable: boolean; servers_running: number; cpu: number; memory_bytes: string; disk_bytes: string }[]> {
+    return this.dataSource.query(
+      `SELECT DISTINCT ON (node_id) node_id::text, reachable, servers_running, cpu, memory_bytes, disk_bytes FROM node_usage WHERE at >= $1 ORDER BY node_id, at DESC`,
+      [since],
+    );
+  }
+
+  /** Every running server's point of the last sample since `since`. */
+  latestServerSamples(since: Date): Promise<{ server_uuid: string; cpu: number; memory_bytes: string; disk_bytes: string }[]> {
+    return this.dataSource.query(
+      `SELECT server_uuid, cpu, memory_bytes, disk_bytes FROM server_usage WHERE at = (SELECT max(at) FROM node_usage WHERE at >= $1) ORDER BY server_uuid`,
+      [since],
+    );
+  }
+
   serverHistory(uuid: string, q: HistoryQuery): Promise<UsagePointRow[]> {
     return this.dataSource.query<UsagePointRow[]>(bucketed(q.rollups ? 'server_usage_15m' : 'server_usage', 'server_uuid', false, q.rollups), [
       uuid,
