@@ -36,6 +36,7 @@ import { backendPids, checkPostgres, databaseUrl, dropDatabase, recreateDatabase
 import { formatTable, Row, Target } from 'bench/lib/report';
 import { ADMIN_EMAIL, PASSWORD, seed, Seeded, SEED } from 'bench/lib/seed';
 import { formatSizesTable, runSizes, SizesReport } from 'bench/sizes';
+import { samplerRows } from 'bench/usage-sampler';
 import { freePort } from 'test/utils/free-port';
 
 // ---------------------------------------------------------------------------------------------
@@ -82,6 +83,8 @@ const EXTRA_NODE_ARGS = (process.env.BENCH_PANEL_NODE_ARGS ?? '').split(' ').fil
 const DB_NAME = process.env.BENCH_DB_NAME ?? 'hatchery_bench';
 const COLD_DB_NAME = `${DB_NAME}_cold`;
 const RESULTS_DIR = join(REPO_ROOT, 'bench', 'results');
+/** The bench's panel serves GET /metrics (row 9), as a monitored production panel would: its counters are on for every row. */
+const METRICS_TOKEN = randomBytes(24).toString('hex');
 const PROFILE_DIR = join(RESULTS_DIR, 'profiles');
 
 const selected = (id: string): boolean => !ONLY || ONLY.some((p) => id.startsWith(p));
@@ -237,6 +240,20 @@ const loadScenarios = (panel: string, sim: string, s: Seeded): LoadScenario[] =>
           b?.server === first.uuid ? null : 'the login was not accepted',
         ),
     },
+    {
+      id: 's9-metrics',
+      title: '9. GET /metrics, a scrape of 1,000 servers on 5 nodes (1 conn.)',
+      job: { ...base, url: `${panel}/metrics`, headers: { authorization: `Bearer ${METRICS_TOKEN}` }, connections: 1 },
+      target: (r) => ({ text: 'p99 < 50 ms', met: r.latencyMs.p99 < 50 }),
+      probe: async () => {
+        const res = await fetch(`${panel}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` }, signal: AbortSignal.timeout(30_000) });
+        const text = await res.text();
+        const servers = [...text.matchAll(/^hatchery_servers\{state="[a-z_]+"\} (\d+)$/gm)].reduce((n, m) => n + Number(m[1]), 0);
+        if (res.status !== 200 || servers !== SEED.servers) {
+          throw new Error(`s9-metrics: the scrape answered ${res.status} with ${servers} servers, expected ${SEED.servers}: ${text.slice(0, 300)}`);
+        }
+      },
+    },
   ];
 };
 
@@ -390,6 +407,9 @@ const main = async (): Promise<void> => {
           ADMIN_EMAIL,
           ADMIN_PASSWORD: PASSWORD,
           ADMIN_USERNAME: 'admin',
+          METRICS_TOKEN,
+          // The usage sampler (row 9 measures it on its own) would land in the rows' windows once a minute.
+          USAGE_SAMPLE_INTERVAL_SECONDS: '3600',
         }),
       }).start();
       const bootMs = await panel.waitHealthy();
@@ -536,6 +556,9 @@ const main = async (): Promise<void> => {
       }
     }
 
+    if (selected('s9-sampler')) {
+      rows.push(...(await samplerRows(common, workDir, log)));
+    }
     await coldStartRows(common, workDir);
     rows.push(...(await importRows(selected, appKey, log)));
     if (LARGE_RUN) {
