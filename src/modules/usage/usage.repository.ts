@@ -84,32 +84,39 @@ export class UsageRepository {
     private readonly partitions: UsagePartitions,
   ) {}
 
-  /** One node's sample and its servers', at `at`, in one transaction; a second write of the same minute is ignored. */
+  /**
+   * One node's sample and its servers', at `at`, in one statement (so both or neither are written); a
+   * second write of the same instant is ignored.
+   */
   async write(at: Date, node: NodeSample, servers: ServerSample[]): Promise<void> {
     await this.partitions.ensure('server_usage', at);
     await this.partitions.ensure('node_usage', at);
-    await this.dataSource.transaction(async (manager) => {
-      await manager.query(
-        `INSERT INTO node_usage (node_id, at, reachable, servers_running, cpu, memory_bytes, disk_bytes, rx_bytes, tx_bytes) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING`,
-        [node.nodeId, at, node.reachable, node.serversRunning, node.cpu, node.memoryBytes, node.diskBytes, node.rxBytes, node.txBytes],
-      );
-      if (servers.length > 0) {
-        await manager.query(
-          `INSERT INTO server_usage (server_uuid, at, cpu, memory_bytes, disk_bytes, rx_bytes, tx_bytes)
-           SELECT u, $1, c, m, d, r, t FROM unnest($2::uuid[], $3::real[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[]) AS x(u, c, m, d, r, t)
-           ON CONFLICT DO NOTHING`,
-          [
-            at,
-            servers.map((s) => s.uuid),
-            servers.map((s) => s.cpu),
-            servers.map((s) => s.memoryBytes),
-            servers.map((s) => s.diskBytes),
-            servers.map((s) => s.rxBytes),
-            servers.map((s) => s.txBytes),
-          ],
-        );
-      }
-    });
+    await this.dataSource.query(
+      `WITH node_point AS (
+         INSERT INTO node_usage (node_id, at, reachable, servers_running, cpu, memory_bytes, disk_bytes, rx_bytes, tx_bytes)
+         VALUES ($8, $1, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT DO NOTHING
+       )
+       INSERT INTO server_usage (server_uuid, at, cpu, memory_bytes, disk_bytes, rx_bytes, tx_bytes)
+       SELECT u, $1, c, m, d, r, t FROM unnest($2::uuid[], $3::real[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[]) AS x(u, c, m, d, r, t)
+       ON CONFLICT DO NOTHING`,
+      [
+        at,
+        servers.map((s) => s.uuid),
+        servers.map((s) => s.cpu),
+        servers.map((s) => s.memoryBytes),
+        servers.map((s) => s.diskBytes),
+        servers.map((s) => s.rxBytes),
+        servers.map((s) => s.txBytes),
+        node.nodeId,
+        node.reachable,
+        node.serversRunning,
+        node.cpu,
+        node.memoryBytes,
+        node.diskBytes,
+        node.rxBytes,
+        node.txBytes,
+      ],
+    );
   }
 
   /**
