@@ -633,6 +633,9 @@ const TOUR_METRICS_TOKEN = 'tour-metrics-token-0123456789';
     expect(await p().t.app.get(UsageSamplerJob).sample()).toMatchObject({ unreachable: 0 });
     const scrape = await p().t.http().get('/metrics').set('Authorization', `Bearer ${TOUR_METRICS_TOKEN}`).expect(200);
     expect(scrape.text).toContain(`hatchery_node_up{node="${p().nodeId}"} 1`);
+    expect(scrape.text).toMatch(/^hatchery_servers\{state="ready"\} [1-9]/m);
+    // Per-server series only with METRICS_PER_SERVER.
+    expect(scrape.text).not.toContain('hatchery_server_cpu_percent{');
   });
 
   it('should have answered 2xx on every route of the app at least once (101 for the WebSocket upgrade)', () => {
