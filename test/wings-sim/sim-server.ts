@@ -65,7 +65,7 @@ class PowerLock {
 const LOG_LINES_KEPT = 1000;
 
 /** What a test makes a running server report (`SimServer.setUsage`); network counters are cumulative, as Wings'. */
-export interface SimUsage {
+interface SimUsage {
   cpu: number;
   memoryBytes: number;
   rxBytes: number;

@@ -6,16 +6,16 @@ import { pgError } from 'src/database/pg-errors';
 export const DAY_MS = 86_400_000;
 
 /** The usage tables (migration AddUsageHistory), each partitioned by day, and how long each keeps its rows. */
-export const USAGE_TABLES = {
+const USAGE_TABLES = {
   server_usage: { keepMs: 2 * DAY_MS },
   node_usage: { keepMs: 2 * DAY_MS },
   server_usage_15m: { keepMs: 90 * DAY_MS },
   node_usage_15m: { keepMs: 90 * DAY_MS },
 } as const;
-export type UsageTable = keyof typeof USAGE_TABLES;
+type UsageTable = keyof typeof USAGE_TABLES;
 
 /** The UTC day `at` falls in, as its first instant. */
-export const dayOf = (at: Date): Date => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+const dayOf = (at: Date): Date => new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
 
 /** A day's partition of a table: `server_usage_p20261128`. */
 const partitionName = (table: UsageTable, day: Date): string => `${table}_p${day.toISOString().slice(0, 10).replaceAll('-', '')}`;

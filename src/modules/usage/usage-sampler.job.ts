@@ -16,7 +16,7 @@ import { NodeSample, ServerSample, UsageRepository } from 'src/modules/usage/usa
 const CONCURRENT_NODES = 16;
 
 /** What one pass did. */
-export interface SampleOutcome {
+interface SampleOutcome {
   at: Date;
   nodes: number;
   unreachable: number;

@@ -37,12 +37,12 @@ export interface UsagePointRow {
   tx_bytes: string;
 }
 
-export interface NodeUsagePointRow extends UsagePointRow {
+interface NodeUsagePointRow extends UsagePointRow {
   reachability: number;
   servers_running: number;
 }
 
-export const ROLLUP_MS = 15 * 60_000;
+const ROLLUP_MS = 15 * 60_000;
 
 /** Which table a read goes to, and the width of the points it answers. */
 export interface HistoryQuery {
