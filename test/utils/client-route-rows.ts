@@ -84,6 +84,7 @@ const fileAt = async (c: Ctx, name: string): Promise<string> => {
 export const ROWS: Record<string, Row> = {
   'GET /api/client/servers/:server': { status: 200, send: (c, as) => as('get', c.base) },
   'GET /api/client/servers/:server/resources': { status: 200, send: (c, as) => as('get', `${c.base}/resources`) },
+  'GET /api/client/servers/:server/resources/history': { status: 200, send: (c, as) => as('get', `${c.base}/resources/history?range=24h`) },
   'POST /api/client/servers/:server/power': { status: 200, send: (c, as) => as('post', `${c.base}/power`).send({ action: 'start' }) },
   'POST /api/client/servers/:server/command': {
     status: 204,
