@@ -20,7 +20,13 @@ const FRESH_INTERVALS = 3;
  */
 @Injectable()
 export class FleetMetrics {
-  private readonly gauge = (name: string, help: string, labelNames: string[]) => new Gauge({ name, help, labelNames, registers: [this.metrics.registry] });
+  /** Every gauge below, each emptied before a scrape sets what is true now. */
+  private readonly gauges: Gauge[] = [];
+  private readonly gauge = (name: string, help: string, labelNames: string[]): Gauge => {
+    const gauge = new Gauge({ name, help, labelNames, registers: [this.metrics.registry] });
+    this.gauges.push(gauge);
+    return gauge;
+  };
   private readonly servers = this.gauge('hatchery_servers', 'Servers by state: ready, installing, install_failed, reinstall_failed, restoring_backup or suspended', ['state']);
   private readonly nodeInfo = this.gauge('hatchery_node_info', 'One series per node with its name and location (always 1)', ['node', 'name', 'location']);
   private readonly nodeUp = this.gauge('hatchery_node_up', "Whether the node's daemon answered the usage sampler's last call (1) or not (0)", ['node']);
@@ -56,10 +62,7 @@ export class FleetMetrics {
       this.usage.latestNodeSamples(since),
       this.config.metrics.perServer ? this.usage.latestServerSamples(since) : Promise.resolve([]),
     ]);
-    for (const g of [this.servers, this.nodeInfo, this.nodeUp, this.nodeServers, this.nodeRunning, this.nodeMemory, this.nodeMemoryAllocated, this.nodeMemoryUsed]) {
-      g.reset();
-    }
-    for (const g of [this.nodeDisk, this.nodeDiskAllocated, this.nodeDiskUsed, this.nodeCpu, this.serverCpu, this.serverMemory, this.serverDisk]) {
+    for (const g of this.gauges) {
       g.reset();
     }
     for (const { state, servers } of states) {
