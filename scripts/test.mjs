@@ -2,12 +2,13 @@
 //
 //   1. build (server and web UI, each only when its sources changed: scripts/build.mjs)
 //   2. three lanes side by side, until all end:
-//      - the web UI's unit tests (Vitest, about a minute), then Jest (unit and end-to-end): Jest is the
-//        longest step by far (more than half the CPU time of the whole run), and its two workers alone
-//        keep the cores only about 1.4 busy. When it ran after the static checks (until 28 November),
-//        its last five minutes ran alone on a partly idle machine. Vitest goes first, beside the static
-//        checks as before: beside Jest's two workers, a component test ran past its 5 s once;
-//      - the static checks, one after another: typecheck, dead code (knip), the lint, the web UI's size;
+//      - Jest (unit and end-to-end): the longest step by far (more than half the CPU time of the whole
+//        run), and its two workers alone keep the cores only about 1.4 busy, so it starts first and
+//        alone in its lane. When it ran after the static checks (until 28 November), its last five
+//        minutes ran alone on a partly idle machine; when it waited for Vitest (until 29 November),
+//        that minute was on the run's longest path;
+//      - the web UI's unit tests (Vitest, about a minute), then the static checks, one after another:
+//        typecheck, dead code (knip), the lint, the web UI's size. This lane ends well before Jest's;
 //      - the browser tests (Playwright): they mostly wait, on the panel, the Wings simulator's timings
 //        and Chromium's rendering (run alone, they kept the two cores about a third busy).
 //
@@ -65,7 +66,7 @@ const summary = () => {
   }
 };
 
-const lanes = [['test:web', 'test:jest'], ['typecheck', 'lint:dead', 'lint', 'test:size'], ['test:browser']];
+const lanes = [['test:jest'], ['test:web', 'typecheck', 'lint:dead', 'lint', 'test:size'], ['test:browser']];
 
 const stages = [() => step('build'), async () => (await Promise.all(lanes.map(lane))).find((s) => s !== 0) ?? 0];
 
