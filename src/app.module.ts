@@ -37,12 +37,15 @@ import { RetentionModule } from 'src/modules/retention/retention.module';
 import { UsageModule } from 'src/modules/usage/usage.module';
 import { MetricsModule } from 'src/modules/metrics/metrics.module';
 import { MetricsCoreModule } from 'src/common/metrics/metrics-core.module';
+import { PanelEventsModule } from 'src/common/events/panel-events';
+import { WebhooksModule } from 'src/modules/webhooks/webhooks.module';
 
 @Module({
   imports: [
     AppConfigModule,
     LoggingModule,
     ClockModule,
+    PanelEventsModule,
     BackgroundTasksModule,
     RateLimitModule,
     DatabaseModule,
@@ -77,6 +80,7 @@ import { MetricsCoreModule } from 'src/common/metrics/metrics-core.module';
     UsageModule,
     MetricsCoreModule,
     MetricsModule,
+    WebhooksModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

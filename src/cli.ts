@@ -9,6 +9,7 @@ import { Command } from 'commander';
 import { DataSource } from 'typeorm';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { ClockModule } from 'src/common/clock.module';
+import { PanelEventsModule } from 'src/common/events/panel-events';
 import { HotCacheModule } from 'src/common/hot-cache/hot-cache.module';
 import { AppConfigModule } from 'src/config/config.module';
 import { ConfigValidationError } from 'src/config/load-config';
@@ -19,7 +20,7 @@ import { validateCliUser } from 'src/modules/users/cli-user';
 import { UsersModule } from 'src/modules/users/users.module';
 import { UsersService } from 'src/modules/users/users.service';
 
-@Module({ imports: [AppConfigModule, ClockModule, DatabaseModule, HotCacheModule, UsersModule] })
+@Module({ imports: [AppConfigModule, ClockModule, PanelEventsModule, DatabaseModule, HotCacheModule, UsersModule] })
 class CliModule {}
 
 /** The importer writes through the data source alone; it needs the migrations run and the secret box. */

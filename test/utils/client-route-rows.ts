@@ -34,6 +34,8 @@ export interface Ctx {
   scheduleId: string;
   /** A successful backup, for the routes that read, download, lock or restore one. */
   backupId: string;
+  /** The server's webhook, pointing at the local HTTP server (which answers 200 to anything). */
+  webhookId: string;
 }
 
 interface Row {
@@ -293,6 +295,25 @@ export const ROWS: Record<string, Row> = {
     status: 204,
     send: (c, as) => as('post', `${c.base}/files/decompress`).send({ root: '/', file: c.archive }),
   },
+  'GET /api/client/servers/:server/webhooks': { status: 200, send: (c, as) => as('get', `${c.base}/webhooks`) },
+  'POST /api/client/servers/:server/webhooks': {
+    status: 201,
+    send: (c, as) => as('post', `${c.base}/webhooks`).send({ name: `Hook ${c.n()}`, kind: 'http', url: `${c.pullUrl}/hook`, events: ['server.crashed'] }),
+  },
+  'GET /api/client/servers/:server/webhooks/:id': { status: 200, send: (c, as) => as('get', `${c.base}/webhooks/${c.webhookId}`) },
+  'PATCH /api/client/servers/:server/webhooks/:id': {
+    status: 200,
+    send: (c, as) => as('patch', `${c.base}/webhooks/${c.webhookId}`).send({ name: `Renamed ${c.n()}` }),
+  },
+  'DELETE /api/client/servers/:server/webhooks/:id': {
+    status: 204,
+    send: async (c, as) => {
+      const created = await c.p.asOwner('post', `${c.base}/webhooks`).send({ name: `Gone ${c.n()}`, kind: 'http', url: `${c.pullUrl}/hook`, events: ['*'] }).expect(201);
+      return as('delete', `${c.base}/webhooks/${created.body.data.id}`);
+    },
+  },
+  'GET /api/client/servers/:server/webhooks/:id/deliveries': { status: 200, send: (c, as) => as('get', `${c.base}/webhooks/${c.webhookId}/deliveries`) },
+  'POST /api/client/servers/:server/webhooks/:id/test': { status: 200, send: (c, as) => as('post', `${c.base}/webhooks/${c.webhookId}/test`) },
   'POST /api/client/servers/:server/files/pull': {
     status: 202,
     send: (c, as) => as('post', `${c.base}/files/pull`).send({ url: `${c.pullUrl}/pulled-${c.n()}.txt`, directory: '/pulls' }),
@@ -341,7 +362,9 @@ export const prepareClientRoutes = async (p: SimPanel): Promise<{ c: Ctx; close:
     databaseId,
     scheduleId,
     backupId: '',
+    webhookId: '',
   };
   c.backupId = await completedBackup(c);
+  c.webhookId = (await p.asOwner('post', `${base}/webhooks`).send({ name: 'Matrix', kind: 'http', url: `${c.pullUrl}/hook`, events: ['*'] }).expect(201)).body.data.id as string;
   return { c, close: () => new Promise<void>((resolve) => files.close(() => resolve())) };
 };

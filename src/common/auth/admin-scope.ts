@@ -8,6 +8,8 @@ export enum AdminScope {
   NODES_WRITE = 'nodes.write',
   EGGS_READ = 'eggs.read',
   EGGS_WRITE = 'eggs.write',
+  WEBHOOKS_READ = 'webhooks.read',
+  WEBHOOKS_WRITE = 'webhooks.write',
 }
 
 export const ALL_ADMIN_SCOPES: readonly AdminScope[] = Object.values(AdminScope);

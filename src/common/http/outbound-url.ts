@@ -226,3 +226,48 @@ export const fetchPublic = async (raw: string, opts: FetchPublicOptions): Promis
     abort.abort();
   }
 };
+
+interface PostPublicOptions {
+  policy: OutboundPolicy;
+  timeoutMs: number;
+  headers: Record<string, string>;
+  /** How much of the answer to keep (the rest is read and dropped). */
+  keepBytes: number;
+}
+
+interface PostPublicResult {
+  status: number;
+  /** The first `keepBytes` of the answer, as text. */
+  body: string;
+}
+
+/**
+ * POSTs a body to a user-supplied URL under the policy (webhooks). Redirects are not followed (a 3xx is
+ * the answer), so a public URL cannot bounce the request to a private one. Rejects with an AppException
+ * when the URL is refused, the connection fails or the answer does not come within `timeoutMs`.
+ */
+export const postPublic = async (raw: string, body: string, opts: PostPublicOptions): Promise<PostPublicResult> => {
+  const url = await assertPublicUrl(raw, opts.policy);
+  const client = url.protocol === 'https:' ? https : http;
+  return new Promise<PostPublicResult>((resolve, reject) => {
+    const headers = { 'User-Agent': 'Hatchery', 'Content-Length': String(Buffer.byteLength(body)), ...opts.headers };
+    const req = client.request(url, { method: 'POST', headers, agent: false, lookup: checkedLookup(opts.policy), timeout: opts.timeoutMs }, (res) => {
+      const kept: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        if (size < opts.keepBytes) {
+          kept.push(chunk.subarray(0, opts.keepBytes - size));
+        }
+        size += chunk.length;
+      });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(kept).toString('utf8') }));
+      res.on('error', () => reject(failed(`The answer from ${url.host} was cut off`)));
+    });
+    // The socket's timeout is idle time; the whole exchange is bounded here too.
+    const timer = setTimeout(() => req.destroy(new AppException(OutboundError.TIMEOUT, { message: `${url.host} did not answer within ${opts.timeoutMs} ms` })), opts.timeoutMs);
+    req.on('close', () => clearTimeout(timer));
+    req.on('timeout', () => req.destroy(new AppException(OutboundError.TIMEOUT, { message: `${url.host} did not answer within ${opts.timeoutMs} ms` })));
+    req.on('error', (err) => reject(err instanceof AppException ? err : failed(`Could not connect to ${url.host}`)));
+    req.end(body);
+  });
+};

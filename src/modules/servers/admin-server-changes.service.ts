@@ -17,6 +17,7 @@ import { EggError } from 'src/modules/eggs/eggs.errors';
 import { EggsService } from 'src/modules/eggs/eggs.service';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersService } from 'src/modules/users/users.service';
+import { about, PanelEvents } from 'src/common/events/panel-events';
 
 /** Whether the daemon took the change; the change is saved either way and reaches it on its next sync. */
 export interface SyncOutcome {
@@ -39,6 +40,7 @@ export class AdminServerChangesService {
     private readonly daemon: DaemonGateway,
     private readonly audit: AuditService,
     private readonly eggs: EggsService,
+    private readonly events: PanelEvents,
   ) {}
 
   updateDetails(id: string, dto: UpdateServerDetailsDto, actor: Actor): Promise<{ server: AdminServerDto } & SyncOutcome> {
@@ -142,8 +144,17 @@ export class AdminServerChangesService {
   }
 
   /** Wings stops a suspended server that is running when it syncs. */
-  setSuspended(id: string, suspended: boolean, actor: Actor): Promise<{ server: AdminServerDto } & SyncOutcome> {
-    return this.change(id, actor, suspended ? 'server.suspended' : 'server.unsuspended', () => Promise.resolve({ suspended }));
+  async setSuspended(id: string, suspended: boolean, actor: Actor): Promise<{ server: AdminServerDto } & SyncOutcome> {
+    let changed = false;
+    const result = await this.change(id, actor, suspended ? 'server.suspended' : 'server.unsuspended', (server) => {
+      changed = server.suspended !== suspended;
+      return Promise.resolve({ suspended });
+    });
+    if (changed) {
+      const server = await this.require(id);
+      await this.events.publish({ event: suspended ? 'server.suspended' : 'server.unsuspended', ...about(server, server.node) });
+    }
+    return result;
   }
 
   /** The daemon stops the server and runs the install script again; the row is marked installing first. */

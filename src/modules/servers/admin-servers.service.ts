@@ -3,6 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError, ErrorCategory } from 'src/common/errors/error-codes';
+import { about, PanelEvents } from 'src/common/events/panel-events';
 import { CursorPage, CursorPaginated, cursorPaginated } from 'src/common/http/cursor';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AuditService } from 'src/modules/audit/audit.service';
@@ -39,6 +40,7 @@ export class AdminServersService {
     private readonly audit: AuditService,
     private readonly deletionSteps: ServerDeletionSteps,
     private readonly serverLists: ServerListRepository,
+    private readonly events: PanelEvents,
   ) {}
 
   async list(page: Page, search?: string, where: { ownerId?: string; nodeId?: string } = {}, list: ListQuery = {}): Promise<Paginated<AdminServerDto>> {
@@ -209,8 +211,11 @@ export class AdminServersService {
       await this.daemon.createServer(loaded.node, loaded.uuid, dto.start_on_completion ?? false);
     } catch (e) {
       await this.servers.update(loaded.id, { status: 'install_failed' });
+      await this.events.publish({ event: 'server.created', ...about(loaded, loaded.node), data: { ownerId: loaded.ownerId } });
+      await this.events.publish({ event: 'server.install_failed', ...about(loaded, loaded.node), data: { reinstall: false, reason: 'The daemon refused to create the server' } });
       throw this.refusedCreation(e, loaded);
     }
+    await this.events.publish({ event: 'server.created', ...about(loaded, loaded.node), data: { ownerId: loaded.ownerId } });
     return this.view(await this.require(server.id));
   }
 
@@ -258,6 +263,7 @@ export class AdminServersService {
         changes: { before: { uuid: server.uuid, name: server.name, ownerId: server.ownerId, nodeId: server.nodeId }, ...(force ? { after: { force } } : {}) },
       });
     });
+    await this.events.publish({ event: 'server.deleted', ...about(server, server.node), data: { ownerId: server.ownerId, force } });
   }
 
   private async takeAllocations(nodeId: string, dto: CreateServerDto, manager: Parameters<ServersRepository['insert']>[1]): Promise<string[]> {

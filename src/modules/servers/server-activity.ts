@@ -88,6 +88,22 @@ export class ServerActivityLog {
     });
   }
 
+  /**
+   * Whether anyone stopped the server in (`from`, `to`]: a stop, restart or kill through the panel, a
+   * schedule or the console socket (Wings reports those), or the egg's stop command typed in the console.
+   */
+  async stoppedBetween(serverId: string, from: Date, to: Date, stopCommand: string | null): Promise<boolean> {
+    const rows = await this.rows.query<unknown[]>(
+      `SELECT 1 FROM server_activity
+       WHERE server_id = $1 AND created_at > $2 AND created_at <= $3
+         AND (event IN ('server.power.stop', 'server.power.restart', 'server.power.kill')
+              OR (event = 'server.console.command' AND $4::text IS NOT NULL AND lower(trim(metadata->>'command')) = lower($4::text)))
+       LIMIT 1`,
+      [serverId, from, to, stopCommand],
+    );
+    return rows.length > 0;
+  }
+
   latest(serverId: string, event: string, manager: EntityManager = this.rows.manager): Promise<ServerActivityEntity | null> {
     return manager.getRepository(ServerActivityEntity).findOne({ where: { serverId, event }, order: { createdAt: 'DESC', id: 'DESC' } });
   }

@@ -39,6 +39,7 @@ export const SERVER_PERMISSIONS = {
   'server.settings.rename': [],
   'server.settings.reinstall': [],
   'server.activity.read': [],
+  'server.webhook': [],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ServerPermission = keyof typeof SERVER_PERMISSIONS;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { ServerStatus } from 'src/modules/servers/server.entity';
+import type { LoadedServer, ServerStatus } from 'src/modules/servers/server.entity';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
 
 /**
@@ -27,5 +27,10 @@ export class ServerRecords {
   /** Ends a restore: the server goes back to `status` (null when the restore is over). */
   endRestoring(id: string, status: ServerStatus | null, manager?: EntityManager): Promise<void> {
     return this.servers.endRestoring(id, status, manager);
+  }
+
+  /** These servers of the node (by uuid), with their node, egg and active transfer. */
+  onNode(nodeId: string, uuids: string[]): Promise<LoadedServer[]> {
+    return this.servers.findLoadedByUuidsOnNode(nodeId, uuids);
   }
 }

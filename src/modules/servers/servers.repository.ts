@@ -85,6 +85,11 @@ export class ServersRepository {
     return this.loaded(this.servers.manager).where({ uuid, nodeId }).getOne() as Promise<LoadedServer | null>;
   }
 
+  /** These servers of the node, each with its node, egg, owner and active transfer. */
+  findLoadedByUuidsOnNode(nodeId: string, uuids: string[]): Promise<LoadedServer[]> {
+    return uuids.length === 0 ? Promise.resolve([]) : (this.loaded(this.servers.manager).where({ nodeId, uuid: In(uuids) }).getMany() as Promise<LoadedServer[]>);
+  }
+
   findByUuidsOnNode(nodeId: string, uuids: string[]): Promise<ServerEntity[]> {
     return uuids.length === 0 ? Promise.resolve([]) : this.servers.findBy({ nodeId, uuid: In(uuids) });
   }

@@ -9,6 +9,7 @@ import { DatabaseLock, withAdvisoryTryLock } from 'src/database/db-lock';
 import { DaemonGateway, DaemonServerDetails } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodesService } from 'src/modules/nodes/nodes.service';
+import { FleetAlerts } from 'src/modules/usage/fleet-alerts';
 import { UsagePartitions } from 'src/modules/usage/usage-partitions';
 import { NodeSample, ServerSample, UsageRepository } from 'src/modules/usage/usage.repository';
 
@@ -23,6 +24,8 @@ interface SampleOutcome {
   servers: number;
   rolledBuckets: number;
   droppedPartitions: string[];
+  /** Servers judged to have crashed (docs/webhooks.md#alerts). */
+  crashes: number;
 }
 
 /** States in which a server has a container using resources. */
@@ -50,6 +53,7 @@ export class UsageSamplerJob extends IntervalJob {
     private readonly partitions: UsagePartitions,
     private readonly clock: Clock,
     private readonly config: AppConfigService,
+    private readonly alerts: FleetAlerts,
     @InjectDataSource() private readonly dataSource: DataSource,
     registry: SchedulerRegistry,
   ) {
@@ -76,15 +80,17 @@ export class UsageSamplerJob extends IntervalJob {
       // Nodes deleted since the last pass take their counters with them.
       const ids = new Set(queue.map((n) => n.id));
       this.lastNetwork = new Map([...this.lastNetwork].filter(([id]) => ids.has(id)));
-      const result: SampleOutcome = { at, nodes: queue.length, unreachable: 0, servers: 0, rolledBuckets: 0, droppedPartitions: [] };
+      this.alerts.keepNodes(ids);
+      const result: SampleOutcome = { at, nodes: queue.length, unreachable: 0, servers: 0, rolledBuckets: 0, droppedPartitions: [], crashes: 0 };
       const worker = async (): Promise<void> => {
         for (let node = queue.shift(); node; node = queue.shift()) {
-          const written = await this.sampleNode(node, at);
+          const written = await this.sampleNode(node, at, now);
           result.servers += written ?? 0;
           result.unreachable += written === null ? 1 : 0;
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENT_NODES, queue.length) }, worker));
+      result.crashes = await this.alerts.judge(now);
       result.rolledBuckets = await this.usage.rollUp(now);
       result.droppedPartitions = await this.partitions.dropExpired(now);
       outcome = result;
@@ -92,13 +98,17 @@ export class UsageSamplerJob extends IntervalJob {
     return outcome;
   }
 
-  /** Writes one node's minute; the number of running servers written, or null when the node did not answer. */
-  private async sampleNode(node: NodeEntity, at: Date): Promise<number | null> {
+  /**
+   * Writes one node's minute and tells the alerts what it saw; the number of running servers written,
+   * or null when the node did not answer.
+   */
+  private async sampleNode(node: NodeEntity, at: Date, now: Date): Promise<number | null> {
     let listed: Map<string, DaemonServerDetails>;
     try {
       listed = await this.daemon.listServers(node, this.config.usage.sampleTimeoutMs);
     } catch {
       await this.usage.write(at, { nodeId: node.id, reachable: false, serversRunning: 0, cpu: 0, memoryBytes: 0, diskBytes: 0, rxBytes: 0, txBytes: 0 }, []);
+      await this.alerts.nodeSilent(node, now);
       return null;
     }
     const previous = this.lastNetwork.get(node.id);
@@ -132,6 +142,7 @@ export class UsageSamplerJob extends IntervalJob {
       total.txBytes += sample.txBytes;
     }
     await this.usage.write(at, total, servers);
+    await this.alerts.nodeAnswered(node, listed, total.diskBytes, now);
     return servers.length;
   }
 }

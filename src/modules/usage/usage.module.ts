@@ -4,6 +4,7 @@ import { NodesModule } from 'src/modules/nodes/nodes.module';
 import { ServersModule } from 'src/modules/servers/servers.module';
 import { NodeUsageHistoryController, ServerUsageHistoryController } from 'src/modules/usage/usage-history.controller';
 import { UsageHistoryService } from 'src/modules/usage/usage-history.service';
+import { FleetAlerts } from 'src/modules/usage/fleet-alerts';
 import { UsagePartitions } from 'src/modules/usage/usage-partitions';
 import { UsageSamplerJob } from 'src/modules/usage/usage-sampler.job';
 import { UsageRepository } from 'src/modules/usage/usage.repository';
@@ -12,7 +13,7 @@ import { UsageRepository } from 'src/modules/usage/usage.repository';
 @Module({
   imports: [DaemonGatewayModule, NodesModule, ServersModule],
   controllers: [ServerUsageHistoryController, NodeUsageHistoryController],
-  providers: [UsagePartitions, UsageRepository, UsageSamplerJob, UsageHistoryService],
+  providers: [FleetAlerts, UsagePartitions, UsageRepository, UsageSamplerJob, UsageHistoryService],
   exports: [UsageHistoryService],
 })
 export class UsageModule {}

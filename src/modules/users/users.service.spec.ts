@@ -7,6 +7,7 @@ import type { UserEntity } from 'src/modules/users/user.entity';
 import type { UsersRepository } from 'src/modules/users/users.repository';
 import { UsersService } from 'src/modules/users/users.service';
 import { strictMock } from 'test/utils/strict-mock';
+import { PanelEvents } from 'src/common/events/panel-events';
 
 const hasher = new PasswordHasher(
   AppConfigService.fromEnv({ APP_KEY: 'x'.repeat(32), NODE_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_TIME_COST: '1', PASSWORD_HASH_PARALLELISM: '1' }),
@@ -23,6 +24,7 @@ const sutWith = (replacePasswordHash?: jest.Mock): UsersService =>
     strictMock<UserLifecycle>('lifecycle'),
     hasher,
     strictMock<AuditService>('audit'),
+    new PanelEvents(),
   );
 
 describe(UsersService.name, () => {

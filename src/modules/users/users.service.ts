@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { CursorPage, CursorPaginated, cursorPaginated } from 'src/common/http/cursor';
 import { Page, paginated, Paginated } from 'src/common/http/pagination';
 import { AppException } from 'src/common/errors/app.exception';
+import { PanelEvents } from 'src/common/events/panel-events';
 import { AuditService, changedFields, pick } from 'src/modules/audit/audit.service';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { CreateUserDto } from 'src/modules/users/dto/create-user.dto';
@@ -35,6 +36,7 @@ export class UsersService {
     private readonly lifecycle: UserLifecycle,
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditService,
+    private readonly events: PanelEvents,
   ) {}
 
   async list(page: Page, search?: string): Promise<Paginated<AdminUserResponseDto>> {
@@ -177,7 +179,7 @@ export class UsersService {
     // Without a password the account gets a random one nobody knows: it signs in once a password is set.
     const password = dto.password ?? randomBytes(32).toString('base64url');
     const passwordHash = await this.hasher.hash(password);
-    return this.users.transaction(async (manager) => {
+    const created = await this.users.transaction(async (manager) => {
       const user = await this.users.insert(
         {
           username: dto.username,
@@ -200,6 +202,11 @@ export class UsersService {
       }
       return user;
     });
+    await this.events.publish({
+      event: 'user.created',
+      data: { userId: created.id, username: created.username, email: created.email, admin: created.admin, externalId: created.externalId },
+    });
+    return created;
   }
 
   async update(id: string, dto: UpdateUserDto & PterodactylUserFields, actor: Actor): Promise<UserEntity> {

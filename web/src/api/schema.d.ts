@@ -1179,6 +1179,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AdminWebhooksController_list"];
+        put?: never;
+        /** The answer holds the secret when the panel made it: this once. */
+        post: operations["AdminWebhooksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AdminWebhooksController_get"];
+        put?: never;
+        post?: never;
+        delete: operations["AdminWebhooksController_delete"];
+        options?: never;
+        head?: never;
+        /** With `rotateSecret`, the answer holds the new secret: this once. */
+        patch: operations["AdminWebhooksController_update"];
+        trace?: never;
+    };
+    "/api/admin/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Newest first, each with its attempts. */
+        get: operations["AdminWebhooksController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends a `webhook.test` event now and answers the delivery with its one attempt. */
+        post: operations["AdminWebhooksController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/captcha": {
         parameters: {
             query?: never;
@@ -2060,6 +2128,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/client/servers/{server}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ServerWebhooksController_list"];
+        put?: never;
+        post: operations["ServerWebhooksController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/servers/{server}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ServerWebhooksController_get"];
+        put?: never;
+        post?: never;
+        delete: operations["ServerWebhooksController_delete"];
+        options?: never;
+        head?: never;
+        patch: operations["ServerWebhooksController_update"];
+        trace?: never;
+    };
+    "/api/client/servers/{server}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["ServerWebhooksController_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/client/servers/{server}/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["ServerWebhooksController_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/client/servers/{server}/websocket": {
         parameters: {
             query?: never;
@@ -2737,7 +2869,7 @@ export interface components {
             expiresInDays?: number;
             name: string;
             /** @description Admin scopes; default: every scope the owner holds. `eggs:read` is read as `eggs.read`. */
-            permissions?: ("servers.read" | "servers.write" | "users.read" | "users.write" | "nodes.read" | "nodes.write" | "eggs.read" | "eggs.write")[];
+            permissions?: ("servers.read" | "servers.write" | "users.read" | "users.write" | "nodes.read" | "nodes.write" | "eggs.read" | "eggs.write" | "webhooks.read" | "webhooks.write")[];
         };
         CreateApplicationKeyDto: {
             /** @description Addresses or CIDR ranges the key may be used from; empty or absent: any. */
@@ -3000,7 +3132,7 @@ export interface components {
              * @description E-mail address of the account to add; an address no account uses is invited to create one
              */
             email: string;
-            permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.allocation.create" | "server.allocation.delete" | "server.startup.read" | "server.startup.update" | "server.startup.docker-image" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read")[];
+            permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.allocation.create" | "server.allocation.delete" | "server.startup.read" | "server.startup.update" | "server.startup.docker-image" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read" | "server.webhook")[];
         };
         CreateSubuserMetaDto: {
             email: components["schemas"]["SubuserEmailDto"];
@@ -3024,6 +3156,22 @@ export interface components {
             /** @description Without a password the account cannot sign in until one is set (by an admin, or by a reset). */
             password?: string;
             username: string;
+        };
+        CreateWebhookDto: {
+            /** @description Default true. */
+            enabled?: boolean;
+            /** @description Event names (docs/webhooks.md#events), or `["*"]` for all. */
+            events: ("*" | "server.crashed" | "server.crash_loop" | "server.install_failed" | "backup.failed" | "transfer.failed" | "node.down" | "node.up" | "node.disk_high" | "server.created" | "server.deleted" | "server.suspended" | "server.unsuspended" | "server.installed" | "backup.completed" | "transfer.completed" | "user.created")[];
+            /**
+             * @description `http`: a signed JSON body. `discord`: a Discord webhook URL, sent an embed.
+             * @enum {string}
+             */
+            kind: "http" | "discord";
+            name: string;
+            /** @description `http` only: the signing secret (16–128 printable characters); one is made when absent and shown once. */
+            secret?: string;
+            /** @description http(s), resolving only to public addresses (the rules of pulls from URLs). */
+            url: string;
         };
         CronDto: {
             /**
@@ -3115,6 +3263,13 @@ export interface components {
         DecompressFileDto: {
             file: string;
             root?: string;
+        };
+        DeliveryAttemptDto: {
+            at: string;
+            durationMs: number;
+            error: string | null;
+            /** @description The endpoint's HTTP status; null when it did not answer. */
+            statusCode: number | null;
         };
         DirectoryListingDto: {
             /** @description The directory listed, normalised (absolute inside the server). */
@@ -4069,7 +4224,7 @@ export interface components {
             value: string | null;
         };
         UpdateSubuserDto: {
-            permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.allocation.create" | "server.allocation.delete" | "server.startup.read" | "server.startup.update" | "server.startup.docker-image" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read")[];
+            permissions: ("server.view" | "websocket.connect" | "server.console" | "server.power" | "server.files.read" | "server.files.write" | "server.files.delete" | "server.files.archive" | "server.files.sftp" | "server.backup.read" | "server.backup.create" | "server.backup.delete" | "server.backup.download" | "server.backup.restore" | "server.database.read" | "server.database.create" | "server.database.update" | "server.database.delete" | "server.schedule.read" | "server.schedule.create" | "server.schedule.update" | "server.schedule.delete" | "server.subuser.read" | "server.subuser.create" | "server.subuser.update" | "server.subuser.delete" | "server.allocation.read" | "server.allocation.update" | "server.allocation.create" | "server.allocation.delete" | "server.startup.read" | "server.startup.update" | "server.startup.docker-image" | "server.settings.rename" | "server.settings.reinstall" | "server.activity.read" | "server.webhook")[];
         };
         UpdateUserDto: {
             admin?: boolean;
@@ -4080,6 +4235,16 @@ export interface components {
             /** @description Without a password the account cannot sign in until one is set (by an admin, or by a reset). */
             password?: string;
             username?: string;
+        };
+        UpdateWebhookDto: {
+            enabled?: boolean;
+            events?: ("*" | "server.crashed" | "server.crash_loop" | "server.install_failed" | "backup.failed" | "transfer.failed" | "node.down" | "node.up" | "node.disk_high" | "server.created" | "server.deleted" | "server.suspended" | "server.unsuspended" | "server.installed" | "backup.completed" | "transfer.completed" | "user.created")[];
+            name?: string;
+            /** @description `http` only: make a new secret, shown once in the answer. */
+            rotateSecret?: boolean;
+            /** @description `http` only: a new signing secret. */
+            secret?: string;
+            url?: string;
         };
         UsageHistoryDto: {
             /** @description The range's start and end (ISO 8601). */
@@ -4123,6 +4288,56 @@ export interface components {
             change: "added" | "removed" | "changed";
             envVariable: string;
             fields: components["schemas"]["FieldChangeDto"][];
+        };
+        WebhookDeliveryDto: {
+            attempts: components["schemas"]["DeliveryAttemptDto"][];
+            createdAt: string;
+            event: string;
+            finishedAt: string | null;
+            id: string;
+            /** @description When it is tried next, while pending. */
+            nextAttemptAt: string | null;
+            /** @description The body sent (before a Discord embed is made of it). */
+            payload: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "pending" | "delivered" | "failed";
+            test: boolean;
+        };
+        WebhookDto: {
+            createdAt: string;
+            enabled: boolean;
+            events: string[];
+            /** @description Whether it signs its bodies (`http` kind). */
+            hasSecret: boolean;
+            id: string;
+            /** @enum {string} */
+            kind: "http" | "discord";
+            name: string;
+            /** @description The server it belongs to; null for an administrator's. */
+            serverId: string | null;
+            updatedAt: string;
+            /** @description A Discord URL's token is shown as `…`: it is a credential. */
+            url: string;
+        };
+        WebhookWithSecretDto: {
+            createdAt: string;
+            enabled: boolean;
+            events: string[];
+            /** @description Whether it signs its bodies (`http` kind). */
+            hasSecret: boolean;
+            id: string;
+            /** @enum {string} */
+            kind: "http" | "discord";
+            name: string;
+            /** @description Present only in the answer that made it. */
+            secret?: string;
+            /** @description The server it belongs to; null for an administrator's. */
+            serverId: string | null;
+            updatedAt: string;
+            /** @description A Discord URL's token is shown as `…`: it is a credential. */
+            url: string;
         };
         WebsocketDiagnosticsDto: {
             error: string;
@@ -8862,6 +9077,303 @@ export interface operations {
             };
         };
     };
+    AdminWebhooksController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                perPage?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
+            };
+        };
+    };
+    AdminWebhooksController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookWithSecretDto"];
+                    };
+                };
+            };
+        };
+    };
+    AdminWebhooksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDto"];
+                    };
+                };
+            };
+        };
+    };
+    AdminWebhooksController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AdminWebhooksController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookWithSecretDto"];
+                    };
+                };
+            };
+        };
+    };
+    AdminWebhooksController_deliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                perPage?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
+            };
+        };
+    };
+    AdminWebhooksController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryDto"];
+                    };
+                };
+            };
+        };
+    };
     CaptchaController_settings: {
         parameters: {
             query?: never;
@@ -11725,6 +12237,319 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    ServerWebhooksController_list: {
+        parameters: {
+            query?: {
+                page?: number;
+                perPage?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
+            };
+        };
+    };
+    ServerWebhooksController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookWithSecretDto"];
+                    };
+                };
+            };
+        };
+    };
+    ServerWebhooksController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDto"];
+                    };
+                };
+            };
+        };
+    };
+    ServerWebhooksController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    ServerWebhooksController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookWithSecretDto"];
+                    };
+                };
+            };
+        };
+    };
+    ServerWebhooksController_deliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                perPage?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description One page of the list */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryDto"][];
+                        meta: components["schemas"]["PageMetaDto"];
+                    };
+                };
+            };
+        };
+    };
+    ServerWebhooksController_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description The server's short identifier or UUID */
+                server: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["WebhookDeliveryDto"];
+                    };
+                };
             };
         };
     };

@@ -7,6 +7,7 @@ import type { ServerActivityLog } from 'src/modules/servers/server-activity';
 import type { ServerRecords } from 'src/modules/servers/server-records';
 import { FakeClock } from 'test/utils/fake-clock';
 import { strictMock } from 'test/utils/strict-mock';
+import { PanelEvents } from 'src/common/events/panel-events';
 
 const manager = {} as EntityManager;
 const now = new Date('2026-03-04T05:06:07Z');
@@ -24,6 +25,7 @@ const build = (repo: Partial<Record<keyof BackupsRepository, jest.Mock>>, record
     strictMock<ServerActivityLog>('activityLog', { byDaemon: recordActivity }),
     new FakeClock(now.getTime()),
     strictMock<BackupStorage>('storage'),
+    new PanelEvents(),
   );
 
 describe(BackupStatusService.name, () => {

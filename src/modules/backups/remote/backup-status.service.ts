@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Clock } from 'src/common/clock';
+import { about, PanelEvents } from 'src/common/events/panel-events';
 import { AppException } from 'src/common/errors/app.exception';
 import { BackupError } from 'src/modules/backups/backups.errors';
 import { BackupsRepository, BackupWithServer } from 'src/modules/backups/backups.repository';
@@ -30,6 +31,7 @@ export class BackupStatusService {
     private readonly activityLog: ServerActivityLog,
     private readonly clock: Clock,
     private readonly storage: BackupStorage,
+    private readonly events: PanelEvents,
   ) {}
 
   /**
@@ -97,6 +99,16 @@ export class BackupStatusService {
         ...(storageError ? { error: storageError.message } : {}),
       };
       await this.activityLog.byDaemon(backup.serverId, event, metadata, { manager, at: now });
+    });
+    await this.events.publish({
+      event: successful ? 'backup.completed' : 'backup.failed',
+      ...about(backup.server, node),
+      data: {
+        backupUuid: backup.uuid,
+        name: backup.name,
+        ...(successful ? { bytes: report.size } : {}),
+        ...(storageError ? { error: storageError.message } : {}),
+      },
     });
     if (storageError) {
       throw storageError;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/common/clock';
+import { about, PanelEvents } from 'src/common/events/panel-events';
 import { AppException } from 'src/common/errors/app.exception';
 import { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ActivityItemDto } from 'src/modules/servers/remote/remote.dto';
@@ -32,6 +33,7 @@ export class RemoteService {
     private readonly activityLog: ServerActivityLog,
     private readonly users: UsersService,
     private readonly transfers: TransfersService,
+    private readonly events: PanelEvents,
   ) {}
 
   /** Wings reads `meta` as numbers and asks for pages current_page+1..last_page next. */
@@ -83,6 +85,7 @@ export class RemoteService {
       status: successful ? null : reinstall ? 'reinstall_failed' : 'install_failed',
       installedAt: this.clock.now(),
     });
+    await this.events.publish({ event: successful ? 'server.installed' : 'server.install_failed', ...about(server, node), data: { reinstall } });
   }
 
   /**

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { Clock } from 'src/common/clock';
+import { about, PanelEvents } from 'src/common/events/panel-events';
 import { AppException } from 'src/common/errors/app.exception';
 import { ErrorCategory } from 'src/common/errors/error-codes';
 import { AppConfigService } from 'src/config/app-config.service';
@@ -60,6 +61,7 @@ export class TransfersService {
     private readonly activity: ServerActivityLog,
     private readonly clock: Clock,
     private readonly appConfig: AppConfigService,
+    private readonly events: PanelEvents,
   ) {}
 
   onEnded(listener: TransferEnded): void {
@@ -387,6 +389,14 @@ export class TransfersService {
     }
     for (const listener of this.endListeners) {
       await listener(transfer).catch((e: unknown) => this.logger.error(`after transfer ${id} ended: ${message(e)}`));
+    }
+    const server = transfer.state === 'completed' || transfer.state === 'failed' ? await this.servers.findById(transfer.serverId) : null;
+    if (server) {
+      await this.events.publish({
+        event: transfer.state === 'completed' ? 'transfer.completed' : 'transfer.failed',
+        ...about(server, server.node),
+        data: { transferId: transfer.id, oldNodeId: transfer.oldNodeId, newNodeId: transfer.newNodeId, ...(transfer.reason ? { reason: transfer.reason } : {}) },
+      });
     }
   }
 }

@@ -1,0 +1,128 @@
+import { Injectable } from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { IntervalJob } from 'src/common/background/interval-job';
+import { Clock } from 'src/common/clock';
+import { SecretBox } from 'src/common/crypto/secret-box';
+import { AppException } from 'src/common/errors/app.exception';
+import { OutboundPolicy, postPublic } from 'src/common/http/outbound-url';
+import { AppConfigService } from 'src/config/app-config.service';
+import type { WebhookEntity } from 'src/modules/webhooks/webhook.entity';
+import { webhookRequest, WebhookPayload } from 'src/modules/webhooks/webhook-payload';
+import { ClaimedDelivery, WebhooksRepository } from 'src/modules/webhooks/webhooks.repository';
+
+/** Seconds before each retry: nine tries over about 70 minutes. */
+export const RETRY_DELAYS_SECONDS = [10, 30, 60, 120, 300, 600, 1200, 1800] as const;
+/** The first try and every retry. */
+export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
+
+const TIMEOUT_MS = 10_000;
+/** A claimed delivery not finished by then (its process died) is tried again by anyone. */
+const LEASE_MS = 60_000;
+const BATCH = 25;
+/** Deliveries sent at once by one process. */
+const CONCURRENT = 8;
+/** Finished deliveries are kept this long, for their log. */
+const KEEP_MS = 30 * 24 * 3600_000;
+const PRUNE_EVERY_MS = 3600_000;
+
+export const sealContext = (webhookId: string): string => `webhook:${webhookId}:secret`;
+
+/**
+ * Sends the queued deliveries (docs/webhooks.md#deliveries): every few seconds each panel process
+ * claims the due ones (FOR UPDATE SKIP LOCKED, so no two processes send one delivery at once), posts
+ * them under the outbound-address rules, logs each attempt, and sets the next try after a failure
+ * (RETRY_DELAYS_SECONDS) until MAX_ATTEMPTS. A new event wakes it at once.
+ */
+@Injectable()
+export class WebhookDeliveryJob extends IntervalJob {
+  private lastPrune = 0;
+
+  constructor(
+    private readonly repo: WebhooksRepository,
+    private readonly secrets: SecretBox,
+    private readonly policy: OutboundPolicy,
+    private readonly clock: Clock,
+    config: AppConfigService,
+    registry: SchedulerRegistry,
+  ) {
+    super('webhooks.deliver', 'Webhook deliveries', 5_000, registry, config);
+  }
+
+  protected async run(): Promise<void> {
+    await this.drain();
+    const now = this.clock.now().getTime();
+    if (now - this.lastPrune >= PRUNE_EVERY_MS) {
+      this.lastPrune = now;
+      await this.repo.deleteFinishedBefore(new Date(now - KEEP_MS));
+    }
+  }
+
+  /** Sends every delivery due now; how many were tried. */
+  async drain(): Promise<number> {
+    let tried = 0;
+    for (;;) {
+      const now = this.clock.now();
+      const batch = await this.repo.claimDue(now, new Date(now.getTime() + LEASE_MS), BATCH);
+      if (batch.length === 0) {
+        return tried;
+      }
+      const hooks = new Map((await this.repo.findByIds([...new Set(batch.map((d) => d.webhookId))])).map((w) => [w.id, w]));
+      const queue = [...batch];
+      const worker = async (): Promise<void> => {
+        for (let next = queue.shift(); next; next = queue.shift()) {
+          await this.attempt(next, hooks.get(next.webhookId));
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(CONCURRENT, queue.length) }, worker));
+      tried += batch.length;
+      if (batch.length < BATCH) {
+        return tried;
+      }
+    }
+  }
+
+  /** Sends one delivery now, due or not (a "send test"); false when it is not pending. */
+  async sendNow(deliveryId: string): Promise<boolean> {
+    const claimed = await this.repo.claimOne(deliveryId, new Date(this.clock.now().getTime() + LEASE_MS));
+    if (!claimed) {
+      return false;
+    }
+    await this.attempt(claimed, (await this.repo.findByIds([claimed.webhookId]))[0]);
+    return true;
+  }
+
+  private async attempt(delivery: ClaimedDelivery, hook: WebhookEntity | undefined): Promise<void> {
+    const started = this.clock.now();
+    if (!hook?.enabled) {
+      await this.repo.abandon(delivery.id, started);
+      return;
+    }
+    const secret = hook.kind === 'http' && hook.secret ? this.secrets.open(hook.secret, sealContext(hook.id)) : null;
+    const request = webhookRequest(hook.kind, delivery.payload as unknown as WebhookPayload, secret, started);
+    let statusCode: number | null = null;
+    let error: string | null = null;
+    const t0 = performance.now();
+    try {
+      const answer = await postPublic(hook.url, request.body, { policy: this.policy, timeoutMs: TIMEOUT_MS, headers: request.headers, keepBytes: 300 });
+      statusCode = answer.status;
+      if (statusCode < 200 || statusCode > 299) {
+        error = answer.body.trim() ? answer.body.slice(0, 300) : null;
+      }
+    } catch (e) {
+      error = e instanceof AppException ? e.message : 'The request failed';
+    }
+    const durationMs = Math.round(performance.now() - t0);
+    const delivered = statusCode !== null && statusCode >= 200 && statusCode <= 299;
+    const finishedAt = this.clock.now();
+    const last = delivered || delivery.test || delivery.attempts >= MAX_ATTEMPTS;
+    await this.repo.recordAttempt(
+      { deliveryId: delivery.id, at: started, statusCode, error, durationMs },
+      last
+        ? { status: delivered ? 'delivered' : 'failed', finishedAt }
+        : { status: 'pending', nextAttemptAt: new Date(finishedAt.getTime() + RETRY_DELAYS_SECONDS[delivery.attempts - 1] * 1000) },
+    );
+    if (!delivered) {
+      this.logger.warn(`Webhook ${hook.id} delivery ${delivery.uuid} attempt ${delivery.attempts} failed: ${statusCode ?? error}`);
+    }
+  }
+}

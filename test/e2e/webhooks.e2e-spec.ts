@@ -1,0 +1,298 @@
+import { createHmac } from 'node:crypto';
+import { OutboundPolicy } from 'src/common/http/outbound-url';
+import { UsageSamplerJob } from 'src/modules/usage/usage-sampler.job';
+import { MAX_ATTEMPTS } from 'src/modules/webhooks/webhook-delivery.job';
+import { WebhookDeliveryJob } from 'src/modules/webhooks/webhook-delivery.job';
+import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
+import { createUser } from 'test/factories/user.factory';
+import { signIn } from 'test/utils/auth';
+import { MINUTE } from 'test/utils/fake-clock';
+import { eggFixtureFiles } from 'test/utils/fixtures';
+import { addSimNode, SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
+import { dbKinds } from 'test/utils/test-db';
+import { WebhookReceiver } from 'test/utils/webhook-receiver';
+
+const hasPaper = eggFixtureFiles().includes('egg-paper.json');
+
+/**
+ * Webhooks (docs/webhooks.md) against a local receiver: signed bodies and their retries, Discord
+ * embeds, a server's own webhooks and who may manage them, and the alerts the usage sampler raises
+ * from what the Wings simulator does (crashes, a node going silent and coming back).
+ */
+(hasPaper ? describe : describe.skip).each(dbKinds(['postgres', 'pglite']))('webhooks (%s)', (db) => {
+  let p: SimPanel;
+  let rx: WebhookReceiver;
+  let server: { id: string; uuid: string };
+
+  const job = () => p.t.app.get(WebhookDeliveryJob);
+  const sampler = () => p.t.app.get(UsageSamplerJob);
+  const createHook = async (body: Record<string, unknown>) => (await p.admin('post', '/api/admin/webhooks').send(body).expect(201)).body.data;
+
+  beforeAll(async () => {
+    rx = new WebhookReceiver();
+    await rx.start();
+    p = await startSimPanel(db, { overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }] });
+    server = await p.createServer({ name: 'Hooked' });
+    await p.installed(server.id);
+  });
+
+  afterAll(async () => {
+    await p?.close();
+    await rx?.close();
+  });
+
+  describe('administrator webhooks', () => {
+    it('should make a secret when none is given, show it once, and never list it', async () => {
+      const hook = await createHook({ name: 'Ops', kind: 'http', url: rx.url('/once'), events: ['server.suspended'] });
+      expect(hook).toMatchObject({ name: 'Ops', kind: 'http', url: rx.url('/once'), events: ['server.suspended'], enabled: true, hasSecret: true, serverId: null });
+      expect(hook.secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
+      const listed = (await p.admin('get', '/api/admin/webhooks').expect(200)).body;
+      expect(listed.data.find((h: { id: string }) => h.id === hook.id)).not.toHaveProperty('secret');
+      const viewed = (await p.admin('get', `/api/admin/webhooks/${hook.id}`).expect(200)).body.data;
+      expect(viewed).not.toHaveProperty('secret');
+      expect(JSON.stringify(viewed)).not.toContain(hook.secret);
+      // A chosen secret is not echoed back; a rotated one is shown once.
+      const chosen = (await p.admin('patch', `/api/admin/webhooks/${hook.id}`).send({ secret: 'x'.repeat(20) }).expect(200)).body.data;
+      expect(chosen).not.toHaveProperty('secret');
+      const rotated = (await p.admin('patch', `/api/admin/webhooks/${hook.id}`).send({ rotateSecret: true }).expect(200)).body.data;
+      expect(rotated.secret).toMatch(/^whsec_/);
+      await p.admin('delete', `/api/admin/webhooks/${hook.id}`).expect(204);
+      await p.admin('get', `/api/admin/webhooks/${hook.id}`).expect(404);
+    });
+
+    it('should refuse bad bodies with the field at fault, and keep nothing', async () => {
+      const before = (await p.admin('get', '/api/admin/webhooks').expect(200)).body.meta.pagination.total;
+      const cases: [Record<string, unknown>, string][] = [
+        [{ name: 'x', kind: 'slack', url: rx.url('/x'), events: ['*'] }, 'VALIDATION_FAILED'],
+        [{ name: 'x', kind: 'http', url: rx.url('/x'), events: ['server.exploded'] }, 'VALIDATION_FAILED'],
+        [{ name: 'x', kind: 'http', url: rx.url('/x'), events: [] }, 'VALIDATION_FAILED'],
+        [{ name: 'x', kind: 'http', url: 'ftp://example.com/x', events: ['*'] }, 'OUTBOUND_URL_REFUSED'],
+        [{ name: 'x', kind: 'http', url: 'http://user:pw@example.com/x', events: ['*'] }, 'OUTBOUND_URL_REFUSED'],
+        [{ name: 'x', kind: 'http', url: rx.url('/x'), events: ['*'], secret: 'short' }, 'VALIDATION_FAILED'],
+        [{ name: 'x', kind: 'discord', url: rx.url('/x'), events: ['*'], secret: 'y'.repeat(20) }, 'VALIDATION_FAILED'],
+      ];
+      for (const [body, code] of cases) {
+        const res = await p.admin('post', '/api/admin/webhooks').send(body);
+        expect([body, res.status, res.body.code]).toEqual([body, 400, code]);
+      }
+      expect((await p.admin('get', '/api/admin/webhooks').expect(200)).body.meta.pagination.total).toBe(before);
+      await p.admin('get', '/api/admin/webhooks/abc').expect(404);
+    });
+
+    it('should sign each body, retry a failing receiver with backoff, and log every attempt', async () => {
+      const hook = await createHook({ name: 'Signed', kind: 'http', url: rx.url('/signed'), events: ['server.suspended', 'server.unsuspended'] });
+      rx.failFirst('/signed', 2);
+      await p.admin('post', `/api/admin/servers/${server.id}/suspend`).expect(200);
+      await job().drain();
+      p.t.clock.advance(9_000);
+      await job().drain(); // not due yet: the first retry waits 10 s
+      expect(rx.at('/signed')).toHaveLength(1);
+      p.t.clock.advance(2_000);
+      await job().drain();
+      p.t.clock.advance(31_000);
+      await job().drain();
+      const got = rx.at('/signed');
+      expect(got.map((r) => r.status)).toEqual([500, 500, 200]);
+      // The same delivery each time, each signed with its own timestamp.
+      expect(new Set(got.map((r) => r.headers['x-hatchery-delivery'])).size).toBe(1);
+      for (const r of got) {
+        const timestamp = String(r.headers['x-hatchery-timestamp']);
+        expect(r.headers['x-hatchery-signature']).toBe(`sha256=${createHmac('sha256', hook.secret).update(`${timestamp}.${r.body}`).digest('hex')}`);
+        expect(r.headers['x-hatchery-event']).toBe('server.suspended');
+        expect(r.headers['content-type']).toBe('application/json');
+      }
+      expect(got[2].json).toEqual({
+        id: got[2].headers['x-hatchery-delivery'],
+        event: 'server.suspended',
+        timestamp: expect.any(String),
+        server: { id: server.id, uuid: server.uuid, name: 'Hooked', nodeId: p.nodeId },
+        node: { id: p.nodeId, name: 'sim' },
+        data: {},
+      });
+      const deliveries = (await p.admin('get', `/api/admin/webhooks/${hook.id}/deliveries`).expect(200)).body.data;
+      expect(deliveries).toHaveLength(1);
+      expect(deliveries[0]).toMatchObject({ event: 'server.suspended', status: 'delivered', test: false, nextAttemptAt: null });
+      expect(deliveries[0].attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 500, 200]);
+      expect(deliveries[0].attempts[0].error).toBe('receiver is failing on purpose');
+      // Suspending again changes nothing, and tells nobody.
+      await p.admin('post', `/api/admin/servers/${server.id}/suspend`).expect(200);
+      await p.admin('post', `/api/admin/servers/${server.id}/unsuspend`).expect(200);
+      await job().drain();
+      expect(rx.eventsAt('/signed')).toEqual(['server.suspended', 'server.unsuspended']);
+    });
+
+    it('should give a delivery up after the last retry, about an hour on', async () => {
+      const hook = await createHook({ name: 'Down', kind: 'http', url: rx.url('/down'), events: ['user.created'] });
+      rx.failFirst('/down', Infinity);
+      await createUser(p.t.app);
+      await p.admin('post', '/api/admin/users').send({ username: 'hooked', email: 'hooked@example.test', password: 'a long enough password 1' }).expect(201);
+      let waited = 0;
+      for (let i = 0; i < 20; i++) {
+        await job().drain();
+        p.t.clock.advance(10 * MINUTE);
+        waited += 10;
+      }
+      const [delivery] = (await p.admin('get', `/api/admin/webhooks/${hook.id}/deliveries`).expect(200)).body.data;
+      expect(delivery).toMatchObject({ event: 'user.created', status: 'failed', nextAttemptAt: null });
+      expect(delivery.attempts).toHaveLength(MAX_ATTEMPTS);
+      const span = Date.parse(delivery.attempts.at(-1).at) - Date.parse(delivery.attempts[0].at);
+      expect(span).toBeGreaterThan(60 * MINUTE);
+      expect(span).toBeLessThan(waited * MINUTE);
+      expect(delivery.payload).toMatchObject({ event: 'user.created', data: { username: 'hooked', email: 'hooked@example.test', admin: false } });
+    });
+
+    it('should send Discord an embed, and hide the token of its URL', async () => {
+      const hook = await createHook({ name: 'Discord', kind: 'discord', url: rx.url('/api/webhooks/123/s3cr3t-token'), events: ['server.unsuspended'] });
+      expect(hook).toMatchObject({ url: rx.url('/api/webhooks/123/…'), hasSecret: false });
+      expect(hook).not.toHaveProperty('secret');
+      await p.admin('post', `/api/admin/servers/${server.id}/suspend`).expect(200);
+      await p.admin('post', `/api/admin/servers/${server.id}/unsuspend`).expect(200);
+      await job().drain();
+      const [got] = rx.at('/api/webhooks/123/s3cr3t-token');
+      expect(got.headers['x-hatchery-signature']).toBeUndefined();
+      expect(got.json).toEqual({
+        username: 'Hatchery',
+        embeds: [
+          {
+            title: 'Server unsuspended',
+            color: expect.any(Number),
+            timestamp: expect.any(String),
+            fields: [
+              { name: 'Server', value: `Hooked (${server.uuid.slice(0, 8)})`, inline: true },
+              { name: 'Node', value: 'sim', inline: true },
+            ],
+            footer: { text: 'server.unsuspended' },
+          },
+        ],
+      });
+      // The audit log names the webhook without the token either.
+      const audit = (await p.admin('get', '/api/admin/audit-logs?action=webhook.created').expect(200)).body;
+      expect(JSON.stringify(audit)).not.toContain('s3cr3t-token');
+    });
+  });
+
+  describe("a server's own webhooks", () => {
+    const base = () => `/api/client/servers/${server.uuid}/webhooks`;
+
+    it('should let the owner add one for the server events only, send a test at once, and keep others out', async () => {
+      const refused = await p.asOwner('post', base()).send({ name: 'Mine', kind: 'http', url: rx.url('/mine'), events: ['node.down'] }).expect(400);
+      expect(refused.body).toMatchObject({ code: 'WEBHOOK_EVENT_NOT_ALLOWED', details: [{ field: 'events' }] });
+      const hook = (await p.asOwner('post', base()).send({ name: 'Mine', kind: 'http', url: rx.url('/mine'), events: ['*'] }).expect(201)).body.data;
+      expect(hook).toMatchObject({ serverId: server.id, events: ['*'] });
+
+      const test = (await p.asOwner('post', `${base()}/${hook.id}/test`).expect(200)).body.data;
+      expect(test).toMatchObject({ event: 'webhook.test', status: 'delivered', test: true, attempts: [{ statusCode: 200, error: null }] });
+      expect(rx.at('/mine')[0].json).toMatchObject({ event: 'webhook.test', server: { uuid: server.uuid } });
+
+      // An administrator's webhook is not the server's, and the server's is not the admin list's.
+      const admins = (await p.admin('get', '/api/admin/webhooks').expect(200)).body.data as { id: string }[];
+      expect(admins.map((h) => h.id)).not.toContain(hook.id);
+      await p.asOwner('get', `${base()}/${admins[0].id}`).expect(404);
+      await p.admin('get', `/api/admin/webhooks/${hook.id}`).expect(404);
+
+      const { user, as: subuser } = await p.newUser();
+      await p.asOwner('post', `/api/client/servers/${server.uuid}/users`).send({ email: user.email, permissions: ['server.view'] }).expect(201);
+      expect((await subuser('get', base())).status).toBe(403);
+      await p.asOwner('post', `/api/client/servers/${server.uuid}/users/${user.id}`).send({ permissions: ['server.view', 'server.webhook'] }).expect(200);
+      expect((await subuser('get', base()).expect(200)).body.data.map((h: { id: string }) => h.id)).toEqual([hook.id]);
+      const { as: stranger } = await p.newUser();
+      await stranger('get', base()).expect(404);
+
+      // The server's webhook hears its server's events, and the activity log says who changed it.
+      await p.admin('post', `/api/admin/servers/${server.id}/suspend`).expect(200);
+      await p.admin('post', `/api/admin/servers/${server.id}/unsuspend`).expect(200);
+      await job().drain();
+      expect(rx.eventsAt('/mine')).toEqual(['webhook.test', 'server.suspended', 'server.unsuspended']);
+      const activity = (await p.asOwner('get', `/api/client/servers/${server.uuid}/activity`).expect(200)).body.data as { event: string }[];
+      expect(activity.map((a) => a.event)).toContain('server.webhook.create');
+    });
+  });
+
+  describe('alerts', () => {
+    it('should send one server.crashed per 10 minutes and one server.crash_loop for three crashes', async () => {
+      await createHook({ name: 'Crashes', kind: 'http', url: rx.url('/crashes'), events: ['server.crashed', 'server.crash_loop'] });
+      await p.asOwner('post', `/api/client/servers/${server.uuid}/power`).send({ action: 'start' }).expect(200);
+      await waitFor(() => p.sim.servers.get(server.uuid)?.state === 'running');
+      const pass = async () => {
+        const outcome = await sampler().sample();
+        p.t.clock.advance(MINUTE);
+        return outcome;
+      };
+      await pass();
+      let crashes = 0;
+      for (let i = 0; i < 3; i++) {
+        p.sim.crash(server.uuid);
+        // Wings restarts a crashed server, unless it crashed less than 60 s before: start it then.
+        await waitFor(() => ['running', 'offline'].includes(p.sim.servers.get(server.uuid)?.state ?? ''));
+        if (p.sim.servers.get(server.uuid)?.state === 'offline') {
+          await pass();
+          await p.asOwner('post', `/api/client/servers/${server.uuid}/power`).send({ action: 'start' }).expect(200);
+          await waitFor(() => p.sim.servers.get(server.uuid)?.state === 'running');
+        }
+        crashes += (await pass())!.crashes;
+        crashes += (await pass())!.crashes;
+      }
+      expect(crashes).toBe(3);
+      await job().drain();
+      // Delivered side by side: in either order.
+      expect(rx.eventsAt('/crashes').sort()).toEqual(['server.crash_loop', 'server.crashed']);
+      expect(rx.at('/crashes').find((r) => r.json.event === 'server.crash_loop')!.json).toMatchObject({ server: { uuid: server.uuid }, data: { crashesInLast10Minutes: 3 } });
+      expect(rx.at('/crashes').find((r) => r.json.event === 'server.crashed')!.json).toMatchObject({ data: { crashesInLast10Minutes: 1 } });
+
+      // A stop someone asked for is no crash.
+      await p.asOwner('post', `/api/client/servers/${server.uuid}/power`).send({ action: 'stop' }).expect(200);
+      await waitFor(() => p.sim.servers.get(server.uuid)?.state === 'offline');
+      expect((await pass())!.crashes + (await pass())!.crashes).toBe(0);
+    });
+
+    it('should send node.down after two silent minutes, once, then node.up when it answers', async () => {
+      await createHook({ name: 'Nodes', kind: 'http', url: rx.url('/nodes'), events: ['node.down', 'node.up'] });
+      const other = await addSimNode(p, 'flaky', '25600-25601');
+      const pass = async () => {
+        await sampler().sample();
+        p.t.clock.advance(MINUTE);
+      };
+      await pass();
+      await other.sim.stop();
+      for (let i = 0; i < 5; i++) {
+        await pass();
+      }
+      await job().drain();
+      expect(rx.eventsAt('/nodes')).toEqual(['node.down']);
+      expect(rx.at('/nodes')[0].json).toMatchObject({ event: 'node.down', server: null, node: { id: other.nodeId, name: 'flaky' } });
+      await other.sim.start();
+      await pass();
+      await pass();
+      await job().drain();
+      expect(rx.eventsAt('/nodes')).toEqual(['node.down', 'node.up']);
+      expect(rx.at('/nodes')[1].json).toMatchObject({ event: 'node.up', data: { downForSeconds: expect.any(Number) } });
+      await other.sim.stop();
+    });
+  });
+});
+
+/** Without OUTBOUND_ALLOW_PRIVATE, as in production: a webhook cannot point into the panel's network. */
+describe.each(dbKinds(['pglite']))('webhook addresses (%s)', (db) => {
+  let t: TestApp;
+  let cookie: string;
+
+  beforeAll(async () => {
+    t = await createTestApp({ db });
+    cookie = await signIn(t, (await createUser(t.app, { admin: true })).email);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('should refuse loopback, private, link-local and internal names, on create and update', async () => {
+    const as = (method: 'post' | 'patch', path: string) => t.http()[method](path).set('Cookie', cookie).set('Origin', TEST_ORIGIN);
+    for (const url of ['http://127.0.0.1:8080/x', 'http://10.0.0.5/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://metadata.google.internal/x', 'http://localhost/x']) {
+      const res = await as('post', '/api/admin/webhooks').send({ name: 'x', kind: 'http', url, events: ['*'] });
+      expect([url, res.status, res.body.code]).toEqual([url, 400, 'OUTBOUND_URL_REFUSED']);
+    }
+    const res = await as('post', '/api/admin/webhooks').send({ name: 'x', kind: 'http', url: 'http://93.184.215.14/x', events: ['*'] }).expect(201);
+    const patched = await as('patch', `/api/admin/webhooks/${res.body.data.id}`).send({ url: 'http://192.168.1.1/x' });
+    expect([patched.status, patched.body.code]).toEqual([400, 'OUTBOUND_URL_REFUSED']);
+  });
+});
