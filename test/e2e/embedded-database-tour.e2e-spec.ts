@@ -21,6 +21,8 @@ import { listRoutes } from 'test/utils/routes';
 import { createPterodactylKey, PTERODACTYL_ACCEPT } from 'test/utils/pterodactyl';
 import { addSimNode, SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { UsageSamplerJob } from 'src/modules/usage/usage-sampler.job';
+import { WebhookDeliveryJob } from 'src/modules/webhooks/webhook-delivery.job';
+import { WebhookReceiver } from 'test/utils/webhook-receiver';
 import { startTestS3 } from 'test/utils/s3-server';
 import { SmtpSink } from 'test/utils/smtp-sink';
 
@@ -294,6 +296,27 @@ const TOUR_METRICS_TOKEN = 'tour-metrics-token-0123456789';
     expect((await admin('delete', `/api/admin/nodes/${p().nodeId}`).expect(409)).body.code).toBe('NODE_HAS_SERVERS');
     expect((await admin('delete', `/api/admin/eggs/${p().eggId}`).expect(409)).body.code).toBe('EGG_IN_USE');
     await admin('delete', `/api/admin/servers/${server.id}`).expect(204);
+
+    // Webhooks: an administrator's hears the deletion above, delivered by the job to a local receiver.
+    const rx = new WebhookReceiver();
+    await rx.start();
+    try {
+      const hook = data(await admin('post', '/api/admin/webhooks').send({ name: 'Tour', kind: 'http', url: rx.url('/tour'), events: ['server.deleted'] }).expect(201));
+      await admin('get', '/api/admin/webhooks').expect(200);
+      await admin('patch', `/api/admin/webhooks/${hook.id}`).send({ events: ['server.created', 'server.deleted'] }).expect(200);
+      expect(data(await admin('post', `/api/admin/webhooks/${hook.id}/test`).expect(200))).toMatchObject({ status: 'delivered' });
+      const doomed = await p().createServer({ name: 'Tour doomed' });
+      await p().installed(doomed.id);
+      await admin('delete', `/api/admin/servers/${doomed.id}`).expect(204);
+      await p().t.app.get(WebhookDeliveryJob).drain();
+      // Due deliveries go out side by side: in any order.
+      expect(rx.eventsAt('/tour').sort()).toEqual(['server.created', 'server.deleted', 'webhook.test']);
+      expect((data(await admin('get', `/api/admin/webhooks/${hook.id}/deliveries`).expect(200)) as { status: string }[]).map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered']);
+      await admin('get', `/api/admin/webhooks/${hook.id}`).expect(200);
+      await admin('delete', `/api/admin/webhooks/${hook.id}`).expect(204);
+    } finally {
+      await rx.close();
+    }
 
     const busy = (data(await admin('get', '/api/admin/database-hosts').expect(200)) as { id: string; databases: number }[]).find((h) => h.databases > 0)!;
     expect((await admin('delete', `/api/admin/database-hosts/${busy.id}`).expect(409)).body.code).toBe('DATABASE_HOST_HAS_DATABASES');

@@ -1,4 +1,5 @@
 import { DataSource } from 'typeorm';
+import { createUser } from 'test/factories/user.factory';
 import { createTestApp, TestApp } from 'test/utils/create-test-app';
 import { createTestDatabase, dbKinds } from 'test/utils/test-db';
 
@@ -28,6 +29,25 @@ describe.each(dbKinds(['postgres', 'pglite']))('migrations match the entities (%
     expect(await dataSource.showMigrations()).toBe(true);
     await dataSource.runMigrations({ transaction: 'each' });
     expect((await dataSource.driver.createSchemaBuilder().log()).upQueries).toEqual([]);
+  });
+
+  it('should give the webhook scopes to admin keys that held every other scope, and to no other key', async () => {
+    const dataSource = t.app.get(DataSource);
+    const user = await createUser(t.app, { admin: true });
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    const all = ['servers.read', 'servers.write', 'users.read', 'users.write', 'nodes.read', 'nodes.write', 'eggs.read', 'eggs.write'];
+    for (const [identifier, permissions] of [['fullkey000000001', all], ['limitedkey000001', ['servers.read']]] as const) {
+      await dataSource.query(
+        `INSERT INTO api_key (identifier, user_id, name, key_hash, start, permissions, expires_at, created_at) VALUES ($1, $2, $1, $3, 'abcdef', $4, now() + interval '1 day', now())`,
+        [identifier, user.id, identifier.padEnd(64, '0'), permissions],
+      );
+    }
+    await dataSource.runMigrations({ transaction: 'each' });
+    const rows = await dataSource.query<{ identifier: string; permissions: string[] }[]>(`SELECT identifier, permissions FROM api_key WHERE identifier LIKE '%key0000%' ORDER BY identifier`);
+    expect(rows).toEqual([
+      { identifier: 'fullkey000000001', permissions: [...all, 'webhooks.read', 'webhooks.write'] },
+      { identifier: 'limitedkey000001', permissions: ['servers.read'] },
+    ]);
   });
 
   if (db === 'postgres') {

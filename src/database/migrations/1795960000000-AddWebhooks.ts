@@ -16,9 +16,13 @@ export class AddWebhooks1795960000000 implements MigrationInterface {
         await queryRunner.query(`ALTER TABLE "webhook" ADD CONSTRAINT "FK_webhook_server" FOREIGN KEY ("server_id") REFERENCES "server"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE "webhook_delivery" ADD CONSTRAINT "FK_webhook_delivery_webhook" FOREIGN KEY ("webhook_id") REFERENCES "webhook"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
         await queryRunner.query(`ALTER TABLE "webhook_delivery_attempt" ADD CONSTRAINT "FK_webhook_delivery_attempt_delivery" FOREIGN KEY ("delivery_id") REFERENCES "webhook_delivery"("id") ON DELETE CASCADE ON UPDATE NO ACTION`);
+        // A key that held every admin scope keeps holding every one, the two new ones included: it is
+        // not "limited" now (which would bar it from managing credentials).
+        await queryRunner.query(`UPDATE "api_key" SET "permissions" = "permissions" || ARRAY['webhooks.read', 'webhooks.write'] WHERE "permissions" @> ARRAY['servers.read', 'servers.write', 'users.read', 'users.write', 'nodes.read', 'nodes.write', 'eggs.read', 'eggs.write']`);
     }
 
     public async down(queryRunner: QueryRunner): Promise<void> {
+        await queryRunner.query(`UPDATE "api_key" SET "permissions" = array_remove(array_remove("permissions", 'webhooks.read'), 'webhooks.write')`);
         await queryRunner.query(`ALTER TABLE "webhook_delivery_attempt" DROP CONSTRAINT "FK_webhook_delivery_attempt_delivery"`);
         await queryRunner.query(`ALTER TABLE "webhook_delivery" DROP CONSTRAINT "FK_webhook_delivery_webhook"`);
         await queryRunner.query(`ALTER TABLE "webhook" DROP CONSTRAINT "FK_webhook_server"`);

@@ -44,6 +44,9 @@ const GROUPS: readonly [ServerPermission, readonly string[]][] = [
   ['server.settings.rename', ['settings.rename']],
   ['server.settings.reinstall', ['settings.reinstall']],
   ['server.activity.read', ['activity.read']],
+  // Hatchery's own: Pterodactyl has no webhooks. Named in its style so a subuser edited through the
+  // Pterodactyl API keeps it.
+  ['server.webhook', ['webhook.manage']],
 ];
 
 /** Pterodactyl's permission catalogue (`GET /permissions`), with its descriptions shortened to what Hatchery grants. */
@@ -85,6 +88,7 @@ export const PTERODACTYL_PERMISSIONS: Record<string, { description: string; keys
   },
   settings: { description: "The server's settings.", keys: { rename: 'Rename the server.', reinstall: 'Reinstall the server.' } },
   activity: { description: "The server's activity log.", keys: { read: 'View the activity log.' } },
+  webhook: { description: "The server's webhooks (Hatchery's own).", keys: { manage: "Add, change and remove the server's webhooks and see their deliveries." } },
 };
 
 /** Pterodactyl names → the Hatchery permissions they grant together (unknown or incomplete groups dropped). */
