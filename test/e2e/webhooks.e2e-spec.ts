@@ -1,4 +1,6 @@
 import { createHmac } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { OutboundPolicy } from 'src/common/http/outbound-url';
 import { UsageSamplerJob } from 'src/modules/usage/usage-sampler.job';
 import { MAX_ATTEMPTS } from 'src/modules/webhooks/webhook-delivery.job';
@@ -32,7 +34,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     rx = new WebhookReceiver();
     await rx.start();
     p = await startSimPanel(db, { overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }] });
-    server = await p.createServer({ name: 'Hooked' });
+    server = await p.createServer({ name: 'Hooked', backup_limit: 2 });
     await p.installed(server.id);
   });
 
@@ -243,6 +245,52 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
       await p.asOwner('post', `/api/client/servers/${server.uuid}/power`).send({ action: 'stop' }).expect(200);
       await waitFor(() => p.sim.servers.get(server.uuid)?.state === 'offline');
       expect((await pass())!.crashes + (await pass())!.crashes).toBe(0);
+    });
+
+    it('should send node.disk_high once when the servers fill 90 % of the node, and again only after it fell under 85 %', async () => {
+      await createHook({ name: 'Disk', kind: 'http', url: rx.url('/disk'), events: ['node.disk_high'] });
+      const root = p.sim.servers.get(server.uuid)!.fs.root;
+      await mkdir(root, { recursive: true });
+      const used = async () => (await p.sim.servers.get(server.uuid)!.utilization()).disk_bytes;
+      const fill = async (name: string, bytes: number) => writeFile(join(root, name), Buffer.alloc(bytes));
+      const pass = async () => {
+        await sampler().sample();
+        p.t.clock.advance(11 * MINUTE); // past the 10-minute alert window each time
+      };
+      // A 10 MiB node: at 95 % full, then 96 %, then down to 50 %, then 95 % again.
+      await p.admin('patch', `/api/admin/nodes/${p.nodeId}`).send({ disk: 10 }).expect(200);
+      const MIB = 1024 * 1024;
+      await fill('big.bin', Math.round(9.5 * MIB) - (await used()));
+      await pass();
+      await fill('more.bin', Math.round(0.1 * MIB));
+      await pass();
+      await job().drain();
+      expect(rx.eventsAt('/disk')).toEqual(['node.disk_high']);
+      expect(rx.at('/disk')[0].json).toMatchObject({ node: { id: p.nodeId }, data: { diskBytes: 10 * MIB, percent: expect.any(Number) } });
+      await rm(join(root, 'big.bin'));
+      await pass();
+      await fill('big.bin', Math.round(9.5 * MIB) - (await used()));
+      await pass();
+      await job().drain();
+      expect(rx.eventsAt('/disk')).toEqual(['node.disk_high', 'node.disk_high']);
+      await rm(join(root, 'big.bin'));
+      await rm(join(root, 'more.bin'));
+      await p.admin('patch', `/api/admin/nodes/${p.nodeId}`).send({ disk: 100000 }).expect(200);
+    });
+
+    it('should tell a server\'s webhook that its backup completed', async () => {
+      const hook = (
+        await p
+          .asOwner('post', `/api/client/servers/${server.uuid}/webhooks`)
+          .send({ name: 'Backups', kind: 'http', url: rx.url('/backups'), events: ['backup.completed', 'backup.failed'] })
+          .expect(201)
+      ).body.data;
+      const backup = (await p.asOwner('post', `/api/client/servers/${server.uuid}/backups`).send({ name: 'Nightly' }).expect(201)).body.data;
+      await waitFor(async () => (await p.asOwner('get', `/api/client/servers/${server.uuid}/backups/${backup.id}`).expect(200)).body.data.status === 'successful');
+      await job().drain();
+      expect(rx.eventsAt('/backups')).toEqual(['backup.completed']);
+      expect(rx.at('/backups')[0].json).toMatchObject({ server: { uuid: server.uuid }, data: { name: 'Nightly', bytes: expect.any(Number) } });
+      await p.asOwner('delete', `/api/client/servers/${server.uuid}/webhooks/${hook.id}`).expect(204);
     });
 
     it('should send node.down after two silent minutes, once, then node.up when it answers', async () => {
