@@ -4,6 +4,7 @@ import { IntervalJob } from 'src/common/background/interval-job';
 import { Clock } from 'src/common/clock';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { AppException } from 'src/common/errors/app.exception';
+import { CommonError } from 'src/common/errors/error-codes';
 import { OutboundPolicy, postPublic } from 'src/common/http/outbound-url';
 import { AppConfigService } from 'src/config/app-config.service';
 import type { WebhookEntity } from 'src/modules/webhooks/webhook.entity';
@@ -70,7 +71,7 @@ export class WebhookDeliveryJob extends IntervalJob {
       const queue = [...batch];
       const worker = async (): Promise<void> => {
         for (let next = queue.shift(); next; next = queue.shift()) {
-          await this.attempt(next, hooks.get(next.webhookId));
+          await this.attemptLogged(next, hooks.get(next.webhookId));
         }
       };
       await Promise.all(Array.from({ length: Math.min(CONCURRENT, queue.length) }, worker));
@@ -87,8 +88,17 @@ export class WebhookDeliveryJob extends IntervalJob {
     if (!claimed) {
       return false;
     }
-    await this.attempt(claimed, (await this.repo.findByIds([claimed.webhookId]))[0]);
+    await this.attemptLogged(claimed, (await this.repo.findByIds([claimed.webhookId]))[0]);
     return true;
+  }
+
+  /** One delivery's attempt; a failure of the panel's own (its webhook deleted meanwhile) is logged, and the others go on. */
+  private async attemptLogged(delivery: ClaimedDelivery, hook: WebhookEntity | undefined): Promise<void> {
+    try {
+      await this.attempt(delivery, hook);
+    } catch (e) {
+      this.logger.error(`Webhook delivery ${delivery.uuid} could not be sent or recorded: ${e instanceof Error ? e.message : String(e)}`);
+    }
   }
 
   private async attempt(delivery: ClaimedDelivery, hook: WebhookEntity | undefined): Promise<void> {
@@ -97,12 +107,13 @@ export class WebhookDeliveryJob extends IntervalJob {
       await this.repo.abandon(delivery.id, started);
       return;
     }
-    const secret = hook.kind === 'http' && hook.secret ? this.secrets.open(hook.secret, sealContext(hook.id)) : null;
-    const request = webhookRequest(hook.kind, delivery.payload as unknown as WebhookPayload, secret, started);
     let statusCode: number | null = null;
     let error: string | null = null;
     const t0 = performance.now();
     try {
+      // A secret sealed under another APP_KEY cannot be opened: the attempt fails with that said, not the job.
+      const secret = hook.kind === 'http' && hook.secret ? this.openSecret(hook) : null;
+      const request = webhookRequest(hook.kind, delivery.payload as unknown as WebhookPayload, secret, started);
       const answer = await postPublic(hook.url, request.body, { policy: this.policy, timeoutMs: TIMEOUT_MS, headers: request.headers, keepBytes: 300 });
       statusCode = answer.status;
       if (statusCode < 200 || statusCode > 299) {
@@ -123,6 +134,14 @@ export class WebhookDeliveryJob extends IntervalJob {
     );
     if (!delivered) {
       this.logger.warn(`Webhook ${hook.id} delivery ${delivery.uuid} attempt ${delivery.attempts} failed: ${statusCode ?? error}`);
+    }
+  }
+
+  private openSecret(hook: WebhookEntity): string {
+    try {
+      return this.secrets.open(hook.secret!, sealContext(hook.id));
+    } catch {
+      throw new AppException(CommonError.INTERNAL_ERROR, { message: "The webhook's secret cannot be opened (was APP_KEY changed?); set a new one" });
     }
   }
 }
