@@ -1,10 +1,12 @@
 import { spawnSync } from 'node:child_process';
+import { OutboundPolicy } from 'src/common/http/outbound-url';
 import { UsageSamplerJob } from 'src/modules/usage/usage-sampler.job';
 import { createTestApp } from 'test/utils/create-test-app';
 import { eggFixtureFiles } from 'test/utils/fixtures';
 import { SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 import { isCi } from 'test/setup/test-env';
+import { WebhookReceiver } from 'test/utils/webhook-receiver';
 
 const TOKEN = 'metrics-scrape-token-for-tests';
 const MIB = 1024 * 1024;
@@ -60,7 +62,10 @@ describe('GET /metrics without METRICS_TOKEN (pglite)', () => {
   const scrape = () => p.t.http().get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
 
   beforeAll(async () => {
-    p = await startSimPanel(db, { env: { METRICS_TOKEN: TOKEN, METRICS_PER_SERVER: String(perServer) } });
+    p = await startSimPanel(db, {
+      env: { METRICS_TOKEN: TOKEN, METRICS_PER_SERVER: String(perServer) },
+      overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }],
+    });
     server = await p.createServer({ memory: 1024, disk: 2048 });
     await p.installed(server.id);
     await p.asOwner('post', `/api/client/servers/${server.uuid}/power`).send({ action: 'start' }).expect(200);
@@ -113,6 +118,23 @@ describe('GET /metrics without METRICS_TOKEN (pglite)', () => {
     await p.asOwner('post', `${base}/${schedule.id}/tasks`).send({ action: 'command', payload: 'say hi', time_offset: 0 }).expect(201);
     await p.asOwner('post', `${base}/${schedule.id}/run`).expect(202);
     await waitFor(async () => sample((await scrape().expect(200)).text, 'hatchery_schedule_runs_total', { outcome: 'completed' }) === 1);
+  });
+
+  it('should count webhook attempts by outcome', async () => {
+    const rx = new WebhookReceiver();
+    await rx.start();
+    try {
+      const hook = (await p.admin('post', '/api/admin/webhooks').send({ name: 'metrics', kind: 'http', url: rx.url('/m'), events: ['*'] }).expect(201)).body.data;
+      rx.failFirst('/m', 1);
+      // A test is tried once: failed, then delivered.
+      await p.admin('post', `/api/admin/webhooks/${hook.id}/test`).expect(200);
+      await p.admin('post', `/api/admin/webhooks/${hook.id}/test`).expect(200);
+      const text = (await scrape().expect(200)).text;
+      expect([sample(text, 'hatchery_webhook_attempts_total', { outcome: 'failed' }), sample(text, 'hatchery_webhook_attempts_total', { outcome: 'delivered' })]).toEqual([1, 1]);
+      await p.admin('delete', `/api/admin/webhooks/${hook.id}`).expect(204);
+    } finally {
+      await rx.close();
+    }
   });
 
   (promtool ? it : it.skip)("should pass promtool's checks", async () => {

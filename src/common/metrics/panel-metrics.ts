@@ -51,6 +51,13 @@ export class PanelMetrics {
     registers: [this.registry],
   });
 
+  private readonly webhookAttempts = new Counter({
+    name: 'hatchery_webhook_attempts_total',
+    help: 'Webhook delivery attempts, by outcome (delivered, retrying, failed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+
   constructor(config: AppConfigService) {
     this.enabled = config.metrics.token !== null;
     if (this.enabled) {
@@ -79,6 +86,13 @@ export class PanelMetrics {
   scheduleRun(outcome: 'completed' | 'failed' | 'interrupted' | 'skipped'): void {
     if (this.enabled) {
       this.scheduleRuns.inc({ outcome });
+    }
+  }
+
+  /** One attempt of a webhook delivery: delivered, to be tried again, or given up. */
+  webhookAttempt(outcome: 'delivered' | 'retrying' | 'failed'): void {
+    if (this.enabled) {
+      this.webhookAttempts.inc({ outcome });
     }
   }
 }

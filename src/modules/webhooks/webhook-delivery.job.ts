@@ -6,6 +6,7 @@ import { SecretBox } from 'src/common/crypto/secret-box';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { OutboundPolicy, postPublic } from 'src/common/http/outbound-url';
+import { PanelMetrics } from 'src/common/metrics/panel-metrics';
 import { AppConfigService } from 'src/config/app-config.service';
 import type { WebhookEntity } from 'src/modules/webhooks/webhook.entity';
 import { webhookRequest, WebhookPayload } from 'src/modules/webhooks/webhook-payload';
@@ -43,6 +44,7 @@ export class WebhookDeliveryJob extends IntervalJob {
     private readonly secrets: SecretBox,
     private readonly policy: OutboundPolicy,
     private readonly clock: Clock,
+    private readonly metrics: PanelMetrics,
     config: AppConfigService,
     registry: SchedulerRegistry,
   ) {
@@ -132,6 +134,7 @@ export class WebhookDeliveryJob extends IntervalJob {
         ? { status: delivered ? 'delivered' : 'failed', finishedAt }
         : { status: 'pending', nextAttemptAt: new Date(finishedAt.getTime() + RETRY_DELAYS_SECONDS[delivery.attempts - 1] * 1000) },
     );
+    this.metrics.webhookAttempt(delivered ? 'delivered' : last ? 'failed' : 'retrying');
     if (!delivered) {
       this.logger.warn(`Webhook ${hook.id} delivery ${delivery.uuid} attempt ${delivery.attempts} failed: ${statusCode ?? error}`);
     }
