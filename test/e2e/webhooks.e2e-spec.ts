@@ -72,6 +72,10 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
         [{ name: 'x', kind: 'http', url: 'http://user:pw@example.com/x', events: ['*'] }, 'OUTBOUND_URL_REFUSED'],
         [{ name: 'x', kind: 'http', url: rx.url('/x'), events: ['*'], secret: 'short' }, 'VALIDATION_FAILED'],
         [{ name: 'x', kind: 'discord', url: rx.url('/x'), events: ['*'], secret: 'y'.repeat(20) }, 'VALIDATION_FAILED'],
+        // Short enough as sent, too long once its host is in punycode.
+        [{ name: 'x', kind: 'http', url: `http://${'ü'.repeat(40)}.example/${'a'.repeat(1990)}`, events: ['*'] }, 'VALIDATION_FAILED'],
+        [{ name: 'x', kind: 'http', url: rx.url('/x'), events: null }, 'VALIDATION_FAILED'],
+        [{ name: '', kind: 'http', url: rx.url('/x'), events: ['*'] }, 'VALIDATION_FAILED'],
       ];
       for (const [body, code] of cases) {
         const res = await p.admin('post', '/api/admin/webhooks').send(body);

@@ -201,6 +201,10 @@ export class WebhooksService {
   }
 
   private async checkUrl(raw: string): Promise<string> {
+    // Normalising can lengthen it (an international name in punycode): the column holds 2048.
+    if (URL.canParse(raw) && new URL(raw).href.length > 2048) {
+      throw invalid('url', 'url must be shorter than or equal to 2048 characters');
+    }
     return (await assertPublicUrl(raw, this.policy)).href;
   }
 
