@@ -1,7 +1,7 @@
 import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ReceivedHook {
+interface ReceivedHook {
   path: string;
   headers: IncomingHttpHeaders;
   body: string;

@@ -42,6 +42,8 @@ import { Route as AppAdminServersSidRouteImport } from './routes/_app/admin/serv
 import { Route as AppAdminServersNewRouteImport } from './routes/_app/admin/servers.new'
 import { Route as AppAdminUsersIndexRouteImport } from './routes/_app/admin/users/index'
 import { Route as AppAdminUsersUidRouteImport } from './routes/_app/admin/users/$uid'
+import { Route as AppAdminWebhooksIndexRouteImport } from './routes/_app/admin/webhooks/index'
+import { Route as AppAdminWebhooksWebhookIdRouteImport } from './routes/_app/admin/webhooks/$webhookId'
 import { Route as AppServerIdIndexRouteImport } from './routes/_app/server/$id/index'
 import { Route as AppServerIdActivityRouteImport } from './routes/_app/server/$id/activity'
 import { Route as AppServerIdBackupsRouteImport } from './routes/_app/server/$id/backups'
@@ -57,6 +59,8 @@ import { Route as AppServerIdFilesIndexRouteImport } from './routes/_app/server/
 import { Route as AppServerIdFilesEditRouteImport } from './routes/_app/server/$id/files/edit'
 import { Route as AppServerIdSchedulesIndexRouteImport } from './routes/_app/server/$id/schedules/index'
 import { Route as AppServerIdSchedulesSidRouteImport } from './routes/_app/server/$id/schedules/$sid'
+import { Route as AppServerIdWebhooksIndexRouteImport } from './routes/_app/server/$id/webhooks/index'
+import { Route as AppServerIdWebhooksWebhookIdRouteImport } from './routes/_app/server/$id/webhooks/$webhookId'
 
 const AppRoute = AppRouteImport.update({
   id: '/_app',
@@ -222,6 +226,17 @@ const AppAdminUsersUidRoute = AppAdminUsersUidRouteImport.update({
   path: '/users/$uid',
   getParentRoute: () => AppAdminRoute,
 } as any)
+const AppAdminWebhooksIndexRoute = AppAdminWebhooksIndexRouteImport.update({
+  id: '/webhooks/',
+  path: '/webhooks/',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminWebhooksWebhookIdRoute =
+  AppAdminWebhooksWebhookIdRouteImport.update({
+    id: '/webhooks/$webhookId',
+    path: '/webhooks/$webhookId',
+    getParentRoute: () => AppAdminRoute,
+  } as any)
 const AppServerIdIndexRoute = AppServerIdIndexRouteImport.update({
   id: '/',
   path: '/',
@@ -299,6 +314,18 @@ const AppServerIdSchedulesSidRoute = AppServerIdSchedulesSidRouteImport.update({
   path: '/schedules/$sid',
   getParentRoute: () => AppServerIdRoute,
 } as any)
+const AppServerIdWebhooksIndexRoute =
+  AppServerIdWebhooksIndexRouteImport.update({
+    id: '/webhooks/',
+    path: '/webhooks/',
+    getParentRoute: () => AppServerIdRoute,
+  } as any)
+const AppServerIdWebhooksWebhookIdRoute =
+  AppServerIdWebhooksWebhookIdRouteImport.update({
+    id: '/webhooks/$webhookId',
+    path: '/webhooks/$webhookId',
+    getParentRoute: () => AppServerIdRoute,
+  } as any)
 
 export interface FileRoutesByFullPath {
   '/': typeof AppIndexRoute
@@ -328,6 +355,7 @@ export interface FileRoutesByFullPath {
   '/admin/servers/$sid': typeof AppAdminServersSidRoute
   '/admin/servers/new': typeof AppAdminServersNewRoute
   '/admin/users/$uid': typeof AppAdminUsersUidRoute
+  '/admin/webhooks/$webhookId': typeof AppAdminWebhooksWebhookIdRoute
   '/server/$id/activity': typeof AppServerIdActivityRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/databases': typeof AppServerIdDatabasesRoute
@@ -340,14 +368,17 @@ export interface FileRoutesByFullPath {
   '/admin/nodes/': typeof AppAdminNodesIndexRoute
   '/admin/servers/': typeof AppAdminServersIndexRoute
   '/admin/users/': typeof AppAdminUsersIndexRoute
+  '/admin/webhooks/': typeof AppAdminWebhooksIndexRoute
   '/server/$id/': typeof AppServerIdIndexRoute
   '/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
   '/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/server/$id/schedules/$sid': typeof AppServerIdSchedulesSidRoute
+  '/server/$id/webhooks/$webhookId': typeof AppServerIdWebhooksWebhookIdRoute
   '/admin/eggs/$eggId/': typeof AppAdminEggsEggIdIndexRoute
   '/server/$id/files/': typeof AppServerIdFilesIndexRoute
   '/server/$id/schedules/': typeof AppServerIdSchedulesIndexRoute
+  '/server/$id/webhooks/': typeof AppServerIdWebhooksIndexRoute
 }
 export interface FileRoutesByTo {
   '/$': typeof AppSplatRoute
@@ -373,6 +404,7 @@ export interface FileRoutesByTo {
   '/admin/servers/$sid': typeof AppAdminServersSidRoute
   '/admin/servers/new': typeof AppAdminServersNewRoute
   '/admin/users/$uid': typeof AppAdminUsersUidRoute
+  '/admin/webhooks/$webhookId': typeof AppAdminWebhooksWebhookIdRoute
   '/server/$id/activity': typeof AppServerIdActivityRoute
   '/server/$id/backups': typeof AppServerIdBackupsRoute
   '/server/$id/databases': typeof AppServerIdDatabasesRoute
@@ -385,14 +417,17 @@ export interface FileRoutesByTo {
   '/admin/nodes': typeof AppAdminNodesIndexRoute
   '/admin/servers': typeof AppAdminServersIndexRoute
   '/admin/users': typeof AppAdminUsersIndexRoute
+  '/admin/webhooks': typeof AppAdminWebhooksIndexRoute
   '/server/$id': typeof AppServerIdIndexRoute
   '/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
   '/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
   '/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/server/$id/schedules/$sid': typeof AppServerIdSchedulesSidRoute
+  '/server/$id/webhooks/$webhookId': typeof AppServerIdWebhooksWebhookIdRoute
   '/admin/eggs/$eggId': typeof AppAdminEggsEggIdIndexRoute
   '/server/$id/files': typeof AppServerIdFilesIndexRoute
   '/server/$id/schedules': typeof AppServerIdSchedulesIndexRoute
+  '/server/$id/webhooks': typeof AppServerIdWebhooksIndexRoute
 }
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
@@ -424,6 +459,7 @@ export interface FileRoutesById {
   '/_app/admin/servers/$sid': typeof AppAdminServersSidRoute
   '/_app/admin/servers/new': typeof AppAdminServersNewRoute
   '/_app/admin/users/$uid': typeof AppAdminUsersUidRoute
+  '/_app/admin/webhooks/$webhookId': typeof AppAdminWebhooksWebhookIdRoute
   '/_app/server/$id/activity': typeof AppServerIdActivityRoute
   '/_app/server/$id/backups': typeof AppServerIdBackupsRoute
   '/_app/server/$id/databases': typeof AppServerIdDatabasesRoute
@@ -436,14 +472,17 @@ export interface FileRoutesById {
   '/_app/admin/nodes/': typeof AppAdminNodesIndexRoute
   '/_app/admin/servers/': typeof AppAdminServersIndexRoute
   '/_app/admin/users/': typeof AppAdminUsersIndexRoute
+  '/_app/admin/webhooks/': typeof AppAdminWebhooksIndexRoute
   '/_app/server/$id/': typeof AppServerIdIndexRoute
   '/_app/admin/eggs/$eggId/script': typeof AppAdminEggsEggIdScriptRoute
   '/_app/admin/eggs/$eggId/variables': typeof AppAdminEggsEggIdVariablesRoute
   '/_app/server/$id/files/edit': typeof AppServerIdFilesEditRoute
   '/_app/server/$id/schedules/$sid': typeof AppServerIdSchedulesSidRoute
+  '/_app/server/$id/webhooks/$webhookId': typeof AppServerIdWebhooksWebhookIdRoute
   '/_app/admin/eggs/$eggId/': typeof AppAdminEggsEggIdIndexRoute
   '/_app/server/$id/files/': typeof AppServerIdFilesIndexRoute
   '/_app/server/$id/schedules/': typeof AppServerIdSchedulesIndexRoute
+  '/_app/server/$id/webhooks/': typeof AppServerIdWebhooksIndexRoute
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
@@ -475,6 +514,7 @@ export interface FileRouteTypes {
     | '/admin/servers/$sid'
     | '/admin/servers/new'
     | '/admin/users/$uid'
+    | '/admin/webhooks/$webhookId'
     | '/server/$id/activity'
     | '/server/$id/backups'
     | '/server/$id/databases'
@@ -487,14 +527,17 @@ export interface FileRouteTypes {
     | '/admin/nodes/'
     | '/admin/servers/'
     | '/admin/users/'
+    | '/admin/webhooks/'
     | '/server/$id/'
     | '/admin/eggs/$eggId/script'
     | '/admin/eggs/$eggId/variables'
     | '/server/$id/files/edit'
     | '/server/$id/schedules/$sid'
+    | '/server/$id/webhooks/$webhookId'
     | '/admin/eggs/$eggId/'
     | '/server/$id/files/'
     | '/server/$id/schedules/'
+    | '/server/$id/webhooks/'
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/$'
@@ -520,6 +563,7 @@ export interface FileRouteTypes {
     | '/admin/servers/$sid'
     | '/admin/servers/new'
     | '/admin/users/$uid'
+    | '/admin/webhooks/$webhookId'
     | '/server/$id/activity'
     | '/server/$id/backups'
     | '/server/$id/databases'
@@ -532,14 +576,17 @@ export interface FileRouteTypes {
     | '/admin/nodes'
     | '/admin/servers'
     | '/admin/users'
+    | '/admin/webhooks'
     | '/server/$id'
     | '/admin/eggs/$eggId/script'
     | '/admin/eggs/$eggId/variables'
     | '/server/$id/files/edit'
     | '/server/$id/schedules/$sid'
+    | '/server/$id/webhooks/$webhookId'
     | '/admin/eggs/$eggId'
     | '/server/$id/files'
     | '/server/$id/schedules'
+    | '/server/$id/webhooks'
   id:
     | '__root__'
     | '/_app'
@@ -570,6 +617,7 @@ export interface FileRouteTypes {
     | '/_app/admin/servers/$sid'
     | '/_app/admin/servers/new'
     | '/_app/admin/users/$uid'
+    | '/_app/admin/webhooks/$webhookId'
     | '/_app/server/$id/activity'
     | '/_app/server/$id/backups'
     | '/_app/server/$id/databases'
@@ -582,14 +630,17 @@ export interface FileRouteTypes {
     | '/_app/admin/nodes/'
     | '/_app/admin/servers/'
     | '/_app/admin/users/'
+    | '/_app/admin/webhooks/'
     | '/_app/server/$id/'
     | '/_app/admin/eggs/$eggId/script'
     | '/_app/admin/eggs/$eggId/variables'
     | '/_app/server/$id/files/edit'
     | '/_app/server/$id/schedules/$sid'
+    | '/_app/server/$id/webhooks/$webhookId'
     | '/_app/admin/eggs/$eggId/'
     | '/_app/server/$id/files/'
     | '/_app/server/$id/schedules/'
+    | '/_app/server/$id/webhooks/'
   fileRoutesById: FileRoutesById
 }
 export interface RootRouteChildren {
@@ -832,6 +883,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppAdminUsersUidRouteImport
       parentRoute: typeof AppAdminRoute
     }
+    '/_app/admin/webhooks/': {
+      id: '/_app/admin/webhooks/'
+      path: '/webhooks'
+      fullPath: '/admin/webhooks/'
+      preLoaderRoute: typeof AppAdminWebhooksIndexRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/webhooks/$webhookId': {
+      id: '/_app/admin/webhooks/$webhookId'
+      path: '/webhooks/$webhookId'
+      fullPath: '/admin/webhooks/$webhookId'
+      preLoaderRoute: typeof AppAdminWebhooksWebhookIdRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
     '/_app/server/$id/': {
       id: '/_app/server/$id/'
       path: '/'
@@ -937,6 +1002,20 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof AppServerIdSchedulesSidRouteImport
       parentRoute: typeof AppServerIdRoute
     }
+    '/_app/server/$id/webhooks/': {
+      id: '/_app/server/$id/webhooks/'
+      path: '/webhooks'
+      fullPath: '/server/$id/webhooks/'
+      preLoaderRoute: typeof AppServerIdWebhooksIndexRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
+    '/_app/server/$id/webhooks/$webhookId': {
+      id: '/_app/server/$id/webhooks/$webhookId'
+      path: '/webhooks/$webhookId'
+      fullPath: '/server/$id/webhooks/$webhookId'
+      preLoaderRoute: typeof AppServerIdWebhooksWebhookIdRouteImport
+      parentRoute: typeof AppServerIdRoute
+    }
   }
 }
 
@@ -990,11 +1069,13 @@ interface AppAdminRouteChildren {
   AppAdminServersSidRoute: typeof AppAdminServersSidRoute
   AppAdminServersNewRoute: typeof AppAdminServersNewRoute
   AppAdminUsersUidRoute: typeof AppAdminUsersUidRoute
+  AppAdminWebhooksWebhookIdRoute: typeof AppAdminWebhooksWebhookIdRoute
   AppAdminMountsIndexRoute: typeof AppAdminMountsIndexRoute
   AppAdminNestsIndexRoute: typeof AppAdminNestsIndexRoute
   AppAdminNodesIndexRoute: typeof AppAdminNodesIndexRoute
   AppAdminServersIndexRoute: typeof AppAdminServersIndexRoute
   AppAdminUsersIndexRoute: typeof AppAdminUsersIndexRoute
+  AppAdminWebhooksIndexRoute: typeof AppAdminWebhooksIndexRoute
 }
 
 const AppAdminRouteChildren: AppAdminRouteChildren = {
@@ -1012,11 +1093,13 @@ const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminServersSidRoute: AppAdminServersSidRoute,
   AppAdminServersNewRoute: AppAdminServersNewRoute,
   AppAdminUsersUidRoute: AppAdminUsersUidRoute,
+  AppAdminWebhooksWebhookIdRoute: AppAdminWebhooksWebhookIdRoute,
   AppAdminMountsIndexRoute: AppAdminMountsIndexRoute,
   AppAdminNestsIndexRoute: AppAdminNestsIndexRoute,
   AppAdminNodesIndexRoute: AppAdminNodesIndexRoute,
   AppAdminServersIndexRoute: AppAdminServersIndexRoute,
   AppAdminUsersIndexRoute: AppAdminUsersIndexRoute,
+  AppAdminWebhooksIndexRoute: AppAdminWebhooksIndexRoute,
 }
 
 const AppAdminRouteWithChildren = AppAdminRoute._addFileChildren(
@@ -1034,8 +1117,10 @@ interface AppServerIdRouteChildren {
   AppServerIdIndexRoute: typeof AppServerIdIndexRoute
   AppServerIdFilesEditRoute: typeof AppServerIdFilesEditRoute
   AppServerIdSchedulesSidRoute: typeof AppServerIdSchedulesSidRoute
+  AppServerIdWebhooksWebhookIdRoute: typeof AppServerIdWebhooksWebhookIdRoute
   AppServerIdFilesIndexRoute: typeof AppServerIdFilesIndexRoute
   AppServerIdSchedulesIndexRoute: typeof AppServerIdSchedulesIndexRoute
+  AppServerIdWebhooksIndexRoute: typeof AppServerIdWebhooksIndexRoute
 }
 
 const AppServerIdRouteChildren: AppServerIdRouteChildren = {
@@ -1049,8 +1134,10 @@ const AppServerIdRouteChildren: AppServerIdRouteChildren = {
   AppServerIdIndexRoute: AppServerIdIndexRoute,
   AppServerIdFilesEditRoute: AppServerIdFilesEditRoute,
   AppServerIdSchedulesSidRoute: AppServerIdSchedulesSidRoute,
+  AppServerIdWebhooksWebhookIdRoute: AppServerIdWebhooksWebhookIdRoute,
   AppServerIdFilesIndexRoute: AppServerIdFilesIndexRoute,
   AppServerIdSchedulesIndexRoute: AppServerIdSchedulesIndexRoute,
+  AppServerIdWebhooksIndexRoute: AppServerIdWebhooksIndexRoute,
 }
 
 const AppServerIdRouteWithChildren = AppServerIdRoute._addFileChildren(

@@ -4,7 +4,7 @@ import { Global, Injectable, Logger, Module } from '@nestjs/common';
  * What the panel tells the outside about (docs/webhooks.md#events). Alerts are things going wrong, sent
  * at most once per server or node per 10 minutes; the rest are changes, sent each time.
  */
-export const ALERT_EVENTS = [
+const ALERT_EVENTS = [
   'server.crashed',
   'server.crash_loop',
   'server.install_failed',

@@ -7,7 +7,7 @@ import { ServerRecords } from 'src/modules/servers/server-records';
 import type { LoadedServer } from 'src/modules/servers/server.entity';
 
 /** A node that has not answered for this long is down. */
-export const NODE_DOWN_AFTER_MS = 2 * 60_000;
+const NODE_DOWN_AFTER_MS = 2 * 60_000;
 /** Three crashes within this window are a crash loop. */
 const CRASH_LOOP_WINDOW_MS = 10 * 60_000;
 const CRASH_LOOP_COUNT = 3;

@@ -13,7 +13,7 @@ import { webhookRequest, WebhookPayload } from 'src/modules/webhooks/webhook-pay
 import { ClaimedDelivery, WebhooksRepository } from 'src/modules/webhooks/webhooks.repository';
 
 /** Seconds before each retry: nine tries over about 70 minutes. */
-export const RETRY_DELAYS_SECONDS = [10, 30, 60, 120, 300, 600, 1200, 1800] as const;
+const RETRY_DELAYS_SECONDS = [10, 30, 60, 120, 300, 600, 1200, 1800] as const;
 /** The first try and every retry. */
 export const MAX_ATTEMPTS = RETRY_DELAYS_SECONDS.length + 1;
 

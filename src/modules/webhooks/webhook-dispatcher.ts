@@ -9,7 +9,7 @@ import type { WebhookPayload } from 'src/modules/webhooks/webhook-payload';
 import { WebhooksRepository } from 'src/modules/webhooks/webhooks.repository';
 
 /** An alert about one server or node is sent at most once in this window. */
-export const ALERT_WINDOW_MS = 10 * 60_000;
+const ALERT_WINDOW_MS = 10 * 60_000;
 
 /** Whether a webhook subscribed to the event. */
 const hears = (hook: Pick<WebhookEntity, 'events'>, event: string): boolean => hook.events.includes('*') || hook.events.includes(event);

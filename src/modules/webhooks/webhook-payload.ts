@@ -18,7 +18,7 @@ export interface WebhookPayload {
 }
 
 /** `sha256=` and the hex HMAC-SHA256 of `"<timestamp>.<body>"` under the endpoint's secret. */
-export const signature = (secret: string, timestamp: number, body: string): string =>
+const signature = (secret: string, timestamp: number, body: string): string =>
   `sha256=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 
 const RED = 0xe03131;
@@ -51,7 +51,7 @@ const DISCORD: Record<WebhookPayload['event'], { title: string; color: number }>
 const shown = (value: unknown): string => (typeof value === 'string' ? value : JSON.stringify(value)).slice(0, 1024);
 
 /** The Discord body of a payload: one embed naming the event, the server and the node, and the data as fields. */
-export const discordBody = (payload: WebhookPayload): Record<string, unknown> => {
+const discordBody = (payload: WebhookPayload): Record<string, unknown> => {
   const look = DISCORD[payload.event];
   const fields = [
     ...(payload.server ? [{ name: 'Server', value: `${payload.server.name} (${payload.server.uuid.slice(0, 8)})`, inline: true }] : []),

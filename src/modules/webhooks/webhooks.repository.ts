@@ -17,7 +17,7 @@ export interface ClaimedDelivery {
 }
 
 /** A new delivery's row. */
-export type NewDelivery = Pick<WebhookDeliveryEntity, 'uuid' | 'webhookId' | 'event' | 'payload' | 'test' | 'createdAt' | 'nextAttemptAt'>;
+type NewDelivery = Pick<WebhookDeliveryEntity, 'uuid' | 'webhookId' | 'event' | 'payload' | 'test' | 'createdAt' | 'nextAttemptAt'>;
 
 @Injectable()
 export class WebhooksRepository {

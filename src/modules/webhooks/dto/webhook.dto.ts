@@ -4,9 +4,9 @@ import { PANEL_EVENTS } from 'src/common/events/panel-events';
 import { Optional } from 'src/common/validation/decorators';
 import type { DeliveryStatus, WebhookKind } from 'src/modules/webhooks/webhook.entity';
 
-export const WEBHOOK_KINDS: readonly WebhookKind[] = ['http', 'discord'];
+const WEBHOOK_KINDS: readonly WebhookKind[] = ['http', 'discord'];
 /** What `events` may hold: an event's name, or `*` alone for every event the webhook may hear. */
-export const EVENT_CHOICES = ['*', ...PANEL_EVENTS];
+const EVENT_CHOICES = ['*', ...PANEL_EVENTS];
 
 /** A secret a receiver checks signatures with: printable, 16 to 128 characters. */
 const SECRET = /^[\x21-\x7e]{16,128}$/;
@@ -109,7 +109,7 @@ export class WebhookWithSecretDto extends WebhookDto {
   secret?: string;
 }
 
-export class DeliveryAttemptDto {
+class DeliveryAttemptDto {
   at!: string;
   /** The endpoint's HTTP status; null when it did not answer. */
   statusCode!: number | null;

@@ -14,7 +14,7 @@ export type AccountSession = components['schemas']['SessionResponseDto'];
 export type TwoFactorSetup = components['schemas']['TwoFactorSetupResponseDto'];
 
 /** Every admin scope a key can carry (CreateApiKeyDto), in the order the form lists them. */
-export const ADMIN_SCOPES: readonly AdminScope[] = ['servers.read', 'servers.write', 'users.read', 'users.write', 'nodes.read', 'nodes.write', 'eggs.read', 'eggs.write'];
+export const ADMIN_SCOPES: readonly AdminScope[] = ['servers.read', 'servers.write', 'users.read', 'users.write', 'nodes.read', 'nodes.write', 'eggs.read', 'eggs.write', 'webhooks.read', 'webhooks.write'];
 
 const accountKeys = {
   all: ['account'] as const,

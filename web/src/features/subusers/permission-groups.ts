@@ -13,6 +13,7 @@ export const PERMISSION_GROUPS = [
   { key: 'startup', permissions: ['server.startup.read', 'server.startup.update', 'server.startup.docker-image'] },
   { key: 'settings', permissions: ['server.settings.rename', 'server.settings.reinstall'] },
   { key: 'activity', permissions: ['server.activity.read'] },
+  { key: 'webhooks', permissions: ['server.webhook'] },
 ] as const;
 
 type Permission = (typeof PERMISSION_GROUPS)[number]['permissions'][number];

@@ -17,6 +17,7 @@ const TABS = [
   { value: 'mounts', to: '/admin/mounts', label: 'admin.tabs.mounts' },
   { value: 'database-hosts', to: '/admin/database-hosts', label: 'admin.tabs.databaseHosts' },
   { value: 'backup-hosts', to: '/admin/backup-hosts', label: 'admin.tabs.backupHosts' },
+  { value: 'webhooks', to: '/admin/webhooks', label: 'admin.tabs.webhooks' },
   { value: 'application-keys', to: '/admin/application-keys', label: 'admin.tabs.applicationKeys' },
   { value: 'audit', to: '/admin/audit', label: 'admin.tabs.audit' },
 ] as const;

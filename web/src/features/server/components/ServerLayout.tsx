@@ -25,6 +25,7 @@ const TABS = [
   { value: 'startup', to: '/server/$id/startup', label: 'server.tabs.startup', permission: 'server.startup.read' },
   { value: 'settings', to: '/server/$id/settings', label: 'server.tabs.settings', permission: ['server.settings.rename', 'server.settings.reinstall', 'server.files.sftp'] },
   { value: 'activity', to: '/server/$id/activity', label: 'server.tabs.activity', permission: 'server.activity.read' },
+  { value: 'webhooks', to: '/server/$id/webhooks', label: 'server.tabs.webhooks', permission: 'server.webhook' },
 ] as const;
 
 /** The tab of a path: its first segment after /server/<id>, or the console for the server's own page. */

@@ -1,0 +1,170 @@
+import { createHmac, randomBytes } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Page } from '@playwright/test';
+import { expect, expectAccessibleInBothSchemes, expectNoHorizontalScroll, openDialog, shot, test } from 'e2e/fixtures';
+
+// Webhooks: an administrator's and a server's, made in the dialog, tested from their page, with the
+// deliveries listed, against a receiver on loopback (the browser tests' panel runs with
+// OUTBOUND_ALLOW_PRIVATE) that checks the signature with the secret the page showed once.
+
+interface Received {
+  path: string;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+const startReceiver = async (): Promise<{ url: (path: string) => string; got: Received[]; close: () => Promise<void> }> => {
+  const got: Received[] = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      got.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: (path) => `${base}${path}`,
+    got,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+};
+
+/** axe in light and dark, no sideways scrolling at 390 px. */
+const checkPage = async (page: Page): Promise<void> => {
+  await expectAccessibleInBothSchemes(page);
+  const size = page.viewportSize()!;
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoHorizontalScroll(page);
+  await page.setViewportSize(size);
+};
+
+test.describe('webhooks', () => {
+  test('an administrator adds a signed webhook, copies its secret once, tests it, and sees an event delivered', async ({ adminPage: page, api, createServer, installed }) => {
+    test.slow();
+    const rx = await startReceiver();
+    try {
+      const s = randomBytes(3).toString('hex');
+      const name = `Ops ${s}`;
+      const server = await createServer({ name: `Watched ${s}` });
+      await installed(server);
+
+      await page.goto('/admin/webhooks');
+      await expect(page.getByRole('heading', { name: 'Webhooks', level: 2, exact: true })).toBeVisible();
+      await expect(page.getByRole('tab', { name: 'Webhooks', selected: true })).toBeVisible();
+      await page.getByRole('button', { name: 'New webhook' }).first().click();
+      const dialog = await openDialog(page, 'New webhook');
+      await dialog.getByLabel('Name').fill(name);
+      await dialog.getByLabel('URL').fill(rx.url(`/ops-${s}`));
+      // No event chosen: the form says so before anything is sent.
+      await dialog.getByRole('button', { name: 'New webhook' }).click();
+      await expect(dialog.getByText('Choose at least one event, or all events.')).toBeVisible();
+      await dialog.getByRole('checkbox', { name: 'Server suspended', exact: true }).check();
+      await dialog.getByRole('checkbox', { name: 'Node not answering (2 minutes)' }).check();
+      await shot(page, 'webhook-form', ['light', 'dark']);
+      await dialog.getByRole('button', { name: 'New webhook' }).click();
+      await expect(dialog).toBeHidden();
+
+      // The secret, once, with how to check a request.
+      const secret = (await page.getByTestId('webhook-secret').textContent())!;
+      expect(secret).toMatch(/^whsec_/);
+      await expect(page.getByText('Checking a request')).toBeVisible();
+      const card = page.getByRole('listitem', { name });
+      await expect(card).toContainText('2 events');
+      await expect(card).toContainText('Signed');
+      await checkPage(page);
+      await shot(page, 'admin-webhooks', ['light', 'dark', 'mobile']);
+      await page.getByRole('button', { name: 'I have saved it' }).click();
+      await expect(page.getByTestId('webhook-secret')).toHaveCount(0);
+
+      // Its page: a test is delivered at once, and shows in the deliveries.
+      await card.getByRole('link', { name }).click();
+      await expect(page.getByRole('heading', { name, level: 2 })).toBeVisible();
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'The test was delivered: HTTP 200' })).toBeVisible();
+      const deliveries = page.getByRole('region', { name: 'Deliveries' });
+      await expect(deliveries.getByRole('listitem')).toHaveCount(1);
+      await expect(deliveries.getByRole('listitem').first()).toContainText('Delivered');
+
+      // An event: suspending the server is sent by the panel's delivery job, signed with the secret,
+      // and the page, which reads its deliveries again every 10 s, shows it.
+      await api.admin('POST', `/api/admin/servers/${server.id}/suspend`);
+      await expect.poll(() => rx.got.filter((r) => r.headers['x-hatchery-event'] === 'server.suspended').length, { timeout: 15_000 }).toBe(1);
+      await expect(deliveries.getByRole('listitem').filter({ hasText: 'Server suspended' })).toContainText('Delivered', { timeout: 15_000 });
+      const suspended = rx.got.find((r) => r.headers['x-hatchery-event'] === 'server.suspended')!;
+      const timestamp = String(suspended.headers['x-hatchery-timestamp']);
+      expect(suspended.headers['x-hatchery-signature']).toBe(`sha256=${createHmac('sha256', secret).update(`${timestamp}.${suspended.body}`).digest('hex')}`);
+      expect(JSON.parse(suspended.body)).toMatchObject({ event: 'server.suspended', server: { uuid: server.uuid } });
+      const row = deliveries.getByRole('listitem').filter({ hasText: 'Server suspended' });
+      await row.getByRole('button', { name: /^Details of server\.suspended/ }).click();
+      await expect(row.getByText('"event": "server.suspended"')).toBeVisible();
+      await checkPage(page);
+      await shot(page, 'admin-webhook', ['light', 'dark', 'mobile']);
+      await api.admin('POST', `/api/admin/servers/${server.id}/unsuspend`);
+
+      // A new secret is shown once too; then the webhook goes.
+      await page.getByRole('button', { name: 'New secret' }).click();
+      await page.getByRole('dialog', { name: 'Make a new signing secret?' }).getByRole('button', { name: 'Make a new secret' }).click();
+      await expect(page.getByTestId('webhook-secret')).not.toHaveText(secret);
+      await page.getByRole('button', { name: 'Delete' }).click();
+      await page.getByRole('dialog', { name: 'Delete this webhook?' }).getByRole('button', { name: 'Delete' }).click();
+      await expect(page.getByRole('heading', { name: 'Webhooks', level: 2, exact: true })).toBeVisible();
+      await expect(page.getByRole('listitem', { name })).toHaveCount(0);
+    } finally {
+      await rx.close();
+    }
+  });
+
+  test("a server's owner adds a Discord webhook for the server's events; its token stays hidden", async ({ ownerPage: page, createServer, installed }) => {
+    const rx = await startReceiver();
+    try {
+      const server = await createServer();
+      await installed(server);
+      const id = server.uuid.slice(0, 8);
+      await page.goto(`/server/${id}/webhooks`);
+      await expect(page.getByRole('tab', { name: 'Webhooks', selected: true })).toBeVisible();
+      await expect(page.getByRole('heading', { name: 'No webhooks yet' })).toBeVisible();
+      await page.getByRole('button', { name: 'New webhook' }).click();
+      const dialog = await openDialog(page, 'New webhook');
+      await dialog.getByLabel('Name').fill('Crashes to Discord');
+      await dialog.getByText('Discord', { exact: true }).click();
+      await expect(dialog.getByLabel('Signing secret')).toHaveCount(0);
+      await dialog.getByLabel('URL').fill(rx.url('/api/webhooks/42/t0ken-s3cret'));
+      // A server's webhook is offered its server's events only.
+      await expect(dialog.getByRole('checkbox', { name: 'Node not answering (2 minutes)' })).toHaveCount(0);
+      await dialog.getByRole('checkbox', { name: 'Server crashed', exact: true }).check();
+      await dialog.getByRole('checkbox', { name: 'Backup failed' }).check();
+      await dialog.getByRole('button', { name: 'New webhook' }).click();
+      await expect(dialog).toBeHidden();
+      const card = page.getByRole('listitem', { name: 'Crashes to Discord' });
+      await expect(card).toContainText('/api/webhooks/42/…');
+      await expect(page.getByText('t0ken-s3cret')).toHaveCount(0);
+      await checkPage(page);
+      await shot(page, 'server-webhooks', ['light', 'dark', 'mobile']);
+
+      await card.getByRole('link', { name: 'Crashes to Discord' }).click();
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'The test was delivered: HTTP 200' })).toBeVisible();
+      expect(JSON.parse(rx.got[0].body)).toMatchObject({ username: 'Hatchery', embeds: [{ title: 'Test from Hatchery' }] });
+      // Editing keeps the hidden URL unless a new one is typed.
+      await page.getByRole('button', { name: 'Edit' }).click();
+      const edit = await openDialog(page, 'Edit Crashes to Discord');
+      await expect(edit.getByText('Leave empty to keep the current URL, whose token is hidden.')).toBeVisible();
+      await edit.getByLabel('Name').fill('Crashes');
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await expect(edit).toBeHidden();
+      await expect(page.getByRole('heading', { name: 'Crashes', level: 2 })).toBeVisible();
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await expect.poll(() => rx.got.length).toBe(2);
+      expect(rx.got[1].path).toBe('/api/webhooks/42/t0ken-s3cret');
+    } finally {
+      await rx.close();
+    }
+  });
+});
