@@ -1,4 +1,4 @@
-import { docScreenshot, expect, expectAccessible, test } from 'e2e/fixtures';
+import { expect, expectAccessible, expectAccessibleInBothSchemes, expectNoHorizontalScroll, shot, test } from 'e2e/fixtures';
 
 // The usage history (docs/api.md#usage-history) on the console page and the node's Usage tab. The
 // panel samples every 10 s here (global-setup.ts), so a started server has points within seconds.
@@ -27,8 +27,8 @@ test.describe('usage history', () => {
     await expect(adminPage.getByRole('tab', { name: 'Usage', selected: true })).toBeVisible();
     await expect(adminPage.getByText(/The node answered 100\s?% of the panel's samples/)).toBeVisible();
     await expect(adminPage.getByRole('img', { name: /^CPU: between/ })).toBeVisible();
-    await expectAccessible(adminPage);
-    await docScreenshot(adminPage, 'node-usage.png');
+    await expectAccessibleInBothSchemes(adminPage);
+    await shot(adminPage, 'node-usage', ['light', 'dark']);
 
     // Rollups come every quarter of an hour: a week has nothing yet.
     const ranges = history.getByRole('radiogroup', { name: 'History range' });
@@ -47,8 +47,18 @@ test.describe('usage history', () => {
     await expect(history.getByRole('img', { name: /^CPU: between .*; peaks between/ })).toBeVisible();
     await expect(history.getByRole('img', { name: /^Memory: between/ })).toBeVisible();
     await expect(history.getByRole('img', { name: /^Network: in between/ })).toBeVisible();
-    await expectAccessible(page);
+    await expectAccessibleInBothSchemes(page);
+    // At 390 px the three graphs stack, each as wide as the phone, with nothing sideways.
+    const size = page.viewportSize()!;
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoHorizontalScroll(page);
+    await expectAccessible(page, { only: 'layout' });
+    await page.setViewportSize(size);
     await history.scrollIntoViewIfNeeded();
-    await docScreenshot(page, 'usage-history.png');
+    await shot(page, 'usage-history', ['light', 'dark']);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await history.getByRole('img', { name: /^Memory: between/ }).scrollIntoViewIfNeeded();
+    await shot(page, 'usage-history', ['mobile']);
+    await page.setViewportSize(size);
   });
 });

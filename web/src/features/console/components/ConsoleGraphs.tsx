@@ -1,66 +1,8 @@
-import 'uplot/dist/uPlot.min.css';
-import { Card, SimpleGrid, Stack, Text, useComputedColorScheme } from '@mantine/core';
-import { useEffect, useRef } from 'react';
+import { Card, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import uPlot from 'uplot';
+import { UplotGraph } from '@/components/UplotGraph';
 import type { StatsPoint } from '@/features/console/stats-series';
 import { formatBytes, formatPercent } from '@/lib/format';
-
-interface Series {
-  label: string;
-  color: string;
-  values: (p: StatsPoint) => number;
-}
-
-/** One live graph (uPlot on a canvas, hidden from screen readers: the figure's label says the same in words). */
-/** `floor`: the smallest top of the y axis, so an idle graph shows sensible ticks (not 0.5 B). */
-const Graph = ({ points, series, format, summary, floor }: { points: StatsPoint[]; series: Series[]; format: (v: number) => string; summary: string; floor: number }) => {
-  const host = useRef<HTMLDivElement>(null);
-  const plot = useRef<uPlot | null>(null);
-  const scheme = useComputedColorScheme('light');
-  const data = (): uPlot.AlignedData => [points.map((p) => p.t), ...series.map((s) => points.map(s.values))];
-
-  useEffect(() => {
-    const el = host.current!;
-    const axisColor = scheme === 'dark' ? '#909296' : '#495057';
-    const gridColor = scheme === 'dark' ? '#373a40' : '#e9ecef';
-    const u = new uPlot(
-      {
-        width: Math.max(200, el.clientWidth),
-        height: 120,
-        legend: { show: false },
-        cursor: { show: false },
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(max, floor)] } },
-        axes: [
-          { show: false },
-          { stroke: axisColor, grid: { stroke: gridColor }, ticks: { show: false }, size: 64, values: (_u, ticks) => ticks.map(format) },
-        ],
-        series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.color, width: 2, fill: `${s.color}22`, points: { show: false } }))],
-      },
-      data(),
-      el,
-    );
-    plot.current = u;
-    const resize = new ResizeObserver(() => u.setSize({ width: Math.max(200, el.clientWidth), height: 120 }));
-    resize.observe(el);
-    return () => {
-      resize.disconnect();
-      u.destroy();
-      plot.current = null;
-    };
-    // Rebuilt when the scheme changes (axis colours); data updates go through setData below.
-  }, [scheme]);
-
-  useEffect(() => {
-    plot.current?.setData(data());
-  });
-
-  return (
-    <figure role="img" aria-label={summary} style={{ margin: 0 }}>
-      <div ref={host} aria-hidden />
-    </figure>
-  );
-};
 
 /** CPU, memory and network of the last 60 s, each with its current value written out. */
 const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; memoryLimitBytes: number }) => {
@@ -77,7 +19,7 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
       title: t('console.graphs.cpu'),
       value: last ? percent(last.cpu) : '–',
       summary: `${t('console.graphs.cpu')}: ${range(points.map((p) => p.cpu), percent)}`,
-      series: [{ label: 'cpu', color: '#fd7e14', values: (p: StatsPoint) => p.cpu }],
+      lines: [{ label: 'cpu', color: '#fd7e14', values: points.map((p) => p.cpu) }],
       format: percent,
       floor: 10,
     },
@@ -85,7 +27,7 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
       title: t('console.graphs.memory'),
       value: last ? (memoryLimitBytes > 0 ? t('console.graphs.ofLimit', { value: bytes(last.memory), limit: bytes(memoryLimitBytes) }) : bytes(last.memory)) : '–',
       summary: `${t('console.graphs.memory')}: ${range(points.map((p) => p.memory), bytes)}`,
-      series: [{ label: 'memory', color: '#228be6', values: (p: StatsPoint) => p.memory }],
+      lines: [{ label: 'memory', color: '#228be6', values: points.map((p) => p.memory) }],
       format: bytes,
       floor: 1024 * 1024,
     },
@@ -93,9 +35,9 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
       title: t('console.graphs.network'),
       value: last ? t('console.graphs.inOut', { rx: rate(last.rxPerS), tx: rate(last.txPerS) }) : '–',
       summary: `${t('console.graphs.network')}: ${t('console.graphs.inOut', { rx: range(points.map((p) => p.rxPerS), rate), tx: range(points.map((p) => p.txPerS), rate) })}`,
-      series: [
-        { label: 'rx', color: '#12b886', values: (p: StatsPoint) => p.rxPerS },
-        { label: 'tx', color: '#be4bdb', values: (p: StatsPoint) => p.txPerS },
+      lines: [
+        { label: 'rx', color: '#12b886', values: points.map((p) => p.rxPerS) },
+        { label: 'tx', color: '#be4bdb', values: points.map((p) => p.txPerS) },
       ],
       format: bytes,
       floor: 1024,
@@ -112,7 +54,7 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
             <Text size="sm" c="dimmed">
               {card.value}
             </Text>
-            <Graph points={points} series={card.series} format={card.format} summary={card.summary} floor={card.floor} />
+            <UplotGraph x={points.map((p) => p.t)} lines={card.lines} format={card.format} summary={card.summary} floor={card.floor} height={120} />
           </Stack>
         </Card>
       ))}
