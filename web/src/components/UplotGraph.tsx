@@ -4,7 +4,7 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
 
-export interface GraphLine {
+interface GraphLine {
   label: string;
   color: string;
   /** One value per x; null leaves a gap. */
