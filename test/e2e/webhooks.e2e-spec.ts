@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { DataSource } from 'typeorm';
 import { OutboundPolicy } from 'src/common/http/outbound-url';
 import { UsageSamplerJob } from 'src/modules/usage/usage-sampler.job';
 import { MAX_ATTEMPTS } from 'src/modules/webhooks/webhook-delivery.job';
@@ -13,6 +14,7 @@ import { eggFixtureFiles } from 'test/utils/fixtures';
 import { addSimNode, SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 import { WebhookReceiver } from 'test/utils/webhook-receiver';
+import { handlePowerAction, sendCommand } from 'test/wings-sim/power';
 
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
@@ -249,6 +251,39 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
       await p.asOwner('post', `/api/client/servers/${server.uuid}/power`).send({ action: 'stop' }).expect(200);
       await waitFor(() => p.sim.servers.get(server.uuid)?.state === 'offline');
       expect((await pass())!.crashes + (await pass())!.crashes).toBe(0);
+    });
+
+    it('should take no stop for a crash: one on the console socket or the stop command typed, as Wings reports them', async () => {
+      const [{ token_identifier: tokenId }] = await p.t.app.get(DataSource).query<{ token_identifier: string }[]>('SELECT token_identifier FROM node WHERE id = $1', [p.nodeId]);
+      const wings = (events: { event: string; metadata: Record<string, unknown> }[]) =>
+        p.t
+          .http()
+          .post('/api/remote/activity')
+          .set('Authorization', `Bearer ${tokenId}.${p.sim.token()}`)
+          .send({ data: events.map((e) => ({ user: null, server: server.uuid, ip: '203.0.113.9', timestamp: p.t.clock.now().toISOString(), ...e })) })
+          .expect(204);
+      const sim = () => p.sim.servers.get(server.uuid)!;
+      const pass = async () => {
+        const outcome = await sampler().sample();
+        p.t.clock.advance(MINUTE);
+        return outcome!.crashes;
+      };
+      for (const stop of ['socket', 'command'] as const) {
+        if (sim().state !== 'running') {
+          await p.asOwner('post', `/api/client/servers/${server.uuid}/power`).send({ action: 'start' }).expect(200);
+          await waitFor(() => sim().state === 'running');
+        }
+        await pass();
+        if (stop === 'socket') {
+          await handlePowerAction(sim(), 'stop');
+          await wings([{ event: 'server:power.stop', metadata: {} }]);
+        } else {
+          sendCommand(sim(), 'stop');
+          await wings([{ event: 'server:console.command', metadata: { command: 'stop' } }]);
+        }
+        await waitFor(() => sim().state === 'offline');
+        expect([stop, (await pass()) + (await pass()) + (await pass())]).toEqual([stop, 0]);
+      }
     });
 
     it('should send node.disk_high once when the servers fill 90 % of the node, and again only after it fell under 85 %', async () => {

@@ -16,6 +16,8 @@ const CRASH_LOOP_COUNT = 3;
  * server seen stopped is judged once that batch has had time to arrive.
  */
 const JUDGE_AFTER_MS = 65_000;
+/** Wings stamps those with its own clock: a stop up to this far outside the two samples still counts. */
+const CLOCK_SLACK_MS = 30_000;
 /** Disk use over this share of the node's disk raises node.disk_high; it is raised again only after falling under the second. */
 const DISK_HIGH = 0.9;
 const DISK_REARM = 0.85;
@@ -135,7 +137,8 @@ export class FleetAlerts {
     if (server.suspended || server.status !== null || server.activeTransfer) {
       return false;
     }
-    return !(await this.activity.stoppedBetween(server.id, from, to, stopCommandOf(server.egg.configStop)));
+    const [since, until] = [new Date(from.getTime() - CLOCK_SLACK_MS), new Date(to.getTime() + CLOCK_SLACK_MS)];
+    return !(await this.activity.stoppedBetween(server.id, since, until, stopCommandOf(server.egg.configStop)));
   }
 
   private async crashed(server: LoadedServer, node: NodeEntity, at: Date): Promise<void> {
