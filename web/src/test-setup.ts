@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 // jsdom lacks these; Mantine reads them.
@@ -21,6 +21,11 @@ globalThis.ResizeObserver ??= class {
   unobserve() {}
   disconnect() {}
 };
+
+// `findBy…` and `waitFor` give up after 1 s by default. `npm test` runs these tests beside the
+// typecheck, the lint and the browser tests on two cores, where a render that takes 50 ms alone took
+// over a second and failed CI; they still end as soon as what they wait for shows.
+configure({ asyncUtilTimeout: 10_000 });
 
 afterEach(() => {
   cleanup();
