@@ -74,6 +74,8 @@ describe.each(dbKinds(['postgres', 'pglite']))('credentials served from the cach
 
   it('should refuse a cached application key on the very next request once revoked, or once its owner is demoted', async () => {
     const revoked = await applicationKey(t);
+    // The key's and its owner's creation notify every process: once those are in, nothing empties the entry this request caches.
+    await t.app.get(ChangeFeed).caughtUp();
     await get('/api/application/users', revoked.key).expect(200);
     expect(caches().pterodactylKeys.get(revoked.identifier)).toBeDefined();
     await t.http().delete(`/api/admin/pterodactyl-keys/${revoked.identifier}`).set('Cookie', revoked.cookie).set('Origin', TEST_ORIGIN).expect(204);
