@@ -48,4 +48,19 @@ describe('DeliveryList', () => {
     expect(attempts[1]).toMatch(/ · HTTP 500 · 120 ms$/);
     expect(row.getByLabelText('Body sent').textContent).toBe(JSON.stringify(retrying.payload, null, 2));
   });
+
+  it('should read the next page of deliveries when asked', async () => {
+    const page = (n: number) => ({ data: { data: [{ ...retrying, id: `p${n}`, event: n === 1 ? 'backup.failed' : 'server.crashed' }], meta: { pagination: { total: 21, count: 1, perPage: 20, currentPage: n, totalPages: 2 } } } });
+    get.mockReset();
+    get.mockImplementation((_path: string, init: { params: { query: { page: number } } }) => Promise.resolve(page(init.params.query.page)));
+    renderWithProviders(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <DeliveryList scope={{ kind: 'server', serverId: 'abcd1234' }} webhookId="5" />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText('Backup failed')).toBeInTheDocument();
+    await userEvent.click(within(screen.getByLabelText('Pages of deliveries')).getByRole('button', { name: 'Page 2' }));
+    expect(await screen.findByText('Server crashed')).toBeInTheDocument();
+    expect(get).toHaveBeenLastCalledWith('/api/client/servers/{server}/webhooks/{id}/deliveries', { params: { path: { server: 'abcd1234', id: '5' }, query: { page: 2, perPage: 20 } } });
+  });
 });
