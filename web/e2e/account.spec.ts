@@ -169,11 +169,13 @@ test.describe('account', () => {
     const dialog = page.getByRole('dialog', { name: 'New API key' });
     await dialog.getByRole('textbox', { name: 'Name' }).fill('node deploy');
     await dialog.getByRole('checkbox', { name: 'nodes.read' }).check();
+    await dialog.getByRole('checkbox', { name: 'webhooks.read' }).check();
     await dialog.getByRole('button', { name: 'Create API key' }).click();
     const key = (await page.getByTestId('new-api-key').textContent())!.trim();
     await expect(page.getByRole('list', { name: 'API keys' }).getByText('nodes.read')).toBeVisible();
     // The key reads nodes, and nothing it was not given.
     expect(await status(panel.baseURL, '/api/admin/nodes', { apiKey: key })).toBe(200);
+    expect(await status(panel.baseURL, '/api/admin/webhooks', { apiKey: key })).toBe(200);
     expect(await status(panel.baseURL, '/api/admin/users', { apiKey: key })).toBe(403);
   });
 

@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
-import { expect, expectAccessibleInBothSchemes, expectNoHorizontalScroll, openDialog, shot, test } from 'e2e/fixtures';
+import { expect, expectAccessibleInBothSchemes, expectNoHorizontalScroll, openDialog, shot, signIn, test } from 'e2e/fixtures';
 
 // Webhooks: an administrator's and a server's, made in the dialog, tested from their page, with the
 // deliveries listed, against a receiver on loopback (the browser tests' panel runs with
@@ -21,7 +21,8 @@ const startReceiver = async (): Promise<{ url: (path: string) => string; got: Re
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       got.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      res.writeHead(200).end('ok');
+      // A path under /broken stands for an endpoint that fails.
+      res.writeHead(req.url?.startsWith('/broken') ? 500 : 200).end('ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -66,8 +67,14 @@ test.describe('webhooks', () => {
       await dialog.getByRole('button', { name: 'New webhook' }).click();
       await expect(dialog.getByText('Choose at least one event, or all events.')).toBeVisible();
       await dialog.getByRole('checkbox', { name: 'Server suspended', exact: true }).check();
+      await expect(dialog.getByText('Choose at least one event, or all events.')).toHaveCount(0);
       await dialog.getByRole('checkbox', { name: 'Node not answering (2 minutes)' }).check();
+      await expect(dialog.getByText('Has not answered the panel for 2 minutes')).toBeVisible();
+      // Tall enough for the whole form.
+      const size = page.viewportSize()!;
+      await page.setViewportSize({ width: size.width, height: 1300 });
       await shot(page, 'webhook-form', ['light', 'dark']);
+      await page.setViewportSize(size);
       await dialog.getByRole('button', { name: 'New webhook' }).click();
       await expect(dialog).toBeHidden();
 
@@ -75,6 +82,7 @@ test.describe('webhooks', () => {
       const secret = (await page.getByTestId('webhook-secret').textContent())!;
       expect(secret).toMatch(/^whsec_/);
       await expect(page.getByText('Checking a request')).toBeVisible();
+      await expect(page.getByText('sha256=<hex of HMAC-SHA256(secret, "<X-Hatchery-Timestamp>.<raw body>")>')).toBeVisible();
       const card = page.getByRole('listitem', { name });
       await expect(card).toContainText('2 events');
       await expect(card).toContainText('Signed');
@@ -107,6 +115,19 @@ test.describe('webhooks', () => {
       await checkPage(page);
       await shot(page, 'admin-webhook', ['light', 'dark', 'mobile']);
       await api.admin('POST', `/api/admin/servers/${server.id}/unsuspend`);
+
+      // An endpoint that answers 500: the test says so, and the delivery is failed.
+      await page.getByRole('button', { name: 'Edit' }).click();
+      const edit = await openDialog(page, `Edit ${name}`);
+      await expect(edit.getByLabel('URL')).toHaveValue(rx.url(`/ops-${s}`));
+      await edit.getByLabel('URL').fill(rx.url(`/broken-${s}`));
+      await edit.getByRole('button', { name: 'Save' }).click();
+      await expect(edit).toBeHidden();
+      await expect(page.getByText(rx.url(`/broken-${s}`))).toBeVisible();
+      await page.getByRole('button', { name: 'Send test' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'The test was not delivered: HTTP 500' })).toBeVisible();
+      await expect(deliveries.getByRole('listitem').first()).toContainText('Failed');
+      await expect(deliveries.getByRole('listitem').first()).toContainText('1 attempt · HTTP 500');
 
       // A new secret is shown once too; then the webhook goes.
       await page.getByRole('button', { name: 'New secret' }).click();
@@ -166,5 +187,33 @@ test.describe('webhooks', () => {
     } finally {
       await rx.close();
     }
+  });
+
+  test('the Webhooks tab is for subusers given "Manage the server\'s webhooks"', async ({ ownerPage, createServer, newSubuser, browser, panel }) => {
+    const server = await createServer();
+    const id = server.uuid.slice(0, 8);
+    // The owner's subuser editor offers the permission.
+    await ownerPage.goto(`/server/${id}/users`);
+    await ownerPage.getByRole('button', { name: 'Add subuser' }).first().click();
+    const dialog = await openDialog(ownerPage, 'Add a subuser');
+    await expect(dialog.getByRole('checkbox', { name: "Manage the server's webhooks and see their deliveries" })).toBeVisible();
+
+    const pageOf = async (permissions: string[]): Promise<Page> => {
+      const context = await browser.newContext({ baseURL: panel.baseURL, locale: 'en-US', timezoneId: 'UTC' });
+      const page = await context.newPage();
+      await signIn(page, await newSubuser(server.uuid, permissions));
+      return page;
+    };
+    const without = await pageOf(['server.view', 'server.activity.read']);
+    await without.goto(`/server/${id}/activity`);
+    await expect(without.getByRole('tab', { name: 'Activity', selected: true })).toBeVisible();
+    await expect(without.getByRole('tab', { name: 'Webhooks' })).toHaveCount(0);
+    await without.context().close();
+
+    const allowed = await pageOf(['server.view', 'server.webhook']);
+    await allowed.goto(`/server/${id}/webhooks`);
+    await expect(allowed.getByRole('tab', { name: 'Webhooks', selected: true })).toBeVisible();
+    await expect(allowed.getByRole('heading', { name: 'No webhooks yet' })).toBeVisible();
+    await allowed.context().close();
   });
 });

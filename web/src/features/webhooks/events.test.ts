@@ -21,6 +21,8 @@ describe('webhook events and bodies', () => {
     expect(server).not.toContain('node.down');
     expect(server).not.toContain('user.created');
     expect(server).toContain('backup.failed');
+    // Deleted with their server, a server's webhooks never hear of it.
+    expect(server).not.toContain('server.deleted');
     expect(eventGroups({ kind: 'admin' }).flatMap((g) => g.events)).toHaveLength(16);
   });
 

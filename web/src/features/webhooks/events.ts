@@ -25,8 +25,11 @@ export const CHANGE_EVENTS = [
 
 export type EventName = (typeof ALERT_EVENTS)[number] | (typeof CHANGE_EVENTS)[number];
 
-/** Whether a server's webhook may hear the event (the panel's rule: events about a server). */
-const isServerEvent = (event: EventName): boolean => /^(server|backup|transfer)\./.test(event);
+/**
+ * Whether a server's webhook is offered the event: the panel's rule (events about a server), less
+ * `server.deleted`, which never reaches a server's webhooks since they are deleted with the server.
+ */
+const isServerEvent = (event: EventName): boolean => /^(server|backup|transfer)\./.test(event) && event !== 'server.deleted';
 
 /** The events a webhook of the scope may pick, in two groups. */
 export const eventGroups = (scope: WebhookScope): { group: 'alerts' | 'changes'; events: EventName[] }[] => {

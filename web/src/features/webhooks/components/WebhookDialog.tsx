@@ -1,4 +1,4 @@
-import { Button, Checkbox, Group, Modal, SegmentedControl, Stack, Switch, Text, TextInput } from '@mantine/core';
+import { Button, Checkbox, Group, Modal, SegmentedControl, SimpleGrid, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
@@ -11,6 +11,15 @@ type Underscored<S extends string> = S extends `${infer A}.${infer B}` ? `${A}_$
 
 /** The i18n key of an event's name (`server.crash_loop` → `webhooks.eventNames.server_crash_loop`); typed, so an event without its label fails the typecheck. */
 export const eventLabelKey = <E extends EventName | 'webhook.test'>(event: E) => `webhooks.eventNames.${event.replace('.', '_')}` as `webhooks.eventNames.${Underscored<E>}`;
+
+/** The i18n key of what an event means, shown under its name in the form. */
+const eventHelpKey = <E extends EventName>(event: E) => `webhooks.eventHelp.${event.replace('.', '_')}` as `webhooks.eventHelp.${Underscored<E>}`;
+
+/** Errors of the panel that are about one field of the form, without VALIDATION_FAILED's details. */
+const CODE_FIELDS = new Map([
+  ['OUTBOUND_URL_REFUSED', 'url'],
+  ['WEBHOOK_EVENT_NOT_ALLOWED', 'events'],
+]);
 
 const MONO_INPUT = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
 
@@ -33,11 +42,11 @@ const EventPicker = ({ scope, form, onChange, error }: { scope: WebhookScope; fo
                 <Text size="sm" fw={600}>
                   {t(`webhooks.groups.${group}`)}
                 </Text>
-                <Group gap="xs" wrap="wrap">
+                <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm" verticalSpacing="xs">
                   {events.map((event) => (
-                    <Checkbox key={event} value={event} label={t(eventLabelKey(event))} styles={{ root: { minWidth: 220 } }} />
+                    <Checkbox key={event} value={event} label={t(eventLabelKey(event))} description={t(eventHelpKey(event))} />
                   ))}
-                </Group>
+                </SimpleGrid>
               </Stack>
             ))}
           </Stack>
@@ -52,15 +61,16 @@ export const WebhookDialog = ({ scope, hook, onClose, onSaved }: { scope: Webhoo
   const { t } = useTranslation();
   const save = useSaveWebhook(scope);
   const [form, setForm] = useState<WebhookForm>(hook ? formOf(hook) : emptyForm());
-  const [noEvents, setNoEvents] = useState(false);
+  // Set by a submit with no event; the message goes as soon as one is chosen.
+  const [askedForEvents, setAskedForEvents] = useState(false);
+  const noEvents = askedForEvents && !form.allEvents && form.events.length === 0;
   const fields = save.error instanceof ApiError ? fieldErrors(save.error) : {};
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (!form.allEvents && form.events.length === 0) {
-      setNoEvents(true);
+      setAskedForEvents(true);
       return;
     }
-    setNoEvents(false);
     save.mutate(
       { id: hook?.id, body: hook ? updateBody(form, hook) : createBody(form) },
       {
@@ -72,8 +82,12 @@ export const WebhookDialog = ({ scope, hook, onClose, onSaved }: { scope: Webhoo
       },
     );
   };
-  const urlError = fields.url ?? (save.error instanceof ApiError && save.error.code === 'OUTBOUND_URL_REFUSED' ? save.error.message : undefined);
-  const shownFields = { ...fields, ...(urlError ? { url: urlError } : {}) };
+  // A refused address or event comes with its own code; its message goes on its field too.
+  const codeField = save.error instanceof ApiError ? CODE_FIELDS.get(save.error.code) : undefined;
+  const shownFields: Record<string, string> = codeField && save.error && !fields[codeField] ? { ...fields, [codeField]: save.error.message } : fields;
+  // The error goes above the buttons unless each of its fields is on the form as it is now.
+  const visible = new Set(['name', 'url', ...(form.allEvents ? [] : ['events']), ...(form.kind === 'http' ? ['secret'] : [])]);
+  const onFields = Object.keys(shownFields).length > 0 && Object.keys(shownFields).every((field) => visible.has(field));
   return (
     <Modal
       opened
@@ -85,7 +99,7 @@ export const WebhookDialog = ({ scope, hook, onClose, onSaved }: { scope: Webhoo
     >
       <form onSubmit={submit} noValidate>
         <Stack gap="sm">
-          <TextInput label={t('webhooks.name')} value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} error={fields.name} maxLength={64} required data-autofocus />
+          <TextInput label={t('webhooks.name')} value={form.name} onChange={(e) => setForm({ ...form, name: e.currentTarget.value })} error={shownFields.name} maxLength={64} required data-autofocus />
           {hook ? null : (
             <Stack gap={4}>
               <Text size="sm" fw={500} id="webhook-kind">
@@ -113,21 +127,21 @@ export const WebhookDialog = ({ scope, hook, onClose, onSaved }: { scope: Webhoo
             required={!hook}
             type="url"
           />
-          <EventPicker scope={scope} form={form} onChange={setForm} error={noEvents ? t('webhooks.pickEventsError') : fields.events} />
+          <EventPicker scope={scope} form={form} onChange={setForm} error={noEvents ? t('webhooks.pickEventsError') : shownFields.events} />
           {form.kind === 'http' ? (
             <TextInput
               label={hook ? t('webhooks.secretNew') : t('webhooks.secret')}
               description={hook ? t('webhooks.secretNewHelp') : t('webhooks.secretHelp')}
               value={form.secret}
               onChange={(e) => setForm({ ...form, secret: e.currentTarget.value })}
-              error={fields.secret}
+              error={shownFields.secret}
               styles={MONO_INPUT}
               autoComplete="off"
               maxLength={128}
             />
           ) : null}
           <Switch label={t('webhooks.enabled')} description={t('webhooks.enabledHelp')} checked={form.enabled} onChange={(e) => setForm({ ...form, enabled: e.currentTarget.checked })} />
-          {save.error && Object.keys(shownFields).length === 0 ? <FormError error={save.error} /> : null}
+          {save.error && !onFields ? <FormError error={save.error} /> : null}
           <Group justify="flex-end">
             <Button variant="default" onClick={onClose} disabled={save.isPending}>
               {t('common.cancel')}

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Button, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, Stack, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { useState } from 'react';
@@ -9,7 +9,7 @@ import { ShownOnceSecret } from '@/components/ShownOnceSecret';
 import { PageSkeleton } from '@/components/Skeletons';
 import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type Delivery, type Webhook, type WebhookScope, type WebhookWithSecret, useDeleteWebhook, useSaveWebhook, useTestWebhook, webhookQuery } from '@/features/webhooks/api';
-import { attemptResult, DeliveryList, EventLabel } from '@/features/webhooks/components/DeliveryList';
+import { attemptResult, DeliveryList } from '@/features/webhooks/components/DeliveryList';
 import { WebhookDialog } from '@/features/webhooks/components/WebhookDialog';
 import { VerifyHelp, WebhookFacts } from '@/features/webhooks/components/WebhooksPage';
 import { ApiError } from '@/lib/api/api-error';
@@ -98,16 +98,6 @@ export const WebhookPage = ({ scope, webhookId }: { scope: WebhookScope; webhook
           </Group>
         </Group>
         <WebhookFacts hook={w} />
-        {w.events.includes('*') ? null : (
-          <Text size="sm">
-            {w.events.map((e, i) => (
-              <span key={e}>
-                {i > 0 ? ' · ' : ''}
-                <EventLabel event={e} />
-              </span>
-            ))}
-          </Text>
-        )}
       </Stack>
       {secret ? (
         <ShownOnceSecret

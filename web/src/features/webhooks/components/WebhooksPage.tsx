@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { IconWebhook } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -8,6 +8,7 @@ import { EmptyState } from '@/components/EmptyState';
 import { QueryListBody } from '@/components/QueryListBody';
 import { ShownOnceSecret } from '@/components/ShownOnceSecret';
 import { type Webhook, type WebhookScope, type WebhookWithSecret, webhooksQuery } from '@/features/webhooks/api';
+import { EventLabel } from '@/features/webhooks/components/DeliveryList';
 import { WebhookDialog } from '@/features/webhooks/components/WebhookDialog';
 
 /** A link to a webhook's page, in the administration or under its server. */
@@ -22,7 +23,7 @@ const WebhookLink = ({ scope, webhookId, children }: { scope: WebhookScope; webh
     </Anchor>
   );
 
-/** A webhook's kind, whether it is on, whether it signs, and what it listens to. */
+/** A webhook's kind, whether it is on, whether it signs, and the events it listens to, by name. */
 export const WebhookFacts = ({ hook }: { hook: Webhook }) => {
   const { t } = useTranslation();
   const badge = { styles: { label: { color: 'var(--mantine-color-text)' } } };
@@ -47,6 +48,16 @@ export const WebhookFacts = ({ hook }: { hook: Webhook }) => {
           {hook.events.includes('*') ? t('webhooks.allEvents') : t('webhooks.eventsCount', { count: hook.events.length })}
         </Text>
       </Group>
+      {hook.events.includes('*') ? null : (
+        <Text size="sm">
+          {hook.events.map((e, i) => (
+            <span key={e}>
+              {i > 0 ? ' · ' : ''}
+              <EventLabel event={e} />
+            </span>
+          ))}
+        </Text>
+      )}
     </Stack>
   );
 };
@@ -55,11 +66,15 @@ export const WebhookFacts = ({ hook }: { hook: Webhook }) => {
 export const VerifyHelp = () => {
   const { t } = useTranslation();
   return (
-    <Stack gap={2}>
+    <Stack gap={4}>
       <Text size="sm" fw={600}>
         {t('webhooks.verifyTitle')}
       </Text>
       <Text size="sm">{t('webhooks.verifyText')}</Text>
+      <Code block fz="xs" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+        {t('webhooks.verifyFormula')}
+      </Code>
+      <Text size="sm">{t('webhooks.verifyAfter')}</Text>
     </Stack>
   );
 };
