@@ -1,81 +1,14 @@
-import 'uplot/dist/uPlot.min.css';
-import { Alert, Card, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title, useComputedColorScheme } from '@mantine/core';
+import { Alert, Card, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useId, useRef, useState } from 'react';
+import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import uPlot from 'uplot';
+import { UplotGraph } from '@/components/UplotGraph';
 import { nodeUsageQuery, serverUsageQuery, USAGE_RANGES, type NodeUsageHistory, type UsageHistory, type UsageRange } from '@/features/usage/api';
 import { toHistorySeries, type HistorySeries } from '@/features/usage/history-series';
 import { describeError } from '@/lib/errors';
 import { formatBytes, formatPercent } from '@/lib/format';
 
-interface Line {
-  label: string;
-  color: string;
-  values: (number | null)[];
-  /** A lighter, thinner line (the peaks beside the averages). */
-  faint?: boolean;
-}
-
 const HEIGHT = 140;
-
-/** One history graph: uPlot on a canvas with a time axis, hidden from screen readers (the figure's label says it in words). */
-const HistoryGraph = ({ x, lines, format, summary, floor }: { x: number[]; lines: Line[]; format: (v: number) => string; summary: string; floor: number }) => {
-  const { i18n } = useTranslation();
-  const host = useRef<HTMLDivElement>(null);
-  const plot = useRef<uPlot | null>(null);
-  const scheme = useComputedColorScheme('light');
-  const data = (): uPlot.AlignedData => [x, ...lines.map((l) => l.values)];
-  const spanS = x.length > 1 ? x[x.length - 1] - x[0] : 0;
-
-  useEffect(() => {
-    const el = host.current!;
-    const axisColor = scheme === 'dark' ? '#909296' : '#495057';
-    const gridColor = scheme === 'dark' ? '#373a40' : '#e9ecef';
-    // Times of day over a day or less, dates beyond, in the reader's language and zone.
-    const time = new Intl.DateTimeFormat(i18n.language, spanS <= 86_400 ? { hour: 'numeric', minute: '2-digit' } : { month: 'short', day: 'numeric' });
-    const u = new uPlot(
-      {
-        width: Math.max(200, el.clientWidth),
-        height: HEIGHT,
-        // Room on the right for the last time label.
-        padding: [8, 16, 0, 0],
-        legend: { show: false },
-        cursor: { show: false },
-        scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(max ?? 0, floor)] } },
-        axes: [
-          { stroke: axisColor, grid: { show: false }, ticks: { show: false }, size: 28, space: 72, values: (_u, ticks) => ticks.map((t) => time.format(new Date(t * 1000))) },
-          { stroke: axisColor, grid: { stroke: gridColor }, ticks: { show: false }, size: 64, values: (_u, ticks) => ticks.map(format) },
-        ],
-        series: [
-          {},
-          ...lines.map((l) => ({ label: l.label, stroke: l.faint ? `${l.color}88` : l.color, width: l.faint ? 1 : 2, fill: l.faint ? undefined : `${l.color}22`, points: { show: false } })),
-        ],
-      },
-      data(),
-      el,
-    );
-    plot.current = u;
-    const resize = new ResizeObserver(() => u.setSize({ width: Math.max(200, el.clientWidth), height: HEIGHT }));
-    resize.observe(el);
-    return () => {
-      resize.disconnect();
-      u.destroy();
-      plot.current = null;
-    };
-    // Rebuilt when the scheme (axis colours), the language or the range's span (time labels) changes; data updates go through setData below.
-  }, [scheme, i18n.language, spanS]);
-
-  useEffect(() => {
-    plot.current?.setData(data());
-  });
-
-  return (
-    <figure role="img" aria-label={summary} style={{ margin: 0 }}>
-      <div ref={host} aria-hidden />
-    </figure>
-  );
-};
 
 const present = (values: (number | null)[]): number[] => values.filter((v): v is number => v !== null);
 
@@ -93,7 +26,7 @@ const HistoryCharts = ({ series }: { series: HistorySeries }) => {
   const cards = [
     {
       title: t('console.graphs.cpu'),
-      summary: `${t('console.graphs.cpu')}: ${span(series.cpu, percent)}; ${t('usage.peak')} ${span(series.cpuMax, percent)}`,
+      detail: `${span(series.cpu, percent)}; ${t('usage.peak')} ${span(series.cpuMax, percent)}`,
       lines: [
         { label: 'cpu', color: '#fd7e14', values: series.cpu },
         { label: 'cpu peak', color: '#fd7e14', values: series.cpuMax, faint: true },
@@ -103,14 +36,14 @@ const HistoryCharts = ({ series }: { series: HistorySeries }) => {
     },
     {
       title: t('console.graphs.memory'),
-      summary: `${t('console.graphs.memory')}: ${span(series.memory, bytes)}`,
+      detail: span(series.memory, bytes),
       lines: [{ label: 'memory', color: '#228be6', values: series.memory }],
       format: bytes,
       floor: 1024 * 1024,
     },
     {
       title: t('console.graphs.network'),
-      summary: `${t('console.graphs.network')}: ${t('console.graphs.inOut', { rx: span(series.rx, rate), tx: span(series.tx, rate) })}`,
+      detail: t('console.graphs.inOut', { rx: span(series.rx, rate), tx: span(series.tx, rate) }),
       lines: [
         { label: 'rx', color: '#12b886', values: series.rx },
         { label: 'tx', color: '#be4bdb', values: series.tx },
@@ -128,9 +61,9 @@ const HistoryCharts = ({ series }: { series: HistorySeries }) => {
               {card.title}
             </Text>
             <Text size="xs" c="dimmed">
-              {card.summary.slice(card.title.length + 2)}
+              {card.detail}
             </Text>
-            <HistoryGraph x={series.x} lines={card.lines} format={card.format} summary={card.summary} floor={card.floor} />
+            <UplotGraph x={series.x} lines={card.lines} format={card.format} summary={`${card.title}: ${card.detail}`} floor={card.floor} height={HEIGHT} timeAxis />
           </Stack>
         </Card>
       ))}
