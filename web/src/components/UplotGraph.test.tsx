@@ -88,6 +88,26 @@ describe('UplotGraph', () => {
     expect(range(plot as unknown as uPlot, 0, 42)).toEqual([0, 42]);
   });
 
+  it('should draw a value between gaps as a dot, since a line needs two', () => {
+    render(wrap(<UplotGraph {...props} x={[hour, hour + 60, hour + 120, hour + 180, hour + 240]} lines={[{ label: 'memory', color: '#228be6', values: [5, null, 7, 8, null] }]} />));
+    const [plot] = plots;
+    const filter = plot.opts.series[1].points!.filter as (self: uPlot, seriesIdx: number, show: boolean) => number[] | null;
+    expect(filter(plot as unknown as uPlot, 1, false)).toEqual([0]);
+    expect(filter({ data: [[1, 2, 3], [null, 4, null]] } as unknown as uPlot, 1, false)).toEqual([1]);
+    // A line without gaps has no dots.
+    expect(filter({ data: [[1, 2, 3], [3, 4, 5]] } as unknown as uPlot, 1, false)).toBeNull();
+  });
+
+  it('should put the ticks of sizes at binary steps, and leave the others to uPlot', () => {
+    const { rerender } = render(wrap(<UplotGraph {...props} />));
+    expect(plots[0].opts.axes![1].incrs).toBeUndefined();
+    rerender(wrap(<UplotGraph {...props} binary />));
+    const incrs = plots[1].opts.axes![1].incrs as number[];
+    expect(incrs).toContain(256 * 1024 ** 2);
+    expect(incrs).toContain(4 * 1024);
+    expect(incrs.every((step) => Number.isInteger(Math.log2(step)))).toBe(true);
+  });
+
   it('should have no x axis as a live window, and times of day or dates under a fixed range', () => {
     const { rerender } = render(wrap(<UplotGraph {...props} />));
     expect(plots[0].opts.axes![0].show).toBe(false);

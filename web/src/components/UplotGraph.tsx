@@ -30,7 +30,19 @@ export interface UplotGraphProps {
    * language and zone. Without, a live window that moves on as points come has no x axis.
    */
   timeAxis?: boolean;
+  /** Ticks at binary steps (…, 256 MiB, 512 MiB, 768 MiB), for sizes written in KiB, MiB and GiB. */
+  binary?: boolean;
 }
+
+/** 1, 2, 4 … 512 of B, KiB, MiB, GiB, TiB and PiB. */
+const BINARY_STEPS = [0, 1, 2, 3, 4, 5].flatMap((k) => [1, 2, 4, 8, 16, 32, 64, 128, 256, 512].map((m) => m * 1024 ** k));
+
+/** The values with no value on either side: a line does not show them, a dot does. Null when there are none. */
+const isolated = (values: ArrayLike<number | null | undefined>): number[] | null => {
+  const has = (k: number) => k >= 0 && k < values.length && values[k] !== null && values[k] !== undefined;
+  const alone = Array.from(values, (_v, k) => (has(k) && !has(k - 1) && !has(k + 1) ? k : -1)).filter((k) => k >= 0);
+  return alone.length ? alone : null;
+};
 
 /** Room on the right of a time axis for its last label, centred on the graph's right edge. */
 const TIME_AXIS_RIGHT = 40;
@@ -40,7 +52,7 @@ const TIME_AXIS_RIGHT = 40;
  * New data (a live window moving on, a range read again) is drawn into the same plot; the plot is built
  * again only when what its axes show changes (scheme, language, time span, lines).
  */
-export const UplotGraph = ({ x, lines, format, summary, floor, height, timeAxis = false }: UplotGraphProps) => {
+export const UplotGraph = ({ x, lines, format, summary, floor, height, timeAxis = false, binary = false }: UplotGraphProps) => {
   const { i18n } = useTranslation();
   const host = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
@@ -66,10 +78,23 @@ export const UplotGraph = ({ x, lines, format, summary, floor, height, timeAxis 
         legend: { show: false },
         cursor: { show: false },
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(max ?? 0, floor)] } },
-        axes: [xAxis, { stroke: axisColor, grid: { stroke: gridColor }, ticks: { show: false }, size: 64, values: (_u, ticks) => ticks.map(format) }],
+        axes: [
+          xAxis,
+          { stroke: axisColor, grid: { stroke: gridColor }, ticks: { show: false }, size: 64, values: (_u, ticks) => ticks.map(format), ...(binary ? { incrs: BINARY_STEPS } : {}) },
+        ],
         series: [
           {},
-          ...lines.map((l) => ({ label: l.label, stroke: l.faint ? `${l.color}88` : l.color, width: l.faint ? 1 : 2, fill: l.faint ? undefined : `${l.color}22`, points: { show: false } })),
+          ...lines.map((l) => {
+            const stroke = l.faint ? `${l.color}88` : l.color;
+            return {
+              label: l.label,
+              stroke,
+              width: l.faint ? 1 : 2,
+              fill: l.faint ? undefined : `${l.color}22`,
+              // A point between gaps (e.g. the first minute of a range) is a dot.
+              points: { show: false, size: l.faint ? 4 : 6, stroke, fill: stroke, filter: (self: uPlot, i: number) => isolated(self.data[i]) },
+            };
+          }),
         ],
       },
       data(),
@@ -84,7 +109,7 @@ export const UplotGraph = ({ x, lines, format, summary, floor, height, timeAxis 
       plot.current = null;
     };
     // `format` and `floor` follow the language and the line they belong to; data updates go through setData below.
-  }, [scheme, i18n.language, dayOrLess, timeAxis, height, linesKey]);
+  }, [scheme, i18n.language, dayOrLess, timeAxis, binary, height, linesKey]);
 
   useEffect(() => {
     plot.current?.setData(data());

@@ -34,6 +34,7 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
       summary: `${t('console.graphs.memory')}: ${range(memory, bytes)}`,
       lines: [{ label: 'memory', color: '#228be6', values: memory }],
       format: bytes,
+      binary: true,
       floor: 1024 * 1024,
     },
     {
@@ -45,6 +46,7 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
         { label: 'tx', color: '#be4bdb', values: tx },
       ],
       format: bytes,
+      binary: true,
       floor: 1024,
     },
   ];
@@ -59,7 +61,7 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
             <Text size="sm" c="dimmed">
               {card.value}
             </Text>
-            <UplotGraph x={x} lines={card.lines} format={card.format} summary={card.summary} floor={card.floor} height={120} />
+            <UplotGraph x={x} lines={card.lines} format={card.format} summary={card.summary} floor={card.floor} binary={card.binary} height={120} />
           </Stack>
         </Card>
       ))}
