@@ -83,4 +83,10 @@ describe('NodeUsageHistoryPanel', () => {
     expect(await screen.findByText(/The node answered 75\s?% of the panel's samples; at most 3 servers ran at once/)).toBeVisible();
     expect(screen.getByRole('img', { name: /^Memory: between 100 MiB and 300 MiB$/ })).toBeInTheDocument();
   });
+
+  it('should say "server" for one', async () => {
+    get.mockResolvedValue({ data: { data: { ...history, points: [{ ...point('2026-11-28T10:00:00.000Z', 10, 100), reachability: 1, serversRunning: 1 }] } } });
+    withQueries(<NodeUsageHistoryPanel nodeId="7" />);
+    expect(await screen.findByText(/The node answered 100\s?% of the panel's samples; at most 1 server ran at once\./)).toBeVisible();
+  });
 });

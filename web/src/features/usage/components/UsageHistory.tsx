@@ -144,6 +144,6 @@ export const NodeUsageHistoryPanel = ({ nodeId }: { nodeId: string }) => {
   const answered = points.length ? points.reduce((a, p) => a + p.reachability, 0) / points.length : null;
   const running = points.length ? Math.max(...points.map((p) => p.serversRunning)) : null;
   const extra =
-    answered !== null && running !== null ? t('usage.nodeSummary', { answered: formatPercent(answered * 100, i18n.language), running }) : undefined;
+    answered !== null && running !== null ? t('usage.nodeSummary', { answered: formatPercent(answered * 100, i18n.language), count: running }) : undefined;
   return <HistorySection range={range} onRange={setRange} history={query.data} error={query.error} extra={extra} />;
 };
