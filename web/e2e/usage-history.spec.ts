@@ -1,7 +1,28 @@
-import { expect, expectAccessible, expectAccessibleInBothSchemes, expectNoHorizontalScroll, shot, test } from 'e2e/fixtures';
+import type { Locator, Page } from '@playwright/test';
+import { expect, expectAccessibleInBothSchemes, expectNoHorizontalScroll, shot, test } from 'e2e/fixtures';
 
 // The usage history (docs/api.md#usage-history) on the console page and the node's Usage tab. The
 // panel samples every 10 s here (global-setup.ts), so a started server has points within seconds.
+
+/**
+ * axe in both schemes, no sideways scroll at 390 px, and the history's screenshots (light, dark, phone),
+ * each with the section scrolled into view.
+ */
+const checkHistory = async (page: Page, history: Locator, name: string): Promise<void> => {
+  await expectAccessibleInBothSchemes(page);
+  const size = page.viewportSize() ?? { width: 1280, height: 720 };
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByRole('button', { name: 'Open navigation' })).toBeVisible();
+  // The graphs follow their cards' width (a resize observer), then nothing sticks out.
+  await expectNoHorizontalScroll(page);
+  // The section's title just under the app's header (scrolling it into view would leave it beneath).
+  await history.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 64));
+  await shot(page, name, ['mobile']);
+  await page.setViewportSize(size);
+  await expectNoHorizontalScroll(page);
+  await history.scrollIntoViewIfNeeded();
+  await shot(page, name, ['light', 'dark']);
+};
 
 test.describe('usage history', () => {
   test('a running server draws its history; a range with nothing recorded says so; the node page sums its servers', async ({
@@ -22,13 +43,18 @@ test.describe('usage history', () => {
     await page.getByRole('button', { name: 'Start', exact: true }).click();
     await expect(page.getByText('Running', { exact: true })).toBeVisible();
 
-    // The node has been sampled since the panel started.
+    // The node has been sampled since the panel started (on a fresh panel, wait for its first minute).
+    const admin = { cookie: panel.admin.cookie };
+    await expect
+      .poll(async () => (await api.raw.request<{ points: unknown[] }>('GET', `/api/admin/nodes/${panel.nodeId}/resources/history?range=1h`, { session: admin })).points.length, {
+        timeout: 90_000,
+      })
+      .toBeGreaterThanOrEqual(1);
     await adminPage.goto(`/admin/nodes/${panel.nodeId}?tab=usage`);
     await expect(adminPage.getByRole('tab', { name: 'Usage', selected: true })).toBeVisible();
     await expect(adminPage.getByText(/The node answered 100\s?% of the panel's samples/)).toBeVisible();
     await expect(adminPage.getByRole('img', { name: /^CPU: between/ })).toBeVisible();
-    await expectAccessibleInBothSchemes(adminPage);
-    await shot(adminPage, 'node-usage', ['light', 'dark']);
+    await checkHistory(adminPage, adminPage.getByRole('region', { name: 'Usage history' }), 'node-usage');
 
     // Rollups come every quarter of an hour: a week has nothing yet.
     const ranges = history.getByRole('radiogroup', { name: 'History range' });
@@ -47,18 +73,6 @@ test.describe('usage history', () => {
     await expect(history.getByRole('img', { name: /^CPU: between .*; peaks between/ })).toBeVisible();
     await expect(history.getByRole('img', { name: /^Memory: between/ })).toBeVisible();
     await expect(history.getByRole('img', { name: /^Network: in between/ })).toBeVisible();
-    await expectAccessibleInBothSchemes(page);
-    // At 390 px the three graphs stack, each as wide as the phone, with nothing sideways.
-    const size = page.viewportSize()!;
-    await page.setViewportSize({ width: 390, height: 844 });
-    await expectNoHorizontalScroll(page);
-    await expectAccessible(page, { only: 'layout' });
-    await page.setViewportSize(size);
-    await history.scrollIntoViewIfNeeded();
-    await shot(page, 'usage-history', ['light', 'dark']);
-    await page.setViewportSize({ width: 390, height: 844 });
-    await history.getByRole('img', { name: /^Memory: between/ }).scrollIntoViewIfNeeded();
-    await shot(page, 'usage-history', ['mobile']);
-    await page.setViewportSize(size);
+    await checkHistory(page, history, 'usage-history');
   });
 });

@@ -9,6 +9,11 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const last = points.at(-1);
+  const x = points.map((p) => p.t);
+  const cpu = points.map((p) => p.cpu);
+  const memory = points.map((p) => p.memory);
+  const rx = points.map((p) => p.rxPerS);
+  const tx = points.map((p) => p.txPerS);
   const range = (values: number[], fmt: (v: number) => string) =>
     values.length ? t('console.graphs.range', { min: fmt(Math.min(...values)), max: fmt(Math.max(...values)) }) : t('console.graphs.noData');
   const percent = (v: number) => formatPercent(v, lang);
@@ -18,28 +23,30 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
     {
       title: t('console.graphs.cpu'),
       value: last ? percent(last.cpu) : '–',
-      summary: `${t('console.graphs.cpu')}: ${range(points.map((p) => p.cpu), percent)}`,
-      lines: [{ label: 'cpu', color: '#fd7e14', values: points.map((p) => p.cpu) }],
+      summary: `${t('console.graphs.cpu')}: ${range(cpu, percent)}`,
+      lines: [{ label: 'cpu', color: '#fd7e14', values: cpu }],
       format: percent,
       floor: 10,
     },
     {
       title: t('console.graphs.memory'),
       value: last ? (memoryLimitBytes > 0 ? t('console.graphs.ofLimit', { value: bytes(last.memory), limit: bytes(memoryLimitBytes) }) : bytes(last.memory)) : '–',
-      summary: `${t('console.graphs.memory')}: ${range(points.map((p) => p.memory), bytes)}`,
-      lines: [{ label: 'memory', color: '#228be6', values: points.map((p) => p.memory) }],
+      summary: `${t('console.graphs.memory')}: ${range(memory, bytes)}`,
+      lines: [{ label: 'memory', color: '#228be6', values: memory }],
       format: bytes,
+      binary: true,
       floor: 1024 * 1024,
     },
     {
       title: t('console.graphs.network'),
       value: last ? t('console.graphs.inOut', { rx: rate(last.rxPerS), tx: rate(last.txPerS) }) : '–',
-      summary: `${t('console.graphs.network')}: ${t('console.graphs.inOut', { rx: range(points.map((p) => p.rxPerS), rate), tx: range(points.map((p) => p.txPerS), rate) })}`,
+      summary: `${t('console.graphs.network')}: ${t('console.graphs.inOut', { rx: range(rx, rate), tx: range(tx, rate) })}`,
       lines: [
-        { label: 'rx', color: '#12b886', values: points.map((p) => p.rxPerS) },
-        { label: 'tx', color: '#be4bdb', values: points.map((p) => p.txPerS) },
+        { label: 'rx', color: '#12b886', values: rx },
+        { label: 'tx', color: '#be4bdb', values: tx },
       ],
       format: bytes,
+      binary: true,
       floor: 1024,
     },
   ];
@@ -54,7 +61,7 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
             <Text size="sm" c="dimmed">
               {card.value}
             </Text>
-            <UplotGraph x={points.map((p) => p.t)} lines={card.lines} format={card.format} summary={card.summary} floor={card.floor} height={120} />
+            <UplotGraph x={x} lines={card.lines} format={card.format} summary={card.summary} floor={card.floor} binary={card.binary} height={120} />
           </Stack>
         </Card>
       ))}

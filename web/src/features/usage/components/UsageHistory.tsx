@@ -39,6 +39,7 @@ const HistoryCharts = ({ series }: { series: HistorySeries }) => {
       detail: span(series.memory, bytes),
       lines: [{ label: 'memory', color: '#228be6', values: series.memory }],
       format: bytes,
+      binary: true,
       floor: 1024 * 1024,
     },
     {
@@ -49,6 +50,7 @@ const HistoryCharts = ({ series }: { series: HistorySeries }) => {
         { label: 'tx', color: '#be4bdb', values: series.tx },
       ],
       format: bytes,
+      binary: true,
       floor: 1024,
     },
   ];
@@ -63,7 +65,7 @@ const HistoryCharts = ({ series }: { series: HistorySeries }) => {
             <Text size="xs" c="dimmed">
               {card.detail}
             </Text>
-            <UplotGraph x={series.x} lines={card.lines} format={card.format} summary={`${card.title}: ${card.detail}`} floor={card.floor} height={HEIGHT} timeAxis />
+            <UplotGraph x={series.x} lines={card.lines} format={card.format} summary={`${card.title}: ${card.detail}`} floor={card.floor} binary={card.binary} height={HEIGHT} timeAxis />
           </Stack>
         </Card>
       ))}
@@ -142,6 +144,6 @@ export const NodeUsageHistoryPanel = ({ nodeId }: { nodeId: string }) => {
   const answered = points.length ? points.reduce((a, p) => a + p.reachability, 0) / points.length : null;
   const running = points.length ? Math.max(...points.map((p) => p.serversRunning)) : null;
   const extra =
-    answered !== null && running !== null ? t('usage.nodeSummary', { answered: formatPercent(answered * 100, i18n.language), running }) : undefined;
+    answered !== null && running !== null ? t('usage.nodeSummary', { answered: formatPercent(answered * 100, i18n.language), count: running }) : undefined;
   return <HistorySection range={range} onRange={setRange} history={query.data} error={query.error} extra={extra} />;
 };
