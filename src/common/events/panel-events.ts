@@ -31,8 +31,13 @@ export type PanelEventName = AlertEventName | (typeof CHANGE_EVENTS)[number];
 
 export const PANEL_EVENTS: readonly PanelEventName[] = [...ALERT_EVENTS, ...CHANGE_EVENTS];
 
-/** The events about one server: what a server's own webhooks may subscribe to. */
-export const SERVER_EVENTS: readonly PanelEventName[] = PANEL_EVENTS.filter((e) => e.startsWith('server.') || e.startsWith('backup.') || e.startsWith('transfer.'));
+/**
+ * The events about one server that its own webhooks may subscribe to: not its creation, which comes
+ * before any of them, nor its deletion, which takes them with it.
+ */
+export const SERVER_EVENTS: readonly PanelEventName[] = PANEL_EVENTS.filter(
+  (e) => (e.startsWith('server.') || e.startsWith('backup.') || e.startsWith('transfer.')) && e !== 'server.created' && e !== 'server.deleted',
+);
 
 export const isAlertEvent = (event: PanelEventName): event is AlertEventName => (ALERT_EVENTS as readonly string[]).includes(event);
 

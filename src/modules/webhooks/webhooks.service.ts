@@ -153,7 +153,7 @@ export class WebhooksService {
     );
   }
 
-  /** Sends a `webhook.test` event now, once, and answers how it went (a disabled webhook is sent one too). */
+  /** Sends a `webhook.test` event now, once, and answers how it went; a switched-off webhook is refused one (400 on `enabled`). */
   async test(scope: WebhookScope, id: string, actor: Actor): Promise<WebhookDeliveryDto> {
     const hook = await this.require(scope, id);
     if (!hook.enabled) {

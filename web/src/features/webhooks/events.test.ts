@@ -23,6 +23,7 @@ describe('webhook events and bodies', () => {
     expect(server).toContain('backup.failed');
     // Deleted with their server, a server's webhooks never hear of it.
     expect(server).not.toContain('server.deleted');
+    expect(server).not.toContain('server.created');
     expect(eventGroups({ kind: 'admin' }).flatMap((g) => g.events)).toHaveLength(16);
   });
 

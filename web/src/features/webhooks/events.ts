@@ -26,10 +26,10 @@ export const CHANGE_EVENTS = [
 export type EventName = (typeof ALERT_EVENTS)[number] | (typeof CHANGE_EVENTS)[number];
 
 /**
- * Whether a server's webhook is offered the event: the panel's rule (events about a server), less
- * `server.deleted`, which never reaches a server's webhooks since they are deleted with the server.
+ * Whether a server's webhook is offered the event, by the panel's rule: events about a server, but its
+ * creation (before any of its webhooks) and its deletion (which takes them with it).
  */
-const isServerEvent = (event: EventName): boolean => /^(server|backup|transfer)\./.test(event) && event !== 'server.deleted';
+const isServerEvent = (event: EventName): boolean => /^(server|backup|transfer)\./.test(event) && event !== 'server.created' && event !== 'server.deleted';
 
 /** The events a webhook of the scope may pick, in two groups. */
 export const eventGroups = (scope: WebhookScope): { group: 'alerts' | 'changes'; events: EventName[] }[] => {
