@@ -3,6 +3,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { DataSource } from 'typeorm';
 import { OutboundPolicy } from 'src/common/http/outbound-url';
+import { ScheduleRunner } from 'src/modules/schedules/schedule-runner.service';
 import { UsageSamplerJob } from 'src/modules/usage/usage-sampler.job';
 import { MAX_ATTEMPTS } from 'src/modules/webhooks/webhook-delivery.job';
 import { WebhookDeliveryJob } from 'src/modules/webhooks/webhook-delivery.job';
@@ -332,6 +333,23 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
       expect(rx.eventsAt('/backups')).toEqual(['backup.completed']);
       expect(rx.at('/backups')[0].json).toMatchObject({ server: { uuid: server.uuid }, data: { name: 'Nightly', bytes: expect.any(Number) } });
       await p.asOwner('delete', `/api/client/servers/${server.uuid}/webhooks/${hook.id}`).expect(204);
+    });
+
+    it('should alert when a scheduled backup cannot even start, since nobody sees its error', async () => {
+      await createHook({ name: 'Scheduled', kind: 'http', url: rx.url('/scheduled'), events: ['backup.failed'] });
+      // Backups are off for this server (a limit of 0): the schedule's task is refused.
+      const other = await p.createServer({ name: 'No backups' });
+      await p.installed(other.id);
+      const base = `/api/client/servers/${other.uuid}/schedules`;
+      const cron = { minute: '0', hour: '4', day_of_month: '*', month: '*', day_of_week: '*' };
+      const schedule = (await p.asOwner('post', base).send({ name: 'Nightly', cron }).expect(201)).body.data;
+      await p.asOwner('post', `${base}/${schedule.id}/tasks`).send({ action: 'backup', payload: 'nightly' }).expect(201);
+      await p.asOwner('post', `${base}/${schedule.id}/run`).expect(202);
+      await p.t.app.get(ScheduleRunner).whenIdle();
+      await job().drain();
+      expect(rx.at('/scheduled').map((r) => r.json)).toEqual([
+        expect.objectContaining({ event: 'backup.failed', server: expect.objectContaining({ uuid: other.uuid }), data: expect.objectContaining({ name: 'nightly', scheduled: true, error: expect.any(String) }) }),
+      ]);
     });
 
     it('should send node.down after two silent minutes, once, then node.up when it answers', async () => {

@@ -18,6 +18,7 @@ import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import { strictMock } from 'test/utils/strict-mock';
 import type { ServerRecords } from 'src/modules/servers/server-records';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
+import { PanelEvents } from 'src/common/events/panel-events';
 
 const manager = {} as EntityManager;
 const now = new Date('2026-03-04T05:06:07.891Z');
@@ -66,6 +67,7 @@ const build = (
     strictMock<Clock>('clock', { now: () => now }),
     strictMock<BackupStorage>('storage', { s3HostOfNode: jest.fn().mockResolvedValue(null) }),
     new ServerDeletionSteps(),
+    new PanelEvents(),
   );
 
 /** The repository calls of a creation that gets as far as the daemon. */

@@ -20,6 +20,7 @@ import { ServerError } from 'src/modules/servers/servers.errors';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { ServerRecords } from 'src/modules/servers/server-records';
+import { about, PanelEvents } from 'src/common/events/panel-events';
 
 export type BackupList = Omit<Paginated<BackupResponseDto>, 'meta'> & { meta: BackupListMetaDto };
 
@@ -64,6 +65,7 @@ export class BackupsService implements OnModuleInit {
     private readonly clock: Clock,
     private readonly storage: BackupStorage,
     private readonly deletionSteps: ServerDeletionSteps,
+    private readonly events: PanelEvents,
   ) {}
 
   onModuleInit(): void {
@@ -105,8 +107,18 @@ export class BackupsService implements OnModuleInit {
    * go, or backups are disabled, it fails like a user's request.
    */
   async createFromSchedule(server: ServerSnapshot, name?: string | null, ignored?: string | null): Promise<BackupResponseDto> {
-    const backup = await this.start(server, this.describe(name ?? undefined, ignored ?? undefined, false), true, 'schedule');
-    return toBackupResponse(backup);
+    const spec = this.describe(name ?? undefined, ignored ?? undefined, false);
+    try {
+      return toBackupResponse(await this.start(server, spec, true, 'schedule'));
+    } catch (e) {
+      // Nobody is there to see the error: a scheduled backup that cannot start is an alert (docs/webhooks.md).
+      await this.events.publish({
+        event: 'backup.failed',
+        ...about(server, server.node),
+        data: { name: spec.name, scheduled: true, error: e instanceof Error ? e.message : String(e) },
+      });
+      throw e;
+    }
   }
 
   /** A one-time `/download/backup` URL on the node, or a short-lived presigned GET for S3; successful backups only. */
