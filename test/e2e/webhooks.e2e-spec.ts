@@ -9,12 +9,13 @@ import { MAX_ATTEMPTS } from 'src/modules/webhooks/webhook-delivery.job';
 import { WebhookDeliveryJob } from 'src/modules/webhooks/webhook-delivery.job';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { createUser } from 'test/factories/user.factory';
-import { signIn } from 'test/utils/auth';
+import { createApiKey, signIn } from 'test/utils/auth';
 import { MINUTE } from 'test/utils/fake-clock';
 import { eggFixtureFiles } from 'test/utils/fixtures';
 import { addSimNode, SimPanel, startSimPanel, waitFor } from 'test/utils/sim-panel';
 import { dbKinds } from 'test/utils/test-db';
 import { WebhookReceiver } from 'test/utils/webhook-receiver';
+import { ADMIN_REQUIRED, missingScope } from 'test/utils/nodes';
 import { handlePowerAction, sendCommand } from 'test/wings-sim/power';
 
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
@@ -63,6 +64,30 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
       expect(rotated.secret).toMatch(/^whsec_/);
       await p.admin('delete', `/api/admin/webhooks/${hook.id}`).expect(204);
       await p.admin('get', `/api/admin/webhooks/${hook.id}`).expect(404);
+    });
+
+    it('should answer only administrators, and an admin key only within its webhook scopes', async () => {
+      const hook = await createHook({ name: 'Scoped', kind: 'http', url: rx.url('/scoped'), events: ['*'] });
+      const { as: user } = await p.newUser();
+      expect((await user('get', '/api/admin/webhooks')).body).toEqual(ADMIN_REQUIRED);
+      await p.t.http().get('/api/admin/webhooks').expect(401);
+      const { user: admin } = await p.newUser({ admin: true });
+      const cookie = await signIn(p.t, admin.email);
+      const withKey = async (permissions: string[]) => {
+        const key = await createApiKey(p.t, cookie, { permissions });
+        return (method: 'get' | 'post' | 'patch', path: string) => p.t.http()[method](path).set('Authorization', `Bearer ${key}`);
+      };
+      const reader = await withKey(['webhooks.read']);
+      await reader('get', '/api/admin/webhooks').expect(200);
+      await reader('get', `/api/admin/webhooks/${hook.id}/deliveries`).expect(200);
+      expect((await reader('patch', `/api/admin/webhooks/${hook.id}`).send({ name: 'x' })).body).toEqual(missingScope('webhooks.write'));
+      expect((await reader('post', `/api/admin/webhooks/${hook.id}/test`)).body).toEqual(missingScope('webhooks.write'));
+      const other = await withKey(['servers.read', 'servers.write']);
+      expect((await other('get', '/api/admin/webhooks')).body).toEqual(missingScope('webhooks.read'));
+      const writer = await withKey(['webhooks.read', 'webhooks.write']);
+      await writer('patch', `/api/admin/webhooks/${hook.id}`).send({ enabled: false }).expect(200);
+      expect((await p.admin('get', `/api/admin/webhooks/${hook.id}`).expect(200)).body.data.enabled).toBe(false);
+      await p.admin('delete', `/api/admin/webhooks/${hook.id}`).expect(204);
     });
 
     it('should refuse bad bodies with the field at fault, and keep nothing', async () => {
