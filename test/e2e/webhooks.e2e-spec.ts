@@ -111,6 +111,14 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
       }
       expect((await p.admin('get', '/api/admin/webhooks').expect(200)).body.meta.pagination.total).toBe(before);
       await p.admin('get', '/api/admin/webhooks/abc').expect(404);
+      // An update is checked as a create is, field by field; its kind stays.
+      const hook = await createHook({ name: 'Checked', kind: 'http', url: rx.url('/checked'), events: ['*'] });
+      for (const body of [{ events: null }, { name: '' }, { secret: 'short' }, { url: 'ftp://example.com/x' }, { kind: 'discord' }, { rotateSecret: 'yes' }]) {
+        const res = await p.admin('patch', `/api/admin/webhooks/${hook.id}`).send(body);
+        expect([body, res.status]).toEqual([body, 400]);
+      }
+      expect((await p.admin('get', `/api/admin/webhooks/${hook.id}`).expect(200)).body.data).toMatchObject({ name: 'Checked', kind: 'http', events: ['*'] });
+      await p.admin('delete', `/api/admin/webhooks/${hook.id}`).expect(204);
     });
 
     it('should sign each body, retry a failing receiver with backoff, and log every attempt', async () => {

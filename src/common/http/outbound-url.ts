@@ -251,7 +251,7 @@ export const postPublic = async (raw: string, body: string, opts: PostPublicOpti
   const client = url.protocol === 'https:' ? https : http;
   return new Promise<PostPublicResult>((resolve, reject) => {
     const headers = { 'User-Agent': 'Hatchery', 'Content-Length': String(Buffer.byteLength(body)), ...opts.headers };
-    const req = client.request(url, { method: 'POST', headers, agent: false, lookup: checkedLookup(opts.policy), timeout: opts.timeoutMs }, (res) => {
+    const req = client.request(url, { method: 'POST', headers, agent: false, lookup: checkedLookup(opts.policy) }, (res) => {
       const kept: Buffer[] = [];
       let size = 0;
       res.on('data', (chunk: Buffer) => {
@@ -263,10 +263,9 @@ export const postPublic = async (raw: string, body: string, opts: PostPublicOpti
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(kept).toString('utf8') }));
       res.on('error', () => reject(failed(`The answer from ${url.host} was cut off`)));
     });
-    // The socket's timeout is idle time; the whole exchange is bounded here too.
+    // The whole exchange, connecting and the answer included, is bounded.
     const timer = setTimeout(() => req.destroy(new AppException(OutboundError.TIMEOUT, { message: `${url.host} did not answer within ${opts.timeoutMs} ms` })), opts.timeoutMs);
     req.on('close', () => clearTimeout(timer));
-    req.on('timeout', () => req.destroy(new AppException(OutboundError.TIMEOUT, { message: `${url.host} did not answer within ${opts.timeoutMs} ms` })));
     req.on('error', (err) => reject(err instanceof AppException ? err : failed(`Could not connect to ${url.host}`)));
     req.end(body);
   });

@@ -1,11 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { Clock } from 'src/common/clock';
 import { isAlertEvent, PanelEvent, PanelEvents } from 'src/common/events/panel-events';
 import { AppConfigService } from 'src/config/app-config.service';
 import type { WebhookEntity } from 'src/modules/webhooks/webhook.entity';
 import { WebhookDeliveryJob } from 'src/modules/webhooks/webhook-delivery.job';
-import type { WebhookPayload } from 'src/modules/webhooks/webhook-payload';
+import { newDelivery } from 'src/modules/webhooks/webhook-payload';
 import { WebhooksRepository } from 'src/modules/webhooks/webhooks.repository';
 
 /** An alert about one server or node is sent at most once in this window. */
@@ -52,18 +51,7 @@ export class WebhookDispatcher implements OnModuleInit {
       }
     }
     const hooks = (await this.repo.listeners(event.server?.id ?? null)).filter((h) => hears(h, event.event));
-    const rows = hooks.map((hook) => {
-      const uuid = randomUUID();
-      const payload: WebhookPayload = {
-        id: uuid,
-        event: event.event,
-        timestamp: now.toISOString(),
-        server: event.server ?? null,
-        node: event.node ?? null,
-        data: event.data ?? {},
-      };
-      return { uuid, webhookId: hook.id, event: event.event, payload: payload as unknown as Record<string, unknown>, test: false, createdAt: now, nextAttemptAt: now };
-    });
+    const rows = hooks.map((hook) => newDelivery(hook.id, event.event, event, now));
     await this.repo.insertDeliveries(rows);
     if (rows.length > 0 && this.wake) {
       void this.job.tick();

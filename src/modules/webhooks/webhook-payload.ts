@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import type { PanelEvent, PanelEventName } from 'src/common/events/panel-events';
 import type { WebhookKind } from 'src/modules/webhooks/webhook.entity';
 
@@ -16,6 +16,13 @@ export interface WebhookPayload {
   node: PanelEvent['node'] | null;
   data: Record<string, unknown>;
 }
+
+/** A delivery of `event` to one webhook, due now: its id, and the body every attempt sends. A test delivery is tried once. */
+export const newDelivery = (webhookId: string, event: WebhookPayload['event'], about: Pick<PanelEvent, 'server' | 'node' | 'data'>, now: Date, test = false) => {
+  const uuid = randomUUID();
+  const payload: WebhookPayload = { id: uuid, event, timestamp: now.toISOString(), server: about.server ?? null, node: about.node ?? null, data: about.data ?? {} };
+  return { uuid, webhookId, event, payload: payload as unknown as Record<string, unknown>, test, createdAt: now, nextAttemptAt: now };
+};
 
 /** `sha256=` and the hex HMAC-SHA256 of `"<timestamp>.<body>"` under the endpoint's secret. */
 const signature = (secret: string, timestamp: number, body: string): string =>

@@ -16,6 +16,9 @@ export interface ClaimedDelivery {
   test: boolean;
 }
 
+/** What a claim answers of each delivery it took (ClaimedDelivery). */
+const CLAIMED = `d.id::text AS id, d.uuid, d.webhook_id::text AS "webhookId", d.payload, d.attempts, d.test`;
+
 /** A new delivery's row. */
 type NewDelivery = Pick<WebhookDeliveryEntity, 'uuid' | 'webhookId' | 'event' | 'payload' | 'test' | 'createdAt' | 'nextAttemptAt'>;
 
@@ -109,7 +112,7 @@ export class WebhooksRepository {
        WHERE d.id IN (
          SELECT id FROM webhook_delivery WHERE status = 'pending' AND next_attempt_at <= $1
          ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED)
-       RETURNING d.id::text AS id, d.uuid, d.webhook_id::text AS "webhookId", d.payload, d.attempts, d.test`,
+       RETURNING ${CLAIMED}`,
       [now, leaseUntil, limit],
     );
     return returnedRows<ClaimedDelivery>(raw);
@@ -120,7 +123,7 @@ export class WebhooksRepository {
     const raw: unknown = await this.deliveries.manager.query(
       `UPDATE webhook_delivery d SET next_attempt_at = $2, attempts = d.attempts + 1
        WHERE d.id = $1 AND d.status = 'pending'
-       RETURNING d.id::text AS id, d.uuid, d.webhook_id::text AS "webhookId", d.payload, d.attempts, d.test`,
+       RETURNING ${CLAIMED}`,
       [id, leaseUntil],
     );
     return returnedRows<ClaimedDelivery>(raw)[0] ?? null;

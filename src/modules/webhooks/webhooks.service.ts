@@ -1,4 +1,4 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
@@ -15,7 +15,7 @@ import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import { CreateWebhookDto, UpdateWebhookDto, WebhookDeliveryDto, WebhookDto, WebhookWithSecretDto } from 'src/modules/webhooks/dto/webhook.dto';
 import type { WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity } from 'src/modules/webhooks/webhook.entity';
 import { sealContext, WebhookDeliveryJob } from 'src/modules/webhooks/webhook-delivery.job';
-import { shownUrl, TEST_EVENT, WebhookPayload } from 'src/modules/webhooks/webhook-payload';
+import { newDelivery, shownUrl, TEST_EVENT } from 'src/modules/webhooks/webhook-payload';
 import { WebhookError } from 'src/modules/webhooks/webhooks.errors';
 import { WebhooksRepository } from 'src/modules/webhooks/webhooks.repository';
 
@@ -58,6 +58,8 @@ const newSecret = (): string => `whsec_${randomBytes(32).toString('base64url')}`
 
 const invalid = (field: string, message: string): AppException => new AppException(CommonError.VALIDATION_FAILED, { details: [{ field, message }] });
 
+const DISCORD_SECRET = 'secret is for http webhooks; Discord does not check signatures';
+
 /** Webhooks of administrators and of servers (docs/webhooks.md): the routes' work. */
 @Injectable()
 export class WebhooksService {
@@ -84,7 +86,7 @@ export class WebhooksService {
     const events = this.checkEvents(scope, dto.events);
     const url = await this.checkUrl(dto.url);
     if (dto.kind === 'discord' && dto.secret !== undefined) {
-      throw invalid('secret', 'secret is for http webhooks; Discord does not check signatures');
+      throw invalid('secret', DISCORD_SECRET);
     }
     const secret = dto.kind === 'http' ? (dto.secret ?? newSecret()) : null;
     const serverId = scope.server?.id ?? null;
@@ -110,7 +112,7 @@ export class WebhooksService {
     const saved = await this.repo.transaction(async (m) => {
       const current = await this.require(scope, id, m);
       if (current.kind !== 'http' && (dto.secret !== undefined || dto.rotateSecret)) {
-        throw invalid('secret', 'secret is for http webhooks; Discord does not check signatures');
+        throw invalid('secret', DISCORD_SECRET);
       }
       const before = described(current);
       if (dto.rotateSecret) {
@@ -160,18 +162,8 @@ export class WebhooksService {
       throw new AppException(CommonError.VALIDATION_FAILED, { message: 'The webhook is switched off; switch it on to send a test', details: [{ field: 'enabled', message: 'the webhook is switched off' }] });
     }
     const now = this.clock.now();
-    const uuid = randomUUID();
-    const payload: WebhookPayload = {
-      id: uuid,
-      event: TEST_EVENT,
-      timestamp: now.toISOString(),
-      server: scope.server,
-      node: null,
-      data: { message: `A test from Hatchery, sent by ${actor.username ?? 'an administrator'}` },
-    };
-    const [deliveryId] = await this.repo.insertDeliveries([
-      { uuid, webhookId: hook.id, event: TEST_EVENT, payload: payload as unknown as Record<string, unknown>, test: true, createdAt: now, nextAttemptAt: now },
-    ]);
+    const data = { message: `A test from Hatchery, sent by ${actor.username ?? 'an administrator'}` };
+    const [deliveryId] = await this.repo.insertDeliveries([newDelivery(hook.id, TEST_EVENT, { server: scope.server ?? undefined, data }, now, true)]);
     await this.job.sendNow(deliveryId);
     const delivery = (await this.repo.findDelivery(deliveryId))!;
     return toDeliveryDto(delivery, await this.repo.attemptsOf([deliveryId]));

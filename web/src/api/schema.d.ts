@@ -3168,7 +3168,7 @@ export interface components {
              */
             kind: "http" | "discord";
             name: string;
-            /** @description `http` only: the signing secret (16–128 printable characters); one is made when absent and shown once. */
+            /** @description `http` only: the signing secret (16–128 printable characters). Left out of a create, one is made and shown once. */
             secret?: string;
             /** @description http(s), resolving only to public addresses (the rules of pulls from URLs). */
             url: string;
@@ -4237,13 +4237,16 @@ export interface components {
             username?: string;
         };
         UpdateWebhookDto: {
+            /** @description Default true. */
             enabled?: boolean;
+            /** @description Event names (docs/webhooks.md#events), or `["*"]` for all. */
             events?: ("*" | "server.crashed" | "server.crash_loop" | "server.install_failed" | "backup.failed" | "transfer.failed" | "node.down" | "node.up" | "node.disk_high" | "server.created" | "server.deleted" | "server.suspended" | "server.unsuspended" | "server.installed" | "backup.completed" | "transfer.completed" | "user.created")[];
             name?: string;
             /** @description `http` only: make a new secret, shown once in the answer. */
             rotateSecret?: boolean;
-            /** @description `http` only: a new signing secret. */
+            /** @description `http` only: the signing secret (16–128 printable characters). Left out of a create, one is made and shown once. */
             secret?: string;
+            /** @description http(s), resolving only to public addresses (the rules of pulls from URLs). */
             url?: string;
         };
         UsageHistoryDto: {

@@ -1,4 +1,4 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, OmitType, PartialType } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsString, Matches, MaxLength, MinLength } from 'class-validator';
 import { PANEL_EVENTS } from 'src/common/events/panel-events';
 import { Optional } from 'src/common/validation/decorators';
@@ -36,7 +36,7 @@ export class CreateWebhookDto {
   @IsIn(EVENT_CHOICES, { each: true, message: 'each of events must be an event name or *' })
   events!: string[];
 
-  /** `http` only: the signing secret (16–128 printable characters); one is made when absent and shown once. */
+  /** `http` only: the signing secret (16–128 printable characters). Left out of a create, one is made and shown once. */
   @Optional()
   @IsString()
   @Matches(SECRET, { message: 'secret must be 16 to 128 printable characters without spaces' })
@@ -48,41 +48,12 @@ export class CreateWebhookDto {
   enabled?: boolean;
 }
 
-export class UpdateWebhookDto {
-  @Optional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(64)
-  name?: string;
-
-  @Optional()
-  @IsString()
-  @MaxLength(2048)
-  url?: string;
-
-  @ApiPropertyOptional({ type: [String], enum: EVENT_CHOICES })
-  @Optional()
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(EVENT_CHOICES.length)
-  @ArrayUnique()
-  @IsIn(EVENT_CHOICES, { each: true, message: 'each of events must be an event name or *' })
-  events?: string[];
-
-  /** `http` only: a new signing secret. */
-  @Optional()
-  @IsString()
-  @Matches(SECRET, { message: 'secret must be 16 to 128 printable characters without spaces' })
-  secret?: string;
-
+/** Any field of a create but its kind; `secret` replaces the secret. */
+export class UpdateWebhookDto extends PartialType(OmitType(CreateWebhookDto, ['kind'] as const), { skipNullProperties: false }) {
   /** `http` only: make a new secret, shown once in the answer. */
   @Optional()
   @IsBoolean()
   rotateSecret?: boolean;
-
-  @Optional()
-  @IsBoolean()
-  enabled?: boolean;
 }
 
 /** A webhook as lists show it: never its secret. */
