@@ -1,5 +1,5 @@
 import 'uplot/dist/uPlot.min.css';
-import { useComputedColorScheme } from '@mantine/core';
+import { Card, SimpleGrid, Stack, Text, useComputedColorScheme } from '@mantine/core';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import uPlot from 'uplot';
@@ -121,3 +121,29 @@ export const UplotGraph = ({ x, lines, format, summary, floor, height, timeAxis 
     </figure>
   );
 };
+
+/** One graph in its card: the title, a line of text under it, and the graph. */
+interface GraphCard extends Pick<UplotGraphProps, 'lines' | 'format' | 'summary' | 'floor' | 'binary'> {
+  title: string;
+  /** Under the title: the value now, or what the range held. */
+  text: string;
+}
+
+/** Graphs side by side, stacked on a phone, each in its card: the console's live ones and the usage history's. */
+export const GraphCards = ({ cards, x, height, timeAxis, textSize }: { cards: GraphCard[]; x: number[]; height: number; timeAxis?: boolean; textSize: 'xs' | 'sm' }) => (
+  <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
+    {cards.map((card) => (
+      <Card key={card.title} withBorder padding="sm">
+        <Stack gap={4}>
+          <Text size="sm" fw={600}>
+            {card.title}
+          </Text>
+          <Text size={textSize} c="dimmed">
+            {card.text}
+          </Text>
+          <UplotGraph x={x} lines={card.lines} format={card.format} summary={card.summary} floor={card.floor} binary={card.binary} height={height} timeAxis={timeAxis} />
+        </Stack>
+      </Card>
+    ))}
+  </SimpleGrid>
+);

@@ -1,6 +1,5 @@
-import { Card, SimpleGrid, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { UplotGraph } from '@/components/UplotGraph';
+import { GraphCards } from '@/components/UplotGraph';
 import type { StatsPoint } from '@/features/console/stats-series';
 import { formatBytes, formatPercent } from '@/lib/format';
 
@@ -22,7 +21,7 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
   const cards = [
     {
       title: t('console.graphs.cpu'),
-      value: last ? percent(last.cpu) : '–',
+      text: last ? percent(last.cpu) : '–',
       summary: `${t('console.graphs.cpu')}: ${range(cpu, percent)}`,
       lines: [{ label: 'cpu', color: '#fd7e14', values: cpu }],
       format: percent,
@@ -30,7 +29,7 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
     },
     {
       title: t('console.graphs.memory'),
-      value: last ? (memoryLimitBytes > 0 ? t('console.graphs.ofLimit', { value: bytes(last.memory), limit: bytes(memoryLimitBytes) }) : bytes(last.memory)) : '–',
+      text: last ? (memoryLimitBytes > 0 ? t('console.graphs.ofLimit', { value: bytes(last.memory), limit: bytes(memoryLimitBytes) }) : bytes(last.memory)) : '–',
       summary: `${t('console.graphs.memory')}: ${range(memory, bytes)}`,
       lines: [{ label: 'memory', color: '#228be6', values: memory }],
       format: bytes,
@@ -39,7 +38,7 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
     },
     {
       title: t('console.graphs.network'),
-      value: last ? t('console.graphs.inOut', { rx: rate(last.rxPerS), tx: rate(last.txPerS) }) : '–',
+      text: last ? t('console.graphs.inOut', { rx: rate(last.rxPerS), tx: rate(last.txPerS) }) : '–',
       summary: `${t('console.graphs.network')}: ${t('console.graphs.inOut', { rx: range(rx, rate), tx: range(tx, rate) })}`,
       lines: [
         { label: 'rx', color: '#12b886', values: rx },
@@ -50,23 +49,7 @@ const ConsoleGraphs = ({ points, memoryLimitBytes }: { points: StatsPoint[]; mem
       floor: 1024,
     },
   ];
-  return (
-    <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
-      {cards.map((card) => (
-        <Card key={card.title} withBorder padding="sm">
-          <Stack gap={4}>
-            <Text size="sm" fw={600}>
-              {card.title}
-            </Text>
-            <Text size="sm" c="dimmed">
-              {card.value}
-            </Text>
-            <UplotGraph x={x} lines={card.lines} format={card.format} summary={card.summary} floor={card.floor} binary={card.binary} height={120} />
-          </Stack>
-        </Card>
-      ))}
-    </SimpleGrid>
-  );
+  return <GraphCards cards={cards} x={x} height={120} textSize="sm" />;
 };
 
 export default ConsoleGraphs;

@@ -1,8 +1,8 @@
-import { Alert, Card, Group, SegmentedControl, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Group, SegmentedControl, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { UplotGraph } from '@/components/UplotGraph';
+import { GraphCards } from '@/components/UplotGraph';
 import { nodeUsageQuery, serverUsageQuery, USAGE_RANGES, type NodeUsageHistory, type UsageHistory, type UsageRange } from '@/features/usage/api';
 import { toHistorySeries, type HistorySeries } from '@/features/usage/history-series';
 import { describeError } from '@/lib/errors';
@@ -54,23 +54,7 @@ const HistoryCharts = ({ series }: { series: HistorySeries }) => {
       floor: 1024,
     },
   ];
-  return (
-    <SimpleGrid cols={{ base: 1, md: 3 }} spacing="md">
-      {cards.map((card) => (
-        <Card key={card.title} withBorder padding="sm">
-          <Stack gap={4}>
-            <Text size="sm" fw={600}>
-              {card.title}
-            </Text>
-            <Text size="xs" c="dimmed">
-              {card.detail}
-            </Text>
-            <UplotGraph x={series.x} lines={card.lines} format={card.format} summary={`${card.title}: ${card.detail}`} floor={card.floor} binary={card.binary} height={HEIGHT} timeAxis />
-          </Stack>
-        </Card>
-      ))}
-    </SimpleGrid>
-  );
+  return <GraphCards cards={cards.map((c) => ({ ...c, text: c.detail, summary: `${c.title}: ${c.detail}` }))} x={series.x} height={HEIGHT} timeAxis textSize="xs" />;
 };
 
 /** The title, the range picker and the graphs (or why there are none) of one history. */
