@@ -1,40 +1,17 @@
 import { createHmac, randomBytes } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Page } from '@playwright/test';
+import { WebhookReceiver } from 'test/utils/webhook-receiver';
 import { expect, expectAccessibleInBothSchemes, expectNoHorizontalScroll, openDialog, shot, signIn, test } from 'e2e/fixtures';
 
 // Webhooks: an administrator's and a server's, made in the dialog, tested from their page, with the
 // deliveries listed, against a receiver on loopback (the browser tests' panel runs with
 // OUTBOUND_ALLOW_PRIVATE) that checks the signature with the secret the page showed once.
 
-interface Received {
-  path: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
-
-const startReceiver = async (): Promise<{ url: (path: string) => string; got: Received[]; close: () => Promise<void> }> => {
-  const got: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      got.push({ path: req.url ?? '/', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
-      // A path under /broken stands for an endpoint that fails.
-      res.writeHead(req.url?.startsWith('/broken') ? 500 : 200).end('ok');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url: (path) => `${base}${path}`,
-    got,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+/** The Jest suite's receiver (test/utils/webhook-receiver.ts): records every request, answers 200 unless told to fail a path. */
+const startReceiver = async (): Promise<WebhookReceiver> => {
+  const rx = new WebhookReceiver();
+  await rx.start();
+  return rx;
 };
 
 /** axe in light and dark, no sideways scrolling at 390 px. */
@@ -103,9 +80,9 @@ test.describe('webhooks', () => {
       // An event: suspending the server is sent by the panel's delivery job, signed with the secret,
       // and the page, which reads its deliveries again every 10 s, shows it.
       await api.admin('POST', `/api/admin/servers/${server.id}/suspend`);
-      await expect.poll(() => rx.got.filter((r) => r.headers['x-hatchery-event'] === 'server.suspended').length, { timeout: 15_000 }).toBe(1);
+      await expect.poll(() => rx.received.filter((r) => r.headers['x-hatchery-event'] === 'server.suspended').length, { timeout: 15_000 }).toBe(1);
       await expect(deliveries.getByRole('listitem').filter({ hasText: 'Server suspended' })).toContainText('Delivered', { timeout: 15_000 });
-      const suspended = rx.got.find((r) => r.headers['x-hatchery-event'] === 'server.suspended')!;
+      const suspended = rx.received.find((r) => r.headers['x-hatchery-event'] === 'server.suspended')!;
       const timestamp = String(suspended.headers['x-hatchery-timestamp']);
       expect(suspended.headers['x-hatchery-signature']).toBe(`sha256=${createHmac('sha256', secret).update(`${timestamp}.${suspended.body}`).digest('hex')}`);
       expect(JSON.parse(suspended.body)).toMatchObject({ event: 'server.suspended', server: { uuid: server.uuid } });
@@ -120,6 +97,7 @@ test.describe('webhooks', () => {
       await page.getByRole('button', { name: 'Edit' }).click();
       const edit = await openDialog(page, `Edit ${name}`);
       await expect(edit.getByLabel('URL')).toHaveValue(rx.url(`/ops-${s}`));
+      rx.failFirst(`/broken-${s}`, Infinity);
       await edit.getByLabel('URL').fill(rx.url(`/broken-${s}`));
       await edit.getByRole('button', { name: 'Save' }).click();
       await expect(edit).toBeHidden();
@@ -172,7 +150,7 @@ test.describe('webhooks', () => {
       await card.getByRole('link', { name: 'Crashes to Discord' }).click();
       await page.getByRole('button', { name: 'Send test' }).click();
       await expect(page.getByRole('status').filter({ hasText: 'The test was delivered: HTTP 200' })).toBeVisible();
-      expect(JSON.parse(rx.got[0].body)).toMatchObject({ username: 'Hatchery', embeds: [{ title: 'Test from Hatchery' }] });
+      expect(JSON.parse(rx.received[0].body)).toMatchObject({ username: 'Hatchery', embeds: [{ title: 'Test from Hatchery' }] });
       // Editing keeps the hidden URL unless a new one is typed.
       await page.getByRole('button', { name: 'Edit' }).click();
       const edit = await openDialog(page, 'Edit Crashes to Discord');
@@ -182,8 +160,8 @@ test.describe('webhooks', () => {
       await expect(edit).toBeHidden();
       await expect(page.getByRole('heading', { name: 'Crashes', level: 2 })).toBeVisible();
       await page.getByRole('button', { name: 'Send test' }).click();
-      await expect.poll(() => rx.got.length).toBe(2);
-      expect(rx.got[1].path).toBe('/api/webhooks/42/t0ken-s3cret');
+      await expect.poll(() => rx.received.length).toBe(2);
+      expect(rx.received[1].path).toBe('/api/webhooks/42/t0ken-s3cret');
     } finally {
       await rx.close();
     }
