@@ -8,7 +8,11 @@ import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
 import { headerOf, HttpReply, HttpRequest } from 'src/common/http/http';
 import { AuthService } from 'src/modules/auth/auth.service';
 import { RequireCaptcha } from 'src/modules/captcha/captcha.guard';
-import { SignInEmailDto, SignInUsernameDto, SignUpDto, TwoFactorSignInDto } from 'src/modules/auth/dto/auth.dto';
+import { SignInEmailDto, SignInUsernameDto, SignUpDto, TwoFactorChallengeDto, TwoFactorSignInDto } from 'src/modules/auth/dto/auth.dto';
+import { PasskeySignInDto } from 'src/modules/passkeys/dto/passkey.dto';
+import { PasskeyOptionsResponseDto } from 'src/modules/passkeys/dto/webauthn.dto';
+import { PasskeysService } from 'src/modules/passkeys/passkeys.service';
+import { TwoFactorService } from 'src/modules/two-factor/two-factor.service';
 import { ClientMeta, SignedIn, SignInService } from 'src/modules/auth/sign-in.service';
 import { toSessionResponse } from 'src/modules/sessions/dto/session-response.dto';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
@@ -23,6 +27,8 @@ export class AuthController {
     private readonly signIns: SignInService,
     private readonly auth: AuthService,
     private readonly sessions: SessionsService,
+    private readonly twoFactorSteps: TwoFactorService,
+    private readonly passkeys: PasskeysService,
   ) {}
 
   @Post('sign-up/email')
@@ -53,13 +59,43 @@ export class AuthController {
     return this.respond(await this.signIns.signIn({ username: dto.username }, dto.password, dto.totp, meta(req)), res);
   }
 
-  /** The second step of a two-factor sign-in: no password and no CAPTCHA, the challenge stands for them. */
+  /** The second step of a two-factor sign-in, a code or a passkey: no password and no CAPTCHA, the challenge stands for them. */
   @Post('two-factor')
   @HttpCode(200)
   @Public()
   @ApiData(SignedInDto)
   async twoFactor(@Body() dto: TwoFactorSignInDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply): Promise<{ data: SignedInDto }> {
-    return this.respond(await this.signIns.completeTwoFactor(dto.challenge, dto.code, meta(req)), res);
+    return this.respond(await this.signIns.completeTwoFactor(dto.challenge, dto.passkey ? { passkey: dto.passkey } : { code: dto.code ?? '' }, meta(req)), res);
+  }
+
+  /** Options to answer a two-factor sign-in's challenge with one of the user's passkeys; counts no attempt. */
+  @Post('two-factor/passkey-options')
+  @HttpCode(200)
+  @Public()
+  @ApiData(PasskeyOptionsResponseDto)
+  async twoFactorPasskeyOptions(@Body() dto: TwoFactorChallengeDto): Promise<{ data: PasskeyOptionsResponseDto }> {
+    return { data: { options: await this.twoFactorSteps.passkeyOptions(dto.challenge) } };
+  }
+
+  /**
+   * Options for a sign-in by passkey alone (discoverable credentials, user verification required).
+   * No CAPTCHA here or below: a passkey cannot be guessed, and the browser's autofill asks for options on page load.
+   */
+  @Post('passkey/options')
+  @HttpCode(200)
+  @Public()
+  @ApiData(PasskeyOptionsResponseDto)
+  async passkeyOptions(): Promise<{ data: PasskeyOptionsResponseDto }> {
+    return { data: { options: await this.passkeys.signInOptions() } };
+  }
+
+  /** A sign-in by passkey alone: the session a password sign-in (with its second step) opens. */
+  @Post('passkey')
+  @HttpCode(200)
+  @Public()
+  @ApiData(SignedInDto)
+  async passkey(@Body() dto: PasskeySignInDto, @Req() req: HttpRequest, @Res({ passthrough: true }) res: HttpReply): Promise<{ data: SignedInDto }> {
+    return this.respond(await this.signIns.signInWithPasskey(dto.response, meta(req)), res);
   }
 
   @Post('sign-out')

@@ -7,12 +7,13 @@ import { AuthController } from 'src/modules/auth/auth.controller';
 import { CaptchaModule } from 'src/modules/captcha/captcha.module';
 import { AuthService } from 'src/modules/auth/auth.service';
 import { SignInService } from 'src/modules/auth/sign-in.service';
+import { PasskeysModule } from 'src/modules/passkeys/passkeys.module';
 import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
 import { SessionsModule } from 'src/modules/sessions/sessions.module';
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
-  imports: [UsersModule, SessionsModule, ApiKeysModule, CaptchaModule, TwoFactorModule],
+  imports: [UsersModule, SessionsModule, ApiKeysModule, CaptchaModule, TwoFactorModule, PasskeysModule],
   controllers: [AuthController],
   providers: [
     AuthService,

@@ -6,7 +6,9 @@ import { refuseSuspended } from 'src/modules/auth/auth.service';
 import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
 import { SignUpDto } from 'src/modules/auth/dto/auth.dto';
-import { TwoFactorService } from 'src/modules/two-factor/two-factor.service';
+import { PasskeysService } from 'src/modules/passkeys/passkeys.service';
+import type { AuthenticationCredentialDto } from 'src/modules/passkeys/dto/webauthn.dto';
+import { SecondFactorProof, TwoFactorService } from 'src/modules/two-factor/two-factor.service';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UsersService } from 'src/modules/users/users.service';
@@ -30,6 +32,7 @@ export class SignInService {
     private readonly sessions: SessionsService,
     private readonly config: AppConfigService,
     private readonly twoFactor: TwoFactorService,
+    private readonly passkeys: PasskeysService,
   ) {}
 
   /** Password first, then (when enabled) the two-factor code; no session is made unless both pass. */
@@ -45,9 +48,19 @@ export class SignInService {
     return this.openSession(user, meta);
   }
 
-  /** The code step of a two-factor sign-in, by the challenge its password step answered. */
-  async completeTwoFactor(challenge: string, code: string, meta: ClientMeta): Promise<SignedIn> {
-    const user = await this.twoFactor.redeemChallenge(challenge, code);
+  /** The second step of a two-factor sign-in (a code or a passkey), by the challenge its password step answered. */
+  async completeTwoFactor(challenge: string, proof: SecondFactorProof, meta: ClientMeta): Promise<SignedIn> {
+    const user = await this.twoFactor.redeemChallenge(challenge, proof);
+    refuseSuspended(user);
+    return this.openSession(user, meta);
+  }
+
+  /**
+   * A sign-in by passkey alone: a discoverable credential whose authenticator verified the user (it
+   * is something they have and something they know or are), so no password and no second step.
+   */
+  async signInWithPasskey(response: AuthenticationCredentialDto, meta: ClientMeta): Promise<SignedIn> {
+    const user = await this.users.get(await this.passkeys.verifySignIn(response));
     refuseSuspended(user);
     return this.openSession(user, meta);
   }

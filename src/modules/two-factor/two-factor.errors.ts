@@ -6,7 +6,7 @@ export const TwoFactorError = {
     code: 'TWO_FACTOR_REQUIRED',
     category: ErrorCategory.UNAUTHENTICATED,
     message:
-      'Two-factor sign-in is enabled: send the code from your authenticator app (or a recovery code) with details.challenge to POST /api/auth/two-factor',
+      'A second factor is needed: send the code from your authenticator app (or a recovery code), or a passkey (details.methods), with details.challenge to POST /api/auth/two-factor',
   },
   INVALID: {
     code: 'TWO_FACTOR_INVALID',

@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { AuditModule } from 'src/modules/audit/audit.module';
 import { MailModule } from 'src/modules/mail/mail.module';
+import { PasskeysModule } from 'src/modules/passkeys/passkeys.module';
 import { AdminTwoFactorController } from 'src/modules/two-factor/admin-two-factor.controller';
 import { RecoveryCodeEntity } from 'src/modules/two-factor/recovery-code.entity';
 import { TwoFactorController } from 'src/modules/two-factor/two-factor.controller';
@@ -14,7 +15,7 @@ import { UserLifecycle } from 'src/modules/users/user-lifecycle';
 import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([UserTwoFactorEntity, RecoveryCodeEntity, TwoFactorChallengeEntity]), UsersModule, MailModule, AuditModule],
+  imports: [TypeOrmModule.forFeature([UserTwoFactorEntity, RecoveryCodeEntity, TwoFactorChallengeEntity]), UsersModule, MailModule, AuditModule, PasskeysModule],
   controllers: [TwoFactorController, AdminTwoFactorController],
   providers: [TwoFactorRepository, TwoFactorService, SecretBox],
   exports: [TwoFactorService],

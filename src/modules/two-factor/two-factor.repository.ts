@@ -111,6 +111,18 @@ export class TwoFactorRepository {
     return row ? { id: String(row.id), userId: String(row.user_id), attempts: row.attempts } : null;
   }
 
+  /** The user of a live challenge with attempts left, without counting an attempt; null when there is none. */
+  async findLiveChallenge(tokenHash: string, maxAttempts: number, now: Date): Promise<{ userId: string } | null> {
+    const row = await this.challenges
+      .createQueryBuilder('c')
+      .select(['c.userId'])
+      .where('c.token_hash = :tokenHash', { tokenHash })
+      .andWhere('c.expires_at > :now', { now })
+      .andWhere('c.attempts < :maxAttempts', { maxAttempts })
+      .getOne();
+    return row ? { userId: row.userId } : null;
+  }
+
   /** Deletes the challenge; false when it was gone already (a concurrent request used it). */
   async deleteChallenge(id: string): Promise<boolean> {
     const result = await this.challenges.delete({ id });

@@ -9,6 +9,9 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { AuditService } from 'src/modules/audit/audit.service';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { MailMessage, MailService } from 'src/modules/mail/mail.service';
+import type { AuthenticationCredentialDto } from 'src/modules/passkeys/dto/webauthn.dto';
+import { PasskeyError } from 'src/modules/passkeys/passkeys.errors';
+import { PasskeysService } from 'src/modules/passkeys/passkeys.service';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersService } from 'src/modules/users/users.service';
@@ -33,11 +36,25 @@ const CHALLENGE_LIFETIME_SECONDS = 300;
 const CHALLENGE_MAX_ATTEMPTS = 5;
 const CHALLENGE_BYTES = 32;
 
+/** A second factor the step after the password takes: a TOTP code (or recovery code), or a passkey. */
+type SecondFactorMethod = 'totp' | 'passkey';
+
 /** What a 401 TWO_FACTOR_REQUIRED carries in `details`. */
 interface TwoFactorChallenge {
   challenge: string;
   expiresInSeconds: number;
+  /** What the user can answer with, so that a client offers only those. */
+  methods: SecondFactorMethod[];
 }
+
+/** What the step after the password takes: a code, or a passkey's answer to `passkeyOptions`. */
+export type SecondFactorProof = { code: string } | { passkey: AuthenticationCredentialDto };
+
+/** The second factors the user has; the password alone signs in when there are none. */
+const methodsOf = (user: UserEntity): SecondFactorMethod[] => [
+  ...(user.twoFactorEnabled ? (['totp'] as const) : []),
+  ...(user.hasPasskey ? (['passkey'] as const) : []),
+];
 
 /** TOTP two-factor sign-in (RFC 6238) with one-time recovery codes. */
 @Injectable()
@@ -51,6 +68,7 @@ export class TwoFactorService {
     private readonly tasks: BackgroundTasks,
     private readonly config: AppConfigService,
     private readonly audit: AuditService,
+    private readonly passkeys: PasskeysService,
   ) {}
 
   /** Starts (or restarts) setup: a new secret, not yet in force until `enable` confirms a code of it. */
@@ -127,22 +145,27 @@ export class TwoFactorService {
   }
 
   /**
-   * An administrator turns a user's two-factor sign-in off (a lost device): the secret, the recovery
-   * codes and any pending sign-in step go, in one transaction with the audit entry; the user is told by mail.
+   * An administrator turns a user's second factors off (a lost device): the secret, the recovery
+   * codes, the passkeys (the lost device may hold them, and they would still be asked for) and any
+   * pending sign-in step go, in one transaction with the audit entry; the user is told by mail.
    */
   async resetByAdmin(userId: string, actor: Actor): Promise<UserEntity> {
     const user = await this.repo.transaction(async (manager) => {
       const found = await this.users.get(userId, manager);
-      if (!found.twoFactorEnabled) {
+      if (!found.twoFactorEnabled && !found.hasPasskey) {
         throw new AppException(TwoFactorError.NOT_ENABLED);
       }
       await this.repo.removeAll(found.id, manager);
       await this.users.setColumns(found.id, { twoFactorEnabled: false }, manager);
+      await this.passkeys.removeAllOf(found.id, manager);
+      // Only what changed: an account without passkeys reads as before passkeys existed.
+      const was = { ...(found.twoFactorEnabled ? { twoFactorEnabled: true } : {}), ...(found.hasPasskey ? { hasPasskey: true } : {}) };
+      const now = Object.fromEntries(Object.keys(was).map((k) => [k, false]));
       await this.audit.record(manager, actor, {
         action: 'user.two_factor_reset',
         targetType: 'user',
         targetId: found.id,
-        changes: { before: { twoFactorEnabled: true }, after: { twoFactorEnabled: false } },
+        changes: { before: was, after: now },
       });
       return this.users.get(found.id, manager);
     });
@@ -151,11 +174,12 @@ export class TwoFactorService {
   }
 
   /**
-   * The second step of sign-in, after the password matched. Nothing to do unless two-factor sign-in
-   * is enabled; then `code` must be a TOTP code of an unused step, or an unused recovery code.
+   * The second step of sign-in, after the password matched. Nothing to do unless the user has a
+   * second factor (two-factor sign-in by TOTP, or a passkey); then `code` must be a TOTP code of an
+   * unused step, or an unused recovery code. A passkey is given only by challenge (`redeemChallenge`).
    */
   async verifySignIn(user: UserEntity, code: string | undefined): Promise<void> {
-    if (!user.twoFactorEnabled) {
+    if (methodsOf(user).length === 0) {
       return;
     }
     if (code === undefined || code.length === 0) {
@@ -170,19 +194,19 @@ export class TwoFactorService {
    * `code` is theirs. A challenge works once, for CHALLENGE_LIFETIME_SECONDS, and dies after
    * CHALLENGE_MAX_ATTEMPTS codes; only its hash is stored.
    */
-  async redeemChallenge(challenge: string, code: string): Promise<UserEntity> {
+  async redeemChallenge(challenge: string, proof: SecondFactorProof): Promise<UserEntity> {
     const claimed = await this.repo.claimAttempt(sha256Hex(challenge), CHALLENGE_MAX_ATTEMPTS, this.clock.now());
     if (!claimed) {
       throw new AppException(TwoFactorError.CHALLENGE_INVALID);
     }
     const user = await this.users.findById(claimed.userId);
-    // Two-factor sign-in turned off since: the challenge stands for nothing any more.
-    if (!user?.twoFactorEnabled) {
+    // Every second factor turned off since: the challenge stands for nothing any more.
+    if (!user || methodsOf(user).length === 0) {
       await this.repo.deleteChallenge(claimed.id);
       throw new AppException(TwoFactorError.CHALLENGE_INVALID);
     }
     try {
-      await this.checkCode(user, code);
+      await ('code' in proof ? this.checkCode(user, proof.code) : this.checkPasskey(user, proof.passkey));
     } catch (e) {
       const attemptsLeft = CHALLENGE_MAX_ATTEMPTS - claimed.attempts;
       if (attemptsLeft === 0) {
@@ -196,6 +220,18 @@ export class TwoFactorService {
     return user;
   }
 
+  /**
+   * WebAuthn options to answer the live challenge with one of its user's passkeys (their own
+   * credentials listed). Counts no attempt: the answer, at `redeemChallenge`, does.
+   */
+  async passkeyOptions(challenge: string): Promise<Record<string, unknown>> {
+    const live = await this.repo.findLiveChallenge(sha256Hex(challenge), CHALLENGE_MAX_ATTEMPTS, this.clock.now());
+    if (!live) {
+      throw new AppException(TwoFactorError.CHALLENGE_INVALID);
+    }
+    return this.passkeys.secondFactorOptions(live.userId);
+  }
+
   private async issueChallenge(user: UserEntity): Promise<TwoFactorChallenge> {
     const challenge = randomBytes(CHALLENGE_BYTES).toString('base64url');
     const now = this.clock.now();
@@ -205,7 +241,7 @@ export class TwoFactorService {
       createdAt: now,
       expiresAt: new Date(now.getTime() + CHALLENGE_LIFETIME_SECONDS * 1000),
     });
-    return { challenge, expiresInSeconds: CHALLENGE_LIFETIME_SECONDS };
+    return { challenge, expiresInSeconds: CHALLENGE_LIFETIME_SECONDS, methods: methodsOf(user) };
   }
 
   /** `code` must be a TOTP code of an unused step, or an unused recovery code (which is then used up). */
@@ -223,6 +259,19 @@ export class TwoFactorService {
     }
     const remaining = await this.repo.countRecoveryCodes(user.id);
     this.notify(user, recoveryCodeUsedNotice(user, remaining, this.config.http.appUrl), 'recovery code used notice');
+  }
+
+  /**
+   * A passkey of the user, answering options of `passkeyOptions`. Any failure counts as a wrong code
+   * (TWO_FACTOR_INVALID, one attempt of the challenge), but for options that are unknown, expired or
+   * used (PASSKEY_CHALLENGE_INVALID: the client asks for new ones; the attempt still counts).
+   */
+  private async checkPasskey(user: UserEntity, response: AuthenticationCredentialDto): Promise<void> {
+    try {
+      await this.passkeys.verifySecondFactor(user.id, response);
+    } catch (e) {
+      throw e instanceof AppException && e.code === PasskeyError.INVALID.code ? new AppException(TwoFactorError.INVALID) : e;
+    }
   }
 
   /**

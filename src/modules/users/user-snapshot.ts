@@ -15,6 +15,7 @@ export interface UserSnapshot {
   readonly passwordHash: string;
   readonly admin: boolean;
   readonly twoFactorEnabled: boolean;
+  readonly hasPasskey: boolean;
   readonly suspended: boolean;
   readonly invitedAt: number | null;
   readonly lastSignInAt: number | null;
@@ -33,6 +34,7 @@ export const userSnapshot = (user: UserEntity): UserSnapshot => ({
   passwordHash: user.passwordHash,
   admin: user.admin,
   twoFactorEnabled: user.twoFactorEnabled,
+  hasPasskey: user.hasPasskey,
   suspended: user.suspended,
   invitedAt: user.invitedAt?.getTime() ?? null,
   lastSignInAt: user.lastSignInAt?.getTime() ?? null,

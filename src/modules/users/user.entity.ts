@@ -45,6 +45,10 @@ export class UserEntity {
   @Column({ name: 'two_factor_enabled', type: 'boolean', default: false })
   twoFactorEnabled!: boolean;
 
+  /** Whether the user has a passkey (src/modules/passkeys), kept in the transaction that adds or removes one. */
+  @Column({ name: 'has_passkey', type: 'boolean', default: false })
+  hasPasskey!: boolean;
+
   /** Set by an administrator: no sign-in of any kind (password, API key, SFTP) while true. */
   @Column({ type: 'boolean', default: false })
   suspended!: boolean;

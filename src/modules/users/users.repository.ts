@@ -101,7 +101,7 @@ export class UsersRepository {
   /** Writes only the given columns, so a concurrent change to another column of the row is not overwritten. */
   async setColumns(
     id: string,
-    changes: Partial<Pick<UserEntity, 'passwordHash' | 'twoFactorEnabled' | 'suspended'>>,
+    changes: Partial<Pick<UserEntity, 'passwordHash' | 'twoFactorEnabled' | 'hasPasskey' | 'suspended'>>,
     manager: EntityManager = this.repo.manager,
   ): Promise<void> {
     await manager.getRepository(UserEntity).update({ id }, changes);

@@ -140,7 +140,7 @@ export class UsersService {
    * Sets flags without reloading the user; a new password hash also voids the user's reset links and
    * two-factor steps (UserLifecycle.passwordChanged), in the same transaction.
    */
-  async setColumns(id: string, changes: Partial<Pick<UserEntity, 'passwordHash' | 'twoFactorEnabled' | 'suspended'>>, manager?: EntityManager): Promise<void> {
+  async setColumns(id: string, changes: Partial<Pick<UserEntity, 'passwordHash' | 'twoFactorEnabled' | 'hasPasskey' | 'suspended'>>, manager?: EntityManager): Promise<void> {
     if (changes.passwordHash === undefined) {
       return this.users.setColumns(id, changes, manager);
     }
