@@ -51,6 +51,8 @@ export const RATE_LIMIT_RULES: RateLimitRule[] = [
   { name: 'sign-in-email-account', limit: 3, windowMs: 10_000, applies: exactly('/api/auth/sign-in/email'), by: 'account' },
   // Each challenge takes 5 codes and each password sign-in makes one; this caps an address's guesses across challenges.
   { name: 'two-factor-step', limit: 10, windowMs: 5 * MINUTE, applies: exactly('/api/auth/two-factor'), by: 'client' },
+  // Each options request stores a challenge (and the sign-in page asks for one on load, for autofill).
+  { name: 'passkey-sign-in', limit: 30, windowMs: 5 * MINUTE, applies: anyOf(under('/api/auth/passkey'), exactly('/api/auth/two-factor/passkey-options')), by: 'client' },
   { name: 'forget-password', limit: 5, windowMs: 15 * MINUTE, applies: exactly('/api/auth/forget-password'), by: 'client' },
   { name: 'reset-password', limit: 8, windowMs: 15 * MINUTE, applies: exactly('/api/auth/reset-password'), by: 'client' },
   { name: 'password-request', limit: 5, windowMs: 15 * MINUTE, applies: exactly('/api/auth/password/request'), by: 'client' },
@@ -61,6 +63,7 @@ export const RATE_LIMIT_RULES: RateLimitRule[] = [
   { name: 'account-password', limit: 8, windowMs: 5 * MINUTE, applies: anyOf(under('/api/account/password'), exactly(`${PTERODACTYL_ACCOUNT}/password`)), by: 'user' },
   { name: 'account-email', limit: 8, windowMs: 5 * MINUTE, applies: anyOf(exactly('/api/account/email'), exactly(`${PTERODACTYL_ACCOUNT}/email`)), by: 'user' },
   { name: 'account-sessions', limit: 15, windowMs: 5 * MINUTE, applies: under('/api/account/sessions'), by: 'client' },
+  { name: 'account-passkeys', limit: 20, windowMs: 5 * MINUTE, applies: under('/api/account/passkeys'), by: 'client' },
   { name: 'account-api-keys', limit: 20, windowMs: 5 * MINUTE, applies: under('/api/account/api-keys'), by: 'client' },
   { name: 'api-key-create', limit: 10, windowMs: MINUTE, applies: exactly('/api/account/api-keys', 'POST'), by: 'client' },
   // Every page load of the web app reads it before sign-in: a bucket of its own, so that it neither

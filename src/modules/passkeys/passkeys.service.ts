@@ -87,7 +87,7 @@ export class PasskeysService {
     let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
     try {
       verified = await verifyRegistrationResponse({
-        response: { ...response, response: { ...response.response, transports: response.response.transports as AuthenticatorTransport[] | undefined } },
+        response: { ...response, response: { ...response.response, transports: response.response.transports } },
         expectedChallenge: challenge,
         expectedOrigin: this.rp.origin,
         expectedRPID: this.rp.id,
@@ -223,7 +223,7 @@ export class PasskeysService {
           id: passkey.credentialId,
           publicKey: Buffer.from(passkey.publicKey, 'base64url'),
           counter: Number(passkey.counter),
-          transports: passkey.transports as AuthenticatorTransport[],
+          transports: passkey.transports,
         },
         requireUserVerification: requireVerification,
       });
