@@ -25,6 +25,7 @@ import { WebhookDeliveryJob } from 'src/modules/webhooks/webhook-delivery.job';
 import { WebhookReceiver } from 'test/utils/webhook-receiver';
 import { startTestS3 } from 'test/utils/s3-server';
 import { SmtpSink } from 'test/utils/smtp-sink';
+import { SoftAuthenticator } from 'test/utils/soft-authenticator';
 
 /**
  * The embedded database (PGlite) is what a newcomer's `npm start` runs on, and code with no PGlite
@@ -147,7 +148,7 @@ const TOUR_METRICS_TOKEN = 'tour-metrics-token-0123456789';
     await p().t.http().post('/api/auth/sign-in/email').send({ email: 'tourist@example.test', password: 'a brand new password' }).expect(200);
   });
 
-  it('should keep an account: details, e-mail, password, sessions, API keys, SSH keys and two-factor', async () => {
+  it('should keep an account: details, e-mail, password, sessions, API keys, SSH keys, two-factor and passkeys', async () => {
     const { user, as } = await p().newUser();
     expect(data(await as('get', '/api/account').expect(200)).email).toBe(user.email);
     await as('put', '/api/account/email').send({ email: `moved-${user.email}`, password: DEFAULT_PASSWORD }).expect(200);
@@ -178,6 +179,20 @@ const TOUR_METRICS_TOKEN = 'tour-metrics-token-0123456789';
     const stepped = await p().t.http().post('/api/auth/two-factor').send({ challenge: required.body.details.challenge, code: enabled.recoveryCodes[0] }).expect(200);
     expect(data(stepped).user.email).toBe(`moved-${user.email}`);
     await as('post', '/api/user/2fa/disable').send({ password: 'another long password' }).expect(204);
+
+    // Passkeys, with the tests' software authenticator: added, then signing in alone and as the second step.
+    const authenticator = new SoftAuthenticator(TEST_ORIGIN);
+    const creation = data(await as('post', '/api/account/passkeys/options').expect(200)).options;
+    const passkey = data(await as('post', '/api/account/passkeys').send({ name: 'tour', response: authenticator.create(creation) }).expect(201));
+    expect(data(await as('get', '/api/account/passkeys').expect(200))).toHaveLength(1);
+    const request = data(await p().t.http().post('/api/auth/passkey/options').expect(200)).options;
+    expect(data(await p().t.http().post('/api/auth/passkey').send({ response: authenticator.get(request) }).expect(200)).user.email).toBe(`moved-${user.email}`);
+    const asked = await p().t.http().post('/api/auth/sign-in/email').send({ email: `moved-${user.email}`, password: 'another long password' }).expect(401);
+    const challenge = asked.body.details.challenge as string;
+    const second = data(await p().t.http().post('/api/auth/two-factor/passkey-options').send({ challenge }).expect(200)).options;
+    await p().t.http().post('/api/auth/two-factor').send({ challenge, passkey: authenticator.get(second) }).expect(200);
+    await as('patch', `/api/account/passkeys/${passkey.id}`).send({ name: 'tour laptop' }).expect(200);
+    await as('delete', `/api/account/passkeys/${passkey.id}`).expect(204);
   });
 
   it('should administer users, locations, nodes, allocations and the daemon', async () => {
