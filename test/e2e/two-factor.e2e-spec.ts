@@ -129,8 +129,8 @@ describe.each(dbKinds(['postgres', 'pglite']))('two-factor sign-in (%s)', (db) =
       statusCode: 401,
       code: 'TWO_FACTOR_REQUIRED',
       message:
-        'Two-factor sign-in is enabled: send the code from your authenticator app (or a recovery code) with details.challenge to POST /api/auth/two-factor',
-      details: { challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresInSeconds: 300 },
+        'A second factor is needed: send the code from your authenticator app (or a recovery code), or a passkey (details.methods), with details.challenge to POST /api/auth/two-factor',
+      details: { challenge: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresInSeconds: 300, methods: ['totp'] },
       requestId: expect.any(String),
     });
     secretsSeen.push(missing.body.details.challenge);
