@@ -79,7 +79,7 @@ export class AuthController {
 
   /**
    * Options for a sign-in by passkey alone (discoverable credentials, user verification required).
-   * No CAPTCHA here or below: a passkey cannot be guessed, and the browser's autofill asks for options on page load.
+   * No CAPTCHA here or below, as on the two-factor step: a passkey cannot be guessed, so there is nothing for a bot to try.
    */
   @Post('passkey/options')
   @HttpCode(200)

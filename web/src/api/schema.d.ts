@@ -82,6 +82,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/passkeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["PasskeysController_list"];
+        put?: never;
+        /** Verifies the browser's answer to the options and keeps the passkey. */
+        post: operations["PasskeysController_add"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/passkeys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete: operations["PasskeysController_remove"];
+        options?: never;
+        head?: never;
+        patch: operations["PasskeysController_rename"];
+        trace?: never;
+    };
+    "/api/account/passkeys/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Options for `navigator.credentials.create()`: a new discoverable passkey; its challenge works once, for 5 minutes. */
+        post: operations["PasskeysController_options"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/password": {
         parameters: {
             query?: never;
@@ -1281,6 +1331,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/passkey": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A sign-in by passkey alone: the session a password sign-in (with its second step) opens. */
+        post: operations["AuthController_passkey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/passkey/options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Options for a sign-in by passkey alone (discoverable credentials, user verification required).
+         *     No CAPTCHA here or below: a passkey cannot be guessed, and the browser's autofill asks for options on page load.
+         */
+        post: operations["AuthController_passkeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/reset-password": {
         parameters: {
             query?: never;
@@ -1387,8 +1474,25 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** The second step of a two-factor sign-in: no password and no CAPTCHA, the challenge stands for them. */
+        /** The second step of a two-factor sign-in, a code or a passkey: no password and no CAPTCHA, the challenge stands for them. */
         post: operations["AuthController_twoFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/two-factor/passkey-options": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Options to answer a two-factor sign-in's challenge with one of the user's passkeys; counts no attempt. */
+        post: operations["AuthController_twoFactorPasskeyOptions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2498,6 +2602,8 @@ export interface components {
             admin: boolean;
             createdAt: string;
             email: string;
+            /** @description Whether the account has a passkey (docs/api.md#passkeys): sign-in by password then asks for a second step. */
+            hasPasskey: boolean;
             id: string;
             name: string;
             twoFactorEnabled: boolean;
@@ -2714,6 +2820,33 @@ export interface components {
             parentId: string | null;
             /** @description e.g. `server`, `egg_variable`. */
             type: string;
+        };
+        AuthenticationCredentialDto: {
+            /** @enum {string} */
+            authenticatorAttachment?: "platform" | "cross-platform";
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+            /** @description The credential id, base64url. */
+            id: string;
+            rawId: string;
+            response: components["schemas"]["AuthenticatorAssertionResponseDto"];
+            /** @enum {string} */
+            type: "public-key";
+        };
+        AuthenticatorAssertionResponseDto: {
+            authenticatorData: string;
+            clientDataJSON: string;
+            signature: string;
+            userHandle?: string;
+        };
+        AuthenticatorAttestationResponseDto: {
+            attestationObject: string;
+            authenticatorData?: string;
+            clientDataJSON: string;
+            publicKey?: string;
+            publicKeyAlgorithm?: number;
+            transports?: string[];
         };
         BackupDownloadDto: {
             /** @description A one-time, 15-minute URL on the node. */
@@ -3065,6 +3198,12 @@ export interface components {
             scheme?: "http" | "https";
             /** @description MiB per uploaded file. */
             uploadSize?: number;
+        };
+        CreatePasskeyDto: {
+            /** @description What the user calls it ("Laptop", "Phone"). */
+            name: string;
+            /** @description The browser's answer to the options of `POST /api/account/passkeys/options`. */
+            response: components["schemas"]["RegistrationCredentialDto"];
         };
         CreateScheduleDto: {
             cron: components["schemas"]["CronDto"];
@@ -3643,6 +3782,24 @@ export interface components {
             totalPages: number;
         };
         PartUrlsDto: Record<string, never>;
+        PasskeyOptionsResponseDto: {
+            options: {
+                [key: string]: unknown;
+            };
+        };
+        PasskeyResponseDto: {
+            /** @description Whether the passkey provider syncs it between devices. */
+            backedUp: boolean;
+            createdAt: string;
+            id: string;
+            /** @description The last sign-in (or second step) it made; null if never used. */
+            lastUsedAt: string | null;
+            name: string;
+            transports: string[];
+        };
+        PasskeySignInDto: {
+            response: components["schemas"]["AuthenticationCredentialDto"];
+        };
         PasswordLinkResponseDto: {
             /** @description When the link stops working unless used before. */
             expiresAt: string;
@@ -3699,6 +3856,19 @@ export interface components {
             /** @description One-time codes that stand in for a TOTP code at sign-in. Shown only here; only their hashes are kept. */
             recoveryCodes: string[];
         };
+        RegistrationCredentialDto: {
+            /** @enum {string} */
+            authenticatorAttachment?: "platform" | "cross-platform";
+            clientExtensionResults: {
+                [key: string]: unknown;
+            };
+            /** @description The credential id, base64url. */
+            id: string;
+            rawId: string;
+            response: components["schemas"]["AuthenticatorAttestationResponseDto"];
+            /** @enum {string} */
+            type: "public-key";
+        };
         RenameFilesDto: {
             files: components["schemas"]["RenameItemDto"][];
             root?: string;
@@ -3706,6 +3876,9 @@ export interface components {
         RenameItemDto: {
             from: string;
             to: string;
+        };
+        RenamePasskeyDto: {
+            name: string;
         };
         RenameServerDto: {
             description?: string | null;
@@ -4004,6 +4177,10 @@ export interface components {
             /** @enum {string} */
             state: "pending" | "archiving" | "restoring" | "completed" | "failed" | "cancelled";
         };
+        TwoFactorChallengeDto: {
+            /** @description `details.challenge` of the sign-in's 401 TWO_FACTOR_REQUIRED. */
+            challenge: string;
+        };
         TwoFactorSetupResponseDto: {
             /** @description The base32 TOTP secret, for entering by hand. */
             secret: string;
@@ -4014,7 +4191,9 @@ export interface components {
             /** @description `details.challenge` of the sign-in's 401 TWO_FACTOR_REQUIRED. */
             challenge: string;
             /** @description The 6-digit code from the authenticator app, or a recovery code. */
-            code: string;
+            code?: string;
+            /** @description A passkey's answer to the options of `POST /api/auth/two-factor/passkey-options`, instead of a code. */
+            passkey?: components["schemas"]["AuthenticationCredentialDto"];
         };
         UpdateAllocationNotesDto: {
             /** @example Voice chat */
@@ -4616,6 +4795,209 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AccountResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    PasskeysController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasskeyResponseDto"][];
+                    };
+                };
+            };
+        };
+    };
+    PasskeysController_add: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreatePasskeyDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasskeyResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    PasskeysController_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    PasskeysController_rename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenamePasskeyDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasskeyResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    PasskeysController_options: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasskeyOptionsResponseDto"];
                     };
                 };
             };
@@ -9462,6 +9844,88 @@ export interface operations {
             };
         };
     };
+    AuthController_passkey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PasskeySignInDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["SignedInDto"];
+                    };
+                };
+            };
+        };
+    };
+    AuthController_passkeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasskeyOptionsResponseDto"];
+                    };
+                };
+            };
+        };
+    };
     PasswordResetController_resetPassword: {
         parameters: {
             query?: never;
@@ -9751,6 +10215,49 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["SignedInDto"];
+                    };
+                };
+            };
+        };
+    };
+    AuthController_twoFactorPasskeyOptions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TwoFactorChallengeDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PasskeyOptionsResponseDto"];
                     };
                 };
             };

@@ -22,7 +22,7 @@ export const activityQuery = (server: string, page: number, event?: string) =>
   });
 
 /** The account events the account's activity offers as filters, in this order. */
-export const ACCOUNT_EVENTS = ['user.password_changed', 'user.email_changed', 'user.two_factor_enabled', 'user.two_factor_disabled'] as const;
+export const ACCOUNT_EVENTS = ['user.password_changed', 'user.email_changed', 'user.two_factor_enabled', 'user.two_factor_disabled', 'user.passkey_added', 'user.passkey_removed'] as const;
 
 /** One page of the signed-in account's own events (password, e-mail, two-factor…), newest first, optionally one event only. */
 export const accountActivityQuery = (page: number, event?: string) =>

@@ -22,6 +22,8 @@ export const KNOWN_ACTIONS = [
   'user.email_changed',
   'user.two_factor_enabled',
   'user.two_factor_disabled',
+  'user.passkey_added',
+  'user.passkey_removed',
   'location.created',
   'location.updated',
   'location.deleted',

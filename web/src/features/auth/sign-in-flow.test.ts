@@ -18,6 +18,11 @@ describe('twoFactorStep', () => {
     expect(twoFactorStep(error)).toEqual({ challenge: 'abc' });
   });
 
+  it('should carry the methods the account has, and only known ones', () => {
+    const error = new ApiError(401, 'TWO_FACTOR_REQUIRED', 'code needed', 'r1', { challenge: 'abc', methods: ['passkey', 'sms'] });
+    expect(twoFactorStep(error)).toEqual({ challenge: 'abc', methods: ['passkey'] });
+  });
+
   it('should ask for a re-sent password when there is no challenge', () => {
     expect(twoFactorStep(new ApiError(401, 'TWO_FACTOR_REQUIRED', 'code needed'))).toEqual({});
     expect(twoFactorStep(new ApiError(401, 'TWO_FACTOR_REQUIRED', 'code needed', undefined, [{ field: 'x' }]))).toEqual({});

@@ -6,17 +6,25 @@ export const signInTarget = (identifier: string): { path: '/api/auth/sign-in/ema
   return value.includes('@') ? { path: '/api/auth/sign-in/email', body: { email: value } } : { path: '/api/auth/sign-in/username', body: { username: value } };
 };
 
+/** A second factor the step after the password takes (`details.methods` of TWO_FACTOR_REQUIRED). */
+export type SecondFactorMethod = 'totp' | 'passkey';
+
 /**
  * The second step a sign-in answer asks for, or null when it asks for none. A TWO_FACTOR_REQUIRED
  * answer that carries `details.challenge` is finished with POST /api/auth/two-factor; one without
- * is finished by sending the password again with `totp`.
+ * is finished by sending the password again with `totp`. `methods`, when the answer lists them, says
+ * what the account can answer with (a code, a passkey); without them, a code.
  */
-export const twoFactorStep = (error: unknown): { challenge?: string } | null => {
+export const twoFactorStep = (error: unknown): { challenge?: string; methods?: SecondFactorMethod[] } | null => {
   if (!(error instanceof ApiError) || error.code !== 'TWO_FACTOR_REQUIRED') {
     return null;
   }
-  const challenge = detailsRecord(error).challenge;
-  return typeof challenge === 'string' && challenge.length > 0 ? { challenge } : {};
+  const { challenge, methods } = detailsRecord(error);
+  const known = Array.isArray(methods) ? methods.filter((m): m is SecondFactorMethod => m === 'totp' || m === 'passkey') : [];
+  if (typeof challenge !== 'string' || challenge.length === 0) {
+    return {};
+  }
+  return known.length > 0 ? { challenge, methods: known } : { challenge };
 };
 
 /** A 6-digit code as typed or pasted ("123 456", "123-456"), or a recovery code as given. */

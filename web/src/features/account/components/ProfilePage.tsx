@@ -9,6 +9,7 @@ import { CurrentPasswordInput, NewPasswordFields, newPasswordReady } from '@/com
 import { meQuery, useChangeEmail, useChangePassword, type Account } from '@/features/account/api';
 import { shownError, useFreshSession } from '@/features/account/components/ReauthDialog';
 import { TwoFactorCard } from '@/features/account/components/TwoFactorCard';
+import { PasskeysCard } from '@/features/passkeys/components/PasskeysCard';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { formatDateTime } from '@/lib/format';
 
@@ -159,7 +160,7 @@ const ProfileSkeleton = () => {
   );
 };
 
-/** `/account`: who the user is, e-mail and password changes, and two-factor sign-in. */
+/** `/account`: who the user is, e-mail and password changes, two-factor sign-in and passkeys. */
 export const ProfilePage = ({ onAccountChanged }: { onAccountChanged: () => void }) => {
   const { t } = useTranslation();
   const me = useQuery(meQuery);
@@ -173,6 +174,7 @@ export const ProfilePage = ({ onAccountChanged }: { onAccountChanged: () => void
     <Stack gap="md">
       <ProfileCard account={me.data} />
       <TwoFactorCard account={me.data} onChanged={onAccountChanged} />
+      <PasskeysCard account={me.data} />
       <EmailCard account={me.data} onChanged={onAccountChanged} />
       <PasswordCard account={me.data} />
     </Stack>

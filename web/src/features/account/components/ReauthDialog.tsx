@@ -4,6 +4,8 @@ import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
 import { CurrentPasswordInput } from '@/components/PasswordFields';
 import { isNotFresh, useReauthenticate, type Account } from '@/features/account/api';
+import { useReauthenticateWithPasskey } from '@/features/passkeys/api';
+import { isCancelled } from '@/features/passkeys/webauthn';
 
 type Action = () => Promise<unknown>;
 
@@ -52,7 +54,11 @@ interface ReauthDialogProps {
 
 const ReauthDialog = ({ account, opened, onCancel, onDone }: ReauthDialogProps) => {
   const { t } = useTranslation();
-  const reauth = useReauthenticate();
+  // With a passkey and no TOTP code, the password's second step is the passkey (the browser asks for it).
+  const byPassword = useReauthenticate();
+  const byPasskey = useReauthenticateWithPasskey();
+  const passkeyStep = account.hasPasskey && !account.twoFactorEnabled;
+  const reauth = passkeyStep ? byPasskey : byPassword;
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const close = () => {
@@ -62,15 +68,15 @@ const ReauthDialog = ({ account, opened, onCancel, onDone }: ReauthDialogProps) 
   };
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    reauth.mutate(
-      { email: account.email, password, totp: account.twoFactorEnabled ? code : undefined },
-      {
-        onSuccess: () => {
-          close();
-          onDone();
-        },
-      },
-    );
+    const onSuccess = () => {
+      close();
+      onDone();
+    };
+    if (passkeyStep) {
+      byPasskey.mutate({ email: account.email, password }, { onSuccess });
+    } else {
+      byPassword.mutate({ email: account.email, password, totp: account.twoFactorEnabled ? code : undefined }, { onSuccess });
+    }
   };
   return (
     <Modal
@@ -87,7 +93,7 @@ const ReauthDialog = ({ account, opened, onCancel, onDone }: ReauthDialogProps) 
     >
       <form onSubmit={submit} noValidate>
         <Stack>
-          <Text size="sm">{t('account.reauth.text')}</Text>
+          <Text size="sm">{passkeyStep ? t('account.reauth.passkeyText') : t('account.reauth.text')}</Text>
           <CurrentPasswordInput value={password} onChange={setPassword} data-autofocus />
           {account.twoFactorEnabled ? (
             <TextInput
@@ -99,7 +105,7 @@ const ReauthDialog = ({ account, opened, onCancel, onDone }: ReauthDialogProps) 
               required
             />
           ) : null}
-          <FormError error={reauth.error} />
+          <FormError error={isCancelled(reauth.error) ? null : reauth.error} />
           <Group justify="flex-end">
             <Button
               variant="default"

@@ -18,6 +18,7 @@ const account: Account = {
   name: 'Tess',
   admin: false,
   twoFactorEnabled: false,
+  hasPasskey: false,
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 const CODES = ['aaaa-bbbb-cccc', 'dddd-eeee-ffff'];

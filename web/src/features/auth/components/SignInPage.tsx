@@ -7,9 +7,10 @@ import { FormError } from '@/components/FormError';
 import { publicSettingsQuery, useSignIn, useTwoFactorChallenge } from '@/features/auth/api';
 import { AuthCard } from '@/features/auth/components/AuthCard';
 import { CaptchaWidget, type CaptchaControl } from '@/features/auth/components/CaptchaWidget';
-import { normalizeCode, safeNext, twoFactorStep } from '@/features/auth/sign-in-flow';
+import { normalizeCode, safeNext, twoFactorStep, type SecondFactorMethod } from '@/features/auth/sign-in-flow';
+import { PasskeySignInButton, PasskeyStepButton } from '@/features/passkeys/components/PasskeySignIn';
 
-type Step = { kind: 'password' } | { kind: 'code'; challenge?: string };
+type Step = { kind: 'password' } | { kind: 'code'; challenge?: string; methods?: SecondFactorMethod[] };
 
 /**
  * Sign-in on one page: password first; when the account has two-factor sign-in, a code step (or a
@@ -94,6 +95,25 @@ export const SignInPage = ({ next }: { next?: string }) => {
 
   if (step.kind === 'code') {
     const pending = signIn.isPending || challengeStep.isPending || preparing;
+    const back = () => {
+      setStep({ kind: 'password' });
+      setCode('');
+      setError(null);
+    };
+    // A passkey instead of a code, when the account has one; alone when it has no code to give.
+    const passkeyStep = step.challenge && step.methods?.includes('passkey') ? step.challenge : undefined;
+    if (passkeyStep && !step.methods?.includes('totp')) {
+      return (
+        <AuthCard title={t('auth.twoFactor.title')} subtitle={t('auth.twoFactor.passkeyHelp')}>
+          <Stack gap="md">
+            <PasskeyStepButton challenge={passkeyStep} onSignedIn={done} primary />
+            <Anchor component="button" type="button" size="sm" c="dimmed" onClick={back}>
+              {t('auth.twoFactor.back')}
+            </Anchor>
+          </Stack>
+        </AuthCard>
+      );
+    }
     return (
       <AuthCard title={t('auth.twoFactor.title')} subtitle={recovery ? t('auth.twoFactor.recoveryHelp') : t('auth.twoFactor.help')}>
         <form onSubmit={(e) => void submitCode(e)} noValidate>
@@ -140,17 +160,8 @@ export const SignInPage = ({ next }: { next?: string }) => {
                 {recovery ? t('auth.twoFactor.useApp') : t('auth.twoFactor.useRecovery')}
               </Text>
             </UnstyledButton>
-            <Anchor
-              component="button"
-              type="button"
-              size="sm"
-              c="dimmed"
-              onClick={() => {
-                setStep({ kind: 'password' });
-                setCode('');
-                setError(null);
-              }}
-            >
+            {passkeyStep ? <PasskeyStepButton challenge={passkeyStep} onSignedIn={done} /> : null}
+            <Anchor component="button" type="button" size="sm" c="dimmed" onClick={back}>
               {t('auth.twoFactor.back')}
             </Anchor>
           </Stack>
@@ -190,6 +201,7 @@ export const SignInPage = ({ next }: { next?: string }) => {
           </Anchor>
         </Stack>
       </form>
+      <PasskeySignInButton onSignedIn={done} />
     </AuthCard>
   );
 };
