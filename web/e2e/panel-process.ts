@@ -24,11 +24,13 @@ export interface PanelProcess {
 /**
  * The built panel (`node dist/main.js`) on a fresh embedded PGlite database in `work`, with the
  * browser tests' settings plus `env` (an administrator account, CAPTCHA settings...); resolves once
- * /api/health answers. Its output goes to `work`/panel.log, quoted when it fails to start.
+ * /api/health answers. Its output goes to `work`/panel.log, quoted when it fails to start. It listens
+ * on 127.0.0.1; `hostname` is the name its APP_URL (and baseURL) gives it, e.g. `localhost`, which
+ * WebAuthn accepts as a relying party id where it refuses an IP address.
  */
-export const startPanel = async (work: string, env: Record<string, string>): Promise<PanelProcess> => {
+export const startPanel = async (work: string, env: Record<string, string>, { hostname = '127.0.0.1' }: { hostname?: string } = {}): Promise<PanelProcess> => {
   const port = await freePort();
-  const baseURL = `http://127.0.0.1:${port}`;
+  const baseURL = `http://${hostname}:${port}`;
   const logFile = join(work, 'panel.log');
   const log = createWriteStream(logFile);
   const panel = spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
@@ -63,7 +65,7 @@ export const startPanel = async (work: string, env: Record<string, string>): Pro
       await stop();
       throw new Error(`the panel exited (${panel.exitCode}) while starting:\n${readFileSync(logFile, 'utf8')}`);
     }
-    const ok = await fetch(`${baseURL}/api/health`).then(
+    const ok = await fetch(`http://127.0.0.1:${port}/api/health`).then(
       (r) => r.ok,
       () => false,
     );
