@@ -9,8 +9,14 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/browser';
 
-/** Whether this browser can make and use passkeys at all (WebAuthn, in a secure context). */
-export const passkeysSupported = (): boolean => browserSupportsWebAuthn();
+/** An IP address as a host name (`127.0.0.1`, `[::1]`): WebAuthn refuses one as the relying party id. */
+const isIpAddress = (hostname: string): boolean => /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[') || hostname.includes(':');
+
+/**
+ * Whether passkeys can work here: a browser with WebAuthn, in a secure context, on a panel opened by
+ * host name (the panel's relying party id is APP_URL's host name, never an address).
+ */
+export const passkeysSupported = (): boolean => browserSupportsWebAuthn() && !isIpAddress(window.location.hostname);
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
