@@ -7,7 +7,8 @@ const codeAt = (secret: string, ms: number): string => new TOTP({ secret: Secret
 const fillPassword = async (page: Page, identifier: string, password: string) => {
   await page.getByRole('textbox', { name: 'E-mail or username' }).fill(identifier);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  // Exactly: opened at localhost (a host name), the page also offers "Sign in with a passkey".
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 };
 
 test.describe('sign-in', () => {
