@@ -34,6 +34,6 @@ export const twoFactorResetNotice = (user: UserEntity, appUrl: string): MailMess
   notice(
     user,
     'Two-factor sign-in was turned off by an administrator',
-    'An administrator just turned two-factor sign-in off for your Hatchery account; your recovery codes no longer work. Turn it on again under Account.',
+    'An administrator just turned two-factor sign-in off for your Hatchery account; your recovery codes and passkeys no longer work. Turn it on again, or add a passkey, under Account.',
     appUrl,
   );

@@ -1359,7 +1359,7 @@ export interface paths {
         put?: never;
         /**
          * Options for a sign-in by passkey alone (discoverable credentials, user verification required).
-         *     No CAPTCHA here or below: a passkey cannot be guessed, and the browser's autofill asks for options on page load.
+         *     No CAPTCHA here or below, as on the two-factor step: a passkey cannot be guessed, so there is nothing for a bot to try.
          */
         post: operations["AuthController_passkeyOptions"];
         delete?: never;
@@ -2728,6 +2728,8 @@ export interface components {
             createdAt: string;
             email: string;
             externalId: string | null;
+            /** @description Whether the user has a passkey (a second factor too: the two-factor reset removes them). */
+            hasPasskey: boolean;
             id: string;
             /** @description When a server owner's invitation created the account (adding its address as a subuser); null otherwise. */
             invitedAt: string | null;

@@ -34,6 +34,8 @@ export class AdminUserResponseDto extends UserResponseDto {
   lastSignInAt!: string | null;
   /** Pterodactyl's language of the account (`en` unless its application API or an import set another). */
   language!: string;
+  /** Whether the user has a passkey (a second factor too: the two-factor reset removes them). */
+  hasPasskey!: boolean;
 }
 
 export const toAdminUserResponse = (user: UserEntity): AdminUserResponseDto => ({
@@ -43,4 +45,5 @@ export const toAdminUserResponse = (user: UserEntity): AdminUserResponseDto => (
   invitedAt: user.invitedAt?.toISOString() ?? null,
   lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
   language: user.language,
+  hasPasskey: user.hasPasskey,
 });

@@ -35,6 +35,8 @@ const AccessCard = ({ user, self }: { user: AdminUser; self: boolean }) => {
   const reset = useResetTwoFactor(user.id);
   const remove = useDeleteUser();
   const [asking, setAsking] = useState<Pending>(null);
+  // The reset removes passkeys too: a user with only a passkey is asked for it after the password.
+  const secondFactor = user.twoFactorEnabled || user.hasPasskey;
   const error = suspend.error ?? reset.error ?? remove.error;
   const close = () => setAsking(null);
   const confirm = () => {
@@ -90,14 +92,14 @@ const AccessCard = ({ user, self }: { user: AdminUser; self: boolean }) => {
               {t('adminUsers.suspend')}
             </Button>
           )}
-          <Button variant="default" onClick={() => setAsking('two-factor')} disabled={!user.twoFactorEnabled}>
+          <Button variant="default" onClick={() => setAsking('two-factor')} disabled={!secondFactor}>
             {t('adminUsers.resetTwoFactor')}
           </Button>
           <Button color="red" variant="light" onClick={() => setAsking('delete')} disabled={self}>
             {t('adminUsers.delete')}
           </Button>
         </Group>
-        {!user.twoFactorEnabled ? (
+        {!secondFactor ? (
           <Text size="xs" c="dimmed">
             {t('adminUsers.twoFactorOff')}
           </Text>
