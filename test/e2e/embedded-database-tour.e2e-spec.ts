@@ -258,6 +258,9 @@ const TOUR_METRICS_TOKEN = 'tour-metrics-token-0123456789';
     await admin('delete', `/api/admin/eggs/${egg.id}`).expect(204);
     await admin('delete', `/api/admin/nests/${nest.id}`).expect(204);
     await admin('get', '/api/admin/audit-logs').expect(200);
+    // The run-time settings: a change that leaves the policy as it was (none) still answers it.
+    expect(data(await admin('get', '/api/admin/settings').expect(200))).toEqual({ twoFactorPolicy: 'none' });
+    expect(data(await admin('patch', '/api/admin/settings').send({ twoFactorPolicy: 'none' }).expect(200))).toEqual({ twoFactorPolicy: 'none' });
   });
 
   it('should administer servers, their mounts and database hosts', async () => {

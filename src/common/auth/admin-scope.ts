@@ -10,6 +10,8 @@ export enum AdminScope {
   EGGS_WRITE = 'eggs.write',
   WEBHOOKS_READ = 'webhooks.read',
   WEBHOOKS_WRITE = 'webhooks.write',
+  SETTINGS_READ = 'settings.read',
+  SETTINGS_WRITE = 'settings.write',
 }
 
 export const ALL_ADMIN_SCOPES: readonly AdminScope[] = Object.values(AdminScope);

@@ -35,5 +35,10 @@ export const AuthError = {
     category: ErrorCategory.FORBIDDEN,
     message: 'This account is suspended; an administrator can lift the suspension',
   },
+  TWO_FACTOR_SETUP_REQUIRED: {
+    code: 'TWO_FACTOR_SETUP_REQUIRED',
+    category: ErrorCategory.FORBIDDEN,
+    message: 'Two-factor sign-in is required for this account: set up an authenticator app or a passkey first',
+  },
   REGISTRATION_DISABLED: { code: 'REGISTRATION_DISABLED', category: ErrorCategory.FORBIDDEN, message: 'Registration is disabled' },
 } satisfies Record<string, ErrorDef>;

@@ -22,6 +22,11 @@ export interface AuthenticatedOptions {
    * by scopes is refused, so that it cannot mint a way around its own limits.
    */
   credentials?: boolean;
+  /**
+   * The route stays open to a session the two-factor policy holds at setup (docs/security.md#two-factor-policy):
+   * what setting up a second factor needs. Every other route answers 403 TWO_FACTOR_SETUP_REQUIRED.
+   */
+  twoFactorSetup?: boolean;
 }
 
 /** The route needs a caller; options narrow who. Every route declares this or `@Public()`. */

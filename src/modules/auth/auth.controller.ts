@@ -12,6 +12,7 @@ import { SignInEmailDto, SignInUsernameDto, SignUpDto, TwoFactorSignInDto } from
 import { ClientMeta, SignedIn, SignInService } from 'src/modules/auth/sign-in.service';
 import { toSessionResponse } from 'src/modules/sessions/dto/session-response.dto';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
+import { PanelSettings } from 'src/modules/settings/panel-settings.service';
 import { toUserResponse } from 'src/modules/users/dto/user-response.dto';
 
 const meta = (req: HttpRequest): ClientMeta => ({ ip: req.ip, userAgent: headerOf(req, 'user-agent') });
@@ -23,6 +24,7 @@ export class AuthController {
     private readonly signIns: SignInService,
     private readonly auth: AuthService,
     private readonly sessions: SessionsService,
+    private readonly settings: PanelSettings,
   ) {}
 
   @Post('sign-up/email')
@@ -64,7 +66,7 @@ export class AuthController {
 
   @Post('sign-out')
   @HttpCode(204)
-  @Authenticated({ sessionOnly: true })
+  @Authenticated({ sessionOnly: true, twoFactorSetup: true })
   async signOut(@CurrentAuth() auth: AuthContext, @Res({ passthrough: true }) res: HttpReply): Promise<void> {
     const { user, session } = requireSession(auth);
     await this.sessions.revoke(user.id, session.id);
@@ -72,7 +74,7 @@ export class AuthController {
   }
 
   @Get('session')
-  @Authenticated({ sessionOnly: true })
+  @Authenticated({ sessionOnly: true, twoFactorSetup: true })
   @ApiData(SessionStateDto)
   session(@CurrentAuth() current: AuthContext): { data: SessionStateDto } {
     const auth = requireSession(current);
@@ -80,6 +82,7 @@ export class AuthController {
       data: {
         user: toUserResponse(auth.user),
         session: { ...toSessionResponse(auth.session, auth.session.id), fresh: this.sessions.isFresh(auth.session) },
+        twoFactorSetupRequired: this.settings.holdsForTwoFactorSetup(auth.user),
       },
     };
   }
@@ -90,6 +93,7 @@ export class AuthController {
       data: {
         user: toUserResponse(signedIn.user),
         session: { id: signedIn.session.id, expiresAt: signedIn.session.expiresAt.toISOString() },
+        twoFactorSetupRequired: this.settings.holdsForTwoFactorSetup(signedIn.user),
       },
     };
   }

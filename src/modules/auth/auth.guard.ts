@@ -9,6 +9,10 @@ import { HttpReply, pathOf } from 'src/common/http/http';
 import { AppConfigService } from 'src/config/app-config.service';
 import { AuthService } from 'src/modules/auth/auth.service';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
+import { PanelSettings } from 'src/modules/settings/panel-settings.service';
+
+const TWO_FACTOR_KEY_MESSAGE =
+  "Two-factor sign-in is required for this key's account: its API keys work once it has an authenticator app or a passkey";
 
 /** The one global guard. Every route is `@Public()` or `@Authenticated(...)`; anything else is refused. */
 @Injectable()
@@ -18,6 +22,7 @@ export class AuthGuard implements CanActivate {
     private readonly auth: AuthService,
     private readonly sessions: SessionsService,
     private readonly config: AppConfigService,
+    private readonly settings: PanelSettings,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -48,6 +53,9 @@ export class AuthGuard implements CanActivate {
   }
 
   private authorize(auth: AuthContext, options: AuthenticatedOptions, req: AuthenticatedRequest): void {
+    if (this.settings.holdsForTwoFactorSetup(auth.user) && (auth.method === 'api-key' || !options.twoFactorSetup)) {
+      throw new AppException(AuthError.TWO_FACTOR_SETUP_REQUIRED, auth.method === 'api-key' ? { message: TWO_FACTOR_KEY_MESSAGE } : {});
+    }
     if (auth.method === 'session') {
       if (options.apiKeyOnly) {
         throw new AppException(AuthError.API_KEY_REQUIRED);

@@ -10,6 +10,8 @@ export class SignedInSessionDto {
 export class SignedInDto {
   user!: UserResponseDto;
   session!: SignedInSessionDto;
+  /** The two-factor policy holds the account until it sets up a second factor: every route but that setup answers 403 TWO_FACTOR_SETUP_REQUIRED. */
+  twoFactorSetupRequired!: boolean;
 }
 
 export class SignedUpDto {
@@ -25,4 +27,6 @@ export class CurrentSessionDto extends SessionResponseDto {
 export class SessionStateDto {
   user!: UserResponseDto;
   session!: CurrentSessionDto;
+  /** As in SignedInDto. */
+  twoFactorSetupRequired!: boolean;
 }

@@ -10,6 +10,7 @@ import { RateLimitTrackers } from 'src/common/rate-limit/rate-limit-trackers';
 import { ApplicationResource, PterodactylKeyType } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
 import { ipAllowed, keyAllows, PterodactylKeysService, ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/pterodactyl-keys.service';
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
+import { PanelSettings } from 'src/modules/settings/panel-settings.service';
 
 const ROUTE_METADATA = 'hatchery:pterodactyl-route';
 
@@ -62,6 +63,7 @@ export class PterodactylKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: PterodactylKeysService,
+    private readonly settings: PanelSettings,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -85,6 +87,10 @@ export class PterodactylKeyGuard implements CanActivate {
     // A suspended owner's keys are refused, as every other way in is (sessions, Hatchery keys, SFTP).
     if (key.user.suspended) {
       throw new AppException(PterodactylError.ACCOUNT_SUSPENDED);
+    }
+    // Pterodactyl's RequireTwoFactorAuthentication, for both key kinds (Hatchery's own keys are refused the same way).
+    if (this.settings.holdsForTwoFactorSetup(key.user)) {
+      throw new AppException(PterodactylError.TWO_FACTOR_REQUIRED);
     }
     if (rule.family === 'application') {
       // The key never reaches beyond its owner: a demoted owner means a dead key.
