@@ -31,7 +31,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('migrations match the entities (%
     expect((await dataSource.driver.createSchemaBuilder().log()).upQueries).toEqual([]);
   });
 
-  it('should give the webhook scopes to admin keys that held every other scope, and to no other key', async () => {
+  it('should give the webhook and settings scopes to admin keys that held every other scope, and to no other key', async () => {
     const dataSource = t.app.get(DataSource);
     const user = await createUser(t.app, { admin: true });
     // Back to before AddWebhooks (and every migration after it).
@@ -49,7 +49,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('migrations match the entities (%
     await dataSource.runMigrations({ transaction: 'each' });
     const rows = await dataSource.query<{ identifier: string; permissions: string[] }[]>(`SELECT identifier, permissions FROM api_key WHERE identifier LIKE '%key0000%' ORDER BY identifier`);
     expect(rows).toEqual([
-      { identifier: 'fullkey000000001', permissions: [...all, 'webhooks.read', 'webhooks.write'] },
+      { identifier: 'fullkey000000001', permissions: [...all, 'webhooks.read', 'webhooks.write', 'settings.read', 'settings.write'] },
       { identifier: 'limitedkey000001', permissions: ['servers.read'] },
     ]);
   });

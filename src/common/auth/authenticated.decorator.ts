@@ -23,7 +23,7 @@ export interface AuthenticatedOptions {
    */
   credentials?: boolean;
   /**
-   * The route stays open to a session the two-factor policy holds at setup (docs/security.md#two-factor-policy):
+   * The route stays open to a session the two-factor policy holds at setup (docs/api.md#two-factor-policy):
    * what setting up a second factor needs. Every other route answers 403 TWO_FACTOR_SETUP_REQUIRED.
    */
   twoFactorSetup?: boolean;

@@ -1,4 +1,4 @@
-/** Who must have a second factor (TOTP or a passkey) before using the panel: docs/security.md#two-factor-policy. */
+/** Who must have a second factor (TOTP or a passkey) before using the panel: docs/api.md#two-factor-policy. */
 export const TWO_FACTOR_POLICIES = ['none', 'admins', 'all'] as const;
 export type TwoFactorPolicy = (typeof TWO_FACTOR_POLICIES)[number];
 

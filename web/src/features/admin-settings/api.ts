@@ -1,5 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import type { components } from '@/api/schema';
+import { sessionQuery } from '@/features/auth/api';
 import { api } from '@/lib/api/client';
 
 export type AdminSettings = components['schemas']['AdminSettingsDto'];
@@ -18,6 +19,10 @@ export const useUpdateAdminSettings = () => {
   return useMutation({
     mutationFn: async (body: components['schemas']['UpdateAdminSettingsDto']): Promise<AdminSettings> =>
       (await api.PATCH('/api/admin/settings', { body })).data!.data,
-    onSuccess: (settings) => queryClient.setQueryData(keys.settings, settings),
+    onSuccess: (settings) => {
+      queryClient.setQueryData(keys.settings, settings);
+      // The policy may now hold the administrator who changed it: the app layout reads that from the session.
+      void queryClient.invalidateQueries({ queryKey: sessionQuery.queryKey });
+    },
   });
 };
