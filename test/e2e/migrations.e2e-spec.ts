@@ -49,8 +49,16 @@ describe.each(dbKinds(['postgres', 'pglite']))('migrations match the entities (%
     await dataSource.runMigrations({ transaction: 'each' });
     const rows = await dataSource.query<{ identifier: string; permissions: string[] }[]>(`SELECT identifier, permissions FROM api_key WHERE identifier LIKE '%key0000%' ORDER BY identifier`);
     expect(rows).toEqual([
-      { identifier: 'fullkey000000001', permissions: [...all, 'webhooks.read', 'webhooks.write', 'settings.read', 'settings.write'] },
-      { identifier: 'limitedkey000001', permissions: ['servers.read'] },
+      {
+        identifier: 'fullkey000000001',
+        permissions: [
+          ...all,
+          ...['webhooks.read', 'webhooks.write', 'settings.read', 'settings.write'],
+          // AddAdminRoles: the areas that were under another's scopes.
+          ...['locations.read', 'mounts.read', 'backup_hosts.read', 'locations.write', 'mounts.write', 'backup_hosts.write', 'database_hosts.read', 'database_hosts.write', 'audit.read'],
+        ],
+      },
+      { identifier: 'limitedkey000001', permissions: ['servers.read', 'database_hosts.read'] },
     ]);
   });
 

@@ -16,7 +16,11 @@ export type AuthContext =
   | { method: 'session'; user: Row<'user'>; session: Row<'session'> }
   | { method: 'api-key'; user: Row<'user'>; apiKey: Row<'apiKey'>; scopes: ReadonlySet<AdminScope> };
 
-export type AuthenticatedRequest = HttpRequest & { auth?: AuthContext };
+/**
+ * `adminNodes`: on an admin route, the nodes the caller's grant of its scope reaches (null: every node;
+ * set by the auth guard, read by `@NodeScoped()` routes).
+ */
+export type AuthenticatedRequest = HttpRequest & { auth?: AuthContext; adminNodes?: ReadonlySet<string> | null };
 
 type SessionAuth = Extract<AuthContext, { method: 'session' }>;
 

@@ -13,6 +13,8 @@ import { ClientMeta, SignedIn, SignInService } from 'src/modules/auth/sign-in.se
 import { toSessionResponse } from 'src/modules/sessions/dto/session-response.dto';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
 import { PanelSettings } from 'src/modules/settings/panel-settings.service';
+import { AdminRoles } from 'src/modules/roles/admin-roles';
+import { adminAccessOf } from 'src/modules/roles/admin-grants';
 import { toUserResponse } from 'src/modules/users/dto/user-response.dto';
 
 const meta = (req: HttpRequest): ClientMeta => ({ ip: req.ip, userAgent: headerOf(req, 'user-agent') });
@@ -25,6 +27,7 @@ export class AuthController {
     private readonly auth: AuthService,
     private readonly sessions: SessionsService,
     private readonly settings: PanelSettings,
+    private readonly roles: AdminRoles,
   ) {}
 
   @Post('sign-up/email')
@@ -83,6 +86,7 @@ export class AuthController {
         user: toUserResponse(auth.user),
         session: { ...toSessionResponse(auth.session, auth.session.id), fresh: this.sessions.isFresh(auth.session) },
         twoFactorSetupRequired: this.settings.holdsForTwoFactorSetup(auth.user),
+        adminAccess: adminAccessOf(this.roles.grantsOfUser(auth.user)),
       },
     };
   }

@@ -37,17 +37,18 @@ export const settingsFromRows = (rows: readonly { key: string; value: unknown }[
 /** What the two-factor policy reads of an account. */
 interface PolicySubject {
   admin: boolean;
+  adminRoleIds: readonly string[];
   twoFactorEnabled: boolean;
 }
 
 /**
  * Whether the two-factor policy holds `user` at setup: the policy covers them (everyone, or
- * administrators) and they have no second factor yet. Such a user's session reaches only what setting
+ * administrators: full ones and role holders) and they have no second factor yet. Such a user's session reaches only what setting
  * one up needs, and their API keys nothing.
  */
 export const heldForTwoFactorSetup = (policy: TwoFactorPolicy, user: PolicySubject): boolean => {
   if (policy === 'none' || user.twoFactorEnabled) {
     return false;
   }
-  return policy === 'all' || user.admin;
+  return policy === 'all' || user.admin || user.adminRoleIds.length > 0;
 };
