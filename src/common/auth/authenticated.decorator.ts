@@ -18,6 +18,11 @@ export interface AuthenticatedOptions {
   admin?: AdminScope;
   /** Only a full administrator (by a session, or a key with every admin scope): roles never reach it. */
   fullAdmin?: boolean;
+  /**
+   * Any administrator: a full one, or anyone holding a role (by a key, with some admin scope). For
+   * the caller's own application keys, which can never reach beyond their owner's grants.
+   */
+  anyAdmin?: boolean;
   /** Only an API key may call this route (a session gets 401). */
   apiKeyOnly?: boolean;
   /** Only a signed-in session may call this route (account changes, sign-out). */

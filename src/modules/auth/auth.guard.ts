@@ -77,6 +77,8 @@ export class AuthGuard implements CanActivate {
     }
     if (options.fullAdmin) {
       this.authorizeFullAdmin(auth);
+    } else if (options.anyAdmin && this.roles.grantsOf(auth).scopes.size === 0) {
+      throw new AppException(this.roles.grantsOfUser(auth.user).scopes.size > 0 ? AuthError.MISSING_SCOPE : AuthError.ADMIN_REQUIRED);
     } else if (options.admin !== undefined) {
       req.adminNodes = this.authorizeAdmin(auth, options.admin, this.reflector.getAllAndOverride<boolean>(NODE_SCOPED_METADATA, targets) === true);
     }
