@@ -174,6 +174,21 @@ describe.each(dbKinds(['postgres', 'pglite']))('administrator roles (%s)', (db) 
     await wideApp('post', '/api/application/users').send({ username: 'x', email: 'x@example.test', first_name: 'x', last_name: 'x' }).expect(403);
   });
 
+  it("should make a role holder's keys carry at most the roles' scopes, and a key lacking some of them a limited one", async () => {
+    const role = await createRole({ name: 'Keys', permissions: [{ area: 'users', access: 'write' }, { area: 'eggs', access: 'read' }] });
+    const { cookie } = await holder([role.id]);
+    const denied = await as(cookie, 'post', '/api/account/api-keys').send({ name: 'too much', permissions: ['servers.read'] }).expect(403);
+    expect(denied.body.code).toBe('API_KEY_SCOPE_EXCEEDS_OWNER');
+    const full = await createApiKey(t, cookie);
+    const limited = await createApiKey(t, cookie, { permissions: ['users.read'] });
+    const bearer = (key: string, method: 'get' | 'post', path: string) => t.http()[method](path).set('Authorization', `Bearer ${key}`);
+    await bearer(full, 'get', '/api/admin/eggs').expect(200);
+    await bearer(limited, 'get', '/api/admin/users').expect(200);
+    expect((await bearer(limited, 'get', '/api/admin/eggs').expect(403)).body.code).toBe('MISSING_SCOPE');
+    await bearer(full, 'get', '/api/account/api-keys').expect(200);
+    expect((await bearer(limited, 'get', '/api/account/api-keys').expect(403)).body.code).toBe('API_KEY_LIMITED');
+  });
+
   // The table: every admin route against every role. The logic is the guard's and the same on both databases.
   if (db === 'pglite') {
     it('should answer every admin route to every role exactly as the role grants (a table of routes × roles)', async () => {

@@ -142,7 +142,7 @@ export class ApiKeysService {
    * Served from HotCaches when warm (no query): a revocation, a change of the key or of its owner
    * drops the cached copy. A cached copy that looks expired is read again before it is refused.
    */
-  async resolve(secret: string): Promise<{ key: ApiKeyEntity & { user: UserEntity }; scopes: Set<AdminScope> } | null> {
+  async resolve(secret: string): Promise<{ key: ApiKeyEntity & { user: UserEntity }; scopes: Set<AdminScope>; limited: boolean } | null> {
     if (secret.length === 0 || secret.length > 256) {
       return null;
     }
@@ -162,7 +162,7 @@ export class ApiKeysService {
     }
     const held = this.scopesOf(key.user);
     const scopes = new Set(held.filter((s) => key.permissions.includes(s)));
-    return { key, scopes };
+    return { key, scopes, limited: scopes.size < held.length };
   }
 
   private async findWithUser(keyHash: string): Promise<ApiKeySnapshot | null> {

@@ -120,7 +120,7 @@ export class AuthService {
 
   private async byApiKey(secret: string): Promise<AuthContext | null> {
     const resolved = await this.apiKeys.resolve(secret);
-    return resolved ? { method: 'api-key', user: resolved.key.user, apiKey: resolved.key, scopes: resolved.scopes } : null;
+    return resolved ? { method: 'api-key', user: resolved.key.user, apiKey: resolved.key, scopes: resolved.scopes, limited: resolved.limited } : null;
   }
 
   setSessionCookie(res: HttpReply, token: string, session: SessionEntity): void {
