@@ -32,6 +32,8 @@ import { MailModule } from 'src/modules/mail/mail.module';
 import { PasswordResetModule } from 'src/modules/password-reset/password-reset.module';
 import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
 import { SettingsModule } from 'src/modules/settings/settings.module';
+import { AdminRolesModule } from 'src/modules/roles/admin-roles.module';
+import { RolesModule } from 'src/modules/roles/roles.module';
 import { PterodactylModule } from 'src/modules/pterodactyl/pterodactyl.module';
 import { RetentionModule } from 'src/modules/retention/retention.module';
 import { UsageModule } from 'src/modules/usage/usage.module';
@@ -54,6 +56,7 @@ import { WebhooksModule } from 'src/modules/webhooks/webhooks.module';
     ScheduleModule.forRoot(),
     HealthModule,
     SettingsModule,
+    AdminRolesModule,
     UsersModule,
     SessionsModule,
     ApiKeysModule,
@@ -81,6 +84,7 @@ import { WebhooksModule } from 'src/modules/webhooks/webhooks.module';
     MetricsCoreModule,
     MetricsModule,
     WebhooksModule,
+    RolesModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

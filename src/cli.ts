@@ -17,10 +17,11 @@ import { DatabaseModule } from 'src/database/database.module';
 import { backupS3FromEnv, PterodactylImporter } from 'src/import/pterodactyl/importer';
 import { StreamProgress } from 'src/import/pterodactyl/progress';
 import { validateCliUser } from 'src/modules/users/cli-user';
+import { AdminRolesModule } from 'src/modules/roles/admin-roles.module';
 import { UsersModule } from 'src/modules/users/users.module';
 import { UsersService } from 'src/modules/users/users.service';
 
-@Module({ imports: [AppConfigModule, ClockModule, PanelEventsModule, DatabaseModule, HotCacheModule, UsersModule] })
+@Module({ imports: [AppConfigModule, ClockModule, PanelEventsModule, DatabaseModule, HotCacheModule, AdminRolesModule, UsersModule] })
 class CliModule {}
 
 /** The importer writes through the data source alone; it needs the migrations run and the secret box. */

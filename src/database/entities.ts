@@ -27,9 +27,11 @@ import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { UserEntity } from 'src/modules/users/user.entity';
 import { EggMountEntity, MountEntity, MountNodeEntity, MountServerEntity } from 'src/modules/mounts/mount.entity';
 import { PterodactylKeyEntity } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
+import { PanelSettingEntity } from 'src/modules/settings/panel-setting.entity';
+import { AdminRoleEntity } from 'src/modules/roles/admin-role.entity';
 import { PasskeyChallengeEntity } from 'src/modules/passkeys/passkey-challenge.entity';
 import { PasskeyEntity } from 'src/modules/passkeys/passkey.entity';
 import { WebhookAlertEntity, WebhookAttemptEntity, WebhookDeliveryEntity, WebhookEntity } from 'src/modules/webhooks/webhook.entity';
 
 /** Every entity, registered once for the app, the TypeORM CLI and the tests. */
-export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, SshKeyEntity, DatabaseHostEntity, ServerDatabaseEntity, ScheduleEntity, ScheduleTaskEntity, BackupEntity, BackupHostEntity, UserTwoFactorEntity, RecoveryCodeEntity, PasswordResetTokenEntity, TwoFactorChallengeEntity, PterodactylKeyEntity, MountEntity, EggMountEntity, MountNodeEntity, MountServerEntity, ServerTransferEntity, NodeDrainEntity, AuditLogCountEntity, ServerActivityCountEntity, WebhookEntity, WebhookDeliveryEntity, WebhookAttemptEntity, WebhookAlertEntity, PasskeyEntity, PasskeyChallengeEntity];
+export const ENTITIES = [UserEntity, SessionEntity, ApiKeyEntity, AuditLogEntity, NestEntity, EggEntity, EggVariableEntity, LocationEntity, NodeEntity, AllocationEntity, ServerEntity, ServerVariableEntity, ServerActivityEntity, SubuserEntity, SshKeyEntity, DatabaseHostEntity, ServerDatabaseEntity, ScheduleEntity, ScheduleTaskEntity, BackupEntity, BackupHostEntity, UserTwoFactorEntity, RecoveryCodeEntity, PasswordResetTokenEntity, TwoFactorChallengeEntity, PterodactylKeyEntity, MountEntity, EggMountEntity, MountNodeEntity, MountServerEntity, ServerTransferEntity, NodeDrainEntity, AuditLogCountEntity, ServerActivityCountEntity, WebhookEntity, WebhookDeliveryEntity, WebhookAttemptEntity, WebhookAlertEntity, PanelSettingEntity, AdminRoleEntity, PasskeyEntity, PasskeyChallengeEntity];

@@ -19,7 +19,10 @@ class KeyOnlyController {
   }
 }
 
-const ALL_SCOPES = ['servers.read', 'servers.write', 'users.read', 'users.write', 'nodes.read', 'nodes.write', 'eggs.read', 'eggs.write', 'webhooks.read', 'webhooks.write'];
+const ALL_SCOPES = [
+  ...['servers', 'users', 'nodes', 'eggs', 'webhooks', 'settings', 'locations', 'database_hosts', 'backup_hosts', 'mounts'].flatMap((area) => [`${area}.read`, `${area}.write`]),
+  'audit.read',
+];
 const KEY_FORMAT = /^[A-Za-z0-9_-]{32}$/;
 
 const sha256Hex = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
@@ -288,11 +291,11 @@ describe.each(dbKinds(['postgres']))('API keys (%s)', (db) => {
       await t.http().get('/api/admin/users').set('x-api-key', res.body.data.key).expect(200);
     });
 
-    it('should grant all 10 admin scopes when an admin creates a key without permissions', async () => {
+    it('should grant all 21 admin scopes when an admin creates a key without permissions', async () => {
       const { cookie } = await signedInUser({ admin: true });
       const res = await postKey(cookie, { name: 'everything' }).expect(201);
       expect([...res.body.data.permissions].sort()).toEqual([...ALL_SCOPES].sort());
-      expect(res.body.data.permissions).toHaveLength(10);
+      expect(res.body.data.permissions).toHaveLength(21);
     });
 
     it('should grant no scope when a non-admin creates a key without permissions', async () => {

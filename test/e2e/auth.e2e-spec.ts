@@ -37,6 +37,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('auth and sessions (%s)', (db) =>
           updatedAt: user.updatedAt.toISOString(),
         },
         session: { id: expect.stringMatching(/^[0-9a-f-]{36}$/), expiresAt: new Date(t.clock.now().getTime() + 14 * DAY).toISOString() },
+        twoFactorSetupRequired: false,
       },
     });
   });

@@ -234,11 +234,12 @@ const HOST_NOT_FOUND = ['DATABASE_HOST_NOT_FOUND', 'Database host not found'] as
     }
   });
 
-  it('should answer 403 ADMIN_REQUIRED to a non-admin, 401 without credentials, and hold API keys to servers.read / servers.write', async () => {
+  it('should answer 403 ADMIN_REQUIRED to a non-admin, 401 without credentials, and hold API keys to database_hosts.read / database_hosts.write', async () => {
     const host = await createHost();
     const userCookie = await signIn(t, (await createUser(t.app)).email);
-    const readKey = await createApiKey(t, cookie, { permissions: ['servers.read'] });
-    const nodesKey = await createApiKey(t, cookie, { permissions: ['nodes.read', 'nodes.write'] });
+    const readKey = await createApiKey(t, cookie, { permissions: ['database_hosts.read'] });
+    // The servers scopes reached database hosts until they had scopes of their own.
+    const nodesKey = await createApiKey(t, cookie, { permissions: ['servers.read', 'servers.write'] });
     const before = await state();
     const routes: [Method, string, 'read' | 'write'][] = [
       ['get', HOSTS, 'read'],
@@ -255,7 +256,7 @@ const HOST_NOT_FOUND = ['DATABASE_HOST_NOT_FOUND', 'Database host not found'] as
       const anonymous = await t.http()[method](path).send(body);
       expect([method, path, anonymous.status, anonymous.body]).toEqual([method, path, 401, UNAUTHENTICATED]);
       const wrongScope = await t.http()[method](path).set('x-api-key', nodesKey).send(body);
-      expect([method, path, wrongScope.status, wrongScope.body]).toEqual([method, path, 403, missingScope(`servers.${kind}`)]);
+      expect([method, path, wrongScope.status, wrongScope.body]).toEqual([method, path, 403, missingScope(`database_hosts.${kind}`)]);
       const withRead = await t.http()[method](path).set('x-api-key', readKey).send(body);
       expect([method, path, withRead.status]).toEqual([method, path, kind === 'read' ? 200 : 403]);
     }

@@ -273,6 +273,15 @@ const TOUR_METRICS_TOKEN = 'tour-metrics-token-0123456789';
     await admin('delete', `/api/admin/eggs/${egg.id}`).expect(204);
     await admin('delete', `/api/admin/nests/${nest.id}`).expect(204);
     await admin('get', '/api/admin/audit-logs').expect(200);
+    // The run-time settings: a change that leaves the policy as it was (none) still answers it.
+    expect(data(await admin('get', '/api/admin/settings').expect(200))).toEqual({ twoFactorPolicy: 'none' });
+    expect(data(await admin('patch', '/api/admin/settings').send({ twoFactorPolicy: 'none' }).expect(200))).toEqual({ twoFactorPolicy: 'none' });
+    // Administrator roles: made, given, read, changed and deleted.
+    const role = data(await admin('post', '/api/admin/roles').send({ name: 'Tour support', permissions: [{ area: 'users', access: 'read' }] }).expect(201));
+    await admin('get', '/api/admin/roles').expect(200);
+    await admin('get', `/api/admin/roles/${role.id}`).expect(200);
+    await admin('patch', `/api/admin/roles/${role.id}`).send({ permissions: [{ area: 'users', access: 'write' }] }).expect(200);
+    await admin('delete', `/api/admin/roles/${role.id}`).expect(204);
   });
 
   it('should administer servers, their mounts and database hosts', async () => {

@@ -7,6 +7,7 @@ import { Secret, TOTP } from 'otpauth';
 import { DataSource } from 'typeorm';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { PterodactylImporter } from 'src/import/pterodactyl/importer';
+import { PanelSettings } from 'src/modules/settings/panel-settings.service';
 import { WingsSimulator } from 'test/wings-sim';
 import { createBackupArchive } from 'test/wings-sim/archive';
 import { testMySqlAccount } from 'test/setup/mariadb-env';
@@ -291,7 +292,21 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
       expect(reasons).toContain('API keys that had expired');
       expect(reasons).toContain('egg variable rules Hatchery cannot run');
       expect(reasons).toContain('mounts whose paths Hatchery refuses');
-      expect(report.imported).toMatchObject({ mounts: 1, mountLinks: 3 });
+      expect(report.imported).toMatchObject({ mounts: 1, mountLinks: 3, settings: 1 });
+      // "Require 2-Factor Authentication: Admin Only" became the policy; the other settings are counted as left behind.
+      expect(reasons).toContain('panel settings (name, mail, reCAPTCHA');
+    });
+
+    it("should bring Pterodactyl's two-factor requirement over as the policy, which holds the administrator without one", async () => {
+      expect(await t.app.get(DataSource).query('SELECT key, value FROM panel_setting')).toEqual([{ key: 'twoFactorPolicy', value: 'admins' }]);
+      expect(JSON.parse(imported.stdout).notes.join('\n')).toContain('The two-factor policy is "admins": 1 account has no second factor yet');
+      const admin = panel.users.find((u) => u.admin)!;
+      const cookie = await signIn(t, admin.email, admin.password);
+      expect((await t.http().get('/api/admin/users').set('Cookie', cookie).expect(403)).body.code).toBe('TWO_FACTOR_SETUP_REQUIRED');
+      // The host relaxes it for the rest of this suite (two-factor-policy.e2e-spec.ts tests the policy itself).
+      await t.http().patch('/api/admin/settings').set('Cookie', cookie).set('Origin', TEST_ORIGIN).send({ twoFactorPolicy: 'none' }).expect(403);
+      await t.app.get(PanelSettings).update({ twoFactorPolicy: 'none' }, { userId: String(admin.id), username: admin.username, email: admin.email, via: 'test', ip: null });
+      await t.http().get('/api/admin/users').set('Cookie', cookie).expect(200);
     });
 
     it('should refuse a second import into the panel that now holds the first', () => {

@@ -31,12 +31,12 @@ describe.each(dbKinds(['postgres', 'pglite']))('migrations match the entities (%
     expect((await dataSource.driver.createSchemaBuilder().log()).upQueries).toEqual([]);
   });
 
-  it('should give the webhook scopes to admin keys that held every other scope, and to no other key', async () => {
+  it('should give the webhook and settings scopes to admin keys that held every other scope, and to no other key', async () => {
     const dataSource = t.app.get(DataSource);
     const user = await createUser(t.app, { admin: true });
-    // Back to before AddWebhooks: the migrations after it are undone first.
-    const latest = async (): Promise<string> => (await dataSource.query<{ name: string }[]>('SELECT name FROM migrations ORDER BY timestamp DESC LIMIT 1'))[0].name;
-    while ((await latest()) !== 'AddUsageHistory1795950000000') {
+    // Back to before AddWebhooks (and every migration after it).
+    const applied = async () => (await dataSource.query<{ name: string }[]>('SELECT name FROM migrations')).map((m) => m.name);
+    while ((await applied()).includes('AddWebhooks1795960000000')) {
       await dataSource.undoLastMigration({ transaction: 'each' });
     }
     const all = ['servers.read', 'servers.write', 'users.read', 'users.write', 'nodes.read', 'nodes.write', 'eggs.read', 'eggs.write'];
@@ -49,8 +49,16 @@ describe.each(dbKinds(['postgres', 'pglite']))('migrations match the entities (%
     await dataSource.runMigrations({ transaction: 'each' });
     const rows = await dataSource.query<{ identifier: string; permissions: string[] }[]>(`SELECT identifier, permissions FROM api_key WHERE identifier LIKE '%key0000%' ORDER BY identifier`);
     expect(rows).toEqual([
-      { identifier: 'fullkey000000001', permissions: [...all, 'webhooks.read', 'webhooks.write'] },
-      { identifier: 'limitedkey000001', permissions: ['servers.read'] },
+      {
+        identifier: 'fullkey000000001',
+        permissions: [
+          ...all,
+          ...['webhooks.read', 'webhooks.write', 'settings.read', 'settings.write'],
+          // AddAdminRoles: the areas that were under another's scopes.
+          ...['locations.read', 'mounts.read', 'backup_hosts.read', 'locations.write', 'mounts.write', 'backup_hosts.write', 'database_hosts.read', 'database_hosts.write', 'audit.read'],
+        ],
+      },
+      { identifier: 'limitedkey000001', permissions: ['servers.read', 'database_hosts.read'] },
     ]);
   });
 

@@ -245,24 +245,25 @@ describe.each(dbKinds(['postgres']))('admin locations and nodes (%s)', (db) => {
       expect(await state()).toEqual(before);
     });
 
-    it('should let a nodes.read key read but answer 403 MISSING_SCOPE nodes.write on writes, and nodes.read to a key without it', async () => {
+    it('should let a locations.read key read but answer 403 MISSING_SCOPE locations.write on writes, and locations.read to a key without it', async () => {
       const loc = await createLocation();
-      await withKey('get', LOCATIONS, readKey).expect(200);
-      await withKey('get', `${LOCATIONS}/${loc.id}`, readKey).expect(200);
+      const locationsRead = await createApiKey(t, cookie, { permissions: ['locations.read'] });
+      await withKey('get', LOCATIONS, locationsRead).expect(200);
+      await withKey('get', `${LOCATIONS}/${loc.id}`, locationsRead).expect(200);
       const before = await state();
       for (const [method, path] of [
         ['post', LOCATIONS],
         ['patch', `${LOCATIONS}/${loc.id}`],
         ['delete', `${LOCATIONS}/${loc.id}`],
       ] as [Method, string][]) {
-        const res = await withKey(method, path, readKey).send(method === 'delete' ? undefined : { short: 'scoped1' });
-        expect([method, res.status, res.body]).toEqual([method, 403, missingScope('nodes.write')]);
+        const res = await withKey(method, path, locationsRead).send(method === 'delete' ? undefined : { short: 'scoped1' });
+        expect([method, res.status, res.body]).toEqual([method, 403, missingScope('locations.write')]);
       }
       expect(await state()).toEqual(before);
-      const usersKey = await createApiKey(t, cookie, { permissions: ['users.read'] });
-      const res = await withKey('get', LOCATIONS, usersKey);
-      expect([res.status, res.body]).toEqual([403, missingScope('nodes.read')]);
-      const writeKey = await createApiKey(t, cookie, { permissions: ['nodes.write'] });
+      // Locations have scopes of their own: the nodes scopes no longer reach them.
+      const res = await withKey('get', LOCATIONS, readKey);
+      expect([res.status, res.body]).toEqual([403, missingScope('locations.read')]);
+      const writeKey = await createApiKey(t, cookie, { permissions: ['locations.write'] });
       const made = await withKey('post', LOCATIONS, writeKey).send({ short: 'bykey1' }).expect(201);
       expect((await auditOf('location', made.body.data.id))[0].actor.via).toMatch(/^api-key:/);
     });

@@ -541,9 +541,10 @@ describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: use
     expect(await land('/admin/nests/egg/3/variables')).toBe('/admin/nests');
     expect(await land('/admin/databases')).toBe('/admin/database-hosts');
     expect(await land('/admin/api')).toBe('/admin/application-keys');
+    expect(await land('/admin/settings/mail')).toBe('/admin/settings');
 
     // Our own addresses (the lists share Pterodactyl's), and ids or sub-pages that cannot be: the web UI, whose router shows them or its "not found".
-    for (const path of ['/admin/servers', '/admin/users', '/admin/nodes', '/admin/locations', '/admin/nests', '/admin/servers/new', '/admin/servers/view/abc', '/admin/servers/view/0', '/admin/servers/view/1/constructor', `/admin/servers/view/${'9'.repeat(30)}`, '/admin/users/view/5/x']) {
+    for (const path of ['/admin/servers', '/admin/users', '/admin/nodes', '/admin/locations', '/admin/nests', '/admin/servers/new', '/admin/settings', '/admin/servers/view/abc', '/admin/servers/view/0', '/admin/servers/view/1/constructor', `/admin/servers/view/${'9'.repeat(30)}`, '/admin/users/view/5/x']) {
       const res = await t.http().get(path).expect(200);
       expect([path, res.text]).toEqual([path, INDEX]);
     }

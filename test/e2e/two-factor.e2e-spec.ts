@@ -222,6 +222,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('two-factor sign-in (%s)', (db) =
         data: {
           user: expect.objectContaining({ id: String(user.id), email: user.email, twoFactorEnabled: true }),
           session: { id: expect.any(String), expiresAt: expect.any(String) },
+          twoFactorSetupRequired: false,
         },
       });
       const cookie = sessionCookie(res)!;

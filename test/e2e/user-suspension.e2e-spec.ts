@@ -198,9 +198,9 @@ describe.each(dbKinds(['postgres', 'pglite']))('admin: suspend sign-in and reset
     await as('delete', `${USERS}/${id}`).expect(204);
     const entries = await auditOf(id);
     expect(entries.map((e) => [e.action, e.changes])).toEqual([
-      ['user.created', { after: { username: 'audited-one', email: 'audited-one@example.test', name: '', admin: false, suspended: false, passwordSet: true } }],
+      ['user.created', { after: { username: 'audited-one', email: 'audited-one@example.test', name: '', admin: false, adminRoleIds: [], suspended: false, passwordSet: true } }],
       ['user.updated', { before: { name: '', admin: false }, after: { name: 'Audited One', admin: true, passwordChanged: true } }],
-      ['user.deleted', { before: { username: 'audited-one', email: 'audited-one@example.test', name: 'Audited One', admin: true, suspended: false } }],
+      ['user.deleted', { before: { username: 'audited-one', email: 'audited-one@example.test', name: 'Audited One', admin: true, adminRoleIds: [], suspended: false } }],
     ]);
     expect(JSON.stringify(entries)).not.toContain('long password');
   });

@@ -30,6 +30,7 @@ const userBody = (user: UserEntity): Record<string, unknown> => ({
   invitedAt: user.invitedAt?.toISOString() ?? null,
   lastSignInAt: user.lastSignInAt?.toISOString() ?? null,
   language: user.language,
+  roleIds: user.adminRoleIds,
   hasPasskey: user.hasPasskey,
   createdAt: user.createdAt.toISOString(),
   updatedAt: user.updatedAt.toISOString(),
@@ -91,6 +92,7 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
           invitedAt: null,
           lastSignInAt: null,
           language: 'en',
+          roleIds: [],
           hasPasskey: false,
           createdAt: expect.stringMatching(ISO),
           updatedAt: expect.stringMatching(ISO),
@@ -349,7 +351,7 @@ describe.each(dbKinds(['postgres']))('admin users (%s)', (db) => {
       expect(res.body.data[0]).toEqual(userBody((await reload(t, admin.id))!));
       expect(res.body.data[0].lastSignInAt).toMatch(ISO);
       for (const u of res.body.data as Record<string, unknown>[]) {
-        expect(Object.keys(u).sort()).toEqual(['admin', 'createdAt', 'email', 'externalId', 'hasPasskey', 'id', 'invitedAt', 'language', 'lastSignInAt', 'name', 'suspended', 'twoFactorEnabled', 'updatedAt', 'username', 'uuid']);
+        expect(Object.keys(u).sort()).toEqual(['admin', 'createdAt', 'email', 'externalId', 'hasPasskey', 'id', 'invitedAt', 'language', 'lastSignInAt', 'name', 'roleIds', 'suspended', 'twoFactorEnabled', 'updatedAt', 'username', 'uuid']);
       }
     });
 

@@ -26,6 +26,7 @@ import { Route as AppAdminAuditRouteImport } from './routes/_app/admin/audit'
 import { Route as AppAdminBackupHostsRouteImport } from './routes/_app/admin/backup-hosts'
 import { Route as AppAdminDatabaseHostsRouteImport } from './routes/_app/admin/database-hosts'
 import { Route as AppAdminLocationsRouteImport } from './routes/_app/admin/locations'
+import { Route as AppAdminSettingsRouteImport } from './routes/_app/admin/settings'
 import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
 import { Route as AuthPasswordResetRouteImport } from './routes/auth/password/reset'
@@ -144,6 +145,11 @@ const AppAdminDatabaseHostsRoute = AppAdminDatabaseHostsRouteImport.update({
 const AppAdminLocationsRoute = AppAdminLocationsRouteImport.update({
   id: '/locations',
   path: '/locations',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminSettingsRoute = AppAdminSettingsRouteImport.update({
+  id: '/settings',
+  path: '/settings',
   getParentRoute: () => AppAdminRoute,
 } as any)
 const AppServerIdRoute = AppServerIdRouteImport.update({
@@ -342,6 +348,7 @@ export interface FileRoutesByFullPath {
   '/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/admin/locations': typeof AppAdminLocationsRoute
+  '/admin/settings': typeof AppAdminSettingsRoute
   '/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/account/': typeof AppAccountIndexRoute
@@ -393,6 +400,7 @@ export interface FileRoutesByTo {
   '/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/admin/locations': typeof AppAdminLocationsRoute
+  '/admin/settings': typeof AppAdminSettingsRoute
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/account': typeof AppAccountIndexRoute
   '/admin': typeof AppAdminIndexRoute
@@ -446,6 +454,7 @@ export interface FileRoutesById {
   '/_app/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/_app/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/_app/admin/locations': typeof AppAdminLocationsRoute
+  '/_app/admin/settings': typeof AppAdminSettingsRoute
   '/_app/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/_app/account/': typeof AppAccountIndexRoute
@@ -501,6 +510,7 @@ export interface FileRouteTypes {
     | '/admin/backup-hosts'
     | '/admin/database-hosts'
     | '/admin/locations'
+    | '/admin/settings'
     | '/server/$id'
     | '/auth/password/reset'
     | '/account/'
@@ -552,6 +562,7 @@ export interface FileRouteTypes {
     | '/admin/backup-hosts'
     | '/admin/database-hosts'
     | '/admin/locations'
+    | '/admin/settings'
     | '/auth/password/reset'
     | '/account'
     | '/admin'
@@ -604,6 +615,7 @@ export interface FileRouteTypes {
     | '/_app/admin/backup-hosts'
     | '/_app/admin/database-hosts'
     | '/_app/admin/locations'
+    | '/_app/admin/settings'
     | '/_app/server/$id'
     | '/auth/password/reset'
     | '/_app/account/'
@@ -769,6 +781,13 @@ declare module '@tanstack/react-router' {
       path: '/locations'
       fullPath: '/admin/locations'
       preLoaderRoute: typeof AppAdminLocationsRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/settings': {
+      id: '/_app/admin/settings'
+      path: '/settings'
+      fullPath: '/admin/settings'
+      preLoaderRoute: typeof AppAdminSettingsRouteImport
       parentRoute: typeof AppAdminRoute
     }
     '/_app/server/$id': {
@@ -1060,6 +1079,7 @@ interface AppAdminRouteChildren {
   AppAdminBackupHostsRoute: typeof AppAdminBackupHostsRoute
   AppAdminDatabaseHostsRoute: typeof AppAdminDatabaseHostsRoute
   AppAdminLocationsRoute: typeof AppAdminLocationsRoute
+  AppAdminSettingsRoute: typeof AppAdminSettingsRoute
   AppAdminIndexRoute: typeof AppAdminIndexRoute
   AppAdminEggsEggIdRoute: typeof AppAdminEggsEggIdRouteWithChildren
   AppAdminEggsGalleryRoute: typeof AppAdminEggsGalleryRoute
@@ -1084,6 +1104,7 @@ const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminBackupHostsRoute: AppAdminBackupHostsRoute,
   AppAdminDatabaseHostsRoute: AppAdminDatabaseHostsRoute,
   AppAdminLocationsRoute: AppAdminLocationsRoute,
+  AppAdminSettingsRoute: AppAdminSettingsRoute,
   AppAdminIndexRoute: AppAdminIndexRoute,
   AppAdminEggsEggIdRoute: AppAdminEggsEggIdRouteWithChildren,
   AppAdminEggsGalleryRoute: AppAdminEggsGalleryRoute,

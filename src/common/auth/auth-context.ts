@@ -1,4 +1,4 @@
-import { ALL_ADMIN_SCOPES, AdminScope } from 'src/common/auth/admin-scope';
+import type { AdminScope } from 'src/common/auth/admin-scope';
 import type { HttpRequest } from 'src/common/http/http';
 
 /**
@@ -14,9 +14,13 @@ type Row<K extends string> = K extends keyof AuthContextRows ? AuthContextRows[K
 /** Who is calling: a user, by one of a session or an API key. */
 export type AuthContext =
   | { method: 'session'; user: Row<'user'>; session: Row<'session'> }
-  | { method: 'api-key'; user: Row<'user'>; apiKey: Row<'apiKey'>; scopes: ReadonlySet<AdminScope> };
+  | { method: 'api-key'; user: Row<'user'>; apiKey: Row<'apiKey'>; scopes: ReadonlySet<AdminScope>; limited: boolean };
 
-export type AuthenticatedRequest = HttpRequest & { auth?: AuthContext };
+/**
+ * `adminNodes`: on an admin route, the nodes the caller's grant of its scope reaches (null: every node;
+ * set by the auth guard, read by `@NodeScoped()` routes).
+ */
+export type AuthenticatedRequest = HttpRequest & { auth?: AuthContext; adminNodes?: ReadonlySet<string> | null };
 
 type SessionAuth = Extract<AuthContext, { method: 'session' }>;
 
@@ -29,11 +33,11 @@ export const requireSession = (auth: AuthContext): SessionAuth => {
 };
 
 /**
- * An admin's API key that lacks some admin scope: it reaches only what its scopes name. A key
- * holding every scope its owner holds (any key of a non-admin) acts with all of its owner's rights.
+ * An API key that lacks some admin scope its owner holds (a full administrator's, or a role holder's):
+ * it reaches only what its scopes name. A key holding every scope its owner holds (any key of a user
+ * who administers nothing) acts with all of its owner's rights.
  */
-export const isLimitedKey = (auth: AuthContext): boolean =>
-  auth.method === 'api-key' && auth.user.admin && ALL_ADMIN_SCOPES.some((scope) => !auth.scopes.has(scope));
+export const isLimitedKey = (auth: AuthContext): boolean => auth.method === 'api-key' && auth.limited;
 
 /** Whether the caller may use the admin rights `scope` covers: an admin by session, or by a key that carries it. */
 export const holdsAdminScope = (auth: AuthContext, scope: AdminScope): boolean =>

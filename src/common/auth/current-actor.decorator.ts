@@ -9,6 +9,11 @@ export interface Actor {
   /** `session`, or `api-key:<identifier>`. */
   via: string;
   ip: string | null;
+  /**
+   * false when the caller administers only through roles: it may not touch full administrators, role
+   * holders, the admin flag or who holds a role (UsersService). Undefined for the CLI.
+   */
+  fullAdmin?: boolean;
 }
 
 /** The caller of an `@Authenticated` route, with its address, for audit entries. */
@@ -24,5 +29,6 @@ export const CurrentActor = createParamDecorator((_data: unknown, ctx: Execution
     email: auth.user.email,
     via: auth.method === 'session' ? 'session' : `api-key:${auth.apiKey.identifier}`,
     ip: req.ip,
+    fullAdmin: auth.user.admin,
   };
 });

@@ -9,3 +9,15 @@ export const CurrentAuth = createParamDecorator((_data: unknown, ctx: ExecutionC
   }
   return auth;
 });
+
+/**
+ * On a `@NodeScoped()` admin route: the nodes the caller may reach there, null for every node. Ids of
+ * nodes, as strings.
+ */
+export const AdminNodes = createParamDecorator((_data: unknown, ctx: ExecutionContext): ReadonlySet<string> | null => {
+  const req = ctx.switchToHttp().getRequest<AuthenticatedRequest>();
+  if (req.adminNodes === undefined) {
+    throw new Error('AdminNodes used on a route that is not an admin route');
+  }
+  return req.adminNodes;
+});

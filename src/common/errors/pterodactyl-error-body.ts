@@ -37,6 +37,7 @@ const CODE_BY_STATUS: Record<number, string> = {
 const CODE_BY_ERROR: Record<string, string> = {
   PTERODACTYL_INVALID_PASSWORD: 'InvalidPasswordProvidedException',
   PTERODACTYL_2FA_TOKEN_INVALID: 'TwoFactorAuthenticationTokenInvalid',
+  PTERODACTYL_2FA_REQUIRED: 'TwoFactorAuthRequiredException',
   PTERODACTYL_INVALID_SORT: 'InvalidSortQuery',
   PTERODACTYL_INVALID_FILTER: 'InvalidFilterQuery',
 };

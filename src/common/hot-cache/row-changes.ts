@@ -33,11 +33,18 @@ const CONFIGURATION_TABLES = ['egg_variable', 'server_variable', 'location', 'mo
 const CONFIGURATION_ONLY: ReadonlySet<string> = new Set(CONFIGURATION_TABLES);
 
 /**
+ * Small tables each process holds whole in memory, reloaded on any change (HotCaches.onChange); no
+ * cache entry is built from them. Their migrations' triggers notify by statement.
+ */
+const WHOLE_TABLES = ['panel_setting', 'admin_role'] as const;
+
+/**
  * The tables whose rows the caches are built from. The AddChangeNotifications migration's trigger
  * watches the first eight, row by row, and AddPterodactylKeyChangeNotifications the ninth;
- * AddConfigurationChangeNotifications the rest, by statement.
+ * AddConfigurationChangeNotifications the configuration tables, by statement; AddPanelSettings and
+ * AddAdminRoles the settings and roles.
  */
-export const WATCHED_TABLES = ['user', 'api_key', 'session', 'server', 'node', 'egg', 'allocation', 'subuser', 'pterodactyl_api_key', ...CONFIGURATION_TABLES] as const;
+export const WATCHED_TABLES = ['user', 'api_key', 'session', 'server', 'node', 'egg', 'allocation', 'subuser', 'pterodactyl_api_key', ...CONFIGURATION_TABLES, ...WHOLE_TABLES] as const;
 
 /**
  * Columns that only record use: the auth path writes them (and patches its cached copy itself), and

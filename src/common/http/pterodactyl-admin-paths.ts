@@ -15,14 +15,14 @@ const LISTS: [RegExp, string][] = [
   [/^\/admin\/nests\/(?:new|view\/\d+|egg\/(?:new|\d+(?:\/(?:export|variables|scripts))?))$/, '/admin/nests'],
   [/^\/admin\/databases(?:\/view\/\d+)?$/, '/admin/database-hosts'],
   [/^\/admin\/api(?:\/new)?$/, '/admin/application-keys'],
-  [/^\/admin\/settings(?:\/(?:mail|advanced))?$/, '/admin'],
+  [/^\/admin\/settings\/(?:mail|advanced)$/, '/admin/settings'],
 ];
 
 /**
  * Where a Pterodactyl admin address lands in Hatchery's web UI, for the links billing modules
  * print (WHMCS's "Go to Service" is `/admin/servers/view/{id}`); null when the path is not one,
  * or is already ours (`/admin/servers`, `/admin/users`, `/admin/nodes`, `/admin/locations`,
- * `/admin/nests`, `/admin/servers/new` have the same address here). An id that names nothing
+ * `/admin/nests`, `/admin/servers/new`, `/admin/settings` have the same address here). An id that names nothing
  * lands on our page for it, which says so; no lookup here, so the redirect tells a caller
  * who has not signed in nothing about which ids exist.
  */

@@ -23,6 +23,7 @@ import { CronFields, nextRunAfter, validateCron } from 'src/modules/schedules/cr
 import { TASK_ACTIONS } from 'src/modules/schedules/schedule-task.entity';
 import { SERVER_STATUSES } from 'src/modules/servers/server.entity';
 import { ALL_SERVER_PERMISSIONS, ServerPermission } from 'src/modules/servers/server-permissions';
+import type { TwoFactorPolicy } from 'src/modules/settings/panel-settings';
 import { parsePublicKey } from 'src/modules/ssh-keys/ssh-public-key';
 import { totpSecretContext } from 'src/modules/two-factor/user-two-factor.entity';
 
@@ -259,6 +260,7 @@ class ImportRun {
     await this.backups();
     await this.mounts();
     await this.activity();
+    await this.settings();
     await this.leftovers();
   }
 
@@ -1067,6 +1069,35 @@ class ImportRun {
     });
   }
 
+  /**
+   * Pterodactyl's "Require 2-Factor Authentication" (0 nobody, 1 administrators, 2 everyone) becomes the
+   * two-factor policy. Its administrators are Hatchery's full administrators, whom `admins` covers.
+   */
+  private async settings(): Promise<void> {
+    const raw = (await this.source.settings()).get(TWO_FACTOR_SETTING);
+    if (raw === undefined) {
+      return; // never changed from the default (nobody), or set in its .env (APP_2FA_REQUIRED), which the import does not read
+    }
+    const policy = TWO_FACTOR_LEVELS[raw.trim()];
+    if (policy === undefined) {
+      this.report.leave('a two-factor requirement Pterodactyl does not define (not 0, 1 or 2)', raw);
+      return;
+    }
+    const row = { key: 'twoFactorPolicy', value: JSON.stringify(policy), updated_at: this.now };
+    if ((await this.write('settings', 'panel_setting', [row], { skipConflicts: true })) === 0) {
+      this.report.leave("the two-factor requirement: Hatchery's own policy was already set and is kept", policy);
+      return;
+    }
+    // Pterodactyl's application API never asked for the second factor; Hatchery refuses every key of a held account.
+    const held = policy === 'none' ? 0 : await this.source.count('users', policy === 'all' ? 'use_totp = 0' : 'use_totp = 0 AND root_admin = 1');
+    if (held > 0) {
+      this.report.note(
+        `The two-factor policy is "${policy}": ${held} ${held === 1 ? 'account has' : 'accounts have'} no second factor yet. Each can sign in only to set one up, ` +
+          'and its API keys (ptla_ keys of billing modules included) are refused until then. Set one up for such accounts first, or relax the policy in Administration → Settings.',
+      );
+    }
+  }
+
   /** What exists in the old panel and has no place in Hatchery (yet): counted, so that the host knows. */
   private async leftovers(): Promise<void> {
     const sessions = await this.source.count('sessions');
@@ -1074,9 +1105,9 @@ class ImportRun {
       this.report.leave('sessions: everyone signs in again', undefined, sessions);
     }
     const settings = await this.source.settings();
-    const kept = [...settings.keys()].filter((k) => k.startsWith('settings::'));
+    const kept = [...settings.keys()].filter((k) => k.startsWith('settings::') && k !== TWO_FACTOR_SETTING);
     if (kept.length > 0) {
-      this.report.leave('panel settings (name, mail, reCAPTCHA, 2FA requirement …): set them in Hatchery\'s .env and Administration → Settings', kept.slice(0, 5).join(', '), kept.length);
+      this.report.leave('panel settings (name, mail, reCAPTCHA …): set them in Hatchery\'s .env', kept.slice(0, 5).join(', '), kept.length);
     }
     const deletedBackups = await this.source.count('backups', 'deleted_at IS NOT NULL');
     if (deletedBackups > 0) {
@@ -1084,6 +1115,10 @@ class ImportRun {
     }
   }
 }
+
+/** Pterodactyl's settings row for its two-factor requirement, and what each of its levels is here. */
+const TWO_FACTOR_SETTING = 'settings::pterodactyl:auth:2fa_required';
+const TWO_FACTOR_LEVELS: Record<string, TwoFactorPolicy> = { '0': 'none', '1': 'admins', '2': 'all' };
 
 export class PterodactylImporter {
   constructor(

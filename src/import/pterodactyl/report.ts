@@ -29,6 +29,7 @@ export const IMPORT_KINDS = {
   mountLinks: 'mount links (eggs, nodes, servers)',
   serverActivity: 'server activity entries',
   accountActivity: 'account activity entries',
+  settings: 'panel settings (the two-factor requirement)',
 } as const;
 
 export type ImportKind = keyof typeof IMPORT_KINDS;

@@ -18,7 +18,7 @@ export class AccountController {
   constructor(private readonly service: AccountService) {}
 
   @Get()
-  @Authenticated()
+  @Authenticated({ twoFactorSetup: true })
   @ApiData(AccountResponseDto)
   get(@CurrentAuth() auth: AuthContext): { data: AccountResponseDto } {
     return { data: toAccountResponse(auth.user) };

@@ -4,7 +4,7 @@ import { ApiData } from 'src/common/http/api-responses';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { CurrentAuth } from 'src/common/auth/current-auth.decorator';
-import { ApiKeysService, scopesOf } from 'src/modules/api-keys/api-keys.service';
+import { ApiKeysService } from 'src/modules/api-keys/api-keys.service';
 import { CreateApiKeyDto } from 'src/modules/api-keys/dto/create-api-key.dto';
 import {
   ApiKeyResponseDto,
@@ -29,7 +29,7 @@ export class ApiKeysController {
   @Authenticated({ credentials: true })
   @ApiData(CreatedApiKeyResponseDto, { status: 201 })
   async create(@CurrentAuth() auth: AuthContext, @Body() dto: CreateApiKeyDto): Promise<{ data: CreatedApiKeyResponseDto }> {
-    const ceiling = auth.method === 'api-key' ? auth.scopes : scopesOf(auth.user);
+    const ceiling = auth.method === 'api-key' ? auth.scopes : this.service.scopesOf(auth.user);
     const { key, secret } = await this.service.create(auth.user, dto, ceiling);
     return { data: toCreatedApiKeyResponse(key, secret) };
   }

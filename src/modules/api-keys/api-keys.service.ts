@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { AdminScope, ALL_ADMIN_SCOPES } from 'src/common/auth/admin-scope';
+import { AdminScope } from 'src/common/auth/admin-scope';
 import { Clock } from 'src/common/clock';
 import { ALPHANUMERIC, randomString, sha256Hex, URL_SAFE_ALPHABET } from 'src/common/crypto/tokens';
 import { AppException } from 'src/common/errors/app.exception';
+import { AdminRoles } from 'src/modules/roles/admin-roles';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { ApiKeyEntity } from 'src/modules/api-keys/api-key.entity';
 import { ApiKeyError } from 'src/modules/api-keys/api-keys.errors';
@@ -80,8 +81,6 @@ const isExpired = (key: ApiKeySnapshot, now: Date): boolean => key.expiresAt <= 
 
 const keyTags = (key: ApiKeySnapshot): string[] => [`api_key:${key.id}`, `user:${key.userId}`];
 
-/** The admin scopes a user holds: all of them for an admin, none otherwise. */
-export const scopesOf = (user: UserEntity): readonly AdminScope[] => (user.admin ? ALL_ADMIN_SCOPES : []);
 
 @Injectable()
 export class ApiKeysService {
@@ -90,14 +89,20 @@ export class ApiKeysService {
     private readonly users: UsersService,
     private readonly clock: Clock,
     private readonly caches: HotCaches,
+    private readonly roles: AdminRoles,
   ) {}
+
+  /** The admin scopes a user holds: all of them for a full administrator, their roles' otherwise. */
+  scopesOf(user: UserEntity): readonly AdminScope[] {
+    return this.roles.scopesOf(user);
+  }
 
   /**
    * Creates a key. `ceiling` is what the caller holds: the owner's scopes, or, when a key creates a
    * key, that key's scopes, so that no key can mint a stronger one.
    */
   async create(owner: UserEntity, dto: CreateApiKeyDto, ceiling: Iterable<AdminScope>): Promise<{ key: ApiKeyEntity; secret: string }> {
-    const ownerScopes = scopesOf(owner);
+    const ownerScopes = this.scopesOf(owner);
     const held = [...ceiling].filter((s) => ownerScopes.includes(s));
     const permissions = [...new Set(dto.permissions ?? held)];
     if (permissions.some((p) => !(held as readonly string[]).includes(p))) {
@@ -137,7 +142,7 @@ export class ApiKeysService {
    * Served from HotCaches when warm (no query): a revocation, a change of the key or of its owner
    * drops the cached copy. A cached copy that looks expired is read again before it is refused.
    */
-  async resolve(secret: string): Promise<{ key: ApiKeyEntity & { user: UserEntity }; scopes: Set<AdminScope> } | null> {
+  async resolve(secret: string): Promise<{ key: ApiKeyEntity & { user: UserEntity }; scopes: Set<AdminScope>; limited: boolean } | null> {
     if (secret.length === 0 || secret.length > 256) {
       return null;
     }
@@ -155,9 +160,9 @@ export class ApiKeysService {
       // Bookkeeping: the cached snapshot follows, instead of being dropped (the subscriber ignores this write).
       this.caches.apiKeys.patch(keyHash, (stored) => ({ ...stored, lastUsedAt: now.getTime() }));
     }
-    const held = scopesOf(key.user);
+    const held = this.scopesOf(key.user);
     const scopes = new Set(held.filter((s) => key.permissions.includes(s)));
-    return { key, scopes };
+    return { key, scopes, limited: scopes.size < held.length };
   }
 
   private async findWithUser(keyHash: string): Promise<ApiKeySnapshot | null> {

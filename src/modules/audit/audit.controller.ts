@@ -15,7 +15,7 @@ export class AuditController {
   constructor(private readonly service: AuditService) {}
 
   @Get()
-  @Authenticated({ admin: AdminScope.USERS_READ })
+  @Authenticated({ admin: AdminScope.AUDIT_READ })
   @ApiPage(AuditLogResponseDto, { cursor: true })
   list(@Query() query: AuditLogQueryDto): Promise<Paginated<AuditLogResponseDto> | CursorPaginated<AuditLogResponseDto>> {
     const { action, actorId, targetType, targetId } = query;

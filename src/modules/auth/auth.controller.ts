@@ -16,6 +16,9 @@ import { TwoFactorService } from 'src/modules/two-factor/two-factor.service';
 import { ClientMeta, SignedIn, SignInService } from 'src/modules/auth/sign-in.service';
 import { toSessionResponse } from 'src/modules/sessions/dto/session-response.dto';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
+import { PanelSettings } from 'src/modules/settings/panel-settings.service';
+import { AdminRoles } from 'src/modules/roles/admin-roles';
+import { adminAccessOf } from 'src/modules/roles/admin-grants';
 import { toUserResponse } from 'src/modules/users/dto/user-response.dto';
 
 const meta = (req: HttpRequest): ClientMeta => ({ ip: req.ip, userAgent: headerOf(req, 'user-agent') });
@@ -27,6 +30,8 @@ export class AuthController {
     private readonly signIns: SignInService,
     private readonly auth: AuthService,
     private readonly sessions: SessionsService,
+    private readonly settings: PanelSettings,
+    private readonly roles: AdminRoles,
     private readonly twoFactorSteps: TwoFactorService,
     private readonly passkeys: PasskeysService,
   ) {}
@@ -100,7 +105,7 @@ export class AuthController {
 
   @Post('sign-out')
   @HttpCode(204)
-  @Authenticated({ sessionOnly: true })
+  @Authenticated({ sessionOnly: true, twoFactorSetup: true })
   async signOut(@CurrentAuth() auth: AuthContext, @Res({ passthrough: true }) res: HttpReply): Promise<void> {
     const { user, session } = requireSession(auth);
     await this.sessions.revoke(user.id, session.id);
@@ -108,7 +113,7 @@ export class AuthController {
   }
 
   @Get('session')
-  @Authenticated({ sessionOnly: true })
+  @Authenticated({ sessionOnly: true, twoFactorSetup: true })
   @ApiData(SessionStateDto)
   session(@CurrentAuth() current: AuthContext): { data: SessionStateDto } {
     const auth = requireSession(current);
@@ -116,6 +121,8 @@ export class AuthController {
       data: {
         user: toUserResponse(auth.user),
         session: { ...toSessionResponse(auth.session, auth.session.id), fresh: this.sessions.isFresh(auth.session) },
+        twoFactorSetupRequired: this.settings.holdsForTwoFactorSetup(auth.user),
+        adminAccess: adminAccessOf(this.roles.grantsOfUser(auth.user)),
       },
     };
   }
@@ -126,6 +133,7 @@ export class AuthController {
       data: {
         user: toUserResponse(signedIn.user),
         session: { id: signedIn.session.id, expiresAt: signedIn.session.expiresAt.toISOString() },
+        twoFactorSetupRequired: this.settings.holdsForTwoFactorSetup(signedIn.user),
       },
     };
   }

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthenticatedRequest, AuthContext, isLimitedKey } from 'src/common/auth/auth-context';
-import { AUTH_METADATA, AuthenticatedOptions, DAEMON_METADATA, PTERODACTYL_METADATA, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
+import { AUTH_METADATA, AuthenticatedOptions, DAEMON_METADATA, NODE_SCOPED_METADATA, PTERODACTYL_METADATA, PUBLIC_METADATA } from 'src/common/auth/authenticated.decorator';
 import { AuthError } from 'src/common/auth/auth.errors';
 import { requestOrigin, SAFE_METHODS, untrustedOriginMessage } from 'src/common/auth/trusted-origin';
 import { AppException } from 'src/common/errors/app.exception';
@@ -9,6 +9,12 @@ import { HttpReply, pathOf } from 'src/common/http/http';
 import { AppConfigService } from 'src/config/app-config.service';
 import { AuthService } from 'src/modules/auth/auth.service';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
+import { PanelSettings } from 'src/modules/settings/panel-settings.service';
+import { AdminRoles } from 'src/modules/roles/admin-roles';
+import type { AdminScope } from 'src/common/auth/admin-scope';
+
+const TWO_FACTOR_KEY_MESSAGE =
+  "Two-factor sign-in is required for this key's account: its API keys work once it has an authenticator app or a passkey";
 
 /** The one global guard. Every route is `@Public()` or `@Authenticated(...)`; anything else is refused. */
 @Injectable()
@@ -18,6 +24,8 @@ export class AuthGuard implements CanActivate {
     private readonly auth: AuthService,
     private readonly sessions: SessionsService,
     private readonly config: AppConfigService,
+    private readonly settings: PanelSettings,
+    private readonly roles: AdminRoles,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -42,12 +50,15 @@ export class AuthGuard implements CanActivate {
     if (!auth) {
       throw new AppException(options.apiKeyOnly ? AuthError.API_KEY_REQUIRED : AuthError.UNAUTHENTICATED);
     }
-    this.authorize(auth, options, req);
+    this.authorize(auth, options, req, targets);
     req.auth = auth;
     return true;
   }
 
-  private authorize(auth: AuthContext, options: AuthenticatedOptions, req: AuthenticatedRequest): void {
+  private authorize(auth: AuthContext, options: AuthenticatedOptions, req: AuthenticatedRequest, targets: Parameters<Reflector['getAllAndOverride']>[1]): void {
+    if (this.settings.holdsForTwoFactorSetup(auth.user) && (auth.method === 'api-key' || !options.twoFactorSetup)) {
+      throw new AppException(AuthError.TWO_FACTOR_SETUP_REQUIRED, auth.method === 'api-key' ? { message: TWO_FACTOR_KEY_MESSAGE } : {});
+    }
     if (auth.method === 'session') {
       if (options.apiKeyOnly) {
         throw new AppException(AuthError.API_KEY_REQUIRED);
@@ -64,16 +75,41 @@ export class AuthGuard implements CanActivate {
     } else if (options.credentials && isLimitedKey(auth)) {
       throw new AppException(AuthError.LIMITED_KEY_REFUSED);
     }
-    if (options.admin !== undefined) {
-      if (!auth.user.admin) {
+    if (options.fullAdmin) {
+      this.authorizeFullAdmin(auth);
+    } else if (options.anyAdmin && this.roles.grantsOf(auth).scopes.size === 0) {
+      throw new AppException(this.roles.grantsOfUser(auth.user).scopes.size > 0 ? AuthError.MISSING_SCOPE : AuthError.ADMIN_REQUIRED);
+    } else if (options.admin !== undefined) {
+      req.adminNodes = this.authorizeAdmin(auth, options.admin, this.reflector.getAllAndOverride<boolean>(NODE_SCOPED_METADATA, targets) === true);
+    }
+  }
+
+  private authorizeFullAdmin(auth: AuthContext): void {
+    if (!auth.user.admin) {
+      throw new AppException(this.roles.grantsOfUser(auth.user).scopes.size > 0 ? AuthError.FULL_ADMIN_REQUIRED : AuthError.ADMIN_REQUIRED);
+    }
+    if (isLimitedKey(auth)) {
+      throw new AppException(AuthError.MISSING_SCOPE, { message: 'This action needs an API key with every admin scope' });
+    }
+  }
+
+  /** The caller's grant of `scope` (a full administrator's, or their roles'), narrowed to the key's scopes; answers the nodes it reaches. */
+  private authorizeAdmin(auth: AuthContext, scope: AdminScope, nodeScoped: boolean): ReadonlySet<string> | null {
+    const nodes = this.roles.grantsOf(auth).scopes.get(scope);
+    if (nodes === undefined) {
+      const own = this.roles.grantsOfUser(auth.user).scopes;
+      if (own.size === 0) {
         throw new AppException(AuthError.ADMIN_REQUIRED);
       }
-      if (auth.method === 'api-key' && !auth.scopes.has(options.admin)) {
-        throw new AppException(AuthError.MISSING_SCOPE, {
-          message: `The API key lacks the ${options.admin} scope this action requires`,
-        });
+      if (own.has(scope)) {
+        throw new AppException(AuthError.MISSING_SCOPE, { message: `The API key lacks the ${scope} scope this action requires` });
       }
+      throw new AppException(AuthError.ROLE_FORBIDDEN, { message: `Your administrator roles do not grant ${scope}, which this action requires` });
     }
+    if (nodes !== null && !nodeScoped) {
+      throw new AppException(AuthError.ROLE_NODE_LIMITED);
+    }
+    return nodes;
   }
 
   /** A browser that names an origin on an anonymous write (sign-in, sign-up) must name a trusted one. */

@@ -9,6 +9,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { ApiKeysService } from 'src/modules/api-keys/api-keys.service';
 import { SessionEntity } from 'src/modules/sessions/session.entity';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
+import { PanelSettings } from 'src/modules/settings/panel-settings.service';
 import type { UserEntity } from 'src/modules/users/user.entity';
 
 
@@ -46,6 +47,7 @@ export class AuthService {
     private readonly apiKeys: ApiKeysService,
     private readonly sessions: SessionsService,
     private readonly config: AppConfigService,
+    private readonly settings: PanelSettings,
   ) {}
 
   /**
@@ -107,20 +109,18 @@ export class AuthService {
 
   /**
    * The caller a held credential stands for now, or null once it no longer works (signed out,
-   * session or key revoked or expired). A session is not extended by this: only requests do that.
+   * session or key revoked or expired, account suspended, or held by the two-factor policy). A session
+   * is not extended by this: only requests do that.
    */
   async recheck(held: HeldCredential): Promise<AuthContext | null> {
-    if (held.kind === 'api-key') {
-      const auth = await this.byApiKey(held.secret);
-      return auth && !auth.user.suspended ? auth : null;
-    }
-    const session = await this.sessions.peek(held.token);
-    return session && !session.user.suspended ? { method: 'session', user: session.user, session } : null;
+    const session = held.kind === 'session' ? await this.sessions.peek(held.token) : null;
+    const auth: AuthContext | null = held.kind === 'api-key' ? await this.byApiKey(held.secret) : session && { method: 'session', user: session.user, session };
+    return auth && !auth.user.suspended && !this.settings.holdsForTwoFactorSetup(auth.user) ? auth : null;
   }
 
   private async byApiKey(secret: string): Promise<AuthContext | null> {
     const resolved = await this.apiKeys.resolve(secret);
-    return resolved ? { method: 'api-key', user: resolved.key.user, apiKey: resolved.key, scopes: resolved.scopes } : null;
+    return resolved ? { method: 'api-key', user: resolved.key.user, apiKey: resolved.key, scopes: resolved.scopes, limited: resolved.limited } : null;
   }
 
   setSessionCookie(res: HttpReply, token: string, session: SessionEntity): void {

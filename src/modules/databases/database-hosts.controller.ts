@@ -24,21 +24,21 @@ export class DatabaseHostsController {
   constructor(private readonly service: DatabaseHostsService) {}
 
   @Get()
-  @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @Authenticated({ admin: AdminScope.DATABASE_HOSTS_READ })
   @ApiPage(DatabaseHostResponseDto)
   list(@Query() query: PaginationQueryDto): Promise<Paginated<DatabaseHostResponseDto>> {
     return this.service.list(toPage(query));
   }
 
   @Post()
-  @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @Authenticated({ admin: AdminScope.DATABASE_HOSTS_WRITE })
   @ApiData(DatabaseHostResponseDto, { status: 201 })
   async create(@Body() dto: CreateDatabaseHostDto, @CurrentActor() actor: Actor): Promise<{ data: DatabaseHostResponseDto }> {
     return { data: await this.service.create(dto, actor) };
   }
 
   @Get(':id')
-  @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @Authenticated({ admin: AdminScope.DATABASE_HOSTS_READ })
   @ApiData(DatabaseHostResponseDto)
   async get(@Param('id', hostId) id: string): Promise<{ data: DatabaseHostResponseDto }> {
     return { data: await this.service.get(id) };
@@ -46,7 +46,7 @@ export class DatabaseHostsController {
 
   /** Any field; `password` replaces the stored one. */
   @Patch(':id')
-  @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @Authenticated({ admin: AdminScope.DATABASE_HOSTS_WRITE })
   @ApiData(DatabaseHostResponseDto)
   async update(@Param('id', hostId) id: string, @Body() dto: UpdateDatabaseHostDto, @CurrentActor() actor: Actor): Promise<{ data: DatabaseHostResponseDto }> {
     return { data: await this.service.update(id, dto, actor) };
@@ -55,7 +55,7 @@ export class DatabaseHostsController {
   /** 409 while databases live on the host. */
   @Delete(':id')
   @HttpCode(204)
-  @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @Authenticated({ admin: AdminScope.DATABASE_HOSTS_WRITE })
   async delete(@Param('id', hostId) id: string, @CurrentActor() actor: Actor): Promise<void> {
     await this.service.delete(id, actor);
   }
@@ -63,7 +63,7 @@ export class DatabaseHostsController {
   /** Signs in with the stored account: `connected` and the server version, or the error. */
   @Post(':id/test')
   @HttpCode(200)
-  @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @Authenticated({ admin: AdminScope.DATABASE_HOSTS_WRITE })
   @ApiData(DatabaseHostTestDto)
   async test(@Param('id', hostId) id: string): Promise<{ data: DatabaseHostTestDto }> {
     return { data: await this.service.test(id) };

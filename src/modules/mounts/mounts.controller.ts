@@ -22,14 +22,14 @@ export class MountsController {
   constructor(private readonly service: MountsService) {}
 
   @Get()
-  @Authenticated({ admin: AdminScope.NODES_READ })
+  @Authenticated({ admin: AdminScope.MOUNTS_READ })
   @ApiPage(MountResponseDto)
   list(@Query() query: MountListQueryDto): Promise<Paginated<MountResponseDto>> {
     return this.service.list(toPage(query), query.search);
   }
 
   @Post()
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.MOUNTS_WRITE })
   @ApiData(MountDetailDto, { status: 201 })
   async create(@Body() dto: CreateMountDto, @CurrentActor() actor: Actor): Promise<{ data: MountDetailDto }> {
     return { data: await this.service.create(dto, actor) };
@@ -37,14 +37,14 @@ export class MountsController {
 
   /** The mount with its linked eggs and nodes and the servers it is attached to. */
   @Get(':id')
-  @Authenticated({ admin: AdminScope.NODES_READ })
+  @Authenticated({ admin: AdminScope.MOUNTS_READ })
   @ApiData(MountDetailDto)
   async get(@Param('id', mountId) id: string): Promise<{ data: MountDetailDto }> {
     return { data: await this.service.get(id) };
   }
 
   @Patch(':id')
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.MOUNTS_WRITE })
   @ApiData(MountDetailDto)
   async update(@Param('id', mountId) id: string, @Body() dto: UpdateMountDto, @CurrentActor() actor: Actor): Promise<{ data: MountDetailDto }> {
     return { data: await this.service.update(id, dto, actor) };
@@ -53,7 +53,7 @@ export class MountsController {
   /** 409 while servers have it attached. */
   @Delete(':id')
   @HttpCode(204)
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.MOUNTS_WRITE })
   async delete(@Param('id', mountId) id: string, @CurrentActor() actor: Actor): Promise<void> {
     await this.service.delete(id, actor);
   }
@@ -61,14 +61,14 @@ export class MountsController {
   /** Servers of these eggs may be given the mount. */
   @Post(':id/eggs')
   @HttpCode(200)
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.MOUNTS_WRITE })
   @ApiData(MountDetailDto)
   async linkEggs(@Param('id', mountId) id: string, @Body() dto: LinkEggsDto, @CurrentActor() actor: Actor): Promise<{ data: MountDetailDto }> {
     return { data: await this.service.linkEggs(id, dto.eggIds, actor) };
   }
 
   @Delete(':id/eggs/:eggId')
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.MOUNTS_WRITE })
   @ApiData(MountDetailDto)
   async unlinkEgg(
     @Param('id', mountId) id: string,
@@ -81,14 +81,14 @@ export class MountsController {
   /** The source exists on these nodes: they list it in allowed_mounts; re-deploy their config.yml. */
   @Post(':id/nodes')
   @HttpCode(200)
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.MOUNTS_WRITE })
   @ApiData(MountDetailDto)
   async linkNodes(@Param('id', mountId) id: string, @Body() dto: LinkNodesDto, @CurrentActor() actor: Actor): Promise<{ data: MountDetailDto }> {
     return { data: await this.service.linkNodes(id, dto.nodeIds, actor) };
   }
 
   @Delete(':id/nodes/:nodeId')
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.MOUNTS_WRITE })
   @ApiData(MountDetailDto)
   async unlinkNode(
     @Param('id', mountId) id: string,

@@ -1,4 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { NodeParamScoped } from 'src/modules/nodes/admin-node-scope';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
@@ -18,6 +19,7 @@ export class AllocationsController {
 
   @Get()
   @Authenticated({ admin: AdminScope.NODES_READ })
+  @NodeParamScoped()
   @ApiPage(AllocationResponseDto)
   list(@Param('id', nodeIdPipe) nodeId: string, @Query() query: PaginationQueryDto): Promise<Paginated<AllocationResponseDto>> {
     return this.service.list(nodeId, toPage(query));
@@ -25,6 +27,7 @@ export class AllocationsController {
 
   @Post()
   @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @NodeParamScoped()
   @ApiData(AllocationResponseDto, { status: 201, isArray: true })
   async create(
     @Param('id', nodeIdPipe) nodeId: string,
@@ -37,6 +40,7 @@ export class AllocationsController {
   @Delete(':allocation')
   @HttpCode(204)
   @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @NodeParamScoped()
   async delete(
     @Param('id', nodeIdPipe) nodeId: string,
     @Param('allocation', new DecimalIdPipe(NodeError.ALLOCATION_NOT_FOUND)) id: string,

@@ -1,4 +1,5 @@
 import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { NodeParamScoped } from 'src/modules/nodes/admin-node-scope';
 import { ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
@@ -18,6 +19,7 @@ export class DaemonConfigurationController {
   @Get(':id/configuration')
   @ApiQuery({ name: 'format', required: false, enum: ['json', 'yaml'] })
   @Authenticated({ admin: AdminScope.NODES_READ, apiKeyOnly: true })
+  @NodeParamScoped()
   @ApiResponse({
     status: 200,
     description: "Wings' config.yml for the node: `{data: {...}}` as JSON, or the YAML file with ?format=yaml (docs/wings.md#configuration)",

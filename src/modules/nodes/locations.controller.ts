@@ -18,28 +18,28 @@ export class LocationsController {
   constructor(private readonly service: LocationsService) {}
 
   @Get()
-  @Authenticated({ admin: AdminScope.NODES_READ })
+  @Authenticated({ admin: AdminScope.LOCATIONS_READ })
   @ApiPage(LocationResponseDto)
   list(@Query() query: PaginationQueryDto): Promise<Paginated<LocationResponseDto>> {
     return this.service.list(toPage(query));
   }
 
   @Post()
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.LOCATIONS_WRITE })
   @ApiData(LocationResponseDto, { status: 201 })
   async create(@Body() dto: CreateLocationDto, @CurrentActor() actor: Actor): Promise<{ data: LocationResponseDto }> {
     return { data: toLocationResponse(await this.service.create(dto, actor)) };
   }
 
   @Get(':id')
-  @Authenticated({ admin: AdminScope.NODES_READ })
+  @Authenticated({ admin: AdminScope.LOCATIONS_READ })
   @ApiData(LocationResponseDto)
   async get(@Param('id', locationId) id: string): Promise<{ data: LocationResponseDto }> {
     return { data: toLocationResponse(await this.service.get(id)) };
   }
 
   @Patch(':id')
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.LOCATIONS_WRITE })
   @ApiData(LocationResponseDto)
   async update(
     @Param('id', locationId) id: string,
@@ -51,7 +51,7 @@ export class LocationsController {
 
   @Delete(':id')
   @HttpCode(204)
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.LOCATIONS_WRITE })
   async delete(@Param('id', locationId) id: string, @CurrentActor() actor: Actor): Promise<void> {
     await this.service.delete(id, actor);
   }

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
+import { Reloader } from 'src/common/hot-cache/reloader';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
 
 /**
@@ -15,9 +16,14 @@ export class NodeOrigins implements OnApplicationBootstrap {
   private readonly logger = new Logger(NodeOrigins.name);
   private origins: string[] = [];
   private byNode = new Map<string, string[]>();
-  private loading: Promise<void> | null = null;
-  /** A change arrived while a load was running: that load may have read the table before it. */
-  private stale = false;
+  private readonly loads = new Reloader(
+    async () => {
+      const nodes = await this.repo.findNodeBaseUrls();
+      this.origins = originsOf(nodes.map((n) => n.baseUrl));
+      this.byNode = new Map(nodes.map((n) => [n.id, originsOf([n.baseUrl])]));
+    },
+    (err: unknown) => this.logger.warn(`node origins not reloaded: ${err instanceof Error ? err.message : String(err)}`),
+  );
 
   constructor(
     private readonly repo: NodesRepository,
@@ -41,35 +47,13 @@ export class NodeOrigins implements OnApplicationBootstrap {
   }
 
   /** Resolves once no load is running, including one a change during the last load started. */
-  async settled(): Promise<void> {
-    while (this.loading) {
-      await this.loading;
-    }
+  settled(): Promise<void> {
+    return this.loads.settled();
   }
 
   /** Loads the list again (one load at a time); a failed load keeps the last list and is logged. */
   reload(): Promise<void> {
-    if (this.loading) {
-      this.stale = true;
-      return this.loading;
-    }
-    this.stale = false;
-    this.loading = this.repo
-      .findNodeBaseUrls()
-      .then((nodes) => {
-        this.origins = originsOf(nodes.map((n) => n.baseUrl));
-        this.byNode = new Map(nodes.map((n) => [n.id, originsOf([n.baseUrl])]));
-      })
-      .catch((err: unknown) => {
-        this.logger.warn(`node origins not reloaded: ${err instanceof Error ? err.message : String(err)}`);
-      })
-      .finally(() => {
-        this.loading = null;
-        if (this.stale) {
-          void this.reload();
-        }
-      });
-    return this.loading;
+    return this.loads.reload();
   }
 }
 

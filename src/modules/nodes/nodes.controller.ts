@@ -1,8 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { NodeParamScoped } from 'src/modules/nodes/admin-node-scope';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiDataWithMeta, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
-import { Authenticated } from 'src/common/auth/authenticated.decorator';
+import { Authenticated, NodeScoped } from 'src/common/auth/authenticated.decorator';
+import { AdminNodes } from 'src/common/auth/current-auth.decorator';
 import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
 import { CursorPaginated, CursorPaginationQueryDto, toCursorPage } from 'src/common/http/cursor';
 import { Paginated, toPage } from 'src/common/http/pagination';
@@ -18,12 +20,14 @@ export const nodeIdPipe = new DecimalIdPipe(NodeError.NOT_FOUND);
 export class NodesController {
   constructor(private readonly service: NodesService) {}
 
+  /** A role limited to some nodes lists only those. */
   @Get()
   @Authenticated({ admin: AdminScope.NODES_READ })
+  @NodeScoped()
   @ApiPage(NodeResponseDto, { cursor: true })
-  list(@Query() query: CursorPaginationQueryDto): Promise<Paginated<NodeResponseDto> | CursorPaginated<NodeResponseDto>> {
+  list(@Query() query: CursorPaginationQueryDto, @AdminNodes() only: ReadonlySet<string> | null): Promise<Paginated<NodeResponseDto> | CursorPaginated<NodeResponseDto>> {
     const cursor = toCursorPage(query, 'nodes', ['id']);
-    return cursor ? this.service.listByCursor(cursor) : this.service.list(toPage(query));
+    return cursor ? this.service.listByCursor(cursor, only) : this.service.list(toPage(query), {}, only);
   }
 
   @Post()
@@ -35,6 +39,7 @@ export class NodesController {
 
   @Get(':id')
   @Authenticated({ admin: AdminScope.NODES_READ })
+  @NodeParamScoped()
   @ApiData(NodeResponseDto)
   async get(@Param('id', nodeIdPipe) id: string): Promise<{ data: NodeResponseDto }> {
     return { data: toNodeResponse(await this.service.get(id)) };
@@ -43,6 +48,7 @@ export class NodesController {
   /** Saves the change; when it touches the daemon's configuration, pushes it (`meta` says whether that worked). */
   @Patch(':id')
   @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @NodeParamScoped()
   @ApiDataWithMeta(NodeResponseDto, PushOutcomeDto)
   async update(
     @Param('id', nodeIdPipe) id: string,
@@ -56,6 +62,7 @@ export class NodesController {
   @Delete(':id')
   @HttpCode(204)
   @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @NodeParamScoped()
   async delete(@Param('id', nodeIdPipe) id: string, @CurrentActor() actor: Actor): Promise<void> {
     await this.service.delete(id, actor);
   }
@@ -64,6 +71,7 @@ export class NodesController {
   @Post(':id/reset-token')
   @HttpCode(200)
   @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @NodeParamScoped()
   @ApiDataWithMeta(NodeResponseDto, PushOutcomeDto)
   async resetToken(@Param('id', nodeIdPipe) id: string, @CurrentActor() actor: Actor): Promise<{ data: NodeResponseDto; meta: PushOutcomeDto }> {
     const { node, ...meta } = await this.service.resetToken(id, actor);
@@ -73,6 +81,7 @@ export class NodesController {
   /** The daemon's own system information. */
   @Get(':id/system')
   @Authenticated({ admin: AdminScope.NODES_READ })
+  @NodeParamScoped()
   @ApiData(DaemonSystemInfoDto)
   async system(@Param('id', nodeIdPipe) id: string): Promise<{ data: DaemonSystemInfoDto }> {
     return { data: await this.service.systemInformation(id) };

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, In, IsNull, Repository } from 'typeorm';
+import { EntityManager, In, IsNull, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { AllocationEntity } from 'src/modules/nodes/allocation.entity';
 import { allocationFrom, AllocationSnapshot, allocationSnapshot, allocationTags } from 'src/modules/nodes/allocation-snapshot';
@@ -21,6 +21,10 @@ const readAllocations = (m: EntityManager, serverId: string): Promise<Allocation
   m.getRepository(AllocationEntity).find({ where: { serverId }, order: { ip: 'ASC', port: 'ASC' } });
 
 /** Locations, nodes and allocations. */
+/** Keeps the query to these nodes (an administrator role's); null keeps every node. */
+const withinNodes = <T extends ObjectLiteral>(query: SelectQueryBuilder<T>, only: ReadonlySet<string> | null): SelectQueryBuilder<T> =>
+  only === null ? query : only.size === 0 ? query.andWhere('FALSE') : query.andWhere('node.id IN (:...onlyNodes)', { onlyNodes: [...only] });
+
 @Injectable()
 export class NodesRepository {
   constructor(
@@ -109,16 +113,16 @@ export class NodesRepository {
     await this.nodes.createQueryBuilder().update(NodeEntity).set({ daemonContactedAt: at }).where('id = :id AND daemon_contacted_at IS NULL', { id }).execute();
   }
 
-  findNodePage(skip: number, take: number, list: ListQuery = {}): Promise<[NodeEntity[], number]> {
-    const query = this.nodes.createQueryBuilder('node').orderBy('node.id', 'ASC');
+  findNodePage(skip: number, take: number, list: ListQuery = {}, only: ReadonlySet<string> | null = null): Promise<[NodeEntity[], number]> {
+    const query = withinNodes(this.nodes.createQueryBuilder('node').orderBy('node.id', 'ASC'), only);
     const columns = { id: 'node.id', uuid: 'node.uuid::text', name: 'node.name', fqdn: 'node.fqdn', tokenIdentifier: 'node.token_identifier', memory: 'node.memory', disk: 'node.disk' };
     return pageWithTotal(applyListQuery(query, list, columns, 'node.id'), skip, take);
   }
 
   /** A cursor page (src/common/http/cursor.ts): up to `take` nodes past `keyset` in id order. */
-  findNodeKeysetPage(keyset: Keyset | null, take: number): Promise<NodeEntity[]> {
+  findNodeKeysetPage(keyset: Keyset | null, take: number, only: ReadonlySet<string> | null = null): Promise<NodeEntity[]> {
     const clause = keysetClause([{ column: 'node.id', cast: 'bigint' }], keyset, 'ASC');
-    const query = this.nodes.createQueryBuilder('node').orderBy('node.id', clause.order).limit(take);
+    const query = withinNodes(this.nodes.createQueryBuilder('node').orderBy('node.id', clause.order).limit(take), only);
     if (clause.where) {
       query.andWhere(clause.where, clause.params);
     }

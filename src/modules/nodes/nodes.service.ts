@@ -74,14 +74,15 @@ export class NodesService {
     private readonly mounts: MountsService,
   ) {}
 
-  async list(page: Page, list: ListQuery = {}): Promise<Paginated<NodeResponseDto>> {
-    const [rows, total] = await this.repo.findNodePage(page.skip, page.perPage, list);
+  /** `only`: an administrator role's nodes (null: every node). */
+  async list(page: Page, list: ListQuery = {}, only: ReadonlySet<string> | null = null): Promise<Paginated<NodeResponseDto>> {
+    const [rows, total] = await this.repo.findNodePage(page.skip, page.perPage, list, only);
     return paginated(rows.map(toNodeResponse), total, page);
   }
 
   /** The same list as cursor pages, in id order. */
-  async listByCursor(page: CursorPage): Promise<CursorPaginated<NodeResponseDto>> {
-    const rows = await this.repo.findNodeKeysetPage(page.keyset, page.perPage + 1);
+  async listByCursor(page: CursorPage, only: ReadonlySet<string> | null = null): Promise<CursorPaginated<NodeResponseDto>> {
+    const rows = await this.repo.findNodeKeysetPage(page.keyset, page.perPage + 1, only);
     return cursorPaginated(rows, page, (n) => [n.id], (kept) => kept.map(toNodeResponse));
   }
 

@@ -94,6 +94,7 @@ export class PasswordResetService {
     }
     return this.tokens.transaction(async (manager) => {
       const user = await this.users.get(userId, manager);
+      this.users.assertManageable(user, actor);
       const { token, expiresAt } = await this.issueToken(user, INVITATION_TOKEN_LIFETIME_MS, manager);
       await this.audit.record(manager, actor, {
         action: 'user.password_link_created',

@@ -1,8 +1,10 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { ServerNodeScoped } from 'src/modules/servers/admin-server-scope';
 import { ApiTags } from '@nestjs/swagger';
 import { ApiData, ApiDataWithMeta, ApiPage } from 'src/common/http/api-responses';
 import { AdminScope } from 'src/common/auth/admin-scope';
-import { Authenticated } from 'src/common/auth/authenticated.decorator';
+import { Authenticated, NodeScoped } from 'src/common/auth/authenticated.decorator';
+import { AdminNodes } from 'src/common/auth/current-auth.decorator';
 import { Actor, CurrentActor } from 'src/common/auth/current-actor.decorator';
 import { CursorPaginated, toCursorPage } from 'src/common/http/cursor';
 import { Paginated, toPage } from 'src/common/http/pagination';
@@ -33,11 +35,13 @@ export class AdminServersController {
     private readonly changes: AdminServerChangesService,
   ) {}
 
+  /** A role limited to some nodes lists only their servers. */
   @Get()
   @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @NodeScoped()
   @ApiPage(AdminServerDto, { cursor: true })
-  list(@Query() query: AdminServerListQueryDto): Promise<Paginated<AdminServerDto> | CursorPaginated<AdminServerDto>> {
-    const where = query.nodeId === undefined ? {} : { nodeId: query.nodeId };
+  list(@Query() query: AdminServerListQueryDto, @AdminNodes() only: ReadonlySet<string> | null): Promise<Paginated<AdminServerDto> | CursorPaginated<AdminServerDto>> {
+    const where = { ...(query.nodeId === undefined ? {} : { nodeId: query.nodeId }), ...(only === null ? {} : { nodeIds: [...only] }) };
     const cursor = toCursorPage(query, 'servers', ['id']);
     return cursor ? this.service.listByCursor(cursor, query.search, where) : this.service.list(toPage(query), query.search, where);
   }
@@ -67,6 +71,7 @@ export class AdminServersController {
 
   @Get(':id')
   @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @ServerNodeScoped()
   @ApiData(AdminServerDto)
   async get(@Param('id', serverId) id: string): Promise<{ data: AdminServerDto }> {
     return { data: await this.service.get(id) };
@@ -74,6 +79,7 @@ export class AdminServersController {
 
   @Patch(':id')
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ServerNodeScoped()
   @ApiDataWithMeta(AdminServerDto, SyncOutcomeDto)
   async updateDetails(@Param('id', serverId) id: string, @Body() dto: UpdateServerDetailsDto, @CurrentActor() actor: Actor): Promise<Synced> {
     return synced(await this.changes.updateDetails(id, dto, actor));
@@ -82,6 +88,7 @@ export class AdminServersController {
   /** Limits and allocations; the daemon is told with /sync. */
   @Patch(':id/build')
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ServerNodeScoped()
   @ApiDataWithMeta(AdminServerDto, SyncOutcomeDto)
   async updateBuild(@Param('id', serverId) id: string, @Body() dto: UpdateServerBuildDto, @CurrentActor() actor: Actor): Promise<Synced> {
     return synced(await this.changes.updateBuild(id, dto, actor));
@@ -89,6 +96,7 @@ export class AdminServersController {
 
   @Get(':id/startup')
   @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @ServerNodeScoped()
   @ApiData(AdminStartupDto)
   async startup(@Param('id', serverId) id: string): Promise<{ data: AdminStartupDto }> {
     return { data: await this.service.startup(id) };
@@ -96,6 +104,7 @@ export class AdminServersController {
 
   @Patch(':id/startup')
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ServerNodeScoped()
   @ApiDataWithMeta(AdminServerDto, SyncOutcomeDto)
   async updateStartup(@Param('id', serverId) id: string, @Body() dto: UpdateServerStartupDto, @CurrentActor() actor: Actor): Promise<Synced> {
     return synced(await this.changes.updateStartup(id, dto, actor));
@@ -104,6 +113,7 @@ export class AdminServersController {
   @Post(':id/suspend')
   @HttpCode(200)
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ServerNodeScoped()
   @ApiDataWithMeta(AdminServerDto, SyncOutcomeDto)
   async suspend(@Param('id', serverId) id: string, @CurrentActor() actor: Actor): Promise<Synced> {
     return synced(await this.changes.setSuspended(id, true, actor));
@@ -112,6 +122,7 @@ export class AdminServersController {
   @Post(':id/unsuspend')
   @HttpCode(200)
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ServerNodeScoped()
   @ApiDataWithMeta(AdminServerDto, SyncOutcomeDto)
   async unsuspend(@Param('id', serverId) id: string, @CurrentActor() actor: Actor): Promise<Synced> {
     return synced(await this.changes.setSuspended(id, false, actor));
@@ -120,6 +131,7 @@ export class AdminServersController {
   @Post(':id/reinstall')
   @HttpCode(202)
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ServerNodeScoped()
   @ApiData(AdminServerDto, { status: 202 })
   async reinstall(@Param('id', serverId) id: string, @CurrentActor() actor: Actor): Promise<{ data: AdminServerDto }> {
     return { data: await this.changes.reinstall(id, actor) };
@@ -128,6 +140,7 @@ export class AdminServersController {
   @Delete(':id')
   @HttpCode(204)
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ServerNodeScoped()
   async delete(@Param('id', serverId) id: string, @Query() query: DeleteServerQueryDto, @CurrentActor() actor: Actor): Promise<void> {
     await this.service.delete(id, query.force === 'true' || query.force === '1', actor);
   }

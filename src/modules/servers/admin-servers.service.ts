@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { ServerListWhere } from 'src/modules/servers/server-list.repository';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AppException } from 'src/common/errors/app.exception';
@@ -43,7 +44,7 @@ export class AdminServersService {
     private readonly events: PanelEvents,
   ) {}
 
-  async list(page: Page, search?: string, where: { ownerId?: string; nodeId?: string } = {}, list: ListQuery = {}): Promise<Paginated<AdminServerDto>> {
+  async list(page: Page, search?: string, where: ServerListWhere = {}, list: ListQuery = {}): Promise<Paginated<AdminServerDto>> {
     const [rows, total] = await this.serverLists.findListPage(where, page.skip, page.perPage, search, list);
     const allocations = await this.nodeAllocations.byServer(rows.map((s) => s.id));
     return paginated(
@@ -54,7 +55,7 @@ export class AdminServersService {
   }
 
   /** The admin list as cursor pages, in id order (a node's servers with `nodeId`). */
-  async listByCursor(page: CursorPage, search?: string, where: { nodeId?: string } = {}): Promise<CursorPaginated<AdminServerDto>> {
+  async listByCursor(page: CursorPage, search?: string, where: ServerListWhere = {}): Promise<CursorPaginated<AdminServerDto>> {
     const rows = await this.serverLists.findListKeysetPage(where, page.keyset, page.perPage + 1, search);
     const allocations = await this.nodeAllocations.byServer(rows.slice(0, page.perPage).map((s) => s.id));
     return cursorPaginated(rows, page, (s) => [s.id], (kept) => kept.map((s) => toAdminServer(s, allocations.get(s.id) ?? [])));

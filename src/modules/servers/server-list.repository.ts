@@ -109,6 +109,13 @@ const LIST_FILTER_COLUMNS: Record<string, string> = {
 };
 
 /** The server lists: the admin list (pages and cursor pages) and the client lists, with their searches and totals (server-list.sql.ts). */
+/** Which servers an admin list keeps: one owner's, one node's, or those of some nodes (an administrator role's). */
+export interface ServerListWhere {
+  ownerId?: string;
+  nodeId?: string;
+  nodeIds?: readonly string[];
+}
+
 @Injectable()
 export class ServerListRepository {
   constructor(@InjectRepository(ServerEntity) private readonly servers: Repository<ServerEntity>) {}
@@ -121,12 +128,15 @@ export class ServerListRepository {
    * keep, and a page in the second half of it is read from the end, so the last page costs what the
    * first does; a filtered list counts its matches in the query of the page.
    */
-  async findListPage(where: { ownerId?: string; nodeId?: string }, skip: number, take: number, search?: string, list: ListQuery = {}): Promise<[ListedServer[], number]> {
+  async findListPage(where: ServerListWhere, skip: number, take: number, search?: string, list: ListQuery = {}): Promise<[ListedServer[], number]> {
     const params: unknown[] = [];
     const p = (value: unknown): string => `$${params.push(value)}`;
     const conditions: string[] = [];
     if (where.ownerId !== undefined) {
       conditions.push(`s.owner_id = ${p(where.ownerId)}`);
+    }
+    if (where.nodeIds !== undefined) {
+      conditions.push(`s.node_id = ANY(${p(where.nodeIds)}::bigint[])`);
     }
     for (const [field, value] of Object.entries(list.filters ?? {})) {
       const column = LIST_FILTER_COLUMNS[field];
@@ -197,9 +207,13 @@ export class ServerListRepository {
    * A cursor page of the admin list (src/common/http/cursor.ts): up to `take` servers past `keyset` in
    * id order, kept as findListPage keeps them (`where`, `search`); no count.
    */
-  findListKeysetPage(where: { nodeId?: string }, keyset: Keyset | null, take: number, search?: string): Promise<ListedServer[]> {
+  findListKeysetPage(where: ServerListWhere, keyset: Keyset | null, take: number, search?: string): Promise<ListedServer[]> {
     const clause = keysetClause([{ column: 'server.id', cast: 'bigint' }], keyset, 'ASC');
-    const query = this.listed().where(where);
+    const { nodeIds, ...columns } = where;
+    const query = this.listed().where(columns);
+    if (nodeIds !== undefined) {
+      query.andWhere(nodeIds.length === 0 ? 'FALSE' : 'server.node_id IN (:...onlyNodes)', { onlyNodes: nodeIds });
+    }
     if (search !== undefined && search.trim() !== '') {
       // The union of indexed branches findListPage searches with, not an OR over every server.
       query.andWhere(`server.id IN (${searchMatchIds(':pattern')})`, { pattern: containsPattern(search.trim()) });

@@ -1,4 +1,5 @@
 import { Controller, Delete, Get, Param, Put } from '@nestjs/common';
+import { ServerNodeScoped } from 'src/modules/servers/admin-server-scope';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
@@ -25,6 +26,7 @@ export class AdminServerMountsController {
   /** Attached mounts, and those that could be (linked to the server's egg and node). */
   @Get()
   @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @ServerNodeScoped()
   @ApiData(AdminServerMountDto, { isArray: true })
   async list(@Param('id', serverId) id: string): Promise<{ data: AdminServerMountDto[] }> {
     return { data: await this.service.list(id) };
@@ -33,6 +35,7 @@ export class AdminServerMountsController {
   /** 409 unless the mount is linked to the server's egg and node; idempotent. The node is told to sync. */
   @Put(':mountId')
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ServerNodeScoped()
   @ApiDataWithMeta(AdminServerMountDto, ServerMountChangeDto)
   attach(@Param('id', serverId) id: string, @Param('mountId', mountId) mount: string, @CurrentActor() actor: Actor): Promise<Changed> {
     return this.service.attach(id, mount, actor);
@@ -40,6 +43,7 @@ export class AdminServerMountsController {
 
   @Delete(':mountId')
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ServerNodeScoped()
   @ApiDataWithMeta(AdminServerMountDto, ServerMountChangeDto)
   detach(@Param('id', serverId) id: string, @Param('mountId', mountId) mount: string, @CurrentActor() actor: Actor): Promise<Changed> {
     return this.service.detach(id, mount, actor);

@@ -17,7 +17,7 @@ export class TwoFactorController {
   /** A new TOTP secret and its otpauth:// URI; two-factor sign-in is not on until `enable`. Needs a fresh sign-in. */
   @Post('setup')
   @HttpCode(200)
-  @Authenticated({ sessionOnly: true, freshSession: true })
+  @Authenticated({ sessionOnly: true, freshSession: true, twoFactorSetup: true })
   @ApiData(TwoFactorSetupResponseDto)
   async setup(@CurrentAuth() auth: AuthContext): Promise<{ data: TwoFactorSetupResponseDto }> {
     return { data: await this.service.setup(auth.user) };
@@ -26,7 +26,7 @@ export class TwoFactorController {
   /** Confirms the secret with a current code and turns two-factor sign-in on; answers the recovery codes, once. */
   @Post('enable')
   @HttpCode(200)
-  @Authenticated({ sessionOnly: true })
+  @Authenticated({ sessionOnly: true, twoFactorSetup: true })
   @ApiData(RecoveryCodesResponseDto)
   async enable(@CurrentAuth() auth: AuthContext, @CurrentActor() actor: Actor, @Body() dto: EnableTwoFactorDto): Promise<{ data: RecoveryCodesResponseDto }> {
     return { data: { recoveryCodes: await this.service.enable(auth.user, dto.code, actor) } };

@@ -152,6 +152,7 @@ export class TwoFactorService {
   async resetByAdmin(userId: string, actor: Actor): Promise<UserEntity> {
     const user = await this.repo.transaction(async (manager) => {
       const found = await this.users.get(userId, manager);
+      this.users.assertManageable(found, actor);
       if (!found.twoFactorEnabled && !found.hasPasskey) {
         throw new AppException(TwoFactorError.NOT_ENABLED);
       }

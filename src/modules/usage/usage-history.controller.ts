@@ -1,4 +1,5 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
+import { NodeParamScoped } from 'src/modules/nodes/admin-node-scope';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
@@ -30,6 +31,7 @@ export class NodeUsageHistoryController {
 
   @Get(':id/resources/history')
   @Authenticated({ admin: AdminScope.NODES_READ })
+  @NodeParamScoped()
   @ApiData(NodeUsageHistoryDto)
   async history(@Param('id', nodeIdPipe) id: string, @Query() query: UsageHistoryQueryDto): Promise<{ data: NodeUsageHistoryDto }> {
     return { data: await this.service.node(id, query.range) };

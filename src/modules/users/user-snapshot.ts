@@ -14,6 +14,7 @@ export interface UserSnapshot {
   readonly language: string;
   readonly passwordHash: string;
   readonly admin: boolean;
+  readonly adminRoleIds: readonly string[];
   readonly twoFactorEnabled: boolean;
   readonly hasPasskey: boolean;
   readonly suspended: boolean;
@@ -33,6 +34,7 @@ export const userSnapshot = (user: UserEntity): UserSnapshot => ({
   language: user.language,
   passwordHash: user.passwordHash,
   admin: user.admin,
+  adminRoleIds: [...user.adminRoleIds],
   twoFactorEnabled: user.twoFactorEnabled,
   hasPasskey: user.hasPasskey,
   suspended: user.suspended,
@@ -46,6 +48,7 @@ export const userSnapshot = (user: UserEntity): UserSnapshot => ({
 export const userFromSnapshot = (user: UserSnapshot): UserEntity =>
   Object.assign(new UserEntity(), {
     ...user,
+    adminRoleIds: [...user.adminRoleIds],
     invitedAt: user.invitedAt === null ? null : new Date(user.invitedAt),
     lastSignInAt: user.lastSignInAt === null ? null : new Date(user.lastSignInAt),
     createdAt: new Date(user.createdAt),

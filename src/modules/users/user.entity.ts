@@ -42,6 +42,10 @@ export class UserEntity {
   @Column({ type: 'boolean', default: false })
   admin!: boolean;
 
+  /** The administrator roles the user holds (admin_role ids), granting parts of the administration; a full admin needs none. */
+  @Column({ name: 'admin_role_ids', type: 'bigint', array: true, default: () => "'{}'" })
+  adminRoleIds!: string[];
+
   @Column({ name: 'two_factor_enabled', type: 'boolean', default: false })
   twoFactorEnabled!: boolean;
 

@@ -20,6 +20,12 @@ export const UserError = {
     category: ErrorCategory.CONFLICT,
     message: 'The user owns servers; delete or transfer them first',
   },
+  PRIVILEGED: {
+    code: 'USER_PRIVILEGED',
+    category: ErrorCategory.FORBIDDEN,
+    message: 'Only a full administrator can change an administrator or a role holder, make an administrator, or give roles',
+  },
+  ROLE_NOT_FOUND: { code: 'ROLE_NOT_FOUND', category: ErrorCategory.BAD_REQUEST, message: 'No administrator role has this id' },
   CANNOT_SUSPEND_SELF: { code: 'USER_CANNOT_SUSPEND_SELF', category: ErrorCategory.CONFLICT, message: 'You cannot suspend your own account' },
   INVALID_PASSWORD: { code: 'INVALID_PASSWORD', category: ErrorCategory.BAD_REQUEST, message: 'The password given is not correct' },
 } satisfies Record<string, ErrorDef>;

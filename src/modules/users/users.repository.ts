@@ -73,6 +73,27 @@ export class UsersRepository {
     return this.repo.count();
   }
 
+  /** How many users hold each role that anyone holds, by role id. */
+  async countByRole(manager: EntityManager = this.repo.manager): Promise<Map<string, number>> {
+    const rows = await manager.query<{ id: string; n: string }[]>(`SELECT unnest(admin_role_ids)::text AS id, count(*) AS n FROM "user" GROUP BY 1`);
+    return new Map(rows.map((r) => [r.id, Number(r.n)]));
+  }
+
+  /** Takes the role from everyone holding it; answers their ids. A QueryBuilder update, so that the credential caches drop the users. */
+  async removeRole(roleId: string, manager: EntityManager): Promise<string[]> {
+    const holders = await manager.getRepository(UserEntity).createQueryBuilder('u').select('u.id', 'id').where(':role = ANY(u.admin_role_ids)', { role: roleId }).getRawMany<{ id: string }>();
+    if (holders.length > 0) {
+      await manager
+        .getRepository(UserEntity)
+        .createQueryBuilder()
+        .update()
+        .set({ adminRoleIds: () => 'array_remove(admin_role_ids, CAST(:role AS bigint))' })
+        .where(':role = ANY(admin_role_ids)', { role: roleId })
+        .execute();
+    }
+    return holders.map((h) => String(h.id));
+  }
+
   countAdmins(manager: EntityManager = this.repo.manager): Promise<number> {
     return manager.getRepository(UserEntity).countBy({ admin: true });
   }

@@ -8,6 +8,7 @@ import type { UsersRepository } from 'src/modules/users/users.repository';
 import { UsersService } from 'src/modules/users/users.service';
 import { strictMock } from 'test/utils/strict-mock';
 import { PanelEvents } from 'src/common/events/panel-events';
+import type { AdminRoles } from 'src/modules/roles/admin-roles';
 
 const hasher = new PasswordHasher(
   AppConfigService.fromEnv({ APP_KEY: 'x'.repeat(32), NODE_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '1024', PASSWORD_HASH_TIME_COST: '1', PASSWORD_HASH_PARALLELISM: '1' }),
@@ -25,6 +26,7 @@ const sutWith = (replacePasswordHash?: jest.Mock): UsersService =>
     hasher,
     strictMock<AuditService>('audit'),
     new PanelEvents(),
+    strictMock<AdminRoles>('roles'),
   );
 
 describe(UsersService.name, () => {

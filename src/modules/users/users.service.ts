@@ -9,6 +9,7 @@ import { AuditService, changedFields, pick } from 'src/modules/audit/audit.servi
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { CreateUserDto } from 'src/modules/users/dto/create-user.dto';
 import { UpdateUserDto } from 'src/modules/users/dto/update-user.dto';
+import { AdminRoles } from 'src/modules/roles/admin-roles';
 import { AdminUserResponseDto, toAdminUserResponse } from 'src/modules/users/dto/user-response.dto';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
 import { UserLifecycle } from 'src/modules/users/user-lifecycle';
@@ -27,7 +28,10 @@ declare module 'src/common/auth/auth-context' {
 type PterodactylUserFields = Partial<Pick<UserEntity, 'language'>>;
 
 /** What the audit log records of a user (never the password or its hash). */
-const AUDITED = ['username', 'email', 'name', 'admin', 'suspended'] as const;
+const AUDITED = ['username', 'email', 'name', 'admin', 'adminRoleIds', 'suspended'] as const;
+
+/** Whether the account administers anything: the rights only a full administrator may change. */
+const isPrivileged = (user: UserEntity): boolean => user.admin || user.adminRoleIds.length > 0;
 
 @Injectable()
 export class UsersService {
@@ -37,6 +41,7 @@ export class UsersService {
     private readonly hasher: PasswordHasher,
     private readonly audit: AuditService,
     private readonly events: PanelEvents,
+    private readonly roles: AdminRoles,
   ) {}
 
   async list(page: Page, search?: string): Promise<Paginated<AdminUserResponseDto>> {
@@ -176,6 +181,9 @@ export class UsersService {
 
   /** An account made by an administrator (audited when `actor` is given), the CLI or ADMIN_EMAIL. */
   async create(dto: CreateUserDto & PterodactylUserFields, actor?: Actor): Promise<UserEntity> {
+    if (dto.admin && actor?.fullAdmin === false) {
+      throw new AppException(UserError.PRIVILEGED);
+    }
     // Without a password the account gets a random one nobody knows: it signs in once a password is set.
     const password = dto.password ?? randomBytes(32).toString('base64url');
     const passwordHash = await this.hasher.hash(password);
@@ -211,13 +219,18 @@ export class UsersService {
 
   async update(id: string, dto: UpdateUserDto & PterodactylUserFields, actor: Actor): Promise<UserEntity> {
     const passwordHash = dto.password !== undefined ? await this.hasher.hash(dto.password) : undefined;
+    if (actor.fullAdmin === false && (dto.admin !== undefined || dto.roleIds !== undefined)) {
+      throw new AppException(UserError.PRIVILEGED);
+    }
     return this.users.transaction(async (manager) => {
       const user = await this.get(id, manager);
+      this.assertManageable(user, actor);
       if (user.admin && dto.admin === false) {
         await this.ensureAnotherAdmin(manager);
       }
-      const { password: _password, ...fields } = dto;
-      const updated = await this.users.update(user, { ...fields, ...(passwordHash ? { passwordHash } : {}) }, manager);
+      const { password: _password, roleIds, ...fields } = dto;
+      const adminRoleIds = roleIds === undefined ? undefined : await this.existingRoles(roleIds, manager);
+      const updated = await this.users.update(user, { ...fields, ...(adminRoleIds ? { adminRoleIds } : {}), ...(passwordHash ? { passwordHash } : {}) }, manager);
       if (passwordHash) {
         await this.lifecycle.passwordChanged(manager, user.id);
         // A password set by an administrator ends every session the old one opened.
@@ -244,6 +257,7 @@ export class UsersService {
     }
     return this.users.transaction(async (manager) => {
       const user = await this.get(id, manager);
+      this.assertManageable(user, actor);
       if (user.suspended === suspended) {
         return user;
       }
@@ -267,12 +281,44 @@ export class UsersService {
     }
     await this.users.transaction(async (manager) => {
       const user = await this.get(id, manager);
+      this.assertManageable(user, actor);
       if (user.admin) {
         await this.ensureAnotherAdmin(manager);
       }
       await this.users.delete(user.id, manager);
       await this.audit.record(manager, actor, { action: 'user.deleted', targetType: 'user', targetId: user.id, changes: { before: pick(user, AUDITED) } });
     });
+  }
+
+  countByRole(): Promise<Map<string, number>> {
+    return this.users.countByRole();
+  }
+
+  /** Takes a role being deleted from everyone holding it (in the deletion's transaction); answers their ids. */
+  removeRole(roleId: string, manager: EntityManager): Promise<string[]> {
+    return this.users.removeRole(roleId, manager);
+  }
+
+  /**
+   * An administrator through roles only may manage accounts that administer nothing: a full
+   * administrator or a role holder could otherwise be taken over (e-mail, password, a password link,
+   * two-factor reset) by someone holding less.
+   */
+  assertManageable(user: UserEntity, actor: Actor): void {
+    if (actor.fullAdmin === false && isPrivileged(user)) {
+      throw new AppException(UserError.PRIVILEGED);
+    }
+  }
+
+  /** The ids, each an existing role (locked against deletion until the transaction ends), without repeats. */
+  private async existingRoles(ids: readonly string[], manager: EntityManager): Promise<string[]> {
+    const unique = [...new Set(ids)];
+    const found = await this.roles.lockExisting(unique, manager);
+    const missing = unique.find((id) => !found.includes(id));
+    if (missing !== undefined) {
+      throw new AppException(UserError.ROLE_NOT_FOUND, { message: `No administrator role has the id ${missing}`, details: [{ field: 'roleIds', message: `unknown role ${missing}` }] });
+    }
+    return unique.sort((a, b) => Number(a) - Number(b));
   }
 
   private async ensureAnotherAdmin(manager: EntityManager): Promise<void> {

@@ -1110,6 +1110,22 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AdminSettingsController_get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch: operations["AdminSettingsController_update"];
+        trace?: never;
+    };
     "/api/admin/users": {
         parameters: {
             query?: never;
@@ -2700,6 +2716,15 @@ export interface components {
             userMountable: boolean;
             uuid: string;
         };
+        AdminSettingsDto: {
+            /**
+             * @description Who must have a second factor (an authenticator app or a passkey): `none`, `admins` (full
+             *     administrators and holders of an administrator role) or `all`. A covered user without one is
+             *     signed in only to set one up, and their API keys are refused until then.
+             * @enum {string}
+             */
+            twoFactorPolicy: "none" | "admins" | "all";
+        };
         AdminStartupDto: {
             dockerImages: {
                 image: string;
@@ -3004,7 +3029,7 @@ export interface components {
             expiresInDays?: number;
             name: string;
             /** @description Admin scopes; default: every scope the owner holds. `eggs:read` is read as `eggs.read`. */
-            permissions?: ("servers.read" | "servers.write" | "users.read" | "users.write" | "nodes.read" | "nodes.write" | "eggs.read" | "eggs.write" | "webhooks.read" | "webhooks.write")[];
+            permissions?: ("servers.read" | "servers.write" | "users.read" | "users.write" | "nodes.read" | "nodes.write" | "eggs.read" | "eggs.write" | "webhooks.read" | "webhooks.write" | "settings.read" | "settings.write")[];
         };
         CreateApplicationKeyDto: {
             /** @description Addresses or CIDR ranges the key may be used from; empty or absent: any. */
@@ -4025,6 +4050,8 @@ export interface components {
         };
         SessionStateDto: {
             session: components["schemas"]["CurrentSessionDto"];
+            /** @description As in SignedInDto. */
+            twoFactorSetupRequired: boolean;
             user: components["schemas"]["UserResponseDto"];
         };
         SetupStepDto: {
@@ -4060,6 +4087,8 @@ export interface components {
         };
         SignedInDto: {
             session: components["schemas"]["SignedInSessionDto"];
+            /** @description The two-factor policy holds the account until it sets up a second factor: every route but that setup answers 403 TWO_FACTOR_SETUP_REQUIRED. */
+            twoFactorSetupRequired: boolean;
             user: components["schemas"]["UserResponseDto"];
         };
         SignedInSessionDto: {
@@ -4196,6 +4225,10 @@ export interface components {
             code?: string;
             /** @description A passkey's answer to the options of `POST /api/auth/two-factor/passkey-options`, instead of a code. */
             passkey?: components["schemas"]["AuthenticationCredentialDto"];
+        };
+        UpdateAdminSettingsDto: {
+            /** @enum {string} */
+            twoFactorPolicy?: "none" | "admins" | "all";
         };
         UpdateAllocationNotesDto: {
             /** @example Voice chat */
@@ -9040,6 +9073,88 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["NodeUsageDto"][];
+                    };
+                };
+            };
+        };
+    };
+    AdminSettingsController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminSettingsDto"];
+                    };
+                };
+            };
+        };
+    };
+    AdminSettingsController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAdminSettingsDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AdminSettingsDto"];
                     };
                 };
             };

@@ -1,3 +1,5 @@
+import { ApiProperty } from '@nestjs/swagger';
+import { ADMIN_AREAS, type AdminAccess, type AdminArea } from 'src/common/auth/admin-scope';
 import { SessionResponseDto } from 'src/modules/sessions/dto/session-response.dto';
 import { UserResponseDto } from 'src/modules/users/dto/user-response.dto';
 
@@ -10,6 +12,8 @@ export class SignedInSessionDto {
 export class SignedInDto {
   user!: UserResponseDto;
   session!: SignedInSessionDto;
+  /** The two-factor policy holds the account until it sets up a second factor: every route but that setup answers 403 TWO_FACTOR_SETUP_REQUIRED. */
+  twoFactorSetupRequired!: boolean;
 }
 
 export class SignedUpDto {
@@ -21,8 +25,29 @@ export class CurrentSessionDto extends SessionResponseDto {
   fresh!: boolean;
 }
 
+export class AdminAccessAreaDto {
+  @ApiProperty({ enum: ADMIN_AREAS })
+  area!: AdminArea;
+  @ApiProperty({ enum: ['read', 'write'] })
+  access!: AdminAccess;
+  /** The nodes this access reaches; null for every node (only servers and nodes are ever limited). */
+  nodeIds!: string[] | null;
+}
+
+/** What the signed-in user may do in the administration, for the web UI to show only that. */
+export class AdminAccessDto {
+  /** A full administrator: everything, roles included. */
+  full!: boolean;
+  /** Each area granted, read or write (write includes read). */
+  areas!: AdminAccessAreaDto[];
+}
+
 /** `GET /api/auth/session`: who the cookie signs in, and the session itself. */
 export class SessionStateDto {
   user!: UserResponseDto;
   session!: CurrentSessionDto;
+  /** null: no part of the administration. */
+  adminAccess!: AdminAccessDto | null;
+  /** As in SignedInDto. */
+  twoFactorSetupRequired!: boolean;
 }

@@ -19,21 +19,21 @@ export class BackupHostsController {
   constructor(private readonly service: BackupHostsService) {}
 
   @Get()
-  @Authenticated({ admin: AdminScope.NODES_READ })
+  @Authenticated({ admin: AdminScope.BACKUP_HOSTS_READ })
   @ApiPage(BackupHostResponseDto)
   list(@Query() query: PaginationQueryDto): Promise<Paginated<BackupHostResponseDto>> {
     return this.service.list(toPage(query));
   }
 
   @Post()
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.BACKUP_HOSTS_WRITE })
   @ApiData(BackupHostResponseDto, { status: 201 })
   async create(@Body() dto: CreateBackupHostDto, @CurrentActor() actor: Actor): Promise<{ data: BackupHostResponseDto }> {
     return { data: await this.service.create(dto, actor) };
   }
 
   @Get(':id')
-  @Authenticated({ admin: AdminScope.NODES_READ })
+  @Authenticated({ admin: AdminScope.BACKUP_HOSTS_READ })
   @ApiData(BackupHostResponseDto)
   async get(@Param('id', hostId) id: string): Promise<{ data: BackupHostResponseDto }> {
     return { data: await this.service.get(id) };
@@ -41,7 +41,7 @@ export class BackupHostsController {
 
   /** Any field; `secretAccessKey` replaces the stored one, left out it is kept. */
   @Patch(':id')
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.BACKUP_HOSTS_WRITE })
   @ApiData(BackupHostResponseDto)
   async update(@Param('id', hostId) id: string, @Body() dto: UpdateBackupHostDto, @CurrentActor() actor: Actor): Promise<{ data: BackupHostResponseDto }> {
     return { data: await this.service.update(id, dto, actor) };
@@ -50,7 +50,7 @@ export class BackupHostsController {
   /** 409 while a node uses the host or backups are stored on it. */
   @Delete(':id')
   @HttpCode(204)
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.BACKUP_HOSTS_WRITE })
   async delete(@Param('id', hostId) id: string, @CurrentActor() actor: Actor): Promise<void> {
     await this.service.delete(id, actor);
   }
@@ -58,7 +58,7 @@ export class BackupHostsController {
   /** Writes and deletes a small object in the bucket: `ok`, or S3's error. */
   @Post(':id/test')
   @HttpCode(200)
-  @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @Authenticated({ admin: AdminScope.BACKUP_HOSTS_WRITE })
   @ApiData(BackupHostTestDto)
   async test(@Param('id', hostId) id: string): Promise<{ data: BackupHostTestDto }> {
     return { data: await this.service.test(id) };

@@ -20,6 +20,7 @@ const authOf = (key: ResolvedPterodactylKey): AuthContext => ({
   user: key.user,
   apiKey: { id: key.id, identifier: key.identifier, userId: key.user.id, name: key.memo } as ApiKeyEntity,
   scopes: new Set(key.user.admin ? ALL_ADMIN_SCOPES : []),
+  limited: false,
 });
 
 /** After PterodactylKeyGuard: the client key's owner becomes the request's AuthContext, for Hatchery's guards and services. */

@@ -14,6 +14,12 @@ export const PterodactylError = {
     category: ErrorCategory.FORBIDDEN,
     message: 'This account does not have permission to access the API.',
   },
+  // Pterodactyl answers 400 TwoFactorAuthRequiredException to an API request of an account its 2fa_required setting holds.
+  TWO_FACTOR_REQUIRED: {
+    code: 'PTERODACTYL_2FA_REQUIRED',
+    category: ErrorCategory.BAD_REQUEST,
+    message: 'Two-factor authentication is required on this account in order to access this endpoint.',
+  },
   APPLICATION_KEY_ON_CLIENT: {
     code: 'PTERODACTYL_WRONG_KEY_TYPE',
     category: ErrorCategory.FORBIDDEN,

@@ -10,6 +10,9 @@ import { RateLimitTrackers } from 'src/common/rate-limit/rate-limit-trackers';
 import { ApplicationResource, PterodactylKeyType } from 'src/modules/pterodactyl/keys/pterodactyl-key.entity';
 import { ipAllowed, keyAllows, PterodactylKeysService, ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/pterodactyl-keys.service';
 import { PterodactylError } from 'src/modules/pterodactyl/common/pterodactyl-errors';
+import { PanelSettings } from 'src/modules/settings/panel-settings.service';
+import { AdminRoles } from 'src/modules/roles/admin-roles';
+import { type AdminArea, scopeOf } from 'src/common/auth/admin-scope';
 
 const ROUTE_METADATA = 'hatchery:pterodactyl-route';
 
@@ -62,6 +65,8 @@ export class PterodactylKeyGuard implements CanActivate {
   constructor(
     private readonly reflector: Reflector,
     private readonly keys: PterodactylKeysService,
+    private readonly settings: PanelSettings,
+    private readonly roles: AdminRoles,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -86,12 +91,19 @@ export class PterodactylKeyGuard implements CanActivate {
     if (key.user.suspended) {
       throw new AppException(PterodactylError.ACCOUNT_SUSPENDED);
     }
+    // Pterodactyl's RequireTwoFactorAuthentication, for both key kinds (Hatchery's own keys are refused the same way).
+    if (this.settings.holdsForTwoFactorSetup(key.user)) {
+      throw new AppException(PterodactylError.TWO_FACTOR_REQUIRED);
+    }
     if (rule.family === 'application') {
-      // The key never reaches beyond its owner: a demoted owner means a dead key.
-      if (!key.user.admin) {
+      // The key never reaches beyond its owner: a demoted owner means a dead key; a role holder's key
+      // reaches only what the roles grant (node-limited grants not at all: the layer's lists are not limited by node).
+      const grants = this.roles.grantsOfUser(key.user);
+      if (grants.scopes.size === 0) {
         throw new AppException(PterodactylError.NOT_ADMIN);
       }
-      if (!keyAllows(key.permissions, rule.resource, rule.access)) {
+      const nodes = grants.scopes.get(scopeOf(APPLICATION_AREAS[rule.resource], rule.access));
+      if (nodes === undefined || nodes !== null || !keyAllows(key.permissions, rule.resource, rule.access)) {
         throw new AppException(PterodactylError.UNAUTHORIZED);
       }
     }
@@ -100,6 +112,19 @@ export class PterodactylKeyGuard implements CanActivate {
     return true;
   }
 }
+
+/** The administration area each application resource belongs to (docs/permissions.md#administrator-roles). */
+const APPLICATION_AREAS: Record<ApplicationResource, AdminArea> = {
+  servers: 'servers',
+  nodes: 'nodes',
+  allocations: 'nodes',
+  users: 'users',
+  locations: 'locations',
+  nests: 'eggs',
+  eggs: 'eggs',
+  database_hosts: 'database_hosts',
+  server_databases: 'servers',
+};
 
 /** The route's paths: both the real application path and the one under `/pterodactyl`. */
 export const applicationPaths = (path: string): string[] => [`api/application/${path}`, `pterodactyl/api/application/${path}`];
@@ -130,7 +155,7 @@ export const PterodactylActor = createParamDecorator((_data: unknown, ctx: Execu
   if (!key) {
     throw new Error('PterodactylActor on a route without PterodactylKeyGuard');
   }
-  return { userId: key.user.id, username: key.user.username, email: key.user.email, via: `pterodactyl-key:${key.identifier}`, ip: req.ip };
+  return { userId: key.user.id, username: key.user.username, email: key.user.email, via: `pterodactyl-key:${key.identifier}`, ip: req.ip, fullAdmin: key.user.admin };
 });
 
 /** The request itself (for pagination links). */

@@ -1,6 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
 import { ApiData } from 'src/common/http/api-responses';
 import type { AuthContext } from 'src/common/auth/auth-context';
@@ -55,14 +54,14 @@ export class PterodactylApplicationKeysController {
   constructor(private readonly service: PterodactylKeysService) {}
 
   @Get()
-  @Authenticated({ admin: AdminScope.USERS_READ, credentials: true })
+  @Authenticated({ anyAdmin: true, credentials: true })
   @ApiData(PterodactylKeyResponseDto, { isArray: true })
   async list(@CurrentAuth() auth: AuthContext): Promise<{ data: PterodactylKeyResponseDto[] }> {
     return { data: (await this.service.list(auth.user.id, PterodactylKeyType.APPLICATION)).map(toPterodactylKeyResponse) };
   }
 
   @Post()
-  @Authenticated({ admin: AdminScope.USERS_WRITE, credentials: true })
+  @Authenticated({ anyAdmin: true, credentials: true })
   @ApiData(CreatedPterodactylKeyResponseDto, { status: 201 })
   async create(@CurrentAuth() auth: AuthContext, @Body() dto: CreateApplicationKeyDto): Promise<{ data: CreatedPterodactylKeyResponseDto }> {
     const { key, secret } = await this.service.create(auth.user, PterodactylKeyType.APPLICATION, {
@@ -75,7 +74,7 @@ export class PterodactylApplicationKeysController {
 
   @Delete(':identifier')
   @HttpCode(204)
-  @Authenticated({ admin: AdminScope.USERS_WRITE, credentials: true })
+  @Authenticated({ anyAdmin: true, credentials: true })
   async revoke(@CurrentAuth() auth: AuthContext, @Param('identifier') identifier: string): Promise<void> {
     await this.service.revoke(auth.user.id, PterodactylKeyType.APPLICATION, identifier);
   }

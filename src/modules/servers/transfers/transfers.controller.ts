@@ -1,4 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { NodeParamScoped } from 'src/modules/nodes/admin-node-scope';
+import { ServerNodeScoped } from 'src/modules/servers/admin-server-scope';
 import { ApiTags } from '@nestjs/swagger';
 import { AdminScope } from 'src/common/auth/admin-scope';
 import { Authenticated } from 'src/common/auth/authenticated.decorator';
@@ -23,6 +25,7 @@ export class ServerTransfersController {
   /** The current transfer, else the last one, with every step (the admin page polls it). */
   @Get()
   @Authenticated({ admin: AdminScope.SERVERS_READ })
+  @ServerNodeScoped()
   @ApiData(TransferDto)
   async get(@Param('id', serverId) id: string): Promise<{ data: TransferDto }> {
     return { data: await this.transfers.latest(id) };
@@ -41,6 +44,7 @@ export class ServerTransfersController {
   @Delete()
   @HttpCode(202)
   @Authenticated({ admin: AdminScope.SERVERS_WRITE })
+  @ServerNodeScoped()
   @ApiData(TransferDto, { status: 202 })
   async cancel(@Param('id', serverId) id: string, @CurrentActor() actor: Actor): Promise<{ data: TransferDto }> {
     return { data: await this.transfers.cancel(id, actor) };
@@ -55,6 +59,7 @@ export class NodeDrainController {
 
   @Get()
   @Authenticated({ admin: AdminScope.NODES_READ })
+  @NodeParamScoped()
   @ApiData(DrainDto)
   async get(@Param('id', nodeId) id: string): Promise<{ data: DrainDto }> {
     return { data: await this.drains.get(id) };
@@ -72,6 +77,7 @@ export class NodeDrainController {
   @Delete()
   @HttpCode(202)
   @Authenticated({ admin: AdminScope.NODES_WRITE })
+  @NodeParamScoped()
   @ApiData(DrainDto, { status: 202 })
   async stop(@Param('id', nodeId) id: string, @CurrentActor() actor: Actor): Promise<{ data: DrainDto }> {
     return { data: await this.drains.stop(id, actor) };

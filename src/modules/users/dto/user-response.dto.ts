@@ -34,12 +34,15 @@ export class AdminUserResponseDto extends UserResponseDto {
   lastSignInAt!: string | null;
   /** Pterodactyl's language of the account (`en` unless its application API or an import set another). */
   language!: string;
+  /** The administrator roles the account holds (docs/permissions.md#administrator-roles). */
+  roleIds!: string[];
   /** Whether the user has a passkey (a second factor too: the two-factor reset removes them). */
   hasPasskey!: boolean;
 }
 
 export const toAdminUserResponse = (user: UserEntity): AdminUserResponseDto => ({
   ...toUserResponse(user),
+  roleIds: user.adminRoleIds.map(String),
   suspended: user.suspended,
   externalId: user.externalId,
   invitedAt: user.invitedAt?.toISOString() ?? null,

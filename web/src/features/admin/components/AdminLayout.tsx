@@ -19,6 +19,7 @@ const TABS = [
   { value: 'backup-hosts', to: '/admin/backup-hosts', label: 'admin.tabs.backupHosts' },
   { value: 'webhooks', to: '/admin/webhooks', label: 'admin.tabs.webhooks' },
   { value: 'application-keys', to: '/admin/application-keys', label: 'admin.tabs.applicationKeys' },
+  { value: 'settings', to: '/admin/settings', label: 'admin.tabs.settings' },
   { value: 'audit', to: '/admin/audit', label: 'admin.tabs.audit' },
 ] as const;
 

@@ -1,0 +1,61 @@
+import { Alert, Button, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { IconShieldLock } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
+import { useTranslation } from 'react-i18next';
+import { ErrorState } from '@/components/ErrorState';
+import { ThemeMenu } from '@/components/ThemeMenu';
+import { meQuery } from '@/features/account/api';
+import { TwoFactorCard } from '@/features/account/components/TwoFactorCard';
+import { useSignOut } from '@/features/auth/api';
+import { notifyError } from '@/lib/notify';
+
+/**
+ * What a user the two-factor policy holds sees instead of the panel (every other route answers 403
+ * TWO_FACTOR_SETUP_REQUIRED until then): why, and the account's two-factor setup. `onDone` runs once
+ * a second factor is on and its recovery codes are saved.
+ */
+export const TwoFactorSetupPage = ({ onDone }: { onDone: () => void }) => {
+  const { t } = useTranslation();
+  const me = useQuery(meQuery);
+  const signOut = useSignOut();
+  const navigate = useNavigate();
+  const body = (() => {
+    if (me.isError) {
+      return <ErrorState error={me.error} title={t('account.loadError')} onRetry={() => void me.refetch()} />;
+    }
+    if (!me.data) {
+      return <Skeleton h={160} radius="md" />;
+    }
+    return <TwoFactorCard account={me.data} onChanged={onDone} />;
+  })();
+  return (
+    <Center component="main" mih="100dvh" p="md">
+      <Stack w="100%" maw={640} gap="md">
+        <Group justify="space-between">
+          <Text fw={700} size="xl">
+            {t('app.name')}
+          </Text>
+          <Group gap="xs">
+            <ThemeMenu />
+            <Button
+              variant="subtle"
+              size="compact-sm"
+              loading={signOut.isPending}
+              onClick={() => signOut.mutate(undefined, { onSuccess: () => void navigate({ to: '/auth/login' }), onError: (error) => notifyError(error) })}
+            >
+              {t('user.signOut')}
+            </Button>
+          </Group>
+        </Group>
+        <Title order={1} size="h2">
+          {t('account.twoFactorRequired.title')}
+        </Title>
+        <Alert color="blue" icon={<IconShieldLock size={18} />}>
+          {t('account.twoFactorRequired.text')}
+        </Alert>
+        {body}
+      </Stack>
+    </Center>
+  );
+};
