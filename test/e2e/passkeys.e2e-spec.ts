@@ -1,4 +1,5 @@
 import { BackgroundTasks } from 'src/common/background/background-tasks';
+import { PanelSettings } from 'src/modules/settings/panel-settings.service';
 import { UsersService } from 'src/modules/users/users.service';
 import type { UserEntity } from 'src/modules/users/user.entity';
 import { createUser, DEFAULT_PASSWORD } from 'test/factories/user.factory';
@@ -127,6 +128,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('passkeys (%s)', (db) => {
       data: {
         user: expect.objectContaining({ id: String(user.id), email: user.email, twoFactorEnabled: false }),
         session: { id: expect.any(String), expiresAt: expect.any(String) },
+        twoFactorSetupRequired: false,
       },
     });
     const cookie = sessionCookie(res)!;
@@ -255,6 +257,25 @@ describe.each(dbKinds(['postgres', 'pglite']))('passkeys (%s)', (db) => {
     const audit = (await as('get', `/api/admin/audit-logs?action=user.two_factor_reset&targetId=${user.id}`, adminCookie).expect(200)).body.data;
     expect(audit[0].changes).toEqual({ before: { hasPasskey: true }, after: { hasPasskey: false } });
     await as('delete', `/api/admin/users/${user.id}/two-factor`, adminCookie).expect(409);
+  });
+
+  it('should count as the second factor the two-factor policy asks for: a held user adds one and is held no more', async () => {
+    const admin = await createUser(t.app, { admin: true });
+    const actor = { userId: admin.id, username: admin.username, email: admin.email, via: 'test', ip: null };
+    await t.app.get(PanelSettings).update({ twoFactorPolicy: 'all' }, actor);
+    try {
+      const user = await createUser(t.app);
+      const cookie = await signIn(t, user.email);
+      expect((await as('get', '/api/account/api-keys', cookie).expect(403)).body).toEqual(errorBody(403, 'TWO_FACTOR_SETUP_REQUIRED'));
+      expect((await as('get', '/api/account/passkeys', cookie).expect(200)).body).toEqual({ data: [] });
+      const options = (await as('post', '/api/account/passkeys/options', cookie).expect(200)).body.data.options;
+      await as('post', '/api/account/passkeys', cookie).send({ name: 'Phone', response: new SoftAuthenticator(TEST_ORIGIN).create(options) }).expect(201);
+      // The same session (its cached user row included) is let through at once.
+      await as('get', '/api/account/api-keys', cookie).expect(200);
+      expect((await t.http().get('/api/auth/session').set('Cookie', cookie).expect(200)).body.data.twoFactorSetupRequired).toBe(false);
+    } finally {
+      await t.app.get(PanelSettings).update({ twoFactorPolicy: 'none' }, actor);
+    }
   });
 
   it('should need a signed-in session (keys 403, anonymous 401), a fresh one to add or remove, and validate bodies', async () => {

@@ -11,14 +11,18 @@ import { PasskeyOptionsResponseDto } from 'src/modules/passkeys/dto/webauthn.dto
 import { PasskeyError } from 'src/modules/passkeys/passkeys.errors';
 import { PasskeysService } from 'src/modules/passkeys/passkeys.service';
 
-/** The caller's passkeys (docs/api.md#passkeys). Signed-in sessions only; adding and removing one need a fresh sign-in, as two-factor setup does. */
+/**
+ * The caller's passkeys (docs/api.md#passkeys). Signed-in sessions only; adding and removing one need
+ * a fresh sign-in, as two-factor setup does. Listing and adding stay open to a session the two-factor
+ * policy holds at setup: a passkey is a second factor that lifts the hold.
+ */
 @ApiTags('account')
 @Controller('api/account/passkeys')
 export class PasskeysController {
   constructor(private readonly service: PasskeysService) {}
 
   @Get()
-  @Authenticated({ sessionOnly: true })
+  @Authenticated({ sessionOnly: true, twoFactorSetup: true })
   @ApiData(PasskeyResponseDto, { isArray: true })
   async list(@CurrentAuth() auth: AuthContext): Promise<{ data: PasskeyResponseDto[] }> {
     return { data: await this.service.list(auth.user) };
@@ -27,7 +31,7 @@ export class PasskeysController {
   /** Options for `navigator.credentials.create()`: a new discoverable passkey; its challenge works once, for 5 minutes. */
   @Post('options')
   @HttpCode(200)
-  @Authenticated({ sessionOnly: true, freshSession: true })
+  @Authenticated({ sessionOnly: true, freshSession: true, twoFactorSetup: true })
   @ApiData(PasskeyOptionsResponseDto)
   async options(@CurrentAuth() auth: AuthContext): Promise<{ data: PasskeyOptionsResponseDto }> {
     return { data: { options: await this.service.registrationOptions(auth.user) } };
@@ -35,7 +39,7 @@ export class PasskeysController {
 
   /** Verifies the browser's answer to the options and keeps the passkey. */
   @Post()
-  @Authenticated({ sessionOnly: true })
+  @Authenticated({ sessionOnly: true, twoFactorSetup: true })
   @ApiData(PasskeyResponseDto, { status: 201 })
   async add(@CurrentAuth() auth: AuthContext, @CurrentActor() actor: Actor, @Body() dto: CreatePasskeyDto): Promise<{ data: PasskeyResponseDto }> {
     return { data: await this.service.register(auth.user, dto.name, dto.response, actor) };

@@ -39,6 +39,8 @@ interface PolicySubject {
   admin: boolean;
   adminRoleIds: readonly string[];
   twoFactorEnabled: boolean;
+  /** A passkey is a second factor too (src/modules/passkeys). */
+  hasPasskey: boolean;
 }
 
 /**
@@ -47,7 +49,7 @@ interface PolicySubject {
  * one up needs, and their API keys nothing.
  */
 export const heldForTwoFactorSetup = (policy: TwoFactorPolicy, user: PolicySubject): boolean => {
-  if (policy === 'none' || user.twoFactorEnabled) {
+  if (policy === 'none' || user.twoFactorEnabled || user.hasPasskey) {
     return false;
   }
   return policy === 'all' || user.admin || user.adminRoleIds.length > 0;

@@ -7,13 +7,14 @@ import { ErrorState } from '@/components/ErrorState';
 import { ThemeMenu } from '@/components/ThemeMenu';
 import { meQuery } from '@/features/account/api';
 import { TwoFactorCard } from '@/features/account/components/TwoFactorCard';
+import { PasskeysCard } from '@/features/passkeys/components/PasskeysCard';
 import { useSignOut } from '@/features/auth/api';
 import { notifyError } from '@/lib/notify';
 
 /**
  * What a user the two-factor policy holds sees instead of the panel (every other route answers 403
- * TWO_FACTOR_SETUP_REQUIRED until then): why, and the account's two-factor setup. `onDone` runs once
- * a second factor is on and its recovery codes are saved.
+ * TWO_FACTOR_SETUP_REQUIRED until then): why, and the account's two-factor setup and passkeys. `onDone`
+ * runs once a second factor is on (its recovery codes saved), or a passkey added.
  */
 export const TwoFactorSetupPage = ({ onDone }: { onDone: () => void }) => {
   const { t } = useTranslation();
@@ -27,7 +28,13 @@ export const TwoFactorSetupPage = ({ onDone }: { onDone: () => void }) => {
     if (!me.data) {
       return <Skeleton h={160} radius="md" />;
     }
-    return <TwoFactorCard account={me.data} onChanged={onDone} />;
+    // Either second factor lifts the hold: an authenticator app, or a passkey.
+    return (
+      <>
+        <TwoFactorCard account={me.data} onChanged={onDone} />
+        <PasskeysCard account={me.data} onAdded={onDone} />
+      </>
+    );
   })();
   return (
     <Center component="main" mih="100dvh" p="md">

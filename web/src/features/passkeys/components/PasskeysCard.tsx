@@ -18,7 +18,7 @@ const MAX_NAME = 100;
 /** A failure worth showing: not a dialog the user closed themselves, nor the "sign in again" one the reauth dialog takes. */
 const visible = (error: unknown): unknown => (isCancelled(error) ? null : shownError(error));
 
-const AddForm = ({ account, onDone }: { account: Account; onDone: () => void }) => {
+const AddForm = ({ account, onDone, onAdded }: { account: Account; onDone: () => void; onAdded?: () => void }) => {
   const { t } = useTranslation();
   const add = useAddPasskey();
   const fresh = useFreshSession(account);
@@ -28,6 +28,7 @@ const AddForm = ({ account, onDone }: { account: Account; onDone: () => void }) 
     void fresh.run(() => add.mutateAsync(name.trim())).then((ok) => {
       if (ok) {
         onDone();
+        onAdded?.();
       }
     });
   };
@@ -133,8 +134,9 @@ const PasskeyItem = ({ passkey, onDelete }: { passkey: Passkey; onDelete: () => 
 /**
  * Passkeys on the account page: each signs in alone (fingerprint, face or device PIN) and counts as
  * the second step after the password. Adding and removing one need a recent sign-in, as two-factor setup does.
+ * `onAdded` runs once a passkey is kept (the two-factor policy's setup page then lets the user in).
  */
-export const PasskeysCard = ({ account }: { account: Account }) => {
+export const PasskeysCard = ({ account, onAdded }: { account: Account; onAdded?: () => void }) => {
   const { t } = useTranslation();
   const passkeys = useQuery(passkeysQuery);
   const remove = useDeletePasskey();
@@ -178,7 +180,7 @@ export const PasskeysCard = ({ account }: { account: Account }) => {
             {t('account.passkeys.unsupported')}
           </Alert>
         )}
-        {adding ? <AddForm account={account} onDone={() => setAdding(false)} /> : null}
+        {adding ? <AddForm account={account} onDone={() => setAdding(false)} onAdded={onAdded} /> : null}
         <QueryListBody
           query={passkeys}
           errorTitle={t('account.passkeys.loadError')}
