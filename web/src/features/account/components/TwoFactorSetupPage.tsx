@@ -8,6 +8,7 @@ import { ThemeMenu } from '@/components/ThemeMenu';
 import { meQuery } from '@/features/account/api';
 import { TwoFactorCard } from '@/features/account/components/TwoFactorCard';
 import { PasskeysCard } from '@/features/passkeys/components/PasskeysCard';
+import { passkeysSupported } from '@/features/passkeys/webauthn';
 import { useSignOut } from '@/features/auth/api';
 import { notifyError } from '@/lib/notify';
 
@@ -28,11 +29,11 @@ export const TwoFactorSetupPage = ({ onDone }: { onDone: () => void }) => {
     if (!me.data) {
       return <Skeleton h={160} radius="md" />;
     }
-    // Either second factor lifts the hold: an authenticator app, or a passkey.
+    // Either second factor lifts the hold: an authenticator app, or a passkey where passkeys can work here.
     return (
       <>
         <TwoFactorCard account={me.data} onChanged={onDone} />
-        <PasskeysCard account={me.data} onAdded={onDone} />
+        {passkeysSupported() ? <PasskeysCard account={me.data} onAdded={onDone} /> : null}
       </>
     );
   })();
