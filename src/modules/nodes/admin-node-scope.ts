@@ -9,7 +9,7 @@ import { NodeError } from 'src/modules/nodes/nodes.errors';
  * 404, as for a node that does not exist (docs/permissions.md#administrator-roles).
  */
 @Injectable()
-export class AdminNodeParamGuard implements CanActivate {
+class AdminNodeParamGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
     const id = (req.params as Record<string, string | undefined>).id;

@@ -12,7 +12,7 @@ import { ServersRepository } from 'src/modules/servers/servers.repository';
  * (docs/permissions.md#administrator-roles).
  */
 @Injectable()
-export class AdminServerNodeGuard implements CanActivate {
+class AdminServerNodeGuard implements CanActivate {
   constructor(private readonly servers: ServersRepository) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {

@@ -686,6 +686,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A role limited to some nodes lists only those. */
         get: operations["NodesController_list"];
         put?: never;
         post: operations["NodesController_create"];
@@ -860,6 +861,39 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/admin/roles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every role (there are few), by name. */
+        get: operations["RolesController_list"];
+        put?: never;
+        post: operations["RolesController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/roles/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["RolesController_get"];
+        put?: never;
+        post?: never;
+        delete: operations["RolesController_delete"];
+        options?: never;
+        head?: never;
+        patch: operations["RolesController_update"];
+        trace?: never;
+    };
     "/api/admin/servers": {
         parameters: {
             query?: never;
@@ -867,6 +901,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
+        /** A role limited to some nodes lists only their servers. */
         get: operations["AdminServersController_list"];
         put?: never;
         post: operations["AdminServersController_create"];
@@ -2539,6 +2574,20 @@ export interface components {
             /** Format: uuid */
             user?: string | null;
         };
+        AdminAccessAreaDto: {
+            /** @enum {string} */
+            access: "read" | "write";
+            /** @enum {string} */
+            area: "users" | "servers" | "nodes" | "locations" | "eggs" | "database_hosts" | "backup_hosts" | "mounts" | "webhooks" | "settings" | "audit";
+            /** @description The nodes this access reaches; null for every node (only servers and nodes are ever limited). */
+            nodeIds: string[] | null;
+        };
+        AdminAccessDto: {
+            /** @description Each area granted, read or write (write includes read). */
+            areas: components["schemas"]["AdminAccessAreaDto"][];
+            /** @description A full administrator: everything, roles included. */
+            full: boolean;
+        };
         AdminOverviewDto: {
             counts: components["schemas"]["OverviewCountsDto"];
             health: components["schemas"]["OverviewHealthDto"];
@@ -2655,6 +2704,8 @@ export interface components {
             /** @description The last sign-in that opened a session; null if the account never signed in (since the panel started recording it). */
             lastSignInAt: string | null;
             name: string;
+            /** @description The administrator roles the account holds (docs/permissions.md#administrator-roles). */
+            roleIds: string[];
             suspended: boolean;
             twoFactorEnabled: boolean;
             updatedAt: string;
@@ -2894,7 +2945,7 @@ export interface components {
             expiresInDays?: number;
             name: string;
             /** @description Admin scopes; default: every scope the owner holds. `eggs:read` is read as `eggs.read`. */
-            permissions?: ("servers.read" | "servers.write" | "users.read" | "users.write" | "nodes.read" | "nodes.write" | "eggs.read" | "eggs.write" | "webhooks.read" | "webhooks.write" | "settings.read" | "settings.write")[];
+            permissions?: ("servers.read" | "servers.write" | "users.read" | "users.write" | "nodes.read" | "nodes.write" | "eggs.read" | "eggs.write" | "webhooks.read" | "webhooks.write" | "settings.read" | "settings.write" | "locations.read" | "locations.write" | "database_hosts.read" | "database_hosts.write" | "backup_hosts.read" | "backup_hosts.write" | "mounts.read" | "mounts.write" | "audit.read")[];
         };
         CreateApplicationKeyDto: {
             /** @description Addresses or CIDR ranges the key may be used from; empty or absent: any. */
@@ -3090,6 +3141,12 @@ export interface components {
             scheme?: "http" | "https";
             /** @description MiB per uploaded file. */
             uploadSize?: number;
+        };
+        CreateRoleDto: {
+            name: string;
+            /** @description Limits the role to these nodes' servers and allocations; empty or left out: every node. */
+            nodeIds?: string[];
+            permissions: components["schemas"]["RolePermissionDto"][];
         };
         CreateScheduleDto: {
             cron: components["schemas"]["CronDto"];
@@ -3758,6 +3815,28 @@ export interface components {
         RestoreStatusDto: {
             successful: boolean;
         };
+        RoleDto: {
+            /** @description The role reaches every node (it was given no nodes). A limited role whose nodes were all deleted reaches none. */
+            allNodes: boolean;
+            createdAt: string;
+            id: string;
+            name: string;
+            /** @description The nodes the role is limited to; empty when `allNodes`. */
+            nodeIds: string[];
+            permissions: components["schemas"]["RolePermissionDto"][];
+            updatedAt: string;
+            /** @description How many users hold it. */
+            users: number;
+        };
+        RolePermissionDto: {
+            /**
+             * @description `write` includes read.
+             * @enum {string}
+             */
+            access: "read" | "write";
+            /** @enum {string} */
+            area: "users" | "servers" | "nodes" | "locations" | "eggs" | "database_hosts" | "backup_hosts" | "mounts" | "webhooks" | "settings" | "audit";
+        };
         RootFilesDto: {
             files: string[];
             root?: string;
@@ -3874,6 +3953,8 @@ export interface components {
             userAgent: string | null;
         };
         SessionStateDto: {
+            /** @description null: no part of the administration. */
+            adminAccess: components["schemas"]["AdminAccessDto"] | null;
             session: components["schemas"]["CurrentSessionDto"];
             /** @description As in SignedInDto. */
             twoFactorSetupRequired: boolean;
@@ -4199,6 +4280,12 @@ export interface components {
             /** @description MiB per uploaded file. */
             uploadSize?: number;
         };
+        UpdateRoleDto: {
+            name?: string;
+            /** @description Limits the role to these nodes' servers and allocations; empty or left out: every node. */
+            nodeIds?: string[];
+            permissions?: components["schemas"]["RolePermissionDto"][];
+        };
         UpdateScheduleDto: {
             cron?: components["schemas"]["CronDto"];
             /** @description Defaults to true. */
@@ -4267,6 +4354,8 @@ export interface components {
             name?: string;
             /** @description Without a password the account cannot sign in until one is set (by an admin, or by a reset). */
             password?: string;
+            /** @description The administrator roles the user holds, replacing those held (`[]`: none). Only a full administrator may set them. */
+            roleIds?: string[];
             username?: string;
         };
         UpdateWebhookDto: {
@@ -7876,6 +7965,211 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    RolesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RoleDto"][];
+                    };
+                };
+            };
+        };
+    };
+    RolesController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateRoleDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RoleDto"];
+                    };
+                };
+            };
+        };
+    };
+    RolesController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RoleDto"];
+                    };
+                };
+            };
+        };
+    };
+    RolesController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    RolesController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateRoleDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["RoleDto"];
+                    };
+                };
             };
         };
     };
