@@ -131,7 +131,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('administrator roles (%s)', (db) 
     expect(given?.changes.after?.adminRoleIds).toEqual([role.id]);
   });
 
-  it('should keep a role limited to one node to that node\'s servers and allocations, on the admin API and the Pterodactyl application API', async () => {
+  it("should keep a role limited to one node to that node's servers and allocations, on the admin API and the Pterodactyl application API", async () => {
     const [a, b] = [(await createNodeRow(t.app)).node, (await createNodeRow(t.app)).node];
     const egg = await createEgg(t.app, (await createNest(t.app)).id);
     const owner = await createUser(t.app);
@@ -158,12 +158,19 @@ describe.each(dbKinds(['postgres', 'pglite']))('administrator roles (%s)', (db) 
     expect((await as(cookie, 'get', '/api/admin/servers/node-usage').expect(403)).body.code).toBe('ADMIN_ROLE_NODE_LIMITED');
     expect((await as(root.cookie, 'get', `/api/admin/servers/${onB.id}`).expect(200)).body.data.name).not.toBe('Renamed on B');
 
-    // Its application key: nothing of servers or nodes (the layer's lists are not limited by node).
-    const key = await createPterodactylKey(t, cookie, 'application', { permissions: { servers: 3, nodes: 1, users: 1 } });
-    const app = (path: string) => t.http().get(path).set('Authorization', `Bearer ${key.key}`).set('Accept', PTERODACTYL_ACCEPT);
-    await app('/api/application/servers').expect(403);
-    await app('/api/application/nodes').expect(403);
-    await app('/api/application/users').expect(403); // no users area: a key never exceeds its owner
+    // Its application key: the same servers and nodes, and nothing its owner lacks.
+    const key = await createPterodactylKey(t, cookie, 'application', { permissions: { servers: 3, nodes: 1, allocations: 1, users: 1 } });
+    const app = (method: 'get' | 'patch', path: string) => t.http()[method](path).set('Authorization', `Bearer ${key.key}`).set('Accept', PTERODACTYL_ACCEPT);
+    const appIds = async (path: string) => ((await app('get', path).expect(200)).body.data as { attributes: { id: number } }[]).map((x) => String(x.attributes.id));
+    expect(await appIds('/api/application/servers')).toEqual([onA.id]);
+    expect(await appIds('/api/application/nodes')).toEqual([a.id]);
+    await app('get', `/api/application/servers/${onA.id}`).expect(200);
+    await app('get', `/api/application/servers/${onB.id}`).expect(404);
+    await app('patch', `/api/application/servers/${onB.id}/details`).send({ name: 'Renamed by key', user: Number(owner.id) }).expect(404);
+    await app('get', `/api/application/nodes/${a.id}/allocations`).expect(200);
+    await app('get', `/api/application/nodes/${b.id}/allocations`).expect(404);
+    await app('get', '/api/application/servers/external/none').expect(403); // cannot be kept to a node
+    await app('get', '/api/application/users').expect(403); // no users area: a key never exceeds its owner
     // An unlimited role's key reaches what it grants, and no more.
     const everywhere = await createRole({ name: `Everywhere ${a.id}`, permissions: [{ area: 'servers', access: 'read' }, { area: 'users', access: 'read' }] });
     const wide = await holder([everywhere.id]);

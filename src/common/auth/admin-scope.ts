@@ -39,12 +39,6 @@ export const ALL_ADMIN_SCOPES: readonly AdminScope[] = Object.values(AdminScope)
 /** `eggs:read` is accepted as a spelling of `eggs.read`. */
 export const normalizeScope = (scope: string): string => scope.trim().replace(':', '.');
 
-/** The area and access a scope names. */
-export const scopeParts = (scope: AdminScope): { area: AdminArea; access: AdminAccess } => {
-  const [area, access] = scope.split('.') as [AdminArea, AdminAccess];
-  return { area, access };
-};
-
 /** The scope of an area and access (write on a read-only area is its read). */
 export const scopeOf = (area: AdminArea, access: AdminAccess): AdminScope =>
   `${area}.${READ_ONLY_AREAS.has(area) ? 'read' : access}` as AdminScope;

@@ -5,14 +5,15 @@ import { AppException } from 'src/common/errors/app.exception';
 import { NodeError } from 'src/modules/nodes/nodes.errors';
 
 /**
- * An admin route about the node its `:id` names: a caller whose grant is limited to other nodes meets
+ * An admin route about the node its `:node` (else `:id`) names: a caller whose grant is limited to other nodes meets
  * 404, as for a node that does not exist (docs/permissions.md#administrator-roles).
  */
 @Injectable()
 export class AdminNodeParamGuard implements CanActivate {
   canActivate(context: ExecutionContext): boolean {
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const id = (req.params as Record<string, string | undefined>).id;
+    const params = req.params as Record<string, string | undefined>;
+    const id = params.node ?? params.id;
     if (req.adminNodes && (id === undefined || !req.adminNodes.has(id))) {
       throw new AppException(NodeError.NOT_FOUND);
     }

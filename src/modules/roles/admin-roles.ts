@@ -8,7 +8,7 @@ import { AdminGrants, grantsOf, narrowToKey, NO_GRANTS, RoleSnapshot, scopesOfPe
 import { AdminRoleEntity } from 'src/modules/roles/admin-role.entity';
 import { AdminRolesRepository } from 'src/modules/roles/admin-roles.repository';
 
-export const roleSnapshot = (role: AdminRoleEntity): RoleSnapshot => ({
+const roleSnapshot = (role: AdminRoleEntity): RoleSnapshot => ({
   id: role.id,
   name: role.name,
   scopes: scopesOfPermissions(role.permissions),

@@ -29,6 +29,11 @@ export class ServerRecords {
     return this.servers.endRestoring(id, status, manager);
   }
 
+  /** The node the server is on; null when there is no such server. */
+  async nodeOf(id: string): Promise<string | null> {
+    return (await this.servers.findById(id))?.nodeId ?? null;
+  }
+
   /** These servers of the node (by uuid), with their node, egg and active transfer. */
   onNode(nodeId: string, uuids: string[]): Promise<LoadedServer[]> {
     return this.servers.findLoadedByUuidsOnNode(nodeId, uuids);

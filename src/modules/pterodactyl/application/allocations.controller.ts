@@ -73,7 +73,7 @@ export class ApplicationAllocationsController {
   ) {}
 
   @Get()
-  @ApplicationRoute('allocations', 'read')
+  @ApplicationRoute('allocations', 'read', 'node')
   async list(@Param('node', id) nodeId: string, @Query() query: Record<string, unknown>, @PterodactylRequestOf() req: HttpRequest): Promise<FractalPage> {
     const at = pageOf(query);
     const { data, meta } = await this.allocations.list(nodeId, at, allocationFilter(filtersOf(query, ALLOCATION_FILTERS)));
@@ -83,7 +83,7 @@ export class ApplicationAllocationsController {
   /** 204, as Pterodactyl answers (it does not say which allocations it made). */
   @Post()
   @HttpCode(204)
-  @ApplicationRoute('allocations', 'write')
+  @ApplicationRoute('allocations', 'write', 'node')
   async create(@Param('node', id) nodeId: string, @PterodactylBody(StoreAllocationBody) body: StoreAllocationBody, @PterodactylActor() actor: Actor): Promise<void> {
     await translating(this.allocations.create(nodeId, { ip: body.ip, ports: body.ports, alias: body.alias ?? null }, actor), {
       ALLOCATION_EXISTS: () => pterodactylValidationError([{ field: 'ports', rule: 'unique', detail: 'Some of these ports are already allocated on this IP.' }]),
@@ -93,7 +93,7 @@ export class ApplicationAllocationsController {
 
   @Delete(':allocation')
   @HttpCode(204)
-  @ApplicationRoute('allocations', 'write')
+  @ApplicationRoute('allocations', 'write', 'node')
   async delete(@Param('node', id) nodeId: string, @Param('allocation', id) allocationId: string, @PterodactylActor() actor: Actor): Promise<void> {
     await this.allocations.delete(nodeId, allocationId, actor);
   }

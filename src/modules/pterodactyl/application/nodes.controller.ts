@@ -1,4 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { AdminNodes } from 'src/common/auth/current-auth.decorator';
 import { AppConfigService } from 'src/config/app-config.service';
 import { HttpRequest } from 'src/common/http/http';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
@@ -28,11 +29,16 @@ export class ApplicationNodesController {
   ) {}
 
   @Get()
-  @ApplicationRoute('nodes', 'read')
-  async list(@Query() query: Record<string, unknown>, @PterodactylCaller() key: ResolvedPterodactylKey, @PterodactylRequestOf() req: HttpRequest): Promise<FractalPage> {
+  @ApplicationRoute('nodes', 'read', 'list')
+  async list(
+    @Query() query: Record<string, unknown>,
+    @PterodactylCaller() key: ResolvedPterodactylKey,
+    @PterodactylRequestOf() req: HttpRequest,
+    @AdminNodes() only: ReadonlySet<string> | null,
+  ): Promise<FractalPage> {
     const at = pageOf(query);
     const { daemon_token_id: tokenIdentifier, ...filters } = filtersOf(query, ['uuid', 'name', 'fqdn', 'daemon_token_id'] as const);
-    const { data, meta } = await this.nodes.list(at, { filters: { ...filters, tokenIdentifier }, sort: sortOf(query, ['id', 'uuid', 'memory', 'disk'] as const) });
+    const { data, meta } = await this.nodes.list(at, { filters: { ...filters, tokenIdentifier }, sort: sortOf(query, ['id', 'uuid', 'memory', 'disk'] as const) }, only);
     return page(await this.nodeViews.views(data, includesOf(query, NODE_INCLUDES), key), meta.pagination.total, at, req, this.config.http.appUrl);
   }
 
@@ -46,14 +52,14 @@ export class ApplicationNodesController {
   }
 
   @Get(':id')
-  @ApplicationRoute('nodes', 'read')
+  @ApplicationRoute('nodes', 'read', 'node')
   async view(@Param('id', nodeId) id: string, @Query() query: Record<string, unknown>, @PterodactylCaller() key: ResolvedPterodactylKey): Promise<FractalItem> {
     return (await this.nodeViews.views([toNodeResponse(await this.nodes.get(id))], includesOf(query, NODE_INCLUDES), key))[0];
   }
 
   /** The bare configuration Wings writes as config.yml (`wings configure` fetches this with an application key). */
   @Get(':id/configuration')
-  @ApplicationRoute('nodes', 'read')
+  @ApplicationRoute('nodes', 'read', 'node')
   async configuration(@Param('id', nodeId) id: string): Promise<DaemonConfiguration> {
     return this.nodes.configurationOf(await this.nodes.get(id));
   }
@@ -67,14 +73,14 @@ export class ApplicationNodesController {
   }
 
   @Patch(':id')
-  @ApplicationRoute('nodes', 'write')
+  @ApplicationRoute('nodes', 'write', 'node')
   async update(@Param('id', nodeId) id: string, @PterodactylBody(UpdateNodeBody) body: UpdateNodeBody, @PterodactylActor() actor: Actor): Promise<FractalItem> {
     return (await this.nodeViews.views([toNodeResponse(await this.nodeViews.update(id, body, actor))]))[0];
   }
 
   @Delete(':id')
   @HttpCode(204)
-  @ApplicationRoute('nodes', 'write')
+  @ApplicationRoute('nodes', 'write', 'node')
   async delete(@Param('id', nodeId) id: string, @PterodactylActor() actor: Actor): Promise<void> {
     await this.nodes.delete(id, actor);
   }

@@ -67,7 +67,7 @@ export class ApplicationServerDatabasesController {
   ) {}
 
   @Get()
-  @ApplicationRoute('server_databases', 'read')
+  @ApplicationRoute('server_databases', 'read', 'server')
   async list(@Param('server', idOf) server: string, @Query() query: Record<string, unknown>, @PterodactylCaller() key: ResolvedPterodactylKey): Promise<FractalList> {
     const records = await this.databases.records(await this.access(server, key));
     const includes = includesOf(query, INCLUDES);
@@ -75,7 +75,7 @@ export class ApplicationServerDatabasesController {
   }
 
   @Get(':database')
-  @ApplicationRoute('server_databases', 'read')
+  @ApplicationRoute('server_databases', 'read', 'server')
   async get(
     @Param('server', idOf) server: string,
     @Param('database', idOf) database: string,
@@ -88,7 +88,7 @@ export class ApplicationServerDatabasesController {
 
   @Post()
   @HttpCode(201)
-  @ApplicationRoute('server_databases', 'write')
+  @ApplicationRoute('server_databases', 'write', 'server')
   async create(
     @Param('server', idOf) server: string,
     @PterodactylBody(StoreServerDatabaseBody) body: StoreServerDatabaseBody,
@@ -104,7 +104,7 @@ export class ApplicationServerDatabasesController {
 
   @Post(':database/reset-password')
   @HttpCode(204)
-  @ApplicationRoute('server_databases', 'write')
+  @ApplicationRoute('server_databases', 'write', 'server')
   async resetPassword(
     @Param('server', idOf) server: string,
     @Param('database', idOf) database: string,
@@ -116,7 +116,7 @@ export class ApplicationServerDatabasesController {
 
   @Delete(':database')
   @HttpCode(204)
-  @ApplicationRoute('server_databases', 'write')
+  @ApplicationRoute('server_databases', 'write', 'server')
   async delete(
     @Param('server', idOf) server: string,
     @Param('database', idOf) database: string,

@@ -1,4 +1,5 @@
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { AdminNodes } from 'src/common/auth/current-auth.decorator';
 import { AppConfigService } from 'src/config/app-config.service';
 import { HttpRequest } from 'src/common/http/http';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
@@ -32,12 +33,17 @@ export class ApplicationServersController {
   ) {}
 
   @Get()
-  @ApplicationRoute('servers', 'read')
-  async list(@Query() query: QueryParams, @PterodactylCaller() key: ResolvedPterodactylKey, @PterodactylRequestOf() req: HttpRequest): Promise<FractalPage> {
+  @ApplicationRoute('servers', 'read', 'list')
+  async list(
+    @Query() query: QueryParams,
+    @PterodactylCaller() key: ResolvedPterodactylKey,
+    @PterodactylRequestOf() req: HttpRequest,
+    @AdminNodes() only: ReadonlySet<string> | null,
+  ): Promise<FractalPage> {
     const at = pageOf(query);
     const { uuidShort: identifier, external_id: externalId, ...filters } = filtersOf(query, ['uuid', 'uuidShort', 'name', 'description', 'image', 'external_id'] as const);
     const list = { filters: { ...filters, identifier, externalId }, sort: sortOf(query, ['id', 'uuid'] as const) };
-    const { data, meta } = await this.servers.list(at, undefined, {}, list);
+    const { data, meta } = await this.servers.list(at, undefined, only === null ? {} : { nodeIds: [...only] }, list);
     return page(await this.serverViews.views(data, includesOf(query, SERVER_INCLUDES), key), meta.pagination.total, at, req, this.config.http.appUrl);
   }
 
@@ -48,7 +54,7 @@ export class ApplicationServersController {
   }
 
   @Get(':id')
-  @ApplicationRoute('servers', 'read')
+  @ApplicationRoute('servers', 'read', 'server')
   async get(@Param('id', serverId) id: string, @Query() query: QueryParams, @PterodactylCaller() key: ResolvedPterodactylKey): Promise<FractalItem> {
     return (await this.serverViews.views([await this.servers.get(id)], includesOf(query, SERVER_INCLUDES), key))[0];
   }
@@ -66,7 +72,7 @@ export class ApplicationServersController {
   }
 
   @Patch(':id/details')
-  @ApplicationRoute('servers', 'write')
+  @ApplicationRoute('servers', 'write', 'server')
   async details(
     @Param('id', serverId) id: string,
     @PterodactylBody(DetailsBody) body: DetailsBody,
@@ -78,7 +84,7 @@ export class ApplicationServersController {
   }
 
   @Patch(':id/build')
-  @ApplicationRoute('servers', 'write')
+  @ApplicationRoute('servers', 'write', 'server')
   async build(
     @Param('id', serverId) id: string,
     @PterodactylBody(BuildBody) body: BuildBody,
@@ -90,7 +96,7 @@ export class ApplicationServersController {
   }
 
   @Patch(':id/startup')
-  @ApplicationRoute('servers', 'write')
+  @ApplicationRoute('servers', 'write', 'server')
   async startup(
     @Param('id', serverId) id: string,
     @PterodactylBody(StartupBody) body: StartupBody,
@@ -103,28 +109,28 @@ export class ApplicationServersController {
 
   @Post(':id/suspend')
   @HttpCode(204)
-  @ApplicationRoute('servers', 'write')
+  @ApplicationRoute('servers', 'write', 'server')
   async suspend(@Param('id', serverId) id: string, @PterodactylActor() actor: Actor): Promise<void> {
     await this.changes.setSuspended(id, true, actor);
   }
 
   @Post(':id/unsuspend')
   @HttpCode(204)
-  @ApplicationRoute('servers', 'write')
+  @ApplicationRoute('servers', 'write', 'server')
   async unsuspend(@Param('id', serverId) id: string, @PterodactylActor() actor: Actor): Promise<void> {
     await this.changes.setSuspended(id, false, actor);
   }
 
   @Post(':id/reinstall')
   @HttpCode(204)
-  @ApplicationRoute('servers', 'write')
+  @ApplicationRoute('servers', 'write', 'server')
   async reinstall(@Param('id', serverId) id: string, @PterodactylActor() actor: Actor): Promise<void> {
     await this.changes.reinstall(id, actor);
   }
 
   @Delete(':id')
   @HttpCode(204)
-  @ApplicationRoute('servers', 'write')
+  @ApplicationRoute('servers', 'write', 'server')
   async delete(@Param('id', serverId) id: string, @PterodactylActor() actor: Actor): Promise<void> {
     await this.servers.delete(id, false, actor);
   }
@@ -132,7 +138,7 @@ export class ApplicationServersController {
   /** `DELETE /servers/{id}/force`: deleted here even when its node cannot be reached. */
   @Delete(':id/force')
   @HttpCode(204)
-  @ApplicationRoute('servers', 'write')
+  @ApplicationRoute('servers', 'write', 'server')
   async forceDelete(@Param('id', serverId) id: string, @PterodactylActor() actor: Actor): Promise<void> {
     await this.servers.delete(id, true, actor);
   }

@@ -1,4 +1,7 @@
-import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, OnModuleInit, SetMetadata, UseGuards } from '@nestjs/common';
+import { applyDecorators, CanActivate, createParamDecorator, ExecutionContext, Injectable, OnModuleInit, SetMetadata, Type, UseGuards } from '@nestjs/common';
+import type { AuthenticatedRequest } from 'src/common/auth/auth-context';
+import { AdminNodeParamGuard } from 'src/modules/nodes/admin-node-scope';
+import { AdminServerNodeGuard } from 'src/modules/servers/admin-server-scope';
 import { Reflector } from '@nestjs/core';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { PterodactylOnly } from 'src/common/auth/authenticated.decorator';
@@ -16,7 +19,14 @@ import { type AdminArea, scopeOf } from 'src/common/auth/admin-scope';
 
 const ROUTE_METADATA = 'hatchery:pterodactyl-route';
 
-type RouteRule = { family: 'client' } | { family: 'application'; resource: ApplicationResource; access: 'read' | 'write' };
+/**
+ * How an application route keeps within the nodes of a key whose owner's grant is limited to some
+ * (docs/permissions.md#administrator-roles): its list is filtered (`list`, with `@AdminNodes()`), or
+ * the server or node its path names is checked (404 outside). A route with none refuses such a key.
+ */
+type NodeCheck = 'list' | 'server' | 'node';
+
+type RouteRule = { family: 'client' } | { family: 'application'; resource: ApplicationResource; access: 'read' | 'write'; nodes?: NodeCheck };
 
 
 type PterodactylRequest = HttpRequest & { pterodactylKey?: ResolvedPterodactylKey };
@@ -97,15 +107,16 @@ export class PterodactylKeyGuard implements CanActivate {
     }
     if (rule.family === 'application') {
       // The key never reaches beyond its owner: a demoted owner means a dead key; a role holder's key
-      // reaches only what the roles grant (node-limited grants not at all: the layer's lists are not limited by node).
+      // reaches only what the roles grant, within their nodes where they are limited to some.
       const grants = this.roles.grantsOfUser(key.user);
       if (grants.scopes.size === 0) {
         throw new AppException(PterodactylError.NOT_ADMIN);
       }
       const nodes = grants.scopes.get(scopeOf(APPLICATION_AREAS[rule.resource], rule.access));
-      if (nodes === undefined || nodes !== null || !keyAllows(key.permissions, rule.resource, rule.access)) {
+      if (nodes === undefined || (nodes !== null && rule.nodes === undefined) || !keyAllows(key.permissions, rule.resource, rule.access)) {
         throw new AppException(PterodactylError.UNAUTHORIZED);
       }
+      (req as AuthenticatedRequest).adminNodes = nodes;
     }
     await this.keys.markUsed(key);
     req.pterodactylKey = key;
@@ -132,9 +143,14 @@ export const applicationPaths = (path: string): string[] => [`api/application/${
 /** A controller of the layer: out of Hatchery's OpenAPI document (docs/pterodactyl-compat.md#openapi). */
 export const PterodactylController = (): ClassDecorator => applyDecorators(ApiExcludeController(), PterodactylOnly());
 
-/** An application API route: an application key with `access` on `resource`. */
-export const ApplicationRoute = (resource: ApplicationResource, access: 'read' | 'write'): MethodDecorator =>
-  applyDecorators(SetMetadata(ROUTE_METADATA, { family: 'application', resource, access } satisfies RouteRule), UseGuards(PterodactylKeyGuard));
+const NODE_GUARDS: Record<NodeCheck, Type<CanActivate>[]> = { list: [], server: [AdminServerNodeGuard], node: [AdminNodeParamGuard] };
+
+/** An application API route: an application key with `access` on `resource`; `nodes`: how it keeps within a role's nodes. */
+export const ApplicationRoute = (resource: ApplicationResource, access: 'read' | 'write', nodes?: NodeCheck): MethodDecorator =>
+  applyDecorators(
+    SetMetadata(ROUTE_METADATA, { family: 'application', resource, access, ...(nodes ? { nodes } : {}) } satisfies RouteRule),
+    UseGuards(PterodactylKeyGuard, ...(nodes ? NODE_GUARDS[nodes] : [])),
+  );
 
 /** A client API route: a client key. */
 export const ClientRoute = (): MethodDecorator => applyDecorators(SetMetadata(ROUTE_METADATA, { family: 'client' } satisfies RouteRule), UseGuards(PterodactylKeyGuard));

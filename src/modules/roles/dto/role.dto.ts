@@ -7,7 +7,7 @@ import type { AdminRoleEntity } from 'src/modules/roles/admin-role.entity';
 
 const ACCESS: readonly AdminAccess[] = ['read', 'write'];
 
-export class RolePermissionDto {
+class RolePermissionDto {
   @ApiProperty({ enum: ADMIN_AREAS })
   @IsIn(ADMIN_AREAS, { message: `area must be one of: ${ADMIN_AREAS.join(', ')}` })
   area!: AdminArea;

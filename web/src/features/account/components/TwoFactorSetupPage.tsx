@@ -1,15 +1,15 @@
-import { Alert, Button, Center, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Skeleton, Title } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '@/components/ErrorState';
-import { ThemeMenu } from '@/components/ThemeMenu';
 import { meQuery } from '@/features/account/api';
 import { TwoFactorCard } from '@/features/account/components/TwoFactorCard';
 import { PasskeysCard } from '@/features/passkeys/components/PasskeysCard';
 import { passkeysSupported } from '@/features/passkeys/webauthn';
 import { useSignOut } from '@/features/auth/api';
+import { AuthFrame } from '@/features/auth/components/AuthCard';
 import { notifyError } from '@/lib/notify';
 
 /**
@@ -38,32 +38,26 @@ export const TwoFactorSetupPage = ({ onDone }: { onDone: () => void }) => {
     );
   })();
   return (
-    <Center component="main" mih="100dvh" p="md">
-      <Stack w="100%" maw={640} gap="md">
-        <Group justify="space-between">
-          <Text fw={700} size="xl">
-            {t('app.name')}
-          </Text>
-          <Group gap="xs">
-            <ThemeMenu />
-            <Button
-              variant="subtle"
-              size="compact-sm"
-              loading={signOut.isPending}
-              onClick={() => signOut.mutate(undefined, { onSuccess: () => void navigate({ to: '/auth/login' }), onError: (error) => notifyError(error) })}
-            >
-              {t('user.signOut')}
-            </Button>
-          </Group>
-        </Group>
-        <Title order={1} size="h2">
-          {t('account.twoFactorRequired.title')}
-        </Title>
-        <Alert color="blue" icon={<IconShieldLock size={18} />}>
-          {t('account.twoFactorRequired.text')}
-        </Alert>
-        {body}
-      </Stack>
-    </Center>
+    <AuthFrame
+      width={640}
+      actions={
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          loading={signOut.isPending}
+          onClick={() => signOut.mutate(undefined, { onSuccess: () => void navigate({ to: '/auth/login' }), onError: (error) => notifyError(error) })}
+        >
+          {t('user.signOut')}
+        </Button>
+      }
+    >
+      <Title order={1} size="h2">
+        {t('account.twoFactorRequired.title')}
+      </Title>
+      <Alert color="blue" icon={<IconShieldLock size={18} />}>
+        {t('account.twoFactorRequired.text')}
+      </Alert>
+      {body}
+    </AuthFrame>
   );
 };
