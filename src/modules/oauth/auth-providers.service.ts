@@ -15,7 +15,7 @@ import { OIDC_DEFAULT_SCOPES, PRESETS } from 'src/modules/oauth/provider-presets
 /** What the audit log records of a provider: never its secret. */
 const AUDITED = ['name', 'type', 'issuer', 'clientId', 'scopes', 'enabled', 'showOnSignIn', 'allowRegistration', 'allowedDomains'] as const satisfies readonly (keyof AuthProviderEntity)[];
 
-export const secretContext = (id: string): string => `auth_provider:${id}:client_secret`;
+const secretContext = (id: string): string => `auth_provider:${id}:client_secret`;
 
 /** Administrators' sign-in providers (`/api/admin/auth-providers`). */
 @Injectable()

@@ -48,8 +48,7 @@ export class OAuthClient {
     await assertPublicUrl(url, this.policy);
     const { body, headers, method, redirect, signal } = options;
     // undici's own fetch, so that its dispatcher (with the checked lookup) applies.
-    const res = await undiciFetch(url, { body: body as never, headers, method, redirect, signal, dispatcher: this.dispatcher });
-    return res as unknown as Response;
+    return undiciFetch(url, { body: body as never, headers, method, redirect, signal, dispatcher: this.dispatcher });
   };
 
   /** Discovers an issuer (create and update check with it): the configuration, or DISCOVERY_FAILED. */

@@ -19,7 +19,7 @@ import type { UserEntity } from 'src/modules/users/user.entity';
 import { UsersService } from 'src/modules/users/users.service';
 
 /** What survives the trip to the provider, sealed in the flow cookie of the browser that started it. */
-export interface OAuthFlow extends FlowChecks {
+interface OAuthFlow extends FlowChecks {
   providerId: string;
   /** Linking: the account (whose session must still be there at the callback). */
   linkUserId: string | null;
@@ -31,7 +31,7 @@ export const FLOW_LIFETIME_MS = 10 * 60_000;
 const FLOW_CONTEXT = 'oauth-flow';
 
 /** How a callback ended: a session, a two-factor step still to pass, or a linked identity. */
-export type CallbackOutcome = { kind: 'signed-in'; signedIn: SignedIn; returnTo: string | null } | { kind: 'two-factor'; challenge: string } | { kind: 'linked' };
+type CallbackOutcome = { kind: 'signed-in'; signedIn: SignedIn; returnTo: string | null } | { kind: 'two-factor'; challenge: string } | { kind: 'linked' };
 
 const domainOf = (email: string): string => email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 

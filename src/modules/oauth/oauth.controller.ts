@@ -16,7 +16,7 @@ import { IdentityDto, OAuthStartQueryDto, PublicAuthProviderDto } from 'src/modu
 import { OAuthError } from 'src/modules/oauth/oauth.errors';
 import { FLOW_LIFETIME_MS, OAuthSignInService } from 'src/modules/oauth/oauth-sign-in.service';
 
-export const FLOW_COOKIE = 'hatchery_oauth';
+const FLOW_COOKIE = 'hatchery_oauth';
 const FLOW_PATH = '/api/auth/oauth';
 const SIGN_IN_PAGE = '/auth/login';
 const ACCOUNT_PAGE = '/account';
@@ -90,7 +90,7 @@ export class OAuthController {
     const flow = this.flows.openFlow(req.cookies[FLOW_COOKIE]);
     // One use: the cookie goes whatever the outcome.
     res.clearCookie(FLOW_COOKIE, { path: FLOW_PATH });
-    const linking = flow?.linkUserId != null;
+    const linking = flow !== null && flow.linkUserId !== null;
     try {
       const session = linking ? await this.auth.authenticateOnce(req, res).catch(() => null) : null;
       const search = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';

@@ -1,7 +1,7 @@
 import type { AuthProviderType } from 'src/modules/oauth/auth-provider.entity';
 
 /** What a preset fixes: OAuth 2.0 presets name their endpoints; OpenID Connect ones are discovered. */
-export interface ProviderPreset {
+interface ProviderPreset {
   issuer: string;
   scopes: string[];
   /** OAuth 2.0 only (no discovery, no ID token). */

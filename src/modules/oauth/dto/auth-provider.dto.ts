@@ -5,7 +5,7 @@ import { Optional } from 'src/common/validation/decorators';
 import { AUTH_PROVIDER_TYPES, AuthProviderEntity, type AuthProviderType, UserIdentityEntity } from 'src/modules/oauth/auth-provider.entity';
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
-const lowerEach = Transform(({ value }: { value: unknown }) => (Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v)) : value));
+const lowerEach = Transform(({ value }: { value: unknown }): unknown => (Array.isArray(value) ? (value as unknown[]).map((v) => (typeof v === 'string' ? v.trim().toLowerCase() : v)) : value));
 
 export class CreateAuthProviderDto {
   /** Shown on the buttons: "Continue with <name>". */
