@@ -8,6 +8,7 @@ import { FormError } from '@/components/FormError';
 import { CurrentPasswordInput, NewPasswordFields, newPasswordReady } from '@/components/PasswordFields';
 import { meQuery, useChangeEmail, useChangePassword, type Account } from '@/features/account/api';
 import { shownError, useFreshSession } from '@/features/account/components/ReauthDialog';
+import { LinkedAccountsCard } from '@/features/account/components/LinkedAccountsCard';
 import { TwoFactorCard } from '@/features/account/components/TwoFactorCard';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { formatDateTime } from '@/lib/format';
@@ -160,7 +161,7 @@ const ProfileSkeleton = () => {
 };
 
 /** `/account`: who the user is, e-mail and password changes, and two-factor sign-in. */
-export const ProfilePage = ({ onAccountChanged }: { onAccountChanged: () => void }) => {
+export const ProfilePage = ({ onAccountChanged, linked, linkError }: { onAccountChanged: () => void; linked?: string; linkError?: string }) => {
   const { t } = useTranslation();
   const me = useQuery(meQuery);
   if (me.isError) {
@@ -175,6 +176,7 @@ export const ProfilePage = ({ onAccountChanged }: { onAccountChanged: () => void
       <TwoFactorCard account={me.data} onChanged={onAccountChanged} />
       <EmailCard account={me.data} onChanged={onAccountChanged} />
       <PasswordCard account={me.data} />
+      <LinkedAccountsCard linked={linked} error={linkError} />
     </Stack>
   );
 };
