@@ -29,12 +29,12 @@ test.describe('single sign-on', () => {
       await page.getByRole('button', { name: 'Add provider' }).first().click();
       const dialog = await openDialog(page, 'Add a sign-in provider');
       // Picking a preset fills its name and scopes; back to OpenID Connect for our issuer.
-      await dialog.getByRole('textbox', { name: 'Type' }).click();
+      await dialog.getByRole('combobox', { name: 'Type' }).click();
       await page.getByRole('option', { name: 'GitHub' }).click();
       await expect(dialog.getByLabel('Name')).toHaveValue('GitHub');
       await expect(dialog.getByLabel('Scopes')).toHaveValue('read:user user:email');
       await expect(dialog.getByLabel('Issuer URL')).toHaveCount(0);
-      await dialog.getByRole('textbox', { name: 'Type' }).click();
+      await dialog.getByRole('combobox', { name: 'Type' }).click();
       await page.getByRole('option', { name: 'OpenID Connect' }).click();
       await dialog.getByLabel('Name').fill(name);
       await dialog.getByLabel('Issuer URL').fill(issuer.issuer);

@@ -13,7 +13,7 @@ export type SshKey = components['schemas']['SshKeyResponseDto'];
 export type AccountSession = components['schemas']['SessionResponseDto'];
 export type TwoFactorSetup = components['schemas']['TwoFactorSetupResponseDto'];
 export type Identity = components['schemas']['IdentityDto'];
-export type LinkableProvider = components['schemas']['PublicAuthProviderDto'];
+type LinkableProvider = components['schemas']['PublicAuthProviderDto'];
 
 /** Every admin scope a key can carry (CreateApiKeyDto), in the order the form lists them. */
 export const ADMIN_SCOPES: readonly AdminScope[] = ['servers.read', 'servers.write', 'users.read', 'users.write', 'nodes.read', 'nodes.write', 'eggs.read', 'eggs.write', 'webhooks.read', 'webhooks.write'];

@@ -15,7 +15,7 @@ export interface ProviderForm {
 }
 
 /** Each type's name and scopes, filled in when the type is picked (the panel fixes the presets' issuers). */
-export const PRESET_DEFAULTS: Record<AuthProviderType, { name: string; scopes: string }> = {
+const PRESET_DEFAULTS: Record<AuthProviderType, { name: string; scopes: string }> = {
   oidc: { name: '', scopes: 'openid email profile' },
   google: { name: 'Google', scopes: 'openid email profile' },
   github: { name: 'GitHub', scopes: 'read:user user:email' },

@@ -2,7 +2,7 @@ import { Button, Group, Modal, Select, Stack, Switch, TextInput } from '@mantine
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
-import { AUTH_PROVIDER_TYPES, type AuthProvider, type AuthProviderType, useSaveAuthProvider } from '@/features/auth-providers/api';
+import { AUTH_PROVIDER_TYPES, type AuthProvider, useSaveAuthProvider } from '@/features/auth-providers/api';
 import { createProviderBody, emptyProviderForm, type ProviderForm, providerFormOf, updateProviderBody, withType } from '@/features/auth-providers/provider-form';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { notify } from '@/lib/notify';
@@ -46,7 +46,7 @@ export const AuthProviderDialog = ({ provider, onClose }: { provider?: AuthProvi
             description={t('authProviders.typeHelp')}
             data={AUTH_PROVIDER_TYPES.map((type) => ({ value: type, label: t(`authProviders.types.${type}`) }))}
             value={form.type}
-            onChange={(value) => value && setForm(withType(form, value as AuthProviderType))}
+            onChange={(value) => value && setForm(withType(form, value))}
             disabled={provider !== undefined}
             allowDeselect={false}
           />
