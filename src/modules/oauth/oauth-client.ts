@@ -69,7 +69,9 @@ export class OAuthClient {
         execute: url.protocol === 'http:' ? [oidc.allowInsecureRequests] : [],
       });
     } catch (e) {
-      const reason = e instanceof AppException ? e.message : e instanceof Error ? e.message : 'unknown error';
+      // openid-client wraps what its fetch threw (the outbound rules' refusal) as the cause.
+      const cause = e instanceof Error && e.cause instanceof AppException ? e.cause : e;
+      const reason = cause instanceof Error ? cause.message : 'unknown error';
       throw new AppException(OAuthError.DISCOVERY_FAILED, { message: `The issuer could not be discovered: ${reason}` });
     }
   }
