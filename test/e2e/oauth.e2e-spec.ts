@@ -163,6 +163,13 @@ describe.each(dbKinds(['postgres', 'pglite']))('single sign-on (%s)', (db) => {
       expect((await t.http().delete(`/api/account/identities/${identity.id}`).set('Cookie', cookie).set('Origin', TEST_ORIGIN)).body).toEqual(errorBody(409, 'IDENTITY_LAST_SIGN_IN_METHOD'));
     });
 
+    it('should land only on a path of the panel after signing in', async () => {
+      for (const returnTo of ['//evil.example', '/\\evil.example', '/\t/evil.example', 'https://evil.example']) {
+        const res = await t.http().get(`/api/auth/oauth/${ids.open}`).query({ returnTo }).expect(400);
+        expect(res.body.code).toBe('VALIDATION_FAILED');
+      }
+    });
+
     it('should refuse an unknown identity where the provider may not create accounts', async () => {
       const res = await signInAs(ids.closed, account({ email: `bob${unique()}@example.test` }));
       expect(res.headers.location).toBe('/auth/login?error=OAUTH_REGISTRATION_NOT_ALLOWED');

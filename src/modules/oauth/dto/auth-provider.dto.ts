@@ -150,6 +150,8 @@ export class OAuthStartQueryDto {
   @Optional()
   @IsString()
   @MaxLength(512)
-  @Matches(/^\/(?![/\\])/, { message: 'returnTo must be a path of the panel' })
+  // No second slash or backslash after the first, no space or control character (browsers drop tabs
+  // and newlines, which would make `/<tab>/host` a link to another site).
+  @Matches(/^\/(?![/\\])[\x21-\x5b\x5d-\x7e]*$/, { message: 'returnTo must be a path of the panel' })
   returnTo?: string;
 }
