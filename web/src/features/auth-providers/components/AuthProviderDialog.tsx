@@ -29,7 +29,9 @@ export const AuthProviderDialog = ({ provider, onClose }: { provider?: AuthProvi
       },
     );
   };
-  const onFields = issuerError !== undefined || Object.keys(fields).length > 0;
+  // The error goes above the buttons unless each of its fields is on the form as it is now.
+  const visible = new Set(['name', 'clientId', 'clientSecret', 'scopes', 'allowedDomains', ...(form.type === 'oidc' ? ['issuer'] : [])]);
+  const onFields = form.type === 'oidc' && issuerError !== undefined ? true : Object.keys(fields).length > 0 && Object.keys(fields).every((f) => visible.has(f));
   return (
     <Modal
       opened
