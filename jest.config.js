@@ -18,7 +18,7 @@ const common = {
   // The first pattern that matches a file is the one used: ts-jest with the Swagger plugin for the DTOs and
   // controllers it reads, every other file compiled on its own (test/setup/transpile-transformer.js).
   transform: { '\\.(dto|controller)\\.ts$': tsJest, '^.+\\.ts$': '<rootDir>/test/setup/transpile-transformer.js' },
-  moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1', '^test/(.*)$': '<rootDir>/test/$1' },
+  moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1', '^test/(.*)$': '<rootDir>/test/$1', ...require('./test/setup/esm-packages') },
 };
 
 module.exports = {

@@ -41,6 +41,7 @@ import { MetricsModule } from 'src/modules/metrics/metrics.module';
 import { MetricsCoreModule } from 'src/common/metrics/metrics-core.module';
 import { PanelEventsModule } from 'src/common/events/panel-events';
 import { WebhooksModule } from 'src/modules/webhooks/webhooks.module';
+import { OAuthModule } from 'src/modules/oauth/oauth.module';
 
 @Module({
   imports: [
@@ -85,6 +86,7 @@ import { WebhooksModule } from 'src/modules/webhooks/webhooks.module';
     MetricsModule,
     WebhooksModule,
     RolesModule,
+    OAuthModule,
   ],
   // Here rather than in UsersModule so that the CLI, which imports UsersModule, never runs it.
   providers: [FirstAdminBootstrap],

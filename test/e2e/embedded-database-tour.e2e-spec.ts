@@ -11,7 +11,7 @@ import { BackgroundTasks } from 'src/common/background/background-tasks';
 import { OutboundPolicy } from 'src/common/http/outbound-url';
 import { ScheduleRunner } from 'src/modules/schedules/schedule-runner.service';
 import { DEFAULT_PASSWORD } from 'test/factories/user.factory';
-import { sessionCookie } from 'test/utils/auth';
+import { sessionCookie, signIn } from 'test/utils/auth';
 import { Ctx, prepareClientRoutes, ROWS, serverRoutes } from 'test/utils/client-route-rows';
 import { TEST_ORIGIN } from 'test/utils/create-test-app';
 import { EGG_FIXTURES_DIR, eggFixtureFiles } from 'test/utils/fixtures';
@@ -23,6 +23,7 @@ import { addSimNode, SimPanel, startSimPanel, waitFor } from 'test/utils/sim-pan
 import { UsageSamplerJob } from 'src/modules/usage/usage-sampler.job';
 import { WebhookDeliveryJob } from 'src/modules/webhooks/webhook-delivery.job';
 import { WebhookReceiver } from 'test/utils/webhook-receiver';
+import { OidcIssuer } from 'test/utils/oidc-issuer';
 import { startTestS3 } from 'test/utils/s3-server';
 import { SmtpSink } from 'test/utils/smtp-sink';
 import { SoftAuthenticator } from 'test/utils/soft-authenticator';
@@ -146,6 +147,38 @@ const TOUR_METRICS_TOKEN = 'tour-metrics-token-0123456789';
     expect(token).toBeDefined();
     await p().t.http().post('/api/auth/reset-password').send({ token, newPassword: 'a brand new password' }).expect(204);
     await p().t.http().post('/api/auth/sign-in/email').send({ email: 'tourist@example.test', password: 'a brand new password' }).expect(200);
+  });
+
+  it('should sign in with a provider, link it to an account and unlink it', async () => {
+    const issuer = await OidcIssuer.start();
+    try {
+      const admin = p().admin;
+      const body = { name: 'Tour IdP', type: 'oidc', issuer: issuer.issuer, clientId: issuer.clientId, clientSecret: issuer.clientSecret, allowRegistration: true };
+      const provider = data(await admin('post', '/api/admin/auth-providers').send(body).expect(201));
+      issuer.setRedirectUris([provider.redirectUri]);
+      await admin('get', '/api/admin/auth-providers').expect(200);
+      await admin('get', `/api/admin/auth-providers/${provider.id}`).expect(200);
+      await admin('patch', `/api/admin/auth-providers/${provider.id}`).send({ showOnSignIn: true }).expect(200);
+      expect(data(await p().t.http().get('/api/auth/providers').expect(200))).toEqual([{ id: provider.id, name: 'Tour IdP', type: 'oidc' }]);
+      const flow = async (cookie: string, query: string, sub: string): Promise<Response> => {
+        const start = await p().t.http().get(`/api/auth/oauth/${provider.id}${query}`).set('Cookie', cookie).expect(302);
+        const state = (start.headers['set-cookie'] as unknown as string[]).find((c) => c.startsWith('hatchery_oauth='))!.split(';')[0];
+        const back = new URL(await issuer.authorize(start.headers.location, sub));
+        return p().t.http().get(back.pathname + back.search).set('Cookie', [state, cookie].filter(Boolean).join('; ')).expect(302);
+      };
+      issuer.accounts.set('tour-new', { email: 'tour-sso@example.test', email_verified: true });
+      expect((await flow('', '', 'tour-new')).headers.location).toBe('/');
+      const { user, as } = await p().newUser();
+      const cookie = await signIn(p().t, user.email);
+      issuer.accounts.set('tour-link', { email: 'tour-link@example.test', email_verified: true });
+      expect((await flow(cookie, '?link=true', 'tour-link')).headers.location).toBe(`/account?linked=${provider.id}`);
+      expect(data(await as('get', '/api/account/identities/providers').expect(200))).toHaveLength(1);
+      const [identity] = data(await as('get', '/api/account/identities').expect(200)) as { id: string }[];
+      await as('delete', `/api/account/identities/${identity.id}`).expect(204);
+      await admin('delete', `/api/admin/auth-providers/${provider.id}`).expect(204);
+    } finally {
+      await issuer.close();
+    }
   });
 
   it('should keep an account: details, e-mail, password, sessions, API keys, SSH keys, two-factor and passkeys', async () => {
@@ -688,7 +721,9 @@ const TOUR_METRICS_TOKEN = 'tour-metrics-token-0123456789';
   });
 
   it('should have answered 2xx on every route of the app at least once (101 for the WebSocket upgrade)', () => {
-    const success = (key: string, status: number) => (status >= 200 && status < 300) || (key === 'GET /api/ws' && status === 101);
+    // A sign-in provider's start and callback are browser navigations: their success is a redirect.
+    const redirects = new Set(['GET /api/auth/oauth/:id', 'GET /api/auth/oauth/:id/callback']);
+    const success = (key: string, status: number) => (status >= 200 && status < 300) || (key === 'GET /api/ws' && status === 101) || (redirects.has(key) && status === 302);
     const routes = listRoutes(AppModule);
     const never = routes
       .map((r) => r.key)

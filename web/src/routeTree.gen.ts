@@ -23,6 +23,7 @@ import { Route as AppAccountSshKeysRouteImport } from './routes/_app/account/ssh
 import { Route as AppAdminIndexRouteImport } from './routes/_app/admin/index'
 import { Route as AppAdminApplicationKeysRouteImport } from './routes/_app/admin/application-keys'
 import { Route as AppAdminAuditRouteImport } from './routes/_app/admin/audit'
+import { Route as AppAdminAuthProvidersRouteImport } from './routes/_app/admin/auth-providers'
 import { Route as AppAdminBackupHostsRouteImport } from './routes/_app/admin/backup-hosts'
 import { Route as AppAdminDatabaseHostsRouteImport } from './routes/_app/admin/database-hosts'
 import { Route as AppAdminLocationsRouteImport } from './routes/_app/admin/locations'
@@ -130,6 +131,11 @@ const AppAdminApplicationKeysRoute = AppAdminApplicationKeysRouteImport.update({
 const AppAdminAuditRoute = AppAdminAuditRouteImport.update({
   id: '/audit',
   path: '/audit',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminAuthProvidersRoute = AppAdminAuthProvidersRouteImport.update({
+  id: '/auth-providers',
+  path: '/auth-providers',
   getParentRoute: () => AppAdminRoute,
 } as any)
 const AppAdminBackupHostsRoute = AppAdminBackupHostsRouteImport.update({
@@ -345,6 +351,7 @@ export interface FileRoutesByFullPath {
   '/account/ssh-keys': typeof AppAccountSshKeysRoute
   '/admin/application-keys': typeof AppAdminApplicationKeysRoute
   '/admin/audit': typeof AppAdminAuditRoute
+  '/admin/auth-providers': typeof AppAdminAuthProvidersRoute
   '/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/admin/locations': typeof AppAdminLocationsRoute
@@ -397,6 +404,7 @@ export interface FileRoutesByTo {
   '/account/ssh-keys': typeof AppAccountSshKeysRoute
   '/admin/application-keys': typeof AppAdminApplicationKeysRoute
   '/admin/audit': typeof AppAdminAuditRoute
+  '/admin/auth-providers': typeof AppAdminAuthProvidersRoute
   '/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/admin/locations': typeof AppAdminLocationsRoute
@@ -451,6 +459,7 @@ export interface FileRoutesById {
   '/_app/account/ssh-keys': typeof AppAccountSshKeysRoute
   '/_app/admin/application-keys': typeof AppAdminApplicationKeysRoute
   '/_app/admin/audit': typeof AppAdminAuditRoute
+  '/_app/admin/auth-providers': typeof AppAdminAuthProvidersRoute
   '/_app/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/_app/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/_app/admin/locations': typeof AppAdminLocationsRoute
@@ -507,6 +516,7 @@ export interface FileRouteTypes {
     | '/account/ssh-keys'
     | '/admin/application-keys'
     | '/admin/audit'
+    | '/admin/auth-providers'
     | '/admin/backup-hosts'
     | '/admin/database-hosts'
     | '/admin/locations'
@@ -559,6 +569,7 @@ export interface FileRouteTypes {
     | '/account/ssh-keys'
     | '/admin/application-keys'
     | '/admin/audit'
+    | '/admin/auth-providers'
     | '/admin/backup-hosts'
     | '/admin/database-hosts'
     | '/admin/locations'
@@ -612,6 +623,7 @@ export interface FileRouteTypes {
     | '/_app/account/ssh-keys'
     | '/_app/admin/application-keys'
     | '/_app/admin/audit'
+    | '/_app/admin/auth-providers'
     | '/_app/admin/backup-hosts'
     | '/_app/admin/database-hosts'
     | '/_app/admin/locations'
@@ -760,6 +772,13 @@ declare module '@tanstack/react-router' {
       path: '/audit'
       fullPath: '/admin/audit'
       preLoaderRoute: typeof AppAdminAuditRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/auth-providers': {
+      id: '/_app/admin/auth-providers'
+      path: '/auth-providers'
+      fullPath: '/admin/auth-providers'
+      preLoaderRoute: typeof AppAdminAuthProvidersRouteImport
       parentRoute: typeof AppAdminRoute
     }
     '/_app/admin/backup-hosts': {
@@ -1076,6 +1095,7 @@ const AppAdminEggsEggIdRouteWithChildren =
 interface AppAdminRouteChildren {
   AppAdminApplicationKeysRoute: typeof AppAdminApplicationKeysRoute
   AppAdminAuditRoute: typeof AppAdminAuditRoute
+  AppAdminAuthProvidersRoute: typeof AppAdminAuthProvidersRoute
   AppAdminBackupHostsRoute: typeof AppAdminBackupHostsRoute
   AppAdminDatabaseHostsRoute: typeof AppAdminDatabaseHostsRoute
   AppAdminLocationsRoute: typeof AppAdminLocationsRoute
@@ -1101,6 +1121,7 @@ interface AppAdminRouteChildren {
 const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminApplicationKeysRoute: AppAdminApplicationKeysRoute,
   AppAdminAuditRoute: AppAdminAuditRoute,
+  AppAdminAuthProvidersRoute: AppAdminAuthProvidersRoute,
   AppAdminBackupHostsRoute: AppAdminBackupHostsRoute,
   AppAdminDatabaseHostsRoute: AppAdminDatabaseHostsRoute,
   AppAdminLocationsRoute: AppAdminLocationsRoute,

@@ -122,7 +122,7 @@ export const assertPublicUrl = async (raw: string, policy: OutboundPolicy): Prom
 };
 
 /** The socket's own lookup: re-resolves and re-checks at connect time, and connects only to what it checked. */
-const checkedLookup =
+export const checkedLookup =
   (policy: OutboundPolicy): LookupFunction =>
   (hostname, options, callback) => {
     resolveAllowed(hostname, policy).then(

@@ -29,6 +29,7 @@ const TARGET_NAMES: Record<string, { table: string; name: string; id: 'bigint' |
   backup_host: { table: 'backup_host', name: 'name', id: 'bigint' },
   webhook: { table: 'webhook', name: 'name', id: 'bigint' },
   admin_role: { table: 'admin_role', name: 'name', id: 'bigint' },
+  auth_provider: { table: 'auth_provider', name: 'name', id: 'bigint' },
   nest: { table: 'nest', name: 'name', id: 'uuid' },
   egg: { table: 'egg', name: 'name', id: 'uuid' },
   egg_variable: { table: 'egg_variable', name: 'name', id: 'uuid', parent: 'egg_id' },

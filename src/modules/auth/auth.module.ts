@@ -24,6 +24,6 @@ import { UsersModule } from 'src/modules/users/users.module';
     { provide: APP_GUARD, useExisting: RateLimitGuard },
     { provide: APP_GUARD, useClass: AuthGuard },
   ],
-  exports: [AuthService, RateLimitGuard],
+  exports: [AuthService, SignInService, RateLimitGuard],
 })
 export class AuthModule {}

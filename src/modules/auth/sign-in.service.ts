@@ -65,7 +65,8 @@ export class SignInService {
     return this.openSession(user, meta);
   }
 
-  private async openSession(user: UserEntity, meta: ClientMeta): Promise<SignedIn> {
+  /** A session for a user whose credentials (and second factor) passed: password, challenge or a sign-in provider. */
+  async openSession(user: UserEntity, meta: ClientMeta): Promise<SignedIn> {
     const opened = await this.sessions.create(user, meta);
     await this.users.recordSignIn(user.id, opened.session.createdAt);
     return { user, ...opened };

@@ -112,8 +112,8 @@ export class UsersService {
   }
 
   /** A self-service sign-up (the caller hashed the password). */
-  register(fields: Pick<UserEntity, 'name' | 'username' | 'email' | 'passwordHash'>): Promise<UserEntity> {
-    return this.users.insert({ ...fields, admin: false });
+  register(fields: Pick<UserEntity, 'name' | 'username' | 'email' | 'passwordHash'>, manager?: EntityManager): Promise<UserEntity> {
+    return this.users.insert({ ...fields, admin: false }, manager);
   }
 
   /**

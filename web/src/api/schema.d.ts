@@ -82,6 +82,56 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/identities": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["IdentitiesController_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/identities/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** 409 IDENTITY_LAST_SIGN_IN_METHOD for the only identity of an account without a password. */
+        delete: operations["IdentitiesController_unlink"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/account/identities/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every enabled provider, the hidden ones too: what the account page offers to link. */
+        get: operations["IdentitiesController_linkable"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/passkeys": {
         parameters: {
             query?: never;
@@ -259,6 +309,40 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/admin/auth-providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AuthProvidersController_list"];
+        put?: never;
+        /** An `oidc` provider's issuer is discovered first: a 400 AUTH_PROVIDER_DISCOVERY_FAILED when that fails. */
+        post: operations["AuthProvidersController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/auth-providers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["AuthProvidersController_get"];
+        put?: never;
+        post?: never;
+        /** Its linked identities go with it. */
+        delete: operations["AuthProvidersController_delete"];
+        options?: never;
+        head?: never;
+        patch: operations["AuthProvidersController_update"];
         trace?: never;
     };
     "/api/admin/backup-hosts": {
@@ -1382,6 +1466,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/oauth/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** To the provider (302). With `link=true` and the caller's session: links the provider to that account. */
+        get: operations["OAuthController_start"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/oauth/{id}/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provider's answer: a session (or the two-factor step, in the URL fragment `#challenge=`), or a linked identity. */
+        get: operations["OAuthController_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/passkey": {
         parameters: {
             query?: never;
@@ -1413,6 +1531,23 @@ export interface paths {
          *     No CAPTCHA here or below, as on the two-factor step: a passkey cannot be guessed, so there is nothing for a bot to try.
          */
         post: operations["AuthController_passkeyOptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Enabled providers with a button on the sign-in page. */
+        get: operations["OAuthController_list"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2926,6 +3061,25 @@ export interface components {
             publicKeyAlgorithm?: number;
             transports?: string[];
         };
+        AuthProviderDto: {
+            allowedDomains: string[];
+            allowRegistration: boolean;
+            clientId: string;
+            /** @description Always true: a provider has a secret, which is never shown. */
+            clientSecretSet: boolean;
+            createdAt: string;
+            enabled: boolean;
+            id: string;
+            issuer: string;
+            name: string;
+            /** @description What to register at the provider: `<APP_URL>/api/auth/oauth/<id>/callback`. */
+            redirectUri: string;
+            scopes: string[];
+            showOnSignIn: boolean;
+            /** @enum {string} */
+            type: "oidc" | "discord" | "github" | "google";
+            updatedAt: string;
+        };
         BackupDownloadDto: {
             /** @description A one-time, 15-minute URL on the node. */
             url: string;
@@ -3089,6 +3243,30 @@ export interface components {
             description: string;
             /** @description Default: none (a key that can read nothing, as Pterodactyl's form starts). */
             permissions?: components["schemas"]["ApplicationKeyPermissionsDto"];
+        };
+        CreateAuthProviderDto: {
+            /** @description E-mail domains (lower case) that may create accounts and link; empty: any. */
+            allowedDomains?: string[];
+            /** @description Default false: whether a sign-in with an unknown identity creates an account. */
+            allowRegistration?: boolean;
+            clientId: string;
+            /** @description Sealed at rest and never answered. */
+            clientSecret: string;
+            /** @description Default true. */
+            enabled?: boolean;
+            /** @description `oidc` only (required there): the issuer URL, https; discovery must succeed. Presets ignore it. */
+            issuer?: string;
+            /** @description Shown on the buttons: "Continue with <name>". */
+            name: string;
+            /** @description Default: the type's (`openid email profile` for OpenID Connect). */
+            scopes?: string[];
+            /** @description Default true: a button on the sign-in page. Off, the provider still links from account pages. */
+            showOnSignIn?: boolean;
+            /**
+             * @description `oidc`: any OpenID Connect issuer (discovered). The others are presets that fix their issuer and endpoints.
+             * @enum {string}
+             */
+            type: "oidc" | "discord" | "github" | "google";
         };
         CreateBackupDto: {
             /** @description gitignore-style patterns, one a line, left out of the archive; without them Wings uses the server's `.pteroignore`. */
@@ -3673,6 +3851,14 @@ export interface components {
             /** @enum {string} */
             status: "ok";
         };
+        IdentityDto: {
+            createdAt: string;
+            /** @description The e-mail address the provider gave at the last sign-in. */
+            email: string | null;
+            id: string;
+            lastUsedAt: string | null;
+            provider: components["schemas"]["PublicAuthProviderDto"];
+        };
         ImportEggUrlDto: {
             /** Format: uuid */
             nestId: string;
@@ -3907,6 +4093,12 @@ export interface components {
             permissions?: {
                 [key: string]: number;
             };
+        };
+        PublicAuthProviderDto: {
+            id: string;
+            name: string;
+            /** @enum {string} */
+            type: "oidc" | "discord" | "github" | "google";
         };
         PublicCaptchaDto: {
             /** @enum {string} */
@@ -4314,6 +4506,25 @@ export interface components {
         UpdateAllocationNotesDto: {
             /** @example Voice chat */
             notes: string | null;
+        };
+        UpdateAuthProviderDto: {
+            /** @description E-mail domains (lower case) that may create accounts and link; empty: any. */
+            allowedDomains?: string[];
+            /** @description Default false: whether a sign-in with an unknown identity creates an account. */
+            allowRegistration?: boolean;
+            clientId?: string;
+            /** @description Sealed at rest and never answered. */
+            clientSecret?: string;
+            /** @description Default true. */
+            enabled?: boolean;
+            /** @description `oidc` only (required there): the issuer URL, https; discovery must succeed. Presets ignore it. */
+            issuer?: string;
+            /** @description Shown on the buttons: "Continue with <name>". */
+            name?: string;
+            /** @description Default: the type's (`openid email profile` for OpenID Connect). */
+            scopes?: string[];
+            /** @description Default true: a button on the sign-in page. Off, the provider still links from account pages. */
+            showOnSignIn?: boolean;
         };
         UpdateBackupHostDto: {
             accessKeyId?: string;
@@ -4919,6 +5130,121 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["AccountResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    IdentitiesController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["IdentityDto"][];
+                    };
+                };
+            };
+        };
+    };
+    IdentitiesController_unlink: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    IdentitiesController_linkable: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicAuthProviderDto"][];
                     };
                 };
             };
@@ -5562,6 +5888,211 @@ export interface operations {
                     "application/json": {
                         data: components["schemas"]["AuditLogResponseDto"][];
                         meta: components["schemas"]["PageMetaDto"] | components["schemas"]["CursorPageMetaDto"];
+                    };
+                };
+            };
+        };
+    };
+    AuthProvidersController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuthProviderDto"][];
+                    };
+                };
+            };
+        };
+    };
+    AuthProvidersController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAuthProviderDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuthProviderDto"];
+                    };
+                };
+            };
+        };
+    };
+    AuthProvidersController_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuthProviderDto"];
+                    };
+                };
+            };
+        };
+    };
+    AuthProvidersController_delete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    AuthProvidersController_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAuthProviderDto"];
+            };
+        };
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["AuthProviderDto"];
                     };
                 };
             };
@@ -10255,6 +10786,87 @@ export interface operations {
             };
         };
     };
+    OAuthController_start: {
+        parameters: {
+            query?: {
+                /** @description From the account page, with its session: link this provider to the signed-in account. */
+                link?: "true" | "false";
+                /** @description Where to land after signing in: a path of the panel. */
+                returnTo?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description To the provider; on a refusal, to the sign-in (or account) page with ?error=<code> */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    OAuthController_callback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description To the panel signed in, to the sign-in page’s two-factor step, or with ?error=<code> */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     AuthController_passkey: {
         parameters: {
             query?: never;
@@ -10332,6 +10944,45 @@ export interface operations {
                 content: {
                     "application/json": {
                         data: components["schemas"]["PasskeyOptionsResponseDto"];
+                    };
+                };
+            };
+        };
+    };
+    OAuthController_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["PublicAuthProviderDto"][];
                     };
                 };
             };

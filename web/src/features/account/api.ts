@@ -12,6 +12,8 @@ export type CreatedPterodactylKey = components['schemas']['CreatedPterodactylKey
 export type SshKey = components['schemas']['SshKeyResponseDto'];
 export type AccountSession = components['schemas']['SessionResponseDto'];
 export type TwoFactorSetup = components['schemas']['TwoFactorSetupResponseDto'];
+export type Identity = components['schemas']['IdentityDto'];
+type LinkableProvider = components['schemas']['PublicAuthProviderDto'];
 
 /** Every admin scope a key can carry (CreateApiKeyDto), in the order the form lists them. */
 export const ADMIN_SCOPES: readonly AdminScope[] = ['servers.read', 'servers.write', 'users.read', 'users.write', 'nodes.read', 'nodes.write', 'eggs.read', 'eggs.write', 'webhooks.read', 'webhooks.write'];
@@ -23,6 +25,8 @@ const accountKeys = {
   pterodactylKeys: ['account', 'pterodactyl-keys'] as const,
   sshKeys: ['account', 'ssh-keys'] as const,
   sessions: ['account', 'sessions'] as const,
+  identities: ['account', 'identities'] as const,
+  linkable: ['account', 'identities', 'providers'] as const,
 };
 
 // The account routes have small rate-limit buckets (docs: 15–20 per 5 min): no refetch on focus.
@@ -36,6 +40,21 @@ export const pterodactylKeysQuery = accountQuery(
   async (): Promise<PterodactylKey[]> => (await api.GET('/api/account/pterodactyl-keys')).data!.data,
 );
 export const sshKeysQuery = accountQuery(accountKeys.sshKeys, async (): Promise<SshKey[]> => (await api.GET('/api/account/ssh-keys')).data!.data);
+export const identitiesQuery = accountQuery(accountKeys.identities, async (): Promise<Identity[]> => (await api.GET('/api/account/identities')).data!.data);
+export const linkableProvidersQuery = accountQuery(accountKeys.linkable, async (): Promise<LinkableProvider[]> => (await api.GET('/api/account/identities/providers')).data!.data);
+
+/** Where a provider's "Link" goes: its start, with this session (docs/sso.md). */
+export const linkUrl = (providerId: string): string => `/api/auth/oauth/${encodeURIComponent(providerId)}?link=true`;
+
+export const useUnlinkIdentity = () => {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async (id: string) => {
+      await api.DELETE('/api/account/identities/{id}', { params: { path: { id } } });
+    },
+    onSuccess: () => void qc.invalidateQueries({ queryKey: accountKeys.identities }),
+  });
+};
 export const sessionsQuery = accountQuery(accountKeys.sessions, async (): Promise<AccountSession[]> => (await api.GET('/api/account/sessions')).data!.data);
 
 /** The panel wants a recent sign-in for this change (password, e-mail, two-factor setup). */

@@ -13,6 +13,13 @@ const authKeys = {
 };
 
 /** The panel's public settings; the signed-out forms read which CAPTCHA to draw from them. */
+/** Sign-in providers with a button on the sign-in page (docs/sso.md). */
+export const signInProvidersQuery = queryOptions({
+  queryKey: ['auth', 'providers'] as const,
+  queryFn: async () => (await api.GET('/api/auth/providers')).data!.data,
+  staleTime: 5 * 60_000,
+});
+
 export const publicSettingsQuery = queryOptions({
   queryKey: authKeys.settings,
   queryFn: async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeCode, safeNext, signInTarget, twoFactorStep } from '@/features/auth/sign-in-flow';
+import { challengeFromHash, normalizeCode, providerStartUrl, safeNext, signInTarget, twoFactorStep } from '@/features/auth/sign-in-flow';
 import { ApiError } from '@/lib/api/api-error';
 
 describe('signInTarget', () => {
@@ -56,4 +56,18 @@ describe('safeNext', () => {
       expect(safeNext(next)).toBe('/');
     },
   );
+});
+
+describe('sign-in providers', () => {
+  it('should take the two-factor challenge a provider callback left in the fragment', () => {
+    expect(challengeFromHash('#challenge=abc-DEF_1')).toBe('abc-DEF_1');
+    expect(challengeFromHash('')).toBeUndefined();
+    expect(challengeFromHash('#other=1')).toBeUndefined();
+  });
+
+  it('should start a provider with where to land, only a path of the panel', () => {
+    expect(providerStartUrl('3', undefined)).toBe('/api/auth/oauth/3');
+    expect(providerStartUrl('3', '/server/abc?x=1')).toBe('/api/auth/oauth/3?returnTo=%2Fserver%2Fabc%3Fx%3D1');
+    expect(providerStartUrl('3', '//evil.example')).toBe('/api/auth/oauth/3');
+  });
 });

@@ -45,3 +45,18 @@ export const safeNext = (next: unknown): string => {
     return '/';
   }
 };
+
+/**
+ * The two-factor challenge a sign-in provider's callback left in the URL fragment (`#challenge=…`):
+ * the sign-in then continues at its code step.
+ */
+export const challengeFromHash = (hash: string): string | undefined => {
+  const challenge = new URLSearchParams(hash.replace(/^#/, '')).get('challenge');
+  return challenge ? challenge : undefined;
+};
+
+/** Where a provider's button goes: its start, with where to land after. */
+export const providerStartUrl = (id: string, next: string | undefined): string => {
+  const target = safeNext(next);
+  return `/api/auth/oauth/${encodeURIComponent(id)}${target === '/' ? '' : `?returnTo=${encodeURIComponent(target)}`}`;
+};

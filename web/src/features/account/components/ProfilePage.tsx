@@ -8,6 +8,7 @@ import { FormError } from '@/components/FormError';
 import { CurrentPasswordInput, NewPasswordFields, newPasswordReady } from '@/components/PasswordFields';
 import { meQuery, useChangeEmail, useChangePassword, type Account } from '@/features/account/api';
 import { shownError, useFreshSession } from '@/features/account/components/ReauthDialog';
+import { LinkedAccountsCard } from '@/features/account/components/LinkedAccountsCard';
 import { TwoFactorCard } from '@/features/account/components/TwoFactorCard';
 import { PasskeysCard } from '@/features/passkeys/components/PasskeysCard';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
@@ -160,8 +161,8 @@ const ProfileSkeleton = () => {
   );
 };
 
-/** `/account`: who the user is, e-mail and password changes, two-factor sign-in and passkeys. */
-export const ProfilePage = ({ onAccountChanged }: { onAccountChanged: () => void }) => {
+/** `/account`: who the user is, e-mail and password changes, two-factor sign-in, passkeys and linked accounts. */
+export const ProfilePage = ({ onAccountChanged, linked, linkError }: { onAccountChanged: () => void; linked?: string; linkError?: string }) => {
   const { t } = useTranslation();
   const me = useQuery(meQuery);
   if (me.isError) {
@@ -177,6 +178,7 @@ export const ProfilePage = ({ onAccountChanged }: { onAccountChanged: () => void
       <PasskeysCard account={me.data} />
       <EmailCard account={me.data} onChanged={onAccountChanged} />
       <PasswordCard account={me.data} />
+      <LinkedAccountsCard linked={linked} error={linkError} />
     </Stack>
   );
 };

@@ -18,6 +18,7 @@ const TABS = [
   { value: 'database-hosts', to: '/admin/database-hosts', label: 'admin.tabs.databaseHosts' },
   { value: 'backup-hosts', to: '/admin/backup-hosts', label: 'admin.tabs.backupHosts' },
   { value: 'webhooks', to: '/admin/webhooks', label: 'admin.tabs.webhooks' },
+  { value: 'auth-providers', to: '/admin/auth-providers', label: 'admin.tabs.authProviders' },
   { value: 'application-keys', to: '/admin/application-keys', label: 'admin.tabs.applicationKeys' },
   { value: 'settings', to: '/admin/settings', label: 'admin.tabs.settings' },
   { value: 'audit', to: '/admin/audit', label: 'admin.tabs.audit' },

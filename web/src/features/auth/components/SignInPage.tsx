@@ -1,14 +1,15 @@
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
+import { Anchor, Button, Divider, PasswordInput, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
-import { publicSettingsQuery, useSignIn, useTwoFactorChallenge } from '@/features/auth/api';
+import { publicSettingsQuery, signInProvidersQuery, useSignIn, useTwoFactorChallenge } from '@/features/auth/api';
 import { AuthCard } from '@/features/auth/components/AuthCard';
 import { CaptchaWidget, type CaptchaControl } from '@/features/auth/components/CaptchaWidget';
-import { normalizeCode, safeNext, twoFactorStep, type SecondFactorMethod } from '@/features/auth/sign-in-flow';
+import { challengeFromHash, normalizeCode, providerStartUrl, safeNext, twoFactorStep, type SecondFactorMethod } from '@/features/auth/sign-in-flow';
 import { PasskeySignInButton, PasskeyStepButton } from '@/features/passkeys/components/PasskeySignIn';
+import { ApiError } from '@/lib/api/api-error';
 
 type Step = { kind: 'password' } | { kind: 'code'; challenge?: string; methods?: SecondFactorMethod[] };
 
@@ -16,16 +17,25 @@ type Step = { kind: 'password' } | { kind: 'code'; challenge?: string; methods?:
  * Sign-in on one page: password first; when the account has two-factor sign-in, a code step (or a
  * recovery code) without leaving the page, so a reload never loses what was typed.
  */
-export const SignInPage = ({ next }: { next?: string }) => {
+export const SignInPage = ({ next, providerError }: { next?: string; providerError?: string }) => {
   const { t } = useTranslation();
   const signIn = useSignIn();
   const challengeStep = useTwoFactorChallenge();
-  const [step, setStep] = useState<Step>({ kind: 'password' });
+  // A sign-in provider's callback for an account with two-factor sign-in lands here with its challenge.
+  const [step, setStep] = useState<Step>(() => {
+    const challenge = challengeFromHash(window.location.hash);
+    if (challenge) {
+      window.history.replaceState(null, '', `${window.location.pathname}${window.location.search}`);
+    }
+    return challenge ? { kind: 'code', challenge } : { kind: 'password' };
+  });
+  const providers = useQuery(signInProvidersQuery).data ?? [];
   const [identifier, setIdentifier] = useState('');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const [recovery, setRecovery] = useState(false);
-  const [error, setError] = useState<unknown>(null);
+  // A refusal of a sign-in provider's callback comes as `?error=<code>`.
+  const [error, setError] = useState<unknown>(providerError ? new ApiError(400, providerError, '') : null);
   const captchaSettings = useQuery(publicSettingsQuery).data?.captcha;
   const captcha = useRef<CaptchaControl>(null);
   // Asking reCAPTCHA v3 for a token takes a moment before the request starts: no second submit meanwhile.
@@ -202,6 +212,16 @@ export const SignInPage = ({ next }: { next?: string }) => {
         </Stack>
       </form>
       <PasskeySignInButton onSignedIn={done} />
+      {providers.length > 0 ? (
+        <Stack gap="xs" mt="md">
+          <Divider label={t('auth.signIn.or')} labelPosition="center" />
+          {providers.map((p) => (
+            <Button key={p.id} component="a" href={providerStartUrl(p.id, next)} variant="default" fullWidth>
+              {t('auth.signIn.continueWith', { name: p.name })}
+            </Button>
+          ))}
+        </Stack>
+      ) : null}
     </AuthCard>
   );
 };
