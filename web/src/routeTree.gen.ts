@@ -26,6 +26,7 @@ import { Route as AppAdminAuditRouteImport } from './routes/_app/admin/audit'
 import { Route as AppAdminBackupHostsRouteImport } from './routes/_app/admin/backup-hosts'
 import { Route as AppAdminDatabaseHostsRouteImport } from './routes/_app/admin/database-hosts'
 import { Route as AppAdminLocationsRouteImport } from './routes/_app/admin/locations'
+import { Route as AppAdminRolesRouteImport } from './routes/_app/admin/roles'
 import { Route as AppAdminSettingsRouteImport } from './routes/_app/admin/settings'
 import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
@@ -145,6 +146,11 @@ const AppAdminDatabaseHostsRoute = AppAdminDatabaseHostsRouteImport.update({
 const AppAdminLocationsRoute = AppAdminLocationsRouteImport.update({
   id: '/locations',
   path: '/locations',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminRolesRoute = AppAdminRolesRouteImport.update({
+  id: '/roles',
+  path: '/roles',
   getParentRoute: () => AppAdminRoute,
 } as any)
 const AppAdminSettingsRoute = AppAdminSettingsRouteImport.update({
@@ -348,6 +354,7 @@ export interface FileRoutesByFullPath {
   '/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/admin/locations': typeof AppAdminLocationsRoute
+  '/admin/roles': typeof AppAdminRolesRoute
   '/admin/settings': typeof AppAdminSettingsRoute
   '/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
@@ -400,6 +407,7 @@ export interface FileRoutesByTo {
   '/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/admin/locations': typeof AppAdminLocationsRoute
+  '/admin/roles': typeof AppAdminRolesRoute
   '/admin/settings': typeof AppAdminSettingsRoute
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/account': typeof AppAccountIndexRoute
@@ -454,6 +462,7 @@ export interface FileRoutesById {
   '/_app/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/_app/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/_app/admin/locations': typeof AppAdminLocationsRoute
+  '/_app/admin/roles': typeof AppAdminRolesRoute
   '/_app/admin/settings': typeof AppAdminSettingsRoute
   '/_app/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
@@ -510,6 +519,7 @@ export interface FileRouteTypes {
     | '/admin/backup-hosts'
     | '/admin/database-hosts'
     | '/admin/locations'
+    | '/admin/roles'
     | '/admin/settings'
     | '/server/$id'
     | '/auth/password/reset'
@@ -562,6 +572,7 @@ export interface FileRouteTypes {
     | '/admin/backup-hosts'
     | '/admin/database-hosts'
     | '/admin/locations'
+    | '/admin/roles'
     | '/admin/settings'
     | '/auth/password/reset'
     | '/account'
@@ -615,6 +626,7 @@ export interface FileRouteTypes {
     | '/_app/admin/backup-hosts'
     | '/_app/admin/database-hosts'
     | '/_app/admin/locations'
+    | '/_app/admin/roles'
     | '/_app/admin/settings'
     | '/_app/server/$id'
     | '/auth/password/reset'
@@ -781,6 +793,13 @@ declare module '@tanstack/react-router' {
       path: '/locations'
       fullPath: '/admin/locations'
       preLoaderRoute: typeof AppAdminLocationsRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/roles': {
+      id: '/_app/admin/roles'
+      path: '/roles'
+      fullPath: '/admin/roles'
+      preLoaderRoute: typeof AppAdminRolesRouteImport
       parentRoute: typeof AppAdminRoute
     }
     '/_app/admin/settings': {
@@ -1079,6 +1098,7 @@ interface AppAdminRouteChildren {
   AppAdminBackupHostsRoute: typeof AppAdminBackupHostsRoute
   AppAdminDatabaseHostsRoute: typeof AppAdminDatabaseHostsRoute
   AppAdminLocationsRoute: typeof AppAdminLocationsRoute
+  AppAdminRolesRoute: typeof AppAdminRolesRoute
   AppAdminSettingsRoute: typeof AppAdminSettingsRoute
   AppAdminIndexRoute: typeof AppAdminIndexRoute
   AppAdminEggsEggIdRoute: typeof AppAdminEggsEggIdRouteWithChildren
@@ -1104,6 +1124,7 @@ const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminBackupHostsRoute: AppAdminBackupHostsRoute,
   AppAdminDatabaseHostsRoute: AppAdminDatabaseHostsRoute,
   AppAdminLocationsRoute: AppAdminLocationsRoute,
+  AppAdminRolesRoute: AppAdminRolesRoute,
   AppAdminSettingsRoute: AppAdminSettingsRoute,
   AppAdminIndexRoute: AppAdminIndexRoute,
   AppAdminEggsEggIdRoute: AppAdminEggsEggIdRouteWithChildren,
