@@ -45,11 +45,12 @@ test.describe('administration: roles', () => {
     await dialog.getByRole('radiogroup', { name: 'Servers' }).getByRole('radio', { name: 'Read & write' }).check();
     // The audit log can only be read.
     await expect(dialog.getByRole('radiogroup', { name: 'Audit log' }).getByRole('radio')).toHaveCount(2);
-    await expect(dialog.getByRole('radiogroup', { name: 'Nodes' }).getByRole('radio', { name: 'All nodes' })).toBeChecked();
+    await expect(dialog.getByRole('radiogroup', { name: 'Which nodes' }).getByRole('radio', { name: 'All nodes' })).toBeChecked();
     await expectAccessibleInBothSchemes(page);
     await shot(page, 'admin-role-form');
     await dialog.getByRole('button', { name: 'New role' }).click();
     await expect(dialog).toBeHidden();
+    await page.getByRole('button', { name: 'Dismiss' }).click();
     const card = page.getByRole('listitem', { name: roleName });
     await expect(card).toContainText('Read & write: Servers');
     await expect(card).toContainText('Read: Users');
@@ -96,7 +97,7 @@ test.describe('administration: roles', () => {
     await limited.goto('/admin');
     await expect(limited).toHaveURL(/\/admin\/servers$/);
     expect(await tabNames(limited)).toEqual(['Servers', 'Application keys']);
-    await expect(limited.getByText('No servers yet')).toBeVisible();
+    await expect(limited.getByText('No servers on your nodes')).toBeVisible();
     // Server creation needs every node: no button.
     await expect(limited.getByRole('link', { name: /Create server|New server/ })).toHaveCount(0);
     await shot(limited, 'admin-roles-limited');

@@ -15,7 +15,7 @@ export type AccountSession = components['schemas']['SessionResponseDto'];
 export type TwoFactorSetup = components['schemas']['TwoFactorSetupResponseDto'];
 
 /** Every admin scope a key can carry (CreateApiKeyDto), in the order the form lists them. */
-export const ADMIN_SCOPES: readonly AdminScope[] = [
+const ADMIN_SCOPES: readonly AdminScope[] = [
   'servers.read',
   'servers.write',
   'users.read',

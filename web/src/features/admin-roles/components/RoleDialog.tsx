@@ -1,4 +1,4 @@
-import { Button, Divider, Group, Modal, MultiSelect, Paper, Radio, Stack, Text, TextInput } from '@mantine/core';
+import { Box, Button, Divider, Group, Modal, MultiSelect, Paper, Radio, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Fragment, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,7 +12,7 @@ import { notify } from '@/lib/notify';
 type Level = 'none' | RolePermission['access'];
 
 /** The permissions a matrix names, in the order of the areas (nothing for "none"). */
-export const permissionsOf = (matrix: Readonly<Record<AdminArea, Level>>): RolePermission[] =>
+const permissionsOf = (matrix: Readonly<Record<AdminArea, Level>>): RolePermission[] =>
   ADMIN_AREAS.flatMap((area) => {
     const level = matrix[area];
     return level === 'none' ? [] : [{ area, access: READ_ONLY_AREAS.has(area) ? 'read' : level }];
@@ -99,16 +99,17 @@ export const RoleDialog = ({ role, onClose }: { role?: Role; onClose: () => void
                   {index > 0 ? <Divider /> : null}
                   <Radio.Group
                     value={matrix[area]}
-                    onChange={(value) => setMatrix((m) => ({ ...m, [area]: value as Level }))}
+                    onChange={(value) => setMatrix((m) => ({ ...m, [area]: value }))}
                     label={t(`adminRoles.areas.${area}`)}
                     py={6}
                     styles={{ root: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', columnGap: 'var(--mantine-spacing-md)', rowGap: 4 } }}
                   >
-                    <Group gap="md" wrap="wrap">
+                    {/* Fixed columns, so that None, Read and Read & write line up from row to row (the audit log has no third). */}
+                    <Box style={{ display: 'grid', gridTemplateColumns: '5rem 4.5rem 7.5rem', alignItems: 'center' }}>
                       <Radio value="none" label={t('adminRoles.none')} />
                       <Radio value="read" label={t('adminRoles.read')} />
                       {READ_ONLY_AREAS.has(area) ? null : <Radio value="write" label={t('adminRoles.write')} />}
-                    </Group>
+                    </Box>
                   </Radio.Group>
                 </Fragment>
               ))}

@@ -10,7 +10,7 @@ import { type NodeChoice, type Role, roleNodeChoicesQuery, rolesQuery, useDelete
 import { RoleDialog } from '@/features/admin-roles/components/RoleDialog';
 
 /** What a role grants in a line: the areas it may change, then those it may only read. */
-export const RoleGrants = ({ role }: { role: Pick<Role, 'permissions'> }) => {
+const RoleGrants = ({ role }: { role: Pick<Role, 'permissions'> }) => {
   const { t } = useTranslation();
   const names = (access: 'read' | 'write') => role.permissions.filter((p) => p.access === access).map((p) => t(`adminRoles.areas.${p.area}`));
   const write = names('write');

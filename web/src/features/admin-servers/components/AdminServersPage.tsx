@@ -43,6 +43,7 @@ export const AdminServersPage = ({ search, onSearchChange }: AdminServersPagePro
   // A new server's node is chosen on the form: only a grant on every node may create one.
   const access = useAdminAccess();
   const canCreate = access.can('servers', 'write') && access.everyNode('servers');
+  const nodeLimited = !access.everyNode('servers');
   const createButton = canCreate ? (
     <Button renderRoot={(props) => <Link {...props} to="/admin/servers/new" />} leftSection={<IconPlus size={16} aria-hidden />}>
       {t('adminServers.list.create')}
@@ -76,8 +77,8 @@ export const AdminServersPage = ({ search, onSearchChange }: AdminServersPagePro
         ) : (
           <EmptyState
             icon={<IconServer />}
-            title={t('adminServers.list.emptyTitle')}
-            description={t('adminServers.list.emptyText')}
+            title={nodeLimited ? t('adminServers.list.emptyLimitedTitle') : t('adminServers.list.emptyTitle')}
+            description={canCreate ? t('adminServers.list.emptyText') : nodeLimited ? t('adminServers.list.emptyLimitedText') : t('adminServers.list.emptyReadText')}
             action={
               canCreate ? (
                 <Button variant="light" renderRoot={(props) => <Link {...props} to="/admin/servers/new" />}>

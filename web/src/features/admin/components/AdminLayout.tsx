@@ -32,18 +32,18 @@ type Tab = (typeof TABS)[number];
  * The tabs the caller may open: what it cannot read is not shown. The overview counts every node and
  * server, so it needs the nodes area on every node (a node-limited role is refused it).
  */
-export const visibleTabs = (access: AdminAccess): Tab[] =>
+const visibleTabs = (access: AdminAccess): Tab[] =>
   TABS.filter(({ needs }) => {
-    switch (needs) {
-      case 'any':
-        return access.any;
-      case 'full':
-        return access.full;
-      case 'overview':
-        return access.can('nodes', 'read') && access.everyNode('nodes');
-      default:
-        return access.can(needs, 'read');
+    if (needs === 'any') {
+      return access.any;
     }
+    if (needs === 'full') {
+      return access.full;
+    }
+    if (needs === 'overview') {
+      return access.can('nodes', 'read') && access.everyNode('nodes');
+    }
+    return access.can(needs, 'read');
   });
 
 /** Where /admin sends a caller without the overview: its first tab (null: it has none). */
