@@ -48,6 +48,10 @@ test.describe('administration: roles', () => {
     await expect(dialog.getByRole('radiogroup', { name: 'Which nodes' }).getByRole('radio', { name: 'All nodes' })).toBeChecked();
     await expectAccessibleInBothSchemes(page);
     await shot(page, 'admin-role-form');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoHorizontalScroll(page);
+    await page.screenshot({ path: test.info().outputPath('admin-role-form-mobile.png') });
+    await page.setViewportSize({ width: 1280, height: 720 });
     await dialog.getByRole('button', { name: 'New role' }).click();
     await expect(dialog).toBeHidden();
     await page.getByRole('button', { name: 'Dismiss' }).click();

@@ -8,6 +8,9 @@ import { ADMIN_AREAS, type AdminArea, READ_ONLY_AREAS } from '@/features/auth/ad
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { notify } from '@/lib/notify';
 
+/** A level's label stays on one line (the columns are sized for it). */
+const NO_WRAP = { label: { whiteSpace: 'nowrap' as const } };
+
 /** One row of the matrix: nothing, read, or read and write. */
 type Level = 'none' | RolePermission['access'];
 
@@ -105,10 +108,10 @@ export const RoleDialog = ({ role, onClose }: { role?: Role; onClose: () => void
                     styles={{ root: { display: 'flex', flexWrap: 'wrap', alignItems: 'center', justifyContent: 'space-between', columnGap: 'var(--mantine-spacing-md)', rowGap: 4 } }}
                   >
                     {/* Fixed columns, so that None, Read and Read & write line up from row to row (the audit log has no third). */}
-                    <Box style={{ display: 'grid', gridTemplateColumns: '5rem 4.5rem 7.5rem', alignItems: 'center' }}>
-                      <Radio value="none" label={t('adminRoles.none')} />
-                      <Radio value="read" label={t('adminRoles.read')} />
-                      {READ_ONLY_AREAS.has(area) ? null : <Radio value="write" label={t('adminRoles.write')} />}
+                    <Box style={{ display: 'grid', gridTemplateColumns: '4.75rem 4.75rem 8rem', alignItems: 'center' }}>
+                      <Radio value="none" label={t('adminRoles.none')} styles={NO_WRAP} />
+                      <Radio value="read" label={t('adminRoles.read')} styles={NO_WRAP} />
+                      {READ_ONLY_AREAS.has(area) ? null : <Radio value="write" label={t('adminRoles.write')} styles={NO_WRAP} />}
                     </Box>
                   </Radio.Group>
                 </Fragment>
