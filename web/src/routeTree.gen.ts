@@ -27,6 +27,7 @@ import { Route as AppAdminAuthProvidersRouteImport } from './routes/_app/admin/a
 import { Route as AppAdminBackupHostsRouteImport } from './routes/_app/admin/backup-hosts'
 import { Route as AppAdminDatabaseHostsRouteImport } from './routes/_app/admin/database-hosts'
 import { Route as AppAdminLocationsRouteImport } from './routes/_app/admin/locations'
+import { Route as AppAdminRolesRouteImport } from './routes/_app/admin/roles'
 import { Route as AppAdminSettingsRouteImport } from './routes/_app/admin/settings'
 import { Route as AppServerIdRouteImport } from './routes/_app/server/$id'
 import { Route as AuthPasswordIndexRouteImport } from './routes/auth/password/index'
@@ -151,6 +152,11 @@ const AppAdminDatabaseHostsRoute = AppAdminDatabaseHostsRouteImport.update({
 const AppAdminLocationsRoute = AppAdminLocationsRouteImport.update({
   id: '/locations',
   path: '/locations',
+  getParentRoute: () => AppAdminRoute,
+} as any)
+const AppAdminRolesRoute = AppAdminRolesRouteImport.update({
+  id: '/roles',
+  path: '/roles',
   getParentRoute: () => AppAdminRoute,
 } as any)
 const AppAdminSettingsRoute = AppAdminSettingsRouteImport.update({
@@ -355,6 +361,7 @@ export interface FileRoutesByFullPath {
   '/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/admin/locations': typeof AppAdminLocationsRoute
+  '/admin/roles': typeof AppAdminRolesRoute
   '/admin/settings': typeof AppAdminSettingsRoute
   '/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
@@ -408,6 +415,7 @@ export interface FileRoutesByTo {
   '/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/admin/locations': typeof AppAdminLocationsRoute
+  '/admin/roles': typeof AppAdminRolesRoute
   '/admin/settings': typeof AppAdminSettingsRoute
   '/auth/password/reset': typeof AuthPasswordResetRoute
   '/account': typeof AppAccountIndexRoute
@@ -463,6 +471,7 @@ export interface FileRoutesById {
   '/_app/admin/backup-hosts': typeof AppAdminBackupHostsRoute
   '/_app/admin/database-hosts': typeof AppAdminDatabaseHostsRoute
   '/_app/admin/locations': typeof AppAdminLocationsRoute
+  '/_app/admin/roles': typeof AppAdminRolesRoute
   '/_app/admin/settings': typeof AppAdminSettingsRoute
   '/_app/server/$id': typeof AppServerIdRouteWithChildren
   '/auth/password/reset': typeof AuthPasswordResetRoute
@@ -520,6 +529,7 @@ export interface FileRouteTypes {
     | '/admin/backup-hosts'
     | '/admin/database-hosts'
     | '/admin/locations'
+    | '/admin/roles'
     | '/admin/settings'
     | '/server/$id'
     | '/auth/password/reset'
@@ -573,6 +583,7 @@ export interface FileRouteTypes {
     | '/admin/backup-hosts'
     | '/admin/database-hosts'
     | '/admin/locations'
+    | '/admin/roles'
     | '/admin/settings'
     | '/auth/password/reset'
     | '/account'
@@ -627,6 +638,7 @@ export interface FileRouteTypes {
     | '/_app/admin/backup-hosts'
     | '/_app/admin/database-hosts'
     | '/_app/admin/locations'
+    | '/_app/admin/roles'
     | '/_app/admin/settings'
     | '/_app/server/$id'
     | '/auth/password/reset'
@@ -800,6 +812,13 @@ declare module '@tanstack/react-router' {
       path: '/locations'
       fullPath: '/admin/locations'
       preLoaderRoute: typeof AppAdminLocationsRouteImport
+      parentRoute: typeof AppAdminRoute
+    }
+    '/_app/admin/roles': {
+      id: '/_app/admin/roles'
+      path: '/roles'
+      fullPath: '/admin/roles'
+      preLoaderRoute: typeof AppAdminRolesRouteImport
       parentRoute: typeof AppAdminRoute
     }
     '/_app/admin/settings': {
@@ -1099,6 +1118,7 @@ interface AppAdminRouteChildren {
   AppAdminBackupHostsRoute: typeof AppAdminBackupHostsRoute
   AppAdminDatabaseHostsRoute: typeof AppAdminDatabaseHostsRoute
   AppAdminLocationsRoute: typeof AppAdminLocationsRoute
+  AppAdminRolesRoute: typeof AppAdminRolesRoute
   AppAdminSettingsRoute: typeof AppAdminSettingsRoute
   AppAdminIndexRoute: typeof AppAdminIndexRoute
   AppAdminEggsEggIdRoute: typeof AppAdminEggsEggIdRouteWithChildren
@@ -1125,6 +1145,7 @@ const AppAdminRouteChildren: AppAdminRouteChildren = {
   AppAdminBackupHostsRoute: AppAdminBackupHostsRoute,
   AppAdminDatabaseHostsRoute: AppAdminDatabaseHostsRoute,
   AppAdminLocationsRoute: AppAdminLocationsRoute,
+  AppAdminRolesRoute: AppAdminRolesRoute,
   AppAdminSettingsRoute: AppAdminSettingsRoute,
   AppAdminIndexRoute: AppAdminIndexRoute,
   AppAdminEggsEggIdRoute: AppAdminEggsEggIdRouteWithChildren,

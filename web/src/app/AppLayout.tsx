@@ -5,6 +5,7 @@ import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-route
 import { useTranslation } from 'react-i18next';
 import { NAV_ITEMS } from '@/app/nav';
 import { ThemeMenu } from '@/components/ThemeMenu';
+import { useAdminAccess } from '@/features/auth/admin-access';
 import { useSignOut, type SessionUser } from '@/features/auth/api';
 import { notifyError } from '@/lib/notify';
 
@@ -61,6 +62,7 @@ export const AppLayout = ({ user }: { user: SessionUser }) => {
   // Under the breakpoint the closed navigation is a drawer off screen: keep it out of the tab order too.
   const narrow = useMediaQuery('(max-width: 48em)') ?? false;
   const pathname = useRouterState({ select: (s) => s.location.pathname });
+  const adminAccess = useAdminAccess();
   return (
     <AppShell header={{ height: 56 }} navbar={{ width: 240, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
       <a href="#main" className="skip-link">
@@ -81,7 +83,7 @@ export const AppLayout = ({ user }: { user: SessionUser }) => {
         </Group>
       </AppShell.Header>
       <AppShell.Navbar p="sm" component="nav" aria-label={t('app.mainNavigation')} inert={narrow && !opened}>
-        {NAV_ITEMS.filter((item) => !item.admin || user.admin).map((item) => (
+        {NAV_ITEMS.filter((item) => !item.admin || adminAccess.any).map((item) => (
           <NavLink
             key={item.to}
             component={Link}

@@ -7,7 +7,7 @@ interface NavItem {
   to: string;
   label: ParseKeys;
   icon: ComponentType<{ size?: number; 'aria-hidden'?: boolean }>;
-  /** Shown to administrators only. */
+  /** Shown only to those with some part of the administration (full administrators and role holders). */
   admin?: boolean;
 }
 

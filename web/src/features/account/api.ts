@@ -2,6 +2,7 @@ import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query
 import type { components } from '@/api/schema';
 import { ApiError } from '@/lib/api/api-error';
 import { api } from '@/lib/api/client';
+import type { AdminArea } from '@/features/auth/admin-access';
 
 export type Account = components['schemas']['AccountResponseDto'];
 export type ApiKey = components['schemas']['ApiKeyResponseDto'];
@@ -16,7 +17,36 @@ export type Identity = components['schemas']['IdentityDto'];
 type LinkableProvider = components['schemas']['PublicAuthProviderDto'];
 
 /** Every admin scope a key can carry (CreateApiKeyDto), in the order the form lists them. */
-export const ADMIN_SCOPES: readonly AdminScope[] = ['servers.read', 'servers.write', 'users.read', 'users.write', 'nodes.read', 'nodes.write', 'eggs.read', 'eggs.write', 'webhooks.read', 'webhooks.write'];
+const ADMIN_SCOPES: readonly AdminScope[] = [
+  'servers.read',
+  'servers.write',
+  'users.read',
+  'users.write',
+  'nodes.read',
+  'nodes.write',
+  'eggs.read',
+  'eggs.write',
+  'webhooks.read',
+  'webhooks.write',
+  'settings.read',
+  'settings.write',
+  'locations.read',
+  'locations.write',
+  'database_hosts.read',
+  'database_hosts.write',
+  'backup_hosts.read',
+  'backup_hosts.write',
+  'mounts.read',
+  'mounts.write',
+  'audit.read',
+];
+
+/** The scopes a user may put on a key: those its admin access holds (a key never exceeds its owner). */
+export const heldAdminScopes = (access: { can: (area: AdminArea, level: 'read' | 'write') => boolean }): AdminScope[] =>
+  ADMIN_SCOPES.filter((scope) => {
+    const [area, level] = scope.split('.') as [AdminArea, 'read' | 'write'];
+    return access.can(area, level);
+  });
 
 const accountKeys = {
   all: ['account'] as const,

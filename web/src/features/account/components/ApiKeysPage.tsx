@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { KeyManager, type KeyFieldsProps, type KeyKind } from '@/components/KeyManager';
 import { ShownOnceSecret } from '@/components/ShownOnceSecret';
 import { PterodactylKeysCard } from '@/features/account/components/PterodactylKeysCard';
-import { ADMIN_SCOPES, apiKeysQuery, useCreateApiKey, useDeleteApiKey, type AdminScope, type ApiKey, type CreatedApiKey } from '@/features/account/api';
+import { apiKeysQuery, useCreateApiKey, useDeleteApiKey, type AdminScope, type ApiKey, type CreatedApiKey } from '@/features/account/api';
 import { formatDateTime } from '@/lib/format';
 
 const MAX_DAYS = 90;
@@ -21,8 +21,8 @@ interface ApiKeyForm {
 
 const daysValid = (days: number | string): days is number => typeof days === 'number' && Number.isInteger(days) && days >= 1 && days <= MAX_DAYS;
 
-/** A name, how many days the key lasts, and for administrators the admin scopes it carries. */
-const apiKeyFields = (admin: boolean) =>
+/** A name, how many days the key lasts, and for administrators the admin scopes it carries (those they hold). */
+const apiKeyFields = (adminScopes: readonly AdminScope[]) =>
   function ApiKeyFields({ form, onChange, errors }: KeyFieldsProps<ApiKeyForm>) {
     const { t } = useTranslation();
     return (
@@ -40,10 +40,10 @@ const apiKeyFields = (admin: boolean) =>
           error={(daysValid(form.days) ? undefined : t('account.apiKeys.daysInvalid', { max: MAX_DAYS })) ?? errors.expiresInDays}
           required
         />
-        {admin ? (
+        {adminScopes.length > 0 ? (
           <Checkbox.Group label={t('account.apiKeys.scopes')} description={t('account.apiKeys.scopesHelp')} value={form.scopes} onChange={(value) => onChange({ ...form, scopes: value })}>
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="xs" mt="xs">
-              {ADMIN_SCOPES.map((scope) => (
+              {adminScopes.map((scope) => (
                 <Checkbox key={scope} value={scope} label={scope} />
               ))}
             </SimpleGrid>
@@ -120,9 +120,10 @@ const KeyItem = ({ apiKey, onDelete }: { apiKey: ApiKey; onDelete: () => void })
 };
 
 /** `/account/api-keys`: the user's keys; create (the key shown once) and delete. */
-export const ApiKeysPage = ({ admin }: { admin: boolean }) => {
+export const ApiKeysPage = ({ adminScopes }: { adminScopes: readonly AdminScope[] }) => {
+  const admin = adminScopes.length > 0;
   const { t } = useTranslation();
-  const Fields = useMemo(() => apiKeyFields(admin), [admin]);
+  const Fields = useMemo(() => apiKeyFields(adminScopes), [adminScopes]);
   const kind: KeyKind<ApiKey, CreatedApiKey, ApiKeyForm, CreateApiKeyBody> = {
     keys: useQuery(apiKeysQuery),
     create: useCreateApiKey(),

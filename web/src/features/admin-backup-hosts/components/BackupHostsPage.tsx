@@ -17,6 +17,7 @@ import {
 } from '@/features/admin-backup-hosts/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { notify, notifyError } from '@/lib/notify';
+import { useCanWrite } from '@/features/auth/admin-access';
 
 const TestResult = ({ result }: { result: BackupHostTest }) => {
   const { t } = useTranslation();
@@ -182,7 +183,7 @@ const HostDialog = ({ host, onClose }: { host?: BackupHost; onClose: () => void 
   );
 };
 
-const HostCard = ({ host, onEdit, onDelete }: { host: BackupHost; onEdit: () => void; onDelete: () => void }) => {
+const HostCard = ({ host, onEdit, onDelete }: { host: BackupHost; onEdit?: () => void; onDelete?: () => void }) => {
   const { t } = useTranslation();
   return (
     <Card withBorder padding="sm" component="li" aria-label={host.name}>
@@ -204,7 +205,8 @@ const HostCard = ({ host, onEdit, onDelete }: { host: BackupHost; onEdit: () => 
             ) : null}
             <Text size="sm">{t('adminBackupHosts.usage', { nodes: host.nodes, backups: host.backups })}</Text>
           </Stack>
-          <Group gap="xs">
+          {onEdit && onDelete ? (
+<Group gap="xs">
             <Tooltip label={t('adminBackupHosts.edit')}>
               <ActionIcon variant="subtle" size="lg" onClick={onEdit} aria-label={t('adminBackupHosts.editOf', { name: host.name })}>
                 <IconPencil size={18} aria-hidden />
@@ -216,8 +218,9 @@ const HostCard = ({ host, onEdit, onDelete }: { host: BackupHost; onEdit: () => 
               </ActionIcon>
             </Tooltip>
           </Group>
+          ) : null}
         </Group>
-        {host.adapter === 's3' ? <TestButton host={host} /> : null}
+        {host.adapter === 's3' && onEdit ? <TestButton host={host} /> : null}
       </Stack>
     </Card>
   );
@@ -237,14 +240,15 @@ export const BackupHostsPage = () => {
     successMessage: (host) => t('adminBackupHosts.deleted', { name: host.name }),
   });
   const [editing, setEditing] = useState<BackupHost | 'new' | null>(null);
-  const newButton = <Button onClick={() => setEditing('new')}>{t('adminBackupHosts.create')}</Button>;
+  const canWrite = useCanWrite('backup_hosts');
+  const newButton = canWrite ? <Button onClick={() => setEditing('new')}>{t('adminBackupHosts.create')}</Button> : null;
 
   const body = (
     <QueryListBody query={list} empty={<EmptyState icon={<IconArchive />} title={t('adminBackupHosts.emptyTitle')} description={t('adminBackupHosts.emptyText')} action={newButton} />}>
       {(data) => (
         <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {data.map((host) => (
-            <HostCard key={host.id} host={host} onEdit={() => setEditing(host)} onDelete={() => remove.ask(host)} />
+            <HostCard key={host.id} host={host} onEdit={canWrite ? () => setEditing(host) : undefined} onDelete={canWrite ? () => remove.ask(host) : undefined} />
           ))}
         </Stack>
       )}

@@ -10,6 +10,7 @@ import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type DatabaseHost, type HostTest, hostsQuery, nodeNamesQuery, useDeleteHost, useSaveHost, useTestHost } from '@/features/admin-database-hosts/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { notify, notifyError } from '@/lib/notify';
+import { useCanWrite } from '@/features/auth/admin-access';
 
 /** New (`host` undefined) or edit; the password is never shown back: empty keeps the stored one. */
 const HostDialog = ({ host, onClose }: { host?: DatabaseHost; onClose: () => void }) => {
@@ -110,7 +111,7 @@ const TestResult = ({ result }: { result: HostTest }) => {
   );
 };
 
-const HostCard = ({ host, nodeName, onEdit, onDelete }: { host: DatabaseHost; nodeName?: string; onEdit: () => void; onDelete: () => void }) => {
+const HostCard = ({ host, nodeName, onEdit, onDelete }: { host: DatabaseHost; nodeName?: string; onEdit?: () => void; onDelete?: () => void }) => {
   const { t } = useTranslation();
   const test = useTestHost();
   return (
@@ -138,7 +139,9 @@ const HostCard = ({ host, nodeName, onEdit, onDelete }: { host: DatabaseHost; no
             </Text>
           </Stack>
           <Group gap="xs">
-            <Button
+            {onEdit && onDelete ? (
+            <>
+<Button
               variant="light"
               size="xs"
               leftSection={<IconPlugConnected size={14} aria-hidden />}
@@ -158,6 +161,8 @@ const HostCard = ({ host, nodeName, onEdit, onDelete }: { host: DatabaseHost; no
                 <IconTrash size={18} aria-hidden />
               </ActionIcon>
             </Tooltip>
+            </>
+            ) : null}
           </Group>
         </Group>
         {test.data ? <TestResult result={test.data} /> : null}
@@ -182,14 +187,15 @@ export const DatabaseHostsPage = () => {
   });
   const [editing, setEditing] = useState<DatabaseHost | 'new' | null>(null);
   const names = new Map((nodes.data ?? []).map((n) => [n.id, n.name]));
-  const newButton = <Button onClick={() => setEditing('new')}>{t('adminDatabaseHosts.create')}</Button>;
+  const canWrite = useCanWrite('database_hosts');
+  const newButton = canWrite ? <Button onClick={() => setEditing('new')}>{t('adminDatabaseHosts.create')}</Button> : null;
 
   const body = (
     <QueryListBody query={list} empty={<EmptyState icon={<IconDatabase />} title={t('adminDatabaseHosts.emptyTitle')} description={t('adminDatabaseHosts.emptyText')} action={newButton} />}>
       {(data) => (
         <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
           {data.map((host) => (
-            <HostCard key={host.id} host={host} nodeName={host.nodeId ? names.get(host.nodeId) : undefined} onEdit={() => setEditing(host)} onDelete={() => remove.ask(host)} />
+            <HostCard key={host.id} host={host} nodeName={host.nodeId ? names.get(host.nodeId) : undefined} onEdit={canWrite ? () => setEditing(host) : undefined} onDelete={canWrite ? () => remove.ask(host) : undefined} />
           ))}
         </Stack>
       )}

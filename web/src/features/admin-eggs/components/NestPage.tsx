@@ -13,6 +13,7 @@ import { nestEggsQuery, nestQuery } from '@/features/admin-eggs/api';
 import { ImportEggDialog } from '@/features/admin-eggs/components/ImportEggDialog';
 import { DeleteNestDialog, NestDialog } from '@/features/admin-eggs/components/NestDialogs';
 import { notify } from '@/lib/notify';
+import { useCanWrite } from '@/features/auth/admin-access';
 
 /** /admin/nests/$nestId: the nest's eggs, importing more, and the nest's own edit and delete. */
 export const NestPage = ({ nestId }: { nestId: string }) => {
@@ -22,6 +23,7 @@ export const NestPage = ({ nestId }: { nestId: string }) => {
   const nest = useQuery(nestQuery(nestId));
   const eggs = useQuery(nestEggsQuery(nestId, page));
   const [dialog, setDialog] = useState<'import' | 'edit' | 'delete' | null>(null);
+  const canWrite = useCanWrite('eggs');
 
   if (nest.isPending) {
     return <PageSkeleton />;
@@ -29,7 +31,7 @@ export const NestPage = ({ nestId }: { nestId: string }) => {
   if (nest.isError) {
     return <ErrorState error={nest.error} onRetry={() => void nest.refetch()} />;
   }
-  const importButton = <Button onClick={() => setDialog('import')}>{t('adminEggs.import.button')}</Button>;
+  const importButton = canWrite ? <Button onClick={() => setDialog('import')}>{t('adminEggs.import.button')}</Button> : null;
 
   const list = (
     <QueryListBody query={eggs} isEmpty={(data) => data.data.length === 0} empty={<EmptyState icon={<IconEgg />} title={t('adminEggs.nest.emptyTitle')} description={t('adminEggs.nest.emptyText')} action={importButton} />}>
@@ -77,15 +79,17 @@ export const NestPage = ({ nestId }: { nestId: string }) => {
             {t('adminEggs.nest.author', { author: nest.data.author })}
           </Text>
         </Stack>
-        <Group gap="xs">
-          <Button variant="default" onClick={() => setDialog('edit')}>
-            {t('adminEggs.nests.edit')}
-          </Button>
-          <Button variant="default" onClick={() => setDialog('delete')}>
-            {t('adminEggs.nests.delete')}
-          </Button>
-          {importButton}
-        </Group>
+        {canWrite ? (
+          <Group gap="xs">
+            <Button variant="default" onClick={() => setDialog('edit')}>
+              {t('adminEggs.nests.edit')}
+            </Button>
+            <Button variant="default" onClick={() => setDialog('delete')}>
+              {t('adminEggs.nests.delete')}
+            </Button>
+            {importButton}
+          </Group>
+        ) : null}
       </Group>
       {list}
       {dialog === 'import' ? <ImportEggDialog nestId={nestId} onClose={() => setDialog(null)} onImported={(egg) => notify({ color: 'green', message: t('adminEggs.import.done', { name: egg.name }) })} /> : null}

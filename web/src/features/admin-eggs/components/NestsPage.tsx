@@ -9,6 +9,7 @@ import { EmptyState } from '@/components/EmptyState';
 import { QueryListBody } from '@/components/QueryListBody';
 import { eggCountQuery, type Nest, nestsQuery } from '@/features/admin-eggs/api';
 import { DeleteNestDialog, NestDialog } from '@/features/admin-eggs/components/NestDialogs';
+import { useCanWrite } from '@/features/auth/admin-access';
 
 const EggCount = ({ nestId }: { nestId: string }) => {
   const { t } = useTranslation();
@@ -23,7 +24,8 @@ const EggCount = ({ nestId }: { nestId: string }) => {
   );
 };
 
-const NestRow = ({ nest, onEdit, onDelete }: { nest: Nest; onEdit: () => void; onDelete: () => void }) => {
+/** A nest; its actions menu only for those who may change nests (`onEdit`, `onDelete` given). */
+const NestRow = ({ nest, onEdit, onDelete }: { nest: Nest; onEdit?: () => void; onDelete?: () => void }) => {
   const { t } = useTranslation();
   return (
     <Card withBorder component="li" padding="sm" aria-label={nest.name}>
@@ -39,6 +41,7 @@ const NestRow = ({ nest, onEdit, onDelete }: { nest: Nest; onEdit: () => void; o
           ) : null}
           <EggCount nestId={nest.id} />
         </Stack>
+        {onEdit && onDelete ? (
         <Menu position="bottom-end" withinPortal>
           <Menu.Target>
             <Button variant="default" size="xs" style={{ flexShrink: 0 }} rightSection={<IconDotsVertical size={14} aria-hidden />} aria-label={t('adminEggs.nests.actionsOf', { name: nest.name })}>
@@ -52,6 +55,7 @@ const NestRow = ({ nest, onEdit, onDelete }: { nest: Nest; onEdit: () => void; o
             </Menu.Item>
           </Menu.Dropdown>
         </Menu>
+        ) : null}
       </Group>
     </Card>
   );
@@ -63,6 +67,7 @@ export const NestsPage = () => {
   const [page, setPage] = useState(1);
   const list = useQuery(nestsQuery(page));
   const [creating, setCreating] = useState(false);
+  const canWrite = useCanWrite('eggs');
   const [editing, setEditing] = useState<Nest | null>(null);
   const [deleting, setDeleting] = useState<Nest | null>(null);
   const deletingCount = useQuery({ ...eggCountQuery(deleting?.id ?? ''), enabled: deleting !== null });
@@ -81,7 +86,7 @@ export const NestsPage = () => {
         <Button variant="default" renderRoot={(props) => <Link {...props} to="/admin/eggs/gallery" />}>
           {t('adminEggs.gallery.open')}
         </Button>
-        <Button onClick={() => setCreating(true)}>{t('adminEggs.nests.create')}</Button>
+        {canWrite ? <Button onClick={() => setCreating(true)}>{t('adminEggs.nests.create')}</Button> : null}
       </Group>
     </Group>
   );
@@ -94,7 +99,7 @@ export const NestsPage = () => {
           <Stack gap="sm">
             <Stack gap="sm" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }} aria-label={t('adminEggs.nests.title')}>
               {data.data.map((nest) => (
-                <NestRow key={nest.id} nest={nest} onEdit={() => setEditing(nest)} onDelete={() => setDeleting(nest)} />
+                <NestRow key={nest.id} nest={nest} onEdit={canWrite ? () => setEditing(nest) : undefined} onDelete={canWrite ? () => setDeleting(nest) : undefined} />
               ))}
             </Stack>
             <ListPagination total={totalPages} value={page} onChange={setPage} label={t('adminEggs.pages')} />

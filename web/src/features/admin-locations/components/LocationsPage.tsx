@@ -10,6 +10,7 @@ import { useConfirmedAction } from '@/components/useConfirmedAction';
 import { type Location, locationsQuery, useDeleteLocation, useSaveLocation } from '@/features/admin-locations/api';
 import { ApiError, fieldErrors } from '@/lib/api/api-error';
 import { notify } from '@/lib/notify';
+import { useCanWrite } from '@/features/auth/admin-access';
 
 const LocationDialog = ({ location, onClose }: { location?: Location; onClose: () => void }) => {
   const { t } = useTranslation();
@@ -63,8 +64,9 @@ export const LocationsPage = ({ startCreating = false }: { startCreating?: boole
     danger: true,
     successMessage: (l) => t('adminLocations.deleted', { name: l.short }),
   });
-  const [editing, setEditing] = useState<Location | 'new' | null>(startCreating ? 'new' : null);
-  const newButton = <Button onClick={() => setEditing('new')}>{t('adminLocations.create')}</Button>;
+  const canWrite = useCanWrite('locations');
+  const [editing, setEditing] = useState<Location | 'new' | null>(startCreating && canWrite ? 'new' : null);
+  const newButton = canWrite ? <Button onClick={() => setEditing('new')}>{t('adminLocations.create')}</Button> : null;
 
   const body = (
     <QueryListBody query={list} empty={<EmptyState icon={<IconMapPin />} title={t('adminLocations.emptyTitle')} description={t('adminLocations.emptyText')} action={newButton} />}>
@@ -81,6 +83,7 @@ export const LocationsPage = ({ startCreating = false }: { startCreating?: boole
                     {l.long ?? t('adminLocations.noLong')}
                   </Text>
                 </Stack>
+                {canWrite ? (
                 <Group gap={4} wrap="nowrap">
                   <Tooltip label={t('adminLocations.edit')}>
                     <ActionIcon variant="subtle" size="lg" onClick={() => setEditing(l)} aria-label={t('adminLocations.editOf', { name: l.short })}>
@@ -93,6 +96,7 @@ export const LocationsPage = ({ startCreating = false }: { startCreating?: boole
                     </ActionIcon>
                   </Tooltip>
                 </Group>
+                ) : null}
               </Group>
             </Card>
           ))}

@@ -23,6 +23,7 @@ import { MountDialog } from '@/features/admin-mounts/components/MountDialog';
 import { MountPaths } from '@/features/admin-mounts/components/MountsPage';
 import { ApiError } from '@/lib/api/api-error';
 import { notifyError } from '@/lib/notify';
+import { useCanWrite } from '@/features/auth/admin-access';
 
 type Linked = { id: string; name: string };
 
@@ -119,6 +120,7 @@ export const MountPage = ({ mountId }: { mountId: string }) => {
   const linkNodes = useLinkNodes(mountId);
   const unlinkNode = useUnlinkNode(mountId);
   const [editing, setEditing] = useState(false);
+  const canWrite = useCanWrite('mounts');
   const remove = useConfirmedAction({
     mutation: useDeleteMount(),
     variables: (m: MountDetail) => m.id,
@@ -152,14 +154,16 @@ export const MountPage = ({ mountId }: { mountId: string }) => {
           <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
             {m.name}
           </Title>
-          <Group gap="xs">
-            <Button variant="default" onClick={() => setEditing(true)}>
-              {t('adminMounts.edit')}
-            </Button>
-            <Button variant="light" color="red" onClick={() => remove.ask(m)}>
-              {t('adminMounts.delete')}
-            </Button>
-          </Group>
+          {canWrite ? (
+            <Group gap="xs">
+              <Button variant="default" onClick={() => setEditing(true)}>
+                {t('adminMounts.edit')}
+              </Button>
+              <Button variant="light" color="red" onClick={() => remove.ask(m)}>
+                {t('adminMounts.delete')}
+              </Button>
+            </Group>
+          ) : null}
         </Group>
         {m.description ? (
           <Text size="sm" c="dimmed">

@@ -8,6 +8,7 @@ import { EmptyState } from '@/components/EmptyState';
 import { QueryListBody } from '@/components/QueryListBody';
 import { type Mount, mountsQuery } from '@/features/admin-mounts/api';
 import { MountDialog } from '@/features/admin-mounts/components/MountDialog';
+import { useCanWrite } from '@/features/auth/admin-access';
 
 /** A mount's source → target and flags, as every list shows them. */
 export const MountPaths = ({ mount }: { mount: Pick<Mount, 'source' | 'target' | 'readOnly' | 'userMountable'> }) => {
@@ -37,7 +38,7 @@ export const MountsPage = () => {
   const deferred = useDeferredValue(search.trim());
   const list = useQuery(mountsQuery(deferred));
   const [creating, setCreating] = useState(false);
-  const newButton = <Button onClick={() => setCreating(true)}>{t('adminMounts.create')}</Button>;
+  const newButton = useCanWrite('mounts') ? <Button onClick={() => setCreating(true)}>{t('adminMounts.create')}</Button> : null;
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap" gap="sm">

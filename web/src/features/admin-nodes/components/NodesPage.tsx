@@ -11,6 +11,7 @@ import { NodeForm } from '@/features/admin-nodes/components/NodeForm';
 import { NodeHealth } from '@/features/admin-nodes/components/NodeHealth';
 import { formatBytes } from '@/lib/format';
 import { notify } from '@/lib/notify';
+import { useAdminAccess } from '@/features/auth/admin-access';
 
 const MIB = 1024 * 1024;
 
@@ -20,8 +21,11 @@ export const NodesPage = ({ startCreating = false }: { startCreating?: boolean }
   const navigate = useNavigate();
   const list = useQuery(nodesQuery());
   const create = useCreateNode();
-  const [creating, setCreating] = useState(startCreating);
-  const newButton = <Button onClick={() => setCreating(true)}>{t('adminNodes.create')}</Button>;
+  // A new node belongs to no role's nodes yet: only a grant on every node may add one.
+  const access = useAdminAccess();
+  const canCreate = access.can('nodes', 'write') && access.everyNode('nodes');
+  const [creating, setCreating] = useState(startCreating && canCreate);
+  const newButton = canCreate ? <Button onClick={() => setCreating(true)}>{t('adminNodes.create')}</Button> : null;
 
   const body = (
     <QueryListBody query={list} empty={<EmptyState icon={<IconServer2 />} title={t('adminNodes.emptyTitle')} description={t('adminNodes.emptyText')} action={newButton} />}>

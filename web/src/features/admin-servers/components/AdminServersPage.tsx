@@ -11,6 +11,7 @@ import { ListSkeleton } from '@/components/Skeletons';
 import { adminServersQuery } from '@/features/admin-servers/api';
 import { ServerTable } from '@/features/admin-servers/components/ServerTable';
 import type { AdminServersSearch } from '@/features/admin-servers/search-params';
+import { useAdminAccess } from '@/features/auth/admin-access';
 
 const SEARCH_DEBOUNCE_MS = 300;
 
@@ -39,11 +40,15 @@ export const AdminServersPage = ({ search, onSearchChange }: AdminServersPagePro
     onSearchChange({ q: value.trim() || undefined });
   }, SEARCH_DEBOUNCE_MS);
 
-  const createButton = (
+  // A new server's node is chosen on the form: only a grant on every node may create one.
+  const access = useAdminAccess();
+  const canCreate = access.can('servers', 'write') && access.everyNode('servers');
+  const nodeLimited = !access.everyNode('servers');
+  const createButton = canCreate ? (
     <Button renderRoot={(props) => <Link {...props} to="/admin/servers/new" />} leftSection={<IconPlus size={16} aria-hidden />}>
       {t('adminServers.list.create')}
     </Button>
-  );
+  ) : null;
 
   const content = (
     <QueryListBody
@@ -72,12 +77,14 @@ export const AdminServersPage = ({ search, onSearchChange }: AdminServersPagePro
         ) : (
           <EmptyState
             icon={<IconServer />}
-            title={t('adminServers.list.emptyTitle')}
-            description={t('adminServers.list.emptyText')}
+            title={nodeLimited ? t('adminServers.list.emptyLimitedTitle') : t('adminServers.list.emptyTitle')}
+            description={canCreate ? t('adminServers.list.emptyText') : nodeLimited ? t('adminServers.list.emptyLimitedText') : t('adminServers.list.emptyReadText')}
             action={
-              <Button variant="light" renderRoot={(props) => <Link {...props} to="/admin/servers/new" />}>
-                {t('adminServers.list.createFirst')}
-              </Button>
+              canCreate ? (
+                <Button variant="light" renderRoot={(props) => <Link {...props} to="/admin/servers/new" />}>
+                  {t('adminServers.list.createFirst')}
+                </Button>
+              ) : undefined
             }
           />
         )

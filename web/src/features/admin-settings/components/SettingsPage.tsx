@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { adminSettingsQuery, useUpdateAdminSettings, type AdminSettings, type TwoFactorPolicy } from '@/features/admin-settings/api';
+import { useCanWrite } from '@/features/auth/admin-access';
 
 const POLICIES: readonly TwoFactorPolicy[] = ['none', 'admins', 'all'];
 
@@ -14,6 +15,7 @@ const TwoFactorPolicyCard = ({ settings }: { settings: AdminSettings }) => {
   const { t } = useTranslation();
   const update = useUpdateAdminSettings();
   const [policy, setPolicy] = useState<TwoFactorPolicy>(settings.twoFactorPolicy);
+  const canWrite = useCanWrite('settings');
   const submit = (event: FormEvent) => {
     event.preventDefault();
     update.mutate({ twoFactorPolicy: policy }, { onSuccess: () => notifications.show({ color: 'teal', message: t('adminSettings.saved') }) });
@@ -28,7 +30,7 @@ const TwoFactorPolicyCard = ({ settings }: { settings: AdminSettings }) => {
           <Text size="sm" c="dimmed">
             {t('adminSettings.twoFactor.text')}
           </Text>
-          <Radio.Group value={policy} onChange={(value) => setPolicy(value)} label={t('adminSettings.twoFactor.label')}>
+          <Radio.Group value={policy} onChange={(value) => setPolicy(value)} label={t('adminSettings.twoFactor.label')} readOnly={!canWrite}>
             <Stack gap="xs" mt="xs">
               {POLICIES.map((value) => (
                 <Radio key={value} value={value} label={t(`adminSettings.twoFactor.${value}`)} description={t(`adminSettings.twoFactor.${value}Help`)} />
@@ -36,11 +38,13 @@ const TwoFactorPolicyCard = ({ settings }: { settings: AdminSettings }) => {
             </Stack>
           </Radio.Group>
           <FormError error={update.error} />
+          {canWrite ? (
           <Group>
             <Button type="submit" loading={update.isPending} disabled={policy === settings.twoFactorPolicy}>
               {t('adminSettings.save')}
             </Button>
           </Group>
+          ) : null}
         </Stack>
       </form>
     </Card>

@@ -21,10 +21,12 @@ interface UserFormProps {
   error: unknown;
   onSubmit: (values: UserFormValues) => void;
   onCancel?: () => void;
+  /** The admin flag is offered (full administrators only: a role holder cannot make administrators). */
+  canMakeAdmin?: boolean;
 }
 
 /** Username, e-mail, name, password and the admin flag; an empty password keeps (or, new, leaves unset) the password. */
-export const UserForm = ({ user, submitLabel, pending, error, onSubmit, onCancel }: UserFormProps) => {
+export const UserForm = ({ user, submitLabel, pending, error, onSubmit, onCancel, canMakeAdmin = true }: UserFormProps) => {
   const { t } = useTranslation();
   const [username, setUsername] = useState(user?.username ?? '');
   const [email, setEmail] = useState(user?.email ?? '');
@@ -50,7 +52,7 @@ export const UserForm = ({ user, submitLabel, pending, error, onSubmit, onCancel
           error={fields.password}
           autoComplete="new-password"
         />
-        <Checkbox label={t('adminUsers.admin')} description={t('adminUsers.adminHelp')} checked={admin} onChange={(e) => setAdmin(e.currentTarget.checked)} />
+        {canMakeAdmin ? <Checkbox label={t('adminUsers.admin')} description={t('adminUsers.adminHelp')} checked={admin} onChange={(e) => setAdmin(e.currentTarget.checked)} /> : null}
         {error ? <FormError error={error} /> : null}
         <Group justify="flex-end">
           {onCancel ? (

@@ -1,4 +1,4 @@
-import { Anchor, Badge, Button, Code, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Code, Group, MultiSelect, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useNavigate } from '@tanstack/react-router';
@@ -11,6 +11,8 @@ import { PageSkeleton } from '@/components/Skeletons';
 import { ShownOnceSecret } from '@/components/ShownOnceSecret';
 import { type AdminUser, isInvitedOnly, type PasswordLink, useCreatePasswordLink, useDeleteUser, useResetTwoFactor, useSetSuspended, useUpdateUser, userQuery } from '@/features/admin-users/api';
 import { UserForm } from '@/features/admin-users/components/UserForm';
+import { rolesQuery } from '@/features/admin-roles/api';
+import { useAdminAccess } from '@/features/auth/admin-access';
 import { formatDateTime } from '@/lib/format';
 import { notify } from '@/lib/notify';
 
@@ -168,11 +170,62 @@ const PasswordLinkCard = ({ user, self }: { user: AdminUser; self: boolean }) =>
   );
 };
 
+/** The administrator roles the user holds (full administrators only: they alone give roles). */
+const RolesCard = ({ user }: { user: AdminUser }) => {
+  const { t } = useTranslation();
+  const roles = useQuery(rolesQuery());
+  const update = useUpdateUser(user.id);
+  const [chosen, setChosen] = useState<string[]>(user.roleIds);
+  const changed = chosen.length !== user.roleIds.length || chosen.some((id) => !user.roleIds.includes(id));
+  const data = (roles.data ?? []).map((r) => ({ value: r.id, label: r.name }));
+  return (
+    <Paper withBorder p="md" radius="md">
+      <Stack gap="sm">
+        <Title order={3} size="h4">
+          {t('adminUsers.rolesTitle')}
+        </Title>
+        {user.admin ? (
+          <Text size="sm" c="dimmed">
+            {t('adminUsers.rolesFullAdmin')}
+          </Text>
+        ) : null}
+        <MultiSelect
+          label={t('adminUsers.roles')}
+          description={t('adminUsers.rolesHelp')}
+          placeholder={chosen.length === 0 ? t('adminUsers.rolesPlaceholder') : undefined}
+          data={data}
+          value={chosen}
+          onChange={setChosen}
+          searchable
+          clearable
+          nothingFoundMessage={roles.data?.length === 0 ? t('adminUsers.rolesNoneYet') : undefined}
+          disabled={roles.isPending}
+          comboboxProps={{ withinPortal: true }}
+          maw={560}
+        />
+        {update.error ? <FormError error={update.error} /> : null}
+        {roles.error ? <FormError error={roles.error} /> : null}
+        <Group>
+          <Button
+            variant="default"
+            disabled={!changed}
+            loading={update.isPending}
+            onClick={() => update.mutate({ roleIds: chosen }, { onSuccess: (u) => notify({ color: 'green', message: t('adminUsers.rolesSaved', { name: u.username }) }) })}
+          >
+            {t('adminUsers.rolesSave')}
+          </Button>
+        </Group>
+      </Stack>
+    </Paper>
+  );
+};
+
 /** /admin/users/$uid: one account: what it is, its details to edit, and its access. */
 export const UserPage = ({ userId, selfId }: { userId: string; selfId: string }) => {
   const { t, i18n } = useTranslation();
   const user = useQuery(userQuery(userId));
   const update = useUpdateUser(userId);
+  const access = useAdminAccess();
   const back = (
     <Anchor component={Link} to="/admin/users" size="sm">
       <Group gap={4} component="span">
@@ -194,7 +247,9 @@ export const UserPage = ({ userId, selfId }: { userId: string; selfId: string })
   }
   const u = user.data;
   const invitedOnly = isInvitedOnly(u);
-  const linkCard = <PasswordLinkCard user={u} self={u.id === selfId} />;
+  // A role holder changes only ordinary accounts (with users write): administrators and other role holders are out of its reach.
+  const manageable = access.can('users', 'write') && (access.full || (!u.admin && u.roleIds.length === 0));
+  const linkCard = manageable ? <PasswordLinkCard user={u} self={u.id === selfId} /> : null;
   return (
     <Stack gap="md">
       {back}
@@ -203,6 +258,11 @@ export const UserPage = ({ userId, selfId }: { userId: string; selfId: string })
           {u.username}
         </Title>
         {u.admin ? <Badge variant="light">{t('adminUsers.adminBadge')}</Badge> : null}
+        {!u.admin && u.roleIds.length > 0 ? (
+          <Badge variant="light" color="grape" styles={{ label: { color: 'var(--mantine-color-text)' } }}>
+            {t('adminUsers.roleBadge')}
+          </Badge>
+        ) : null}
         {u.suspended ? (
           <Badge color="red" variant="filled">
             {t('adminUsers.suspendedBadge')}
@@ -227,6 +287,8 @@ export const UserPage = ({ userId, selfId }: { userId: string; selfId: string })
       </Paper>
       {/* An invited account that never got in: the link is likely what the administrator came for. */}
       {invitedOnly ? linkCard : null}
+      {access.full ? <RolesCard key={u.updatedAt} user={u} /> : null}
+      {manageable ? (
       <Paper withBorder p="md" radius="md">
         <Stack gap="sm">
           <Title order={3} size="h4">
@@ -234,6 +296,7 @@ export const UserPage = ({ userId, selfId }: { userId: string; selfId: string })
           </Title>
           <UserForm
             key={u.updatedAt}
+            canMakeAdmin={access.full}
             user={u}
             submitLabel={t('adminUsers.save')}
             pending={update.isPending}
@@ -252,8 +315,9 @@ export const UserPage = ({ userId, selfId }: { userId: string; selfId: string })
           />
         </Stack>
       </Paper>
+      ) : null}
       {invitedOnly ? null : linkCard}
-      <AccessCard user={u} self={u.id === selfId} />
+      {manageable ? <AccessCard user={u} self={u.id === selfId} /> : null}
     </Stack>
   );
 };

@@ -8,6 +8,7 @@ import { EmptyState } from '@/components/EmptyState';
 import { QueryListBody } from '@/components/QueryListBody';
 import { ListSkeleton } from '@/components/Skeletons';
 import { type AdminUser, isInvitedOnly, useCreateUser, usersQuery } from '@/features/admin-users/api';
+import { useAdminAccess } from '@/features/auth/admin-access';
 import { UserForm } from '@/features/admin-users/components/UserForm';
 import { notify } from '@/lib/notify';
 
@@ -21,6 +22,11 @@ const UserBadges = ({ user }: { user: AdminUser }) => {
   return (
     <Group gap={4}>
       {user.admin ? <Badge variant="light">{t('adminUsers.adminBadge')}</Badge> : null}
+      {!user.admin && user.roleIds.length > 0 ? (
+        <Badge variant="light" color="grape" styles={{ label: { color: 'var(--mantine-color-text)' } }}>
+          {t('adminUsers.roleBadge')}
+        </Badge>
+      ) : null}
       {user.suspended ? (
         <Badge variant="filled" color="red">
           {t('adminUsers.suspendedBadge')}
@@ -48,7 +54,9 @@ export const UsersPage = ({ search, onSearchChange, startCreating = false }: { s
   const [typed, setTyped] = useState(search.q ?? '');
   const list = useQuery(usersQuery(search.q ?? '', page));
   const create = useCreateUser();
-  const [creating, setCreating] = useState(startCreating);
+  const access = useAdminAccess();
+  const canWrite = access.can('users', 'write');
+  const [creating, setCreating] = useState(startCreating && canWrite);
 
   // The address follows the search box a moment after typing stops.
   useEffect(() => {
@@ -60,7 +68,7 @@ export const UsersPage = ({ search, onSearchChange, startCreating = false }: { s
     return () => clearTimeout(timer);
   }, [typed, search.q, onSearchChange]);
 
-  const newButton = <Button onClick={() => setCreating(true)}>{t('adminUsers.create')}</Button>;
+  const newButton = canWrite ? <Button onClick={() => setCreating(true)}>{t('adminUsers.create')}</Button> : null;
 
   const body = (
     <QueryListBody
@@ -147,6 +155,7 @@ export const UsersPage = ({ search, onSearchChange, startCreating = false }: { s
         centered
       >
         <UserForm
+          canMakeAdmin={access.full}
           submitLabel={t('adminUsers.create')}
           pending={create.isPending}
           error={create.error}

@@ -3,6 +3,7 @@ import { IconKey } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useCanWrite } from '@/features/auth/admin-access';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CopyButton } from '@/components/CopyButton';
 import { EmptyState } from '@/components/EmptyState';
@@ -13,7 +14,7 @@ import { notify } from '@/lib/notify';
 
 const badge = { styles: { label: { color: 'var(--mantine-color-text)' } } };
 
-const ProviderCard = ({ provider, onEdit, onDelete }: { provider: AuthProvider; onEdit: () => void; onDelete: () => void }) => {
+const ProviderCard = ({ provider, canWrite, onEdit, onDelete }: { provider: AuthProvider; canWrite: boolean; onEdit: () => void; onDelete: () => void }) => {
   const { t } = useTranslation();
   return (
     <Card withBorder padding="sm" component="li" aria-label={provider.name}>
@@ -47,14 +48,16 @@ const ProviderCard = ({ provider, onEdit, onDelete }: { provider: AuthProvider; 
             <CopyButton value={provider.redirectUri} label={t('authProviders.copyRedirectUri')} />
           </Group>
         </Stack>
-        <Group gap="xs">
-          <Button variant="default" size="xs" onClick={onEdit}>
-            {t('authProviders.edit')}
-          </Button>
-          <Button variant="light" color="red" size="xs" onClick={onDelete}>
-            {t('authProviders.delete')}
-          </Button>
-        </Group>
+        {canWrite ? (
+          <Group gap="xs">
+            <Button variant="default" size="xs" onClick={onEdit}>
+              {t('authProviders.edit')}
+            </Button>
+            <Button variant="light" color="red" size="xs" onClick={onDelete}>
+              {t('authProviders.delete')}
+            </Button>
+          </Group>
+        ) : null}
       </Group>
     </Card>
   );
@@ -67,7 +70,9 @@ export const AuthProvidersPage = () => {
   const remove = useDeleteAuthProvider();
   const [editing, setEditing] = useState<AuthProvider | 'new' | null>(null);
   const [deleting, setDeleting] = useState<AuthProvider | null>(null);
-  const newButton = <Button onClick={() => setEditing('new')}>{t('authProviders.create')}</Button>;
+  // A role reading settings only sees the providers, not what would change them.
+  const canWrite = useCanWrite('settings');
+  const newButton = canWrite ? <Button onClick={() => setEditing('new')}>{t('authProviders.create')}</Button> : undefined;
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap" gap="sm">
@@ -87,7 +92,7 @@ export const AuthProvidersPage = () => {
         {(data) => (
           <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {data.map((provider) => (
-              <ProviderCard key={provider.id} provider={provider} onEdit={() => setEditing(provider)} onDelete={() => setDeleting(provider)} />
+              <ProviderCard key={provider.id} provider={provider} canWrite={canWrite} onEdit={() => setEditing(provider)} onDelete={() => setDeleting(provider)} />
             ))}
           </Stack>
         )}

@@ -14,6 +14,7 @@ import { WebhookDialog } from '@/features/webhooks/components/WebhookDialog';
 import { VerifyHelp, WebhookFacts } from '@/features/webhooks/components/WebhooksPage';
 import { ApiError } from '@/lib/api/api-error';
 import { notifyError } from '@/lib/notify';
+import { useCanWrite } from '@/features/auth/admin-access';
 
 /** The outcome of "Send test": delivered with its status and time, or why not. */
 const TestOutcome = ({ delivery }: { delivery: Delivery }) => {
@@ -38,6 +39,8 @@ export const WebhookPage = ({ scope, webhookId }: { scope: WebhookScope; webhook
   const [editing, setEditing] = useState(false);
   const [secret, setSecret] = useState<string | null>(null);
   const listPath = scope.kind === 'admin' ? { to: '/admin/webhooks' as const } : { to: '/server/$id/webhooks' as const, params: { id: scope.serverId } };
+  const adminWrite = useCanWrite('webhooks');
+  const canWrite = scope.kind === 'server' || adminWrite;
   const remove = useConfirmedAction({
     mutation: useDeleteWebhook(scope),
     variables: (w: Webhook) => w.id,
@@ -80,6 +83,7 @@ export const WebhookPage = ({ scope, webhookId }: { scope: WebhookScope; webhook
           <Title order={2} size="h3" style={{ overflowWrap: 'anywhere' }}>
             {w.name}
           </Title>
+          {canWrite ? (
           <Group gap="xs" wrap="wrap">
             <Button variant="default" onClick={() => setEditing(true)}>
               {t('webhooks.edit')}
@@ -96,6 +100,7 @@ export const WebhookPage = ({ scope, webhookId }: { scope: WebhookScope; webhook
               {t('webhooks.delete')}
             </Button>
           </Group>
+          ) : null}
         </Group>
         <WebhookFacts hook={w} />
       </Stack>

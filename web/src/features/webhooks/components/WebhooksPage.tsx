@@ -10,6 +10,7 @@ import { ShownOnceSecret } from '@/components/ShownOnceSecret';
 import { type Webhook, type WebhookScope, type WebhookWithSecret, webhooksQuery } from '@/features/webhooks/api';
 import { EventLabel } from '@/features/webhooks/components/DeliveryList';
 import { WebhookDialog } from '@/features/webhooks/components/WebhookDialog';
+import { useCanWrite } from '@/features/auth/admin-access';
 
 /** A link to a webhook's page, in the administration or under its server. */
 const WebhookLink = ({ scope, webhookId, children }: { scope: WebhookScope; webhookId: string; children: ReactNode }) =>
@@ -85,7 +86,10 @@ export const WebhooksPage = ({ scope }: { scope: WebhookScope }) => {
   const list = useQuery(webhooksQuery(scope));
   const [creating, setCreating] = useState(false);
   const [created, setCreated] = useState<WebhookWithSecret | null>(null);
-  const newButton = <Button onClick={() => setCreating(true)}>{t('webhooks.create')}</Button>;
+  // The administration's webhooks change with the webhooks area's write access (a server's page decides its own).
+  const adminWrite = useCanWrite('webhooks');
+  const canWrite = scope.kind === 'server' || adminWrite;
+  const newButton = canWrite ? <Button onClick={() => setCreating(true)}>{t('webhooks.create')}</Button> : null;
   return (
     <Stack gap="md">
       <Group justify="space-between" wrap="wrap" gap="sm">

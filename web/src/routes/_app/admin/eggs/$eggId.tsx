@@ -1,11 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { EggLayout } from '@/features/admin-eggs/components/EggLayout';
 import { eggQuery } from '@/features/admin-eggs/api';
+import { adminAccessFrom } from '@/features/auth/admin-access';
 
 // `/admin/eggs/$eggId/...`: an egg, with its tabs (configuration, variables, install script).
 export const Route = createFileRoute('/_app/admin/eggs/$eggId')({
   loader: ({ context, params }) => {
-    if (context.session.user.admin) {
+    if (adminAccessFrom(context.session.adminAccess).can('eggs', 'read')) {
       void context.queryClient.prefetchQuery(eggQuery(params.eggId));
     }
   },

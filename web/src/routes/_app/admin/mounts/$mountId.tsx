@@ -1,11 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { MountPage } from '@/features/admin-mounts/components/MountPage';
 import { mountQuery } from '@/features/admin-mounts/api';
+import { adminAccessFrom } from '@/features/auth/admin-access';
 
 // `/admin/mounts/$mountId`: one mount with its eggs, nodes and servers.
 export const Route = createFileRoute('/_app/admin/mounts/$mountId')({
   loader: ({ context, params }) => {
-    if (context.session.user.admin) {
+    if (adminAccessFrom(context.session.adminAccess).can('mounts', 'read')) {
       void context.queryClient.prefetchQuery(mountQuery(params.mountId));
     }
   },

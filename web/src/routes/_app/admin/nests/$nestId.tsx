@@ -1,11 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { NestPage } from '@/features/admin-eggs/components/NestPage';
 import { nestQuery } from '@/features/admin-eggs/api';
+import { adminAccessFrom } from '@/features/auth/admin-access';
 
 // `/admin/nests/$nestId`: a nest's eggs, and importing more.
 export const Route = createFileRoute('/_app/admin/nests/$nestId')({
   loader: ({ context, params }) => {
-    if (context.session.user.admin) {
+    if (adminAccessFrom(context.session.adminAccess).can('eggs', 'read')) {
       void context.queryClient.prefetchQuery(nestQuery(params.nestId));
     }
   },

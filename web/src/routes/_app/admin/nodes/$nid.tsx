@@ -2,6 +2,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { NodePage } from '@/features/admin-nodes/components/NodePage';
 import { NODE_TABS, type NodeTab } from '@/features/admin-nodes/node-tabs';
 import { nodeQuery } from '@/features/admin-nodes/api';
+import { adminAccessFrom } from '@/features/auth/admin-access';
 
 // `/admin/nodes/$nid?tab=`: one node; the tab lives in the address.
 export const Route = createFileRoute('/_app/admin/nodes/$nid')({
@@ -10,7 +11,7 @@ export const Route = createFileRoute('/_app/admin/nodes/$nid')({
     return tab && tab !== 'settings' ? { tab } : {};
   },
   loader: ({ context, params }) => {
-    if (context.session.user.admin) {
+    if (adminAccessFrom(context.session.adminAccess).can('nodes', 'read')) {
       void context.queryClient.prefetchQuery(nodeQuery(params.nid));
     }
   },

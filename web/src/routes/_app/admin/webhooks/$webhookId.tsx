@@ -1,13 +1,14 @@
 import { createFileRoute } from '@tanstack/react-router';
 import { webhookQuery } from '@/features/webhooks/api';
 import { WebhookPage } from '@/features/webhooks/components/WebhookPage';
+import { adminAccessFrom } from '@/features/auth/admin-access';
 
 const ADMIN = { kind: 'admin' } as const;
 
 // `/admin/webhooks/$webhookId`: one webhook, its test button and its deliveries.
 export const Route = createFileRoute('/_app/admin/webhooks/$webhookId')({
   loader: ({ context, params }) => {
-    if (context.session.user.admin) {
+    if (adminAccessFrom(context.session.adminAccess).can('webhooks', 'read')) {
       void context.queryClient.prefetchQuery(webhookQuery(ADMIN, params.webhookId));
     }
   },

@@ -1,0 +1,123 @@
+import { randomBytes } from 'node:crypto';
+import type { Browser, Page } from '@playwright/test';
+import { expect, expectAccessibleInBothSchemes, expectNoHorizontalScroll, openDialog, shot, signIn, test } from 'e2e/fixtures';
+import { freePort } from 'e2e/panel-process';
+
+// Administrator roles: a full administrator makes a role in the UI and gives it on the user's page; its
+// holder sees only the tabs it grants and no button for what it may only read; a role limited to a node
+// without servers sees none of the servers the full administrator sees.
+
+/** A page of its own for an account signed in through the API, closed with the test. */
+const pageOf = async (browser: Browser, baseURL: string, account: { email: string; password: string }): Promise<Page> => {
+  const context = await browser.newContext({ baseURL, locale: 'en-US', timezoneId: 'UTC' });
+  const page = await context.newPage();
+  await signIn(page, account);
+  return page;
+};
+
+const tabNames = async (page: Page): Promise<string[]> => {
+  await expect(page.getByRole('tablist', { name: 'Administration pages' })).toBeVisible();
+  return page.getByRole('tablist', { name: 'Administration pages' }).getByRole('tab').allTextContents();
+};
+
+test.describe('administration: roles', () => {
+  test('a role made in the UI and given on the user page shows its holder only its tabs; a node-limited role sees only its nodes', async ({
+    adminPage: page,
+    api,
+    browser,
+    panel,
+    newUser,
+    createServer,
+  }) => {
+    test.slow();
+    const s = randomBytes(3).toString('hex');
+    const roleName = `Support ${s}`;
+    const server = await createServer({ name: `Roles ${s}` });
+
+    // The full administrator makes the role: users read, servers read & write, on every node.
+    await page.goto('/admin/roles');
+    await expect(page.getByRole('heading', { name: 'Roles', level: 2, exact: true })).toBeVisible();
+    await expect(page.getByRole('tab', { name: 'Roles', selected: true })).toBeVisible();
+    await page.getByRole('button', { name: 'New role' }).first().click();
+    const dialog = await openDialog(page, 'New role');
+    await dialog.getByLabel('Name').fill(roleName);
+    await dialog.getByRole('radiogroup', { name: 'Users' }).getByRole('radio', { name: 'Read', exact: true }).check();
+    await dialog.getByRole('radiogroup', { name: 'Servers' }).getByRole('radio', { name: 'Read & write' }).check();
+    // The audit log can only be read.
+    await expect(dialog.getByRole('radiogroup', { name: 'Audit log' }).getByRole('radio')).toHaveCount(2);
+    await expect(dialog.getByRole('radiogroup', { name: 'Which nodes' }).getByRole('radio', { name: 'All nodes' })).toBeChecked();
+    await expectAccessibleInBothSchemes(page);
+    await shot(page, 'admin-role-form');
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoHorizontalScroll(page);
+    await page.screenshot({ path: test.info().outputPath('admin-role-form-mobile.png') });
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await dialog.getByRole('button', { name: 'New role' }).click();
+    await expect(dialog).toBeHidden();
+    await page.getByRole('button', { name: 'Dismiss' }).click();
+    const card = page.getByRole('listitem', { name: roleName });
+    await expect(card).toContainText('Read & write: Servers');
+    await expect(card).toContainText('Read: Users');
+    await expect(card).toContainText('Nodes: All nodes');
+    await expect(card).toContainText('0 holders');
+    await expectAccessibleInBothSchemes(page);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoHorizontalScroll(page);
+    await page.setViewportSize({ width: 1280, height: 720 });
+    await shot(page, 'admin-roles', ['light', 'dark', 'mobile']);
+
+    // Given to a new user on the user's page.
+    const support = await newUser();
+    await page.goto(`/admin/users/${support.id}`);
+    await page.getByRole('combobox', { name: 'Administrator roles' }).click();
+    await page.getByRole('option', { name: roleName, exact: true }).click();
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Save roles' }).click();
+    await expect(page.getByText('Role holder', { exact: true })).toBeVisible();
+    expect((await api.admin('GET', `/api/admin/users/${support.id}`)).roleIds).toHaveLength(1);
+
+    // The holder: only the Servers and Users tabs (and application keys, open to every administrator),
+    // /admin goes to the first; users without a create button.
+    const holder = await pageOf(browser, panel.baseURL, support);
+    await holder.goto('/admin');
+    await expect(holder).toHaveURL(/\/admin\/servers$/);
+    expect(await tabNames(holder)).toEqual(['Servers', 'Users', 'Application keys']);
+    await holder.getByRole('tab', { name: 'Users' }).click();
+    await expect(holder.getByRole('heading', { name: 'Users', level: 2, exact: true })).toBeVisible();
+    await expect(holder.getByText(/\d+ users?$/)).toBeVisible();
+    await expect(holder.getByRole('button', { name: 'New user' })).toHaveCount(0);
+    await holder.goto(`/admin/servers?q=${encodeURIComponent(server.name)}`);
+    await holder.getByRole('link', { name: server.name, exact: true }).click();
+    await expect(holder.getByRole('heading', { name: server.name })).toBeVisible();
+    await holder.context().close();
+
+    // A role limited to a second node (no daemon, no servers): its holder sees an empty servers list.
+    const location = (await api.raw.request<{ id: string }[]>('GET', '/api/admin/locations', { session: api.adminSession }))[0];
+    const node = await api.admin('POST', '/api/admin/nodes', { name: `roles ${s}`, fqdn: '127.0.0.1', scheme: 'http', daemonListen: await freePort(), memory: 1024, disk: 1024, locationId: location.id });
+    const limitedRole = await api.admin('POST', '/api/admin/roles', { name: `Node team ${s}`, permissions: [{ area: 'servers', access: 'write' }], nodeIds: [String(node.id)] });
+    const team = await newUser();
+    await api.admin('PATCH', `/api/admin/users/${team.id}`, { roleIds: [String(limitedRole.id)] });
+    const limited = await pageOf(browser, panel.baseURL, team);
+    await limited.goto('/admin');
+    await expect(limited).toHaveURL(/\/admin\/servers$/);
+    expect(await tabNames(limited)).toEqual(['Servers', 'Application keys']);
+    await expect(limited.getByText('No servers on your nodes')).toBeVisible();
+    // Server creation needs every node: no button.
+    await expect(limited.getByRole('link', { name: /Create server|New server/ })).toHaveCount(0);
+    await shot(limited, 'admin-roles-limited');
+    await limited.context().close();
+    await page.goto('/admin/servers');
+    await expect(page.getByText(/^\d+ servers?$/)).toBeVisible();
+    await expect(page.getByText('No servers yet')).toHaveCount(0);
+
+    // Deleting the role says it is taken from its holder.
+    await page.goto('/admin/roles');
+    await page.getByRole('button', { name: `Delete ${roleName}` }).click();
+    const confirm = await openDialog(page, 'Delete role');
+    await expect(confirm).toContainText('It is taken from its 1 holder');
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(page.getByRole('listitem', { name: roleName })).toHaveCount(0);
+    await api.admin('DELETE', `/api/admin/roles/${String(limitedRole.id)}`);
+    await api.admin('DELETE', `/api/admin/nodes/${String(node.id)}`);
+  });
+});
