@@ -48,6 +48,7 @@ describe('AdminLayout', () => {
       'Database hosts',
       'Backup hosts',
       'Webhooks',
+      'Sign-in providers',
       'Application keys',
       'Roles',
       'Settings',
@@ -60,7 +61,7 @@ describe('AdminLayout', () => {
   });
 
   it('should give the overview to nodes read on every node only', async () => {
-    expect(await tabsFor({ full: false, areas: [area('nodes'), area('settings', 'write')] })).toEqual(['Overview', 'Nodes', 'Application keys', 'Settings']);
+    expect(await tabsFor({ full: false, areas: [area('nodes'), area('settings', 'write')] })).toEqual(['Overview', 'Nodes', 'Sign-in providers', 'Application keys', 'Settings']);
   });
 
   it('should not give the overview to a node-limited grant, and send /admin to its first tab', async () => {
