@@ -341,13 +341,13 @@ describe.each(dbKinds(['postgres']))('audit log (%s)', (db) => {
     expectValidation(await as('get', `${AUDIT}?${query}`), details);
   });
 
-  it('should answer 403 MISSING_SCOPE users.read when an admin key holds only the egg scopes', async () => {
+  it('should answer 403 MISSING_SCOPE audit.read when an admin key holds only the egg scopes', async () => {
     const res = await as('post', '/api/account/api-keys').send({ name: 'eggs', permissions: ['eggs.read', 'eggs.write'] }).expect(201);
-    expect((await t.http().get(AUDIT).set('x-api-key', res.body.data.key)).body).toEqual(missingScope('users.read'));
+    expect((await t.http().get(AUDIT).set('x-api-key', res.body.data.key)).body).toEqual(missingScope('audit.read'));
   });
 
-  it('should answer the entries when an admin key holds users.read', async () => {
-    const res = await as('post', '/api/account/api-keys').send({ name: 'auditor', permissions: ['users.read'] }).expect(201);
+  it("should answer the entries when an admin key holds audit.read, the audit log's own scope", async () => {
+    const res = await as('post', '/api/account/api-keys').send({ name: 'auditor', permissions: ['audit.read'] }).expect(201);
     const body = (await t.http().get(AUDIT).set('x-api-key', res.body.data.key).expect(200)).body;
     expect(summary(body.data)).toEqual(expected(written));
   });
