@@ -30,6 +30,15 @@ export class Reloader {
     return this.loading;
   }
 
+  /**
+   * Loads again and resolves once that load (and any a change during it started) has ended: what a
+   * writer reads back after its own change commits, when a load started before the commit may be running.
+   */
+  async refresh(): Promise<void> {
+    void this.reload();
+    await this.settled();
+  }
+
   /** Resolves once no load is running, including one a change during the last load started. */
   async settled(): Promise<void> {
     while (this.loading) {

@@ -71,6 +71,15 @@ export class NodesRepository {
     return manager.getRepository(NodeEntity).findOneBy({ id });
   }
 
+  /** Which of `ids` are nodes, in one query. */
+  async existingIds(ids: readonly string[], manager: EntityManager = this.nodes.manager): Promise<Set<string>> {
+    if (ids.length === 0) {
+      return new Set();
+    }
+    const rows = await manager.getRepository(NodeEntity).find({ select: { id: true }, where: { id: In([...ids]) } });
+    return new Set(rows.map((n) => String(n.id)));
+  }
+
   /** The node's row, locked until the transaction ends (a transfer's room check and its reservation are one step per target node). */
   lockNode(id: string, manager: EntityManager): Promise<NodeEntity | null> {
     return manager.getRepository(NodeEntity).createQueryBuilder('node').setLock('pessimistic_write').where({ id }).getOne();

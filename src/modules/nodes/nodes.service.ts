@@ -86,6 +86,11 @@ export class NodesService {
     return cursorPaginated(rows, page, (n) => [n.id], (kept) => kept.map(toNodeResponse));
   }
 
+  /** Which of `ids` are nodes (an administrator role's), for other modules. */
+  existingIds(ids: readonly string[], manager?: EntityManager): Promise<Set<string>> {
+    return this.repo.existingIds(ids, manager);
+  }
+
   /** The node or null, for other modules (a new server's node). */
   findNode(id: string, manager?: EntityManager): Promise<NodeEntity | null> {
     return this.repo.findNode(id, manager);

@@ -1,23 +1,12 @@
 import type { MailMessage } from 'src/modules/mail/mail.service';
+import { securityNotice } from 'src/modules/two-factor/two-factor-notices';
 import type { UserEntity } from 'src/modules/users/user.entity';
 
-/** Security notices, worded as the two-factor ones: what changed, and what to do if it was not them. */
-const notice = (user: UserEntity, subject: string, what: string, appUrl: string): MailMessage => ({
-  to: user.email,
-  subject,
-  text: [
-    `Hello ${user.name || user.username},`,
-    '',
-    what,
-    '',
-    `If this was not you, reset your password at ${appUrl} now and check your account's passkeys, sessions and API keys.`,
-    '',
-    '— Hatchery',
-  ].join('\n'),
-});
+/** Worded as the two-factor notices, with the account's passkeys among what to check. */
+const CHECK = 'passkeys, sessions and API keys';
 
 export const passkeyAddedNotice = (user: UserEntity, name: string, appUrl: string): MailMessage =>
-  notice(user, 'A passkey was added', `A passkey named "${name}" was just added to your Hatchery account. It signs in without a password.`, appUrl);
+  securityNotice(user, 'A passkey was added', `A passkey named "${name}" was just added to your Hatchery account. It signs in without a password.`, appUrl, CHECK);
 
 export const passkeyRemovedNotice = (user: UserEntity, name: string, appUrl: string): MailMessage =>
-  notice(user, 'A passkey was removed', `The passkey named "${name}" was just removed from your Hatchery account.`, appUrl);
+  securityNotice(user, 'A passkey was removed', `The passkey named "${name}" was just removed from your Hatchery account.`, appUrl, CHECK);

@@ -23,6 +23,9 @@ export interface AdminGrants {
   readonly scopes: ReadonlyMap<AdminScope, NodeLimit>;
 }
 
+/** Whether the user administers anything: a full administrator, or the holder of a role. */
+export const administers = (user: { admin: boolean; adminRoleIds: readonly string[] }): boolean => user.admin || user.adminRoleIds.length > 0;
+
 export const NO_GRANTS: AdminGrants = { full: false, scopes: new Map() };
 const FULL: AdminGrants = { full: true, scopes: new Map(ALL_ADMIN_SCOPES.map((s) => [s, null])) };
 

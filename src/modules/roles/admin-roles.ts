@@ -47,9 +47,9 @@ export class AdminRoles implements OnApplicationBootstrap {
     return this.loads.reload();
   }
 
-  /** Resolves once no load is running, including one a change during the last load started. */
-  settled(): Promise<void> {
-    return this.loads.settled();
+  /** Loads the roles again and resolves once loaded: a writer reading back its own change (Reloader.refresh). */
+  refresh(): Promise<void> {
+    return this.loads.refresh();
   }
 
   /** Which of `ids` are roles, each locked against deletion until the transaction ends. */

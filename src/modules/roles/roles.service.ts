@@ -59,7 +59,7 @@ export class RolesService {
       await this.audit.record(manager, actor, { action: 'role.created', targetType: 'admin_role', targetId: role.id, changes: { after: pickAudited(role) } });
       return role;
     });
-    await this.settled();
+    await this.roles.refresh();
     return toRoleDto(created, 0);
   }
 
@@ -89,7 +89,7 @@ export class RolesService {
       await this.audit.record(manager, actor, { action: 'role.updated', targetType: 'admin_role', targetId: role.id, changes });
       return saved;
     });
-    await this.settled();
+    await this.roles.refresh();
     return toRoleDto(updated, (await this.users.countByRole()).get(updated.id) ?? 0);
   }
 
@@ -109,7 +109,7 @@ export class RolesService {
         changes: { before: { ...pickAudited(role), holders } },
       });
     });
-    await this.settled();
+    await this.roles.refresh();
   }
 
   private async checkName(name: string, except: string | null, manager: EntityManager): Promise<void> {
@@ -122,18 +122,12 @@ export class RolesService {
   /** The node ids, each an existing node, without repeats, in order. */
   private async checkedNodes(ids: readonly string[], manager: EntityManager): Promise<string[]> {
     const unique = [...new Set(ids)].sort((a, b) => Number(a) - Number(b));
-    for (const id of unique) {
-      if (!(await this.nodes.findNode(id, manager))) {
-        throw new AppException(RoleError.UNKNOWN_NODE, { message: `No node has the id ${id}`, details: [{ field: 'nodeIds', message: `unknown node ${id}` }] });
-      }
+    const existing = await this.nodes.existingIds(unique, manager);
+    const missing = unique.find((id) => !existing.has(id));
+    if (missing !== undefined) {
+      throw new AppException(RoleError.UNKNOWN_NODE, { message: `No node has the id ${missing}`, details: [{ field: 'nodeIds', message: `unknown node ${missing}` }] });
     }
     return unique;
-  }
-
-  /** This process's roles, read back after a change (the change subscriber's reload may have started before the commit). */
-  private async settled(): Promise<void> {
-    void this.roles.reload();
-    await this.roles.settled();
   }
 }
 

@@ -67,9 +67,7 @@ export class PanelSettings implements OnApplicationBootstrap {
       );
       await this.audit.record(manager, actor, { action: 'settings.updated', targetType: 'settings', targetId: 'panel', changes });
     });
-    // Read back before answering: the change subscriber's reload may have started before the commit.
-    void this.reload();
-    await this.loads.settled();
+    await this.loads.refresh();
     return this.values;
   }
 

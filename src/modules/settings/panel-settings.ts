@@ -1,3 +1,5 @@
+import { administers } from 'src/modules/roles/admin-grants';
+
 /** Who must have a second factor (TOTP or a passkey) before using the panel: docs/api.md#two-factor-policy. */
 export const TWO_FACTOR_POLICIES = ['none', 'admins', 'all'] as const;
 export type TwoFactorPolicy = (typeof TWO_FACTOR_POLICIES)[number];
@@ -52,5 +54,5 @@ export const heldForTwoFactorSetup = (policy: TwoFactorPolicy, user: PolicySubje
   if (policy === 'none' || user.twoFactorEnabled || user.hasPasskey) {
     return false;
   }
-  return policy === 'all' || user.admin || user.adminRoleIds.length > 0;
+  return policy === 'all' || administers(user);
 };

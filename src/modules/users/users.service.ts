@@ -9,6 +9,7 @@ import { AuditService, changedFields, pick } from 'src/modules/audit/audit.servi
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { CreateUserDto } from 'src/modules/users/dto/create-user.dto';
 import { UpdateUserDto } from 'src/modules/users/dto/update-user.dto';
+import { administers } from 'src/modules/roles/admin-grants';
 import { AdminRoles } from 'src/modules/roles/admin-roles';
 import { AdminUserResponseDto, toAdminUserResponse } from 'src/modules/users/dto/user-response.dto';
 import { PasswordHasher } from 'src/modules/users/password.hasher';
@@ -30,8 +31,6 @@ type PterodactylUserFields = Partial<Pick<UserEntity, 'language'>>;
 /** What the audit log records of a user (never the password or its hash). */
 const AUDITED = ['username', 'email', 'name', 'admin', 'adminRoleIds', 'suspended'] as const;
 
-/** Whether the account administers anything: the rights only a full administrator may change. */
-const isPrivileged = (user: UserEntity): boolean => user.admin || user.adminRoleIds.length > 0;
 
 @Injectable()
 export class UsersService {
@@ -305,7 +304,7 @@ export class UsersService {
    * two-factor reset) by someone holding less.
    */
   assertManageable(user: UserEntity, actor: Actor): void {
-    if (actor.fullAdmin === false && isPrivileged(user)) {
+    if (actor.fullAdmin === false && administers(user)) {
       throw new AppException(UserError.PRIVILEGED);
     }
   }

@@ -68,3 +68,7 @@ export const fieldErrors = (error: ApiError): Record<string, string> => {
   }
   return out;
 };
+
+/** Whether a form shows every field error on its own field (some are, each on a field the form has now); else the error goes above its buttons. */
+export const allOnFields = (fields: Record<string, string>, shown: ReadonlySet<string>): boolean =>
+  Object.keys(fields).length > 0 && Object.keys(fields).every((field) => shown.has(field));

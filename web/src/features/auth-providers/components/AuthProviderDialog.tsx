@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
 import { AUTH_PROVIDER_TYPES, type AuthProvider, useSaveAuthProvider } from '@/features/auth-providers/api';
 import { createProviderBody, emptyProviderForm, type ProviderForm, providerFormOf, updateProviderBody, withType } from '@/features/auth-providers/provider-form';
-import { ApiError, fieldErrors } from '@/lib/api/api-error';
+import { allOnFields, ApiError, fieldErrors } from '@/lib/api/api-error';
 import { notify } from '@/lib/notify';
 
 const MONO_INPUT = { input: { fontFamily: 'var(--mantine-font-family-monospace)' } };
@@ -31,7 +31,7 @@ export const AuthProviderDialog = ({ provider, onClose }: { provider?: AuthProvi
   };
   // The error goes above the buttons unless each of its fields is on the form as it is now.
   const visible = new Set(['name', 'clientId', 'clientSecret', 'scopes', 'allowedDomains', ...(form.type === 'oidc' ? ['issuer'] : [])]);
-  const onFields = form.type === 'oidc' && issuerError !== undefined ? true : Object.keys(fields).length > 0 && Object.keys(fields).every((f) => visible.has(f));
+  const onFields = form.type === 'oidc' && issuerError !== undefined ? true : allOnFields(fields, visible);
   return (
     <Modal
       opened

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
 import { type Webhook, type WebhookScope, type WebhookWithSecret, useSaveWebhook } from '@/features/webhooks/api';
 import { createBody, emptyForm, type EventName, eventGroups, formOf, updateBody, type WebhookForm } from '@/features/webhooks/events';
-import { ApiError, fieldErrors } from '@/lib/api/api-error';
+import { allOnFields, ApiError, fieldErrors } from '@/lib/api/api-error';
 import { notify } from '@/lib/notify';
 
 type Underscored<S extends string> = S extends `${infer A}.${infer B}` ? `${A}_${B}` : S;
@@ -87,7 +87,7 @@ export const WebhookDialog = ({ scope, hook, onClose, onSaved }: { scope: Webhoo
   const shownFields: Record<string, string> = codeField && save.error && !fields[codeField] ? { ...fields, [codeField]: save.error.message } : fields;
   // The error goes above the buttons unless each of its fields is on the form as it is now.
   const visible = new Set(['name', 'url', ...(form.allEvents ? [] : ['events']), ...(form.kind === 'http' ? ['secret'] : [])]);
-  const onFields = Object.keys(shownFields).length > 0 && Object.keys(shownFields).every((field) => visible.has(field));
+  const onFields = allOnFields(shownFields, visible);
   return (
     <Modal
       opened
