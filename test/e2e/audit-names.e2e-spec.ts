@@ -12,7 +12,7 @@ const AUDIT = '/api/admin/audit-logs';
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Json = Record<string, any>;
 
-describe.each(dbKinds(['postgres', 'pglite']))('audit log target names (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('audit log target names (%s)', (db) => {
   let t: TestApp;
   let admin: UserEntity;
   let cookie: string;

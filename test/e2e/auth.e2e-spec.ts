@@ -4,7 +4,7 @@ import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app'
 import { DAY, HOUR, MINUTE } from 'test/utils/fake-clock';
 import { dbKinds } from 'test/utils/test-db';
 
-describe.each(dbKinds(['postgres', 'pglite']))('auth and sessions (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('auth and sessions (%s)', (db) => {
   let t: TestApp;
 
   beforeAll(async () => {
@@ -256,7 +256,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('auth and sessions (%s)', (db) =>
   });
 });
 
-describe.each(dbKinds(['postgres', 'pglite']))('sign-up when enabled (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('sign-up when enabled (%s)', (db) => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -20,7 +20,7 @@ const AUDIT = '/api/admin/audit-logs';
 const SEALED = /^v1:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+:[A-Za-z0-9_-]+$/;
 const HOST_NOT_FOUND = ['DATABASE_HOST_NOT_FOUND', 'Database host not found'] as const;
 
-(mariadbAvailable() ? describe.each(dbKinds(['postgres', 'pglite'])) : describe.skip.each(['postgres' as const]))('admin database hosts on a real MariaDB (%s)', (db) => {
+(mariadbAvailable() ? describe.each(dbKinds(['postgres'])) : describe.skip.each(['postgres' as const]))('admin database hosts on a real MariaDB (%s)', (db) => {
   const logs = new LogCapture();
   let t: TestApp;
   let mariadb: MariaDb;

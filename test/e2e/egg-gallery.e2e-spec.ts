@@ -50,7 +50,7 @@ const tinyDocV2 = (): Json => ({
   variables: [variable('Server Jar', 'SERVER_JARFILE', 'paper.jar', 'required|string|max:50'), variable('Version', 'MC_VERSION', 'latest', 'nullable|string')],
 });
 
-describe.each(dbKinds(['postgres', 'pglite']))('egg gallery and update from URL (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('egg gallery and update from URL (%s)', (db) => {
   let t: TestApp;
   let cookie: string;
   let nest: NestEntity;

@@ -27,7 +27,7 @@ const makeWebDir = (): { root: string; web: string } => {
   return { root, web };
 };
 
-describe.each(dbKinds(['pglite', 'postgres']))('4xx errors of the HTTP stack (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('4xx errors of the HTTP stack (%s)', (db) => {
   let t: TestApp;
   let root: string;
   const logs = new LogCapture();

@@ -44,7 +44,7 @@ const startPanel = async (t: TestApp) => {
   };
 };
 
-describe.each(dbKinds(['postgres', 'pglite']))('invitations (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('invitations (%s)', (db) => {
   let t: TestApp;
   let sink: SmtpSink;
   let p: Awaited<ReturnType<typeof startPanel>>;

@@ -294,7 +294,7 @@ describe.each(dbKinds(['postgres']))('live status WebSocket upgrades and the rat
   });
 });
 
-describe.each(dbKinds(['pglite', 'postgres']))('live status WebSocket limits per account and per socket (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('live status WebSocket limits per account and per socket (%s)', (db) => {
   let t: TestApp;
   let url: string;
   const open: LiveClient[] = [];

@@ -7,7 +7,7 @@ import { dbKinds } from 'test/utils/test-db';
 
 const NODES = '/api/admin/nodes';
 
-describe.each(dbKinds(['postgres', 'pglite']))('a node heard from once: daemonContactedAt (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('a node heard from once: daemonContactedAt (%s)', (db) => {
   let t: TestApp;
   let admin: UserEntity;
   let cookie: string;

@@ -23,7 +23,7 @@ const flowCookie = (res: Response): string => {
 let seq = 0;
 const unique = (): string => `${Date.now().toString(36)}${(seq++).toString(36)}`;
 
-describe.each(dbKinds(['postgres', 'pglite']))('single sign-on (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('single sign-on (%s)', (db) => {
   let t: TestApp;
   let issuer: OidcIssuer;
   let forging: ForgingIssuer;

@@ -12,7 +12,7 @@ import { dbKinds } from 'test/utils/test-db';
 
 const errorBody = (statusCode: number, code: string) => ({ statusCode, code, message: expect.any(String), requestId: expect.any(String) });
 
-describe.each(dbKinds(['postgres', 'pglite']))('passkeys (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('passkeys (%s)', (db) => {
   let t: TestApp;
   let sink: SmtpSink;
 

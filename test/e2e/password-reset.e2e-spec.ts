@@ -22,7 +22,7 @@ const INVALID_TOKEN = {
   requestId: expect.any(String),
 };
 
-describe.each(dbKinds(['postgres', 'pglite']))('password reset by e-mail (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('password reset by e-mail (%s)', (db) => {
   let t: TestApp;
   let sink: SmtpSink;
   const logs = new LogCapture();

@@ -15,7 +15,7 @@ import { applicationKey, createPterodactylKey, NOT_FOUND, PTERODACTYL_ACCEPT, UN
 const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: users, locations, nodes, allocations (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('Pterodactyl application API: users, locations, nodes, allocations (%s)', (db) => {
   let t: TestApp;
   let key: string;
   let cookie: string;

@@ -36,7 +36,7 @@ interface Account {
   identifier: string;
 }
 
-describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl client API: e-mail, password, two-factor and activity (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('Pterodactyl client API: e-mail, password, two-factor and activity (%s)', (db) => {
   let t: TestApp;
 
   const call = (method: 'get' | 'post' | 'put', path: string, key: string) =>

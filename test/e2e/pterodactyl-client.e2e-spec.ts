@@ -12,7 +12,7 @@ import { dbKinds } from 'test/utils/test-db';
 
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
-(hasPaper ? describe : describe.skip).each(dbKinds(['postgres', 'pglite']))('Pterodactyl client API, against the Wings simulator (%s)', (db) => {
+(hasPaper ? describe : describe.skip).each(dbKinds(['postgres']))('Pterodactyl client API, against the Wings simulator (%s)', (db) => {
   let p: SimPanel;
   let key: string;
   let server: { id: string; uuid: string };

@@ -25,7 +25,7 @@ const codeAt = (secret: string, ms: number): string =>
 
 const errorBody = (statusCode: number, code: string, message: string) => ({ statusCode, code, message, requestId: expect.any(String) });
 
-describe.each(dbKinds(['postgres', 'pglite']))('credentials imported from Pterodactyl (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('credentials imported from Pterodactyl (%s)', (db) => {
   let t: TestApp;
   let dataSource: DataSource;
 

@@ -56,7 +56,7 @@ class ClientProbeController {
 
 const sha256Hex = (value: string): string => createHash('sha256').update(value, 'utf8').digest('hex');
 
-describe.each(dbKinds(['postgres', 'pglite']))('Pterodactyl keys (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('Pterodactyl keys (%s)', (db) => {
   let t: TestApp;
 
   beforeAll(async () => {

@@ -8,7 +8,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
 const ACCESS_DENIED = /^ER_ACCESS_DENIED/;
 
-(hasPaper && mariadbAvailable() ? describe : describe.skip).each(dbKinds(['postgres', 'pglite']))(
+(hasPaper && mariadbAvailable() ? describe : describe.skip).each(dbKinds(['postgres']))(
   "Pterodactyl application API: a server's databases on a real MariaDB (%s)",
   (db) => {
     let p: SimPanel;

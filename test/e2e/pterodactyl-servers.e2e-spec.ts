@@ -9,7 +9,7 @@ import { ALL_APPLICATION_PERMISSIONS, createPterodactylKey, NOT_FOUND, PTERODACT
 const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 const ATOM = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/;
 
-(hasPaper ? describe : describe.skip).each(dbKinds(['postgres', 'pglite']))('Pterodactyl application API: servers, against the Wings simulator (%s)', (db) => {
+(hasPaper ? describe : describe.skip).each(dbKinds(['postgres']))('Pterodactyl application API: servers, against the Wings simulator (%s)', (db) => {
   let p: SimPanel;
   let key: string;
   let eggId: number;

@@ -17,7 +17,7 @@ interface Page {
  * GET /api/client/servers/{server}/activity?event=: an exact event name, or a prefix ending in `.*`,
  * read literally (LIKE's `_` and `%` are not wildcards), with the pagination counting the kept entries only.
  */
-(hasPaper ? describe : describe.skip).each(dbKinds(['postgres', 'pglite']))('server activity filtered by event (%s)', (db) => {
+(hasPaper ? describe : describe.skip).each(dbKinds(['postgres']))('server activity filtered by event (%s)', (db) => {
   let p: SimPanel;
   let base: string;
 

@@ -6,7 +6,7 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
 
 // What the administration's server pages read besides the server itself: the searched list, what the
 // servers take of each node (the creation wizard's node step), and every startup variable with its value.
-(hasPaper ? describe : describe.skip).each(dbKinds(['postgres', 'pglite']))('the admin server views (%s)', (db) => {
+(hasPaper ? describe : describe.skip).each(dbKinds(['postgres']))('the admin server views (%s)', (db) => {
   let p: SimPanel;
 
   beforeAll(async () => {

@@ -13,7 +13,7 @@ interface Allocation {
   isDefault: boolean;
 }
 
-(hasPaper ? describe : describe.skip).each(dbKinds(['postgres', 'pglite']))('the network tab: allocation notes and the primary allocation (%s)', (db) => {
+(hasPaper ? describe : describe.skip).each(dbKinds(['postgres']))('the network tab: allocation notes and the primary allocation (%s)', (db) => {
   let p: SimPanel;
   let server: { id: string; uuid: string };
   let other: { id: string; uuid: string };

@@ -20,7 +20,7 @@ const codeAt = (secret: string, ms: number): string =>
 
 const errorBody = (statusCode: number, code: string) => ({ statusCode, code, message: expect.any(String), requestId: expect.any(String) });
 
-describe.each(dbKinds(['postgres', 'pglite']))('two-factor sign-in (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('two-factor sign-in (%s)', (db) => {
   let t: TestApp;
   let sink: SmtpSink;
   const logs = new LogCapture();

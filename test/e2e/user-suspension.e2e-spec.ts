@@ -28,7 +28,7 @@ const expectError = (res: Response, body: { statusCode: number; code: string; me
   expect(res.body).toEqual({ ...body, requestId: expect.any(String) });
 };
 
-describe.each(dbKinds(['postgres', 'pglite']))('admin: suspend sign-in and reset two-factor (%s)', (db) => {
+describe.each(dbKinds(['postgres']))('admin: suspend sign-in and reset two-factor (%s)', (db) => {
   let t: TestApp;
   let sink: SmtpSink;
   let admin: UserEntity;
