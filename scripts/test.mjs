@@ -1,19 +1,17 @@
 // `npm test`: every check the project has, arranged to end soonest on two cores.
 //
 //   1. build (server and web UI, each only when its sources changed: scripts/build.mjs)
-//   2. three lanes side by side, until all end:
+//   2. two lanes side by side, until both end:
 //      - Jest (unit and end-to-end): the longest step by far (more than half the CPU time of the whole
-//        run), and its two workers alone keep the cores only about 1.4 busy, so it starts first and
-//        alone in its lane. When it ran after the static checks (until 28 November), its last five
-//        minutes ran alone on a partly idle machine; when it waited for Vitest (until 29 November),
-//        that minute was on the run's longest path;
-//      - the web UI's unit tests (Vitest, about a minute), then the static checks, one after another:
-//        typecheck, dead code (knip), the lint, the web UI's size. This lane ends well before Jest's;
-//      - the browser tests (Playwright): they mostly wait, on the panel, the Wings simulator's timings
-//        and Chromium's rendering (run alone, they kept the two cores about a third busy).
+//        run; its two workers alone keep the cores about 1.6 busy), so it starts first and alone in its lane;
+//      - the browser tests (Playwright), then the web UI's unit tests (Vitest), the typecheck, dead code
+//        (knip), the lint and the web UI's size, one after another. The browser tests mostly wait (on the
+//        panel, the simulator's timings and Chromium: about 0.65 of a core), so Jest keeps the rest.
+//        Until 28 November the static checks ran in a third lane beside both: some 3.5 cores of work on
+//        two, where every step ran three to ten times slower than alone and the run took 1,120 s.
 //
-// A step prints its output when it ends, so lanes never interleave their lines. A failing step stops
-// its own lane (the other lanes finish); the run ends with the time of each step.
+// A step prints its output when it ends, so lanes never interleave their lines. A failing step fails the
+// run, but every step still runs and reports; the run ends with the time of each step.
 // Any step can be run alone: see the `test:*`, `typecheck`, `lint` scripts in package.json.
 import { Buffer } from 'node:buffer';
 import { spawn } from 'node:child_process';
@@ -48,15 +46,14 @@ const step = (script, { buffered = false } = {}) =>
     });
   });
 
-/** Runs the scripts one after another, stopping at the first failure. */
+/** Runs the scripts one after another, every one even after a failure (each reports); resolves to the first failure's code. */
 const lane = async (scripts) => {
+  let failed = 0;
   for (const script of scripts) {
     const status = await step(script, { buffered: true });
-    if (status !== 0) {
-      return status;
-    }
+    failed ||= status;
   }
-  return 0;
+  return failed;
 };
 
 const summary = () => {
@@ -66,7 +63,7 @@ const summary = () => {
   }
 };
 
-const lanes = [['test:jest'], ['test:web', 'typecheck', 'lint:dead', 'lint', 'test:size'], ['test:browser']];
+const lanes = [['test:jest'], ['test:browser', 'test:web', 'typecheck', 'lint:dead', 'lint', 'test:size']];
 
 const stages = [() => step('build'), async () => (await Promise.all(lanes.map(lane))).find((s) => s !== 0) ?? 0];
 
