@@ -17,8 +17,6 @@ const common = {
   testEnvironment: 'node',
   // The first pattern that matches a file is the one used: ts-jest with the Swagger plugin for the DTOs and
   // controllers it reads, every other file compiled on its own (test/setup/transpile-transformer.js).
-  // Jest's runtime with V8's code cache shared by the files of a worker (test/setup/code-cache-runtime.js).
-  runtime: '<rootDir>/test/setup/code-cache-runtime.js',
   transform: { '\\.(dto|controller)\\.ts$': tsJest, '^.+\\.ts$': '<rootDir>/test/setup/transpile-transformer.js' },
   moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1', '^test/(.*)$': '<rootDir>/test/$1', ...require('./test/setup/esm-packages') },
 };
