@@ -21,7 +21,7 @@ const NO_API_CASTS = [
 ];
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'data/**', 'coverage/**', 'node_modules/**', 'jest.config.js', 'test/setup/swagger-transformer.js', 'test/setup/transpile-transformer.js', 'test/setup/dto-transformer.js', 'test/setup/summary-reporter.js', 'test/setup/sequencer.js', 'test/setup/esm-packages.js', 'eslint.config.mjs', 'web/src/routeTree.gen.ts'] },
+  { ignores: ['dist/**', 'data/**', 'coverage/**', 'node_modules/**', 'jest.config.js', 'test/setup/swagger-transformer.js', 'test/setup/transpile-transformer.js', 'test/setup/dto-transformer.js', 'test/setup/summary-reporter.js', 'test/setup/sequencer.js', 'test/setup/esm-packages.js', 'test/setup/dynamic-import-transformer.js', 'eslint.config.mjs', 'web/src/routeTree.gen.ts'] },
   eslint.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

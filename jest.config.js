@@ -17,8 +17,14 @@ const common = {
   testEnvironment: 'node',
   // The first pattern that matches a file is the one used: ts-jest with the Swagger plugin for the DTOs and
   // controllers it reads, every other file compiled on its own (test/setup/transpile-transformer.js).
-  transform: { '\\.(dto|controller)\\.ts$': tsJest, '^.+\\.ts$': '<rootDir>/test/setup/transpile-transformer.js' },
-  moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1', '^test/(.*)$': '<rootDir>/test/$1', ...require('./test/setup/esm-packages') },
+  transform: {
+    '\\.(dto|controller)\\.ts$': tsJest,
+    '^.+\\.ts$': '<rootDir>/test/setup/transpile-transformer.js',
+    '/node_modules/(@electric-sql/pglite/dist/.+\\.cjs|@fastify/cookie/index\\.js)$': '<rootDir>/test/setup/dynamic-import-transformer.js',
+  },
+  // The dependencies transformed: those whose CommonJS calls import() (test/setup/dynamic-import-transformer.js).
+  transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/dist/|@fastify/cookie/index\\.js)'],
+  moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1', '^test/(.*)$': '<rootDir>/test/$1', ...require('./test/setup/esm-packages').moduleNameMapper },
 };
 
 module.exports = {

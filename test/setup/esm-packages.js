@@ -1,6 +1,6 @@
-// ES-module-only packages (openid-client, oidc-provider and what they import) for Jest. Jest will not
-// require() a .js file of a `"type": "module"` package while --experimental-vm-modules is on, whatever
-// its transform does, and the panel's code is CommonJS (Node itself requires them natively in dist/).
+// ES-module-only packages (openid-client, oidc-provider and what they import, cookie) for Jest. Jest's own
+// CommonJS loader will not require() a .js file of a `"type": "module"` package, and the panel's code is
+// CommonJS (Node itself requires them natively in dist/).
 // So each is copied once, made CommonJS with TypeScript's transpileModule, into a cache folder whose
 // package.json says commonjs, and moduleNameMapper points the package names there. (Node itself
 // loads them in dist/ with require(), as Node 22 can.)
@@ -10,7 +10,7 @@ const { join } = require('node:path');
 const ts = require('typescript');
 
 const root = join(__dirname, '..', '..');
-const ESM_ONLY = ['openid-client', 'oauth4webapi', 'jose', 'oidc-provider'];
+const ESM_ONLY = ['openid-client', 'oauth4webapi', 'jose', 'oidc-provider', 'cookie'];
 const options = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, allowJs: true };
 
 const versionOf = (pkg) => JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version;
@@ -53,7 +53,7 @@ if (!existsSync(cache)) {
 const at = (...parts) => join(cache, ...parts);
 
 /** moduleNameMapper entries for the converted packages (and the jose subpaths openid-client imports). */
-module.exports = {
+const moduleNameMapper = {
   '^openid-client$': at('openid-client', 'build', 'index.js'),
   '^oauth4webapi$': at('oauth4webapi', 'build', 'index.js'),
   '^jose$': at('jose', 'dist', 'webapi', 'index.js'),
@@ -61,3 +61,8 @@ module.exports = {
   '^jose/errors$': at('jose', 'dist', 'webapi', 'util', 'errors.js'),
   '^oidc-provider$': at('oidc-provider', 'lib', 'index.js'),
 };
+
+exports.moduleNameMapper = moduleNameMapper;
+// "cookie" is not mapped by name (light-my-request requires a CommonJS cookie@1 of its own): only
+// @fastify/cookie's import() of it is sent here, by test/setup/dynamic-import-transformer.js.
+exports.cookie = at('cookie', 'dist', 'index.js');
