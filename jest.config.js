@@ -2,7 +2,7 @@
 const tsJest = [
   '<rootDir>/test/setup/dto-transformer.js', // ts-jest, with a cache key that needs no TypeScript program
   {
-    tsconfig: 'tsconfig.json',
+    tsconfig: 'tsconfig.build.json', // tsconfig.json with the node10 resolution TypeScript 5 needs beside CommonJS
     // The same Swagger plugin as `nest build`, so /api/docs.json in tests describes the DTOs too.
     astTransformers: {
       before: ['<rootDir>/test/setup/swagger-transformer.js'],

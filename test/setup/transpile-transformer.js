@@ -8,7 +8,8 @@ const { join } = require('node:path');
 const ts = require('typescript');
 
 const root = join(__dirname, '..', '..');
-const parsed = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+// node10 resolution as for nest build (tsconfig.build.json): TypeScript 5 takes bundler only beside ES modules.
+const parsed = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.json'), { moduleResolution: ts.ModuleResolutionKind.Node10 }, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
 if (!parsed) {
   throw new Error('transpile-transformer: tsconfig.json could not be read');
 }
