@@ -23,15 +23,12 @@ const NO_API_CASTS = [
 export default tseslint.config(
   { ignores: ['dist/**', 'data/**', 'coverage/**', 'node_modules/**', 'jest.config.js', 'test/setup/swagger-transformer.js', 'test/setup/transpile-transformer.js', 'test/setup/dto-transformer.js', 'test/setup/summary-reporter.js', 'test/setup/sequencer.js', 'test/setup/esm-packages.js', 'test/setup/dynamic-import-transformer.js', 'eslint.config.mjs', 'web/src/routeTree.gen.ts'] },
   eslint.configs.recommended,
-  ...tseslint.configs.recommendedTypeChecked,
+  // The rules that need no types. The type-checked ones (typescript-eslint's recommended type-checked
+  // set, no-floating-promises, no-misused-promises, switch-exhaustiveness-check) run in oxlint with
+  // tsgolint on TypeScript 7: .oxlintrc.json, the second half of `npm run lint`.
+  ...tseslint.configs.recommended,
   {
-    languageOptions: {
-      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
-    },
     rules: {
-      '@typescript-eslint/no-floating-promises': 'error',
-      '@typescript-eslint/no-misused-promises': 'error',
-      '@typescript-eslint/switch-exhaustiveness-check': 'error',
       eqeqeq: ['error', 'always'],
       curly: ['error', 'all'],
       'no-restricted-imports': ['error', { patterns: [RELATIVE] }],
@@ -69,14 +66,9 @@ export default tseslint.config(
     },
   },
   {
-    // Tests poke at untyped JSON bodies all the time.
+    // Tests (their untyped JSON bodies: .oxlintrc.json).
     files: ['test/**/*.ts', 'bench/**/*.ts', 'src/**/*.spec.ts'],
     rules: {
-      '@typescript-eslint/no-unsafe-member-access': 'off',
-      '@typescript-eslint/no-unsafe-assignment': 'off',
-      '@typescript-eslint/no-unsafe-argument': 'off',
-      '@typescript-eslint/no-unsafe-call': 'off',
-      '@typescript-eslint/no-unsafe-return': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
       'no-restricted-properties': 'off',
       'no-restricted-imports': 'off',
@@ -86,13 +78,10 @@ export default tseslint.config(
   {
     // Plain scripts: the web UI's no-flash theme script served as is, the API types generator, the build.
     files: ['web/public/**/*.js', 'web/scripts/**/*.mjs', 'scripts/**/*.mjs', 'scripts/**/*.cjs'],
-    ...tseslint.configs.disableTypeChecked,
     languageOptions: {
-      ...tseslint.configs.disableTypeChecked.languageOptions,
       globals: { window: 'readonly', document: 'readonly', process: 'readonly', URL: 'readonly', require: 'readonly', module: 'writable', __dirname: 'readonly' },
     },
     rules: {
-      ...tseslint.configs.disableTypeChecked.rules,
       'no-restricted-properties': 'off',
       // Scripts import each other by relative path: they are not compiled with the panel's path aliases.
       'no-restricted-imports': 'off',
@@ -120,11 +109,6 @@ export default tseslint.config(
         },
       ],
     },
-  },
-  {
-    // TanStack Router's redirect() and notFound() are thrown on purpose from beforeLoad and loaders.
-    files: ['web/src/routes/**/*.tsx'],
-    rules: { '@typescript-eslint/only-throw-error': 'off' },
   },
   {
     // Playwright specs and the build tooling run in Node and read their settings from the environment.

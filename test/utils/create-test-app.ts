@@ -76,7 +76,10 @@ export const createTestApp = async (options: TestAppOptions = {}): Promise<TestA
   await setupApp(app);
   if (options.onResponse) {
     const observe = options.onResponse;
-    app.getHttpAdapter().getInstance().addHook('onResponse', async (req, reply) => observe(req, reply));
+    app.getHttpAdapter().getInstance().addHook('onResponse', (req, reply, done) => {
+      observe(req, reply);
+      done();
+    });
   }
   await app.init();
   await app.getHttpAdapter().getInstance().ready();

@@ -21,7 +21,7 @@ const recordQueries = async <T>(
   fn: () => Promise<T>,
 ): Promise<{ result: T; queries: string[] }> => {
   const queries: string[] = [];
-  // eslint-disable-next-line @typescript-eslint/unbound-method -- re-bound below with apply(this)
+  // oxlint-disable-next-line typescript/unbound-method -- re-bound below with apply(this)
   const original = proto.query;
   const spy = jest.spyOn(proto, 'query').mockImplementation(function (this: unknown, ...args: unknown[]) {
     const text = textOf(this, args);

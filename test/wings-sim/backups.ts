@@ -88,7 +88,11 @@ async function runBackup(sim: SimContext, s: SimServer, uuid: string, ignoreList
     details = await createBackupArchive(s.fs.root, target, ignored);
     if (adapter === 's3') {
       // The local copy is only a staging file for the upload.
-      parts = await uploadToS3(sim, uuid, target, details.size).finally(() => fsp.rm(target, { force: true }));
+      try {
+        parts = await uploadToS3(sim, uuid, target, details.size);
+      } finally {
+        await fsp.rm(target, { force: true });
+      }
     }
   } catch (err) {
     sim.log(`backup ${uuid} failed: ${err instanceof Error ? err.message : String(err)}`);
@@ -201,9 +205,16 @@ async function postRestore(c: RequestContext, sim: SimContext): Promise<void> {
   c.empty(202);
   const label = adapter === 'wings' ? 'local' : 'S3';
   const temp = adapter === 's3' ? archive : null;
-  runRestore(sim, s, backupUuid, archive, label)
-    .finally(() => (temp ? fsp.rm(temp, { force: true }) : undefined))
-    .catch((err: unknown) => sim.log(`restore: ${String(err)}`));
+  const restore = async (): Promise<void> => {
+    try {
+      await runRestore(sim, s, backupUuid, archive, label);
+    } finally {
+      if (temp) {
+        await fsp.rm(temp, { force: true });
+      }
+    }
+  };
+  restore().catch((err: unknown) => sim.log(`restore: ${String(err)}`));
 }
 
 export function registerBackupRoutes(t: RouteTable, sim: SimContext): void {
