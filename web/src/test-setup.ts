@@ -2,7 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-// jsdom lacks these; Mantine reads them.
+// The test DOMs (happy-dom, jsdom) lack these; Mantine reads them.
 if (!window.matchMedia) {
   window.matchMedia = (query: string) =>
     ({

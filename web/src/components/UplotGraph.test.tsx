@@ -16,7 +16,7 @@ interface FakePlot {
   destroy: ReturnType<typeof vi.fn>;
 }
 
-// jsdom draws no canvas: uPlot is replaced by a plot that keeps what it was given.
+// The test DOM draws no canvas: uPlot is replaced by a plot that keeps what it was given.
 const plots = vi.hoisted(() => [] as FakePlot[]);
 vi.mock('uplot', () => ({
   default: class {

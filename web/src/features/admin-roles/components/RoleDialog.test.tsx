@@ -26,7 +26,7 @@ const renderDialog = (onClose = vi.fn()) => {
   return { dialog: within(screen.getByRole('dialog', { name: 'New role' })), onClose };
 };
 
-/** Pastes the name (typing key by key is slow in jsdom). */
+/** Pastes the name (typing key by key is slow in a test DOM). */
 const typeName = async (dialog: BoundFunctions<typeof queries>, name: string) => {
   await userEvent.click(dialog.getByLabelText(/^Name/));
   await userEvent.paste(name);

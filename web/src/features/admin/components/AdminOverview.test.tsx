@@ -42,7 +42,7 @@ const renderOverview = async () => {
 
 describe('AdminOverview', () => {
   beforeAll(() => {
-    // The router restores the scroll position on navigation; jsdom has no scrolling.
+    // The router restores the scroll position on navigation; the test DOM has no scrolling.
     vi.spyOn(window, 'scrollTo').mockImplementation(() => undefined);
   });
 

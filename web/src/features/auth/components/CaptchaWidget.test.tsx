@@ -1,3 +1,6 @@
+// @vitest-environment jsdom
+// jsdom, not happy-dom: these tests add the providers' <script> elements and fire their load and error
+// events by hand, which happy-dom's own handling of <script src> gets in the way of (three tests failed).
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { createRef } from 'react';

@@ -7,7 +7,7 @@ import { renderWithProviders } from '@/test-utils';
 
 const get = vi.hoisted(() => vi.fn());
 vi.mock('@/lib/api/client', () => ({ api: { GET: get, POST: vi.fn(), PUT: vi.fn(), DELETE: vi.fn() } }));
-// jsdom draws no canvas; the figures around the graphs are what this test reads.
+// The test DOM draws no canvas; the figures around the graphs are what this test reads.
 vi.mock('uplot', () => ({
   default: class {
     setData() {}
