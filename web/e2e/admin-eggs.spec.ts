@@ -147,7 +147,6 @@ test.describe('admin nests and eggs', () => {
   });
 
   test('exports an egg as its PTDL file, edits its startup and config, and refuses bad JSON before saving', async ({ adminPage: page, api }) => {
-    test.setTimeout(60_000);
     const nest = await api.admin('POST', '/api/admin/nests', { name: `Export ${randomBytes(3).toString('hex')}` });
     const fixture = eggJson('paper');
     const egg = await api.admin('POST', '/api/admin/eggs/import', { nestId: nest.id, egg: fixture });
@@ -204,7 +203,6 @@ test.describe('admin nests and eggs', () => {
   });
 
   test('adds a variable whose bad rules are refused inline, fixes them, deletes a variable and then the unused egg', async ({ adminPage: page, api }) => {
-    test.setTimeout(60_000);
     const nest = await api.admin('POST', '/api/admin/nests', { name: `Variables ${randomBytes(3).toString('hex')}` });
     const egg = await api.admin('POST', '/api/admin/eggs/import', { nestId: nest.id, egg: eggJson('paper') });
     const eggId = String(egg.id);

@@ -13,7 +13,6 @@ const card = (page: Page, name: string) => page.getByRole('article', { name });
 
 test.describe('dashboard', () => {
   test('a server started through the API turns running with its CPU, memory and disk bars', async ({ ownerPage: page, api, createServer }) => {
-    test.setTimeout(60_000); // three reloads for the screenshots
     const t = tag();
     const server = await createServer({ name: `Survival ${t}` });
     await page.goto(`/?q=${t}`);
