@@ -37,7 +37,7 @@ const step = (script, { buffered = false } = {}) =>
     child.on('close', (code, signal) => {
       const status = code ?? (signal ? 1 : 0);
       const took = seconds(started);
-      timings.push({ script, took, status });
+      timings.push({ script, took, status, tail: status !== 0 && buffered ? lastLines(Buffer.concat(output).toString(), 60) : undefined });
       if (buffered) {
         process.stdout.write(`\n── npm run ${script} (${took} s${status === 0 ? '' : `, exit ${status}`}) ──\n`);
         process.stdout.write(Buffer.concat(output));
@@ -56,7 +56,16 @@ const lane = async (scripts) => {
   return failed;
 };
 
+/** The last `count` lines of `text`. */
+const lastLines = (text, count) => text.trimEnd().split('\n').slice(-count).join('\n');
+
 const summary = () => {
+  // A failed step's end again, last: where a CI log is cut to its tail, the failure still shows.
+  for (const { script, tail } of timings) {
+    if (tail) {
+      process.stdout.write(`\n── npm run ${script} failed; its last lines again ──\n${tail}\n`);
+    }
+  }
   process.stdout.write('\nnpm test, time per step:\n');
   for (const { script, took, status } of timings) {
     process.stdout.write(`  ${script.padEnd(14)} ${took.padStart(7)} s${status === 0 ? '' : `  (exit ${status})`}\n`);

@@ -4,14 +4,17 @@ const SLOWEST = 12;
 
 /**
  * Ends the run with one line the README's test command can be read by: `web: N passed, N failed, N skipped`.
- * Before it: the time each spec file took in all (both workers together, retries included) and the slowest tests.
+ * Before it: the time each spec file took in all (both workers together, retries included), the slowest
+ * tests, and each test that failed for good.
  */
 export default class SummaryReporter implements Reporter {
   private readonly outcomes = new Map<string, TestResult['status']>();
   private readonly durations: { title: string; file: string; ms: number }[] = [];
+  private readonly titles = new Map<string, string>();
 
   onTestEnd(test: TestCase, result: TestResult): void {
     this.outcomes.set(test.id, result.status);
+    this.titles.set(test.id, `${test.location.file.replace(/^.*\/e2e\//, '')}:${test.location.line}: ${test.title}`);
     this.durations.push({ title: test.title, file: test.location.file.replace(/^.*\/e2e\//, ''), ms: result.duration });
   }
 
@@ -28,6 +31,12 @@ export default class SummaryReporter implements Reporter {
       process.stdout.write('web: slowest tests:\n');
       for (const { title, file, ms } of [...this.durations].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST)) {
         process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}: ${title}\n`);
+      }
+    }
+    // The last outcome of each test (a retry's): what failed for good is named just above the count.
+    for (const [id, status] of this.outcomes) {
+      if (status !== 'passed' && status !== 'skipped') {
+        process.stdout.write(`web: ${status}: ${this.titles.get(id)}\n`);
       }
     }
     const count = (...statuses: TestResult['status'][]) => [...this.outcomes.values()].filter((s) => statuses.includes(s)).length;
