@@ -15,16 +15,21 @@ const CONVERTED = { cookie };
 
 const DYNAMIC_IMPORT = /\bimport\(\s*(["'])([@a-z0-9_./:-]+)\1\s*\)/g;
 
-// Taken once at the top: PGlite's Emscripten code declares a `var require` of its own in the function
-// that imports "node:module".
-const process = (source) => ({
-  code: `const __requireForImport = require;${source.replace(
+// A file's "use strict" stays its first statement (else the file would lose strict mode).
+const DIRECTIVE = /^\s*(["'])use strict\1;?/;
+
+// The module's require, taken once at the top: PGlite's Emscripten code declares a `var require` of its
+// own in the function that imports "node:module". On the directive's line, so line numbers stay.
+const process = (source) => {
+  const code = source.replace(
     DYNAMIC_IMPORT,
     (_whole, _quote, name) => `Promise.resolve().then(() => { const m = __requireForImport(${JSON.stringify(CONVERTED[name] ?? name)}); return m && m.__esModule ? m : { ...m, default: m }; })`,
-  )}`,
-});
+  );
+  const directive = DIRECTIVE.exec(code)?.[0] ?? '';
+  return { code: `${directive};const __requireForImport = require;${code.slice(directive.length)}` };
+};
 
 module.exports = {
   process,
-  getCacheKey: (source, filename) => createHash('sha256').update('dynamic-import-4').update(cookie).update(filename).update(source).digest('hex'),
+  getCacheKey: (source, filename) => createHash('sha256').update('dynamic-import-5').update(cookie).update(filename).update(source).digest('hex'),
 };
