@@ -11,6 +11,9 @@ const tsJest = [
   },
 ];
 
+// The only dependencies transformed: their CommonJS calls import() (test/setup/dynamic-import-transformer.js).
+const IMPORT_CALLERS = ['@electric-sql/pglite/dist/.+\\.cjs', '@fastify/cookie/index\\.js'].join('|');
+
 const common = {
   moduleFileExtensions: ['js', 'json', 'ts'],
   rootDir: __dirname,
@@ -20,10 +23,9 @@ const common = {
   transform: {
     '\\.(dto|controller)\\.ts$': tsJest,
     '^.+\\.ts$': '<rootDir>/test/setup/transpile-transformer.js',
-    '/node_modules/(@electric-sql/pglite/dist/.+\\.cjs|@fastify/cookie/index\\.js)$': '<rootDir>/test/setup/dynamic-import-transformer.js',
+    [`/node_modules/(${IMPORT_CALLERS})$`]: '<rootDir>/test/setup/dynamic-import-transformer.js',
   },
-  // The dependencies transformed: those whose CommonJS calls import() (test/setup/dynamic-import-transformer.js).
-  transformIgnorePatterns: ['/node_modules/(?!@electric-sql/pglite/dist/|@fastify/cookie/index\\.js)'],
+  transformIgnorePatterns: [`/node_modules/(?!(${IMPORT_CALLERS})$)`],
   moduleNameMapper: { '^src/(.*)$': '<rootDir>/src/$1', '^test/(.*)$': '<rootDir>/test/$1', ...require('./test/setup/esm-packages').moduleNameMapper },
 };
 

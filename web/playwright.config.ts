@@ -23,9 +23,9 @@ export default defineConfig({
   // One retry in CI: with two workers on two cores the longest walks (the wizard, schedules, the
   // console's node-down case) have timed out near their end; a test that fails twice still fails.
   retries: isCi() ? 1 : 0,
-  // A limit only catches a test that hangs; speed is not asserted here. Beside Jest on two cores the long
-  // walks take two to three times their time alone (the roles walk: 29 s alone, 45 s in CI), so CI gives
-  // every test twice the room.
+  // A limit only catches a test that hangs; speed is not asserted here. When other work shares the two
+  // cores (as Jest did until 29 November) the long walks take two to three times their time alone (the
+  // roles walk: 29 s alone, 45 s beside Jest), so CI gives every test twice the room.
   timeout: isCi() ? 120_000 : 60_000,
   expect: { timeout: 10_000 },
   outputDir: '../node_modules/.cache/hatchery/playwright',

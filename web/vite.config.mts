@@ -80,9 +80,9 @@ export default defineConfig({
     // CPU time 87 s to 65). A test that needs a DOM or jsdom says so: `// @vitest-environment jsdom`.
     projects: [
       { extends: true, test: { name: 'logic', include: ['src/**/*.test.ts'], environment: 'node' } },
-      // A component test takes under a second alone, but `npm test` runs it beside the typecheck, the
-      // lint and the browser tests on two cores, where jsdom renders 10× slower: one went past Vitest's
-      // default 5 s and failed CI. The limit only catches a test that hangs; speed is not asserted here.
+      // A component test takes under a second alone, but `npm test` runs it beside Jest on two cores,
+      // where it rendered 10× slower (then in jsdom, beside the lint and the browser tests): one went past
+      // Vitest's default 5 s and failed CI. The limit only catches a test that hangs; speed is not asserted here.
       {
         extends: true,
         test: { name: 'components', include: ['src/**/*.test.tsx'], environment: 'happy-dom', setupFiles: [here('src/test-setup.ts')], testTimeout: 30_000 },

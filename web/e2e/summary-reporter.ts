@@ -8,14 +8,14 @@ const SLOWEST = 12;
  * tests, and each test that failed for good.
  */
 export default class SummaryReporter implements Reporter {
-  private readonly outcomes = new Map<string, TestResult['status']>();
+  /** The last outcome of each test (a retry's), by test id. */
+  private readonly outcomes = new Map<string, { status: TestResult['status']; name: string }>();
   private readonly durations: { title: string; file: string; ms: number }[] = [];
-  private readonly titles = new Map<string, string>();
 
   onTestEnd(test: TestCase, result: TestResult): void {
-    this.outcomes.set(test.id, result.status);
-    this.titles.set(test.id, `${test.location.file.replace(/^.*\/e2e\//, '')}:${test.location.line}: ${test.title}`);
-    this.durations.push({ title: test.title, file: test.location.file.replace(/^.*\/e2e\//, ''), ms: result.duration });
+    const file = test.location.file.replace(/^.*\/e2e\//, '');
+    this.outcomes.set(test.id, { status: result.status, name: `${file}:${test.location.line}: ${test.title}` });
+    this.durations.push({ title: test.title, file, ms: result.duration });
   }
 
   onEnd(): void {
@@ -33,13 +33,13 @@ export default class SummaryReporter implements Reporter {
         process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}: ${title}\n`);
       }
     }
-    // The last outcome of each test (a retry's): what failed for good is named just above the count.
-    for (const [id, status] of this.outcomes) {
+    // What failed for good is named just above the count.
+    for (const { status, name } of this.outcomes.values()) {
       if (status !== 'passed' && status !== 'skipped') {
-        process.stdout.write(`web: ${status}: ${this.titles.get(id)}\n`);
+        process.stdout.write(`web: ${status}: ${name}\n`);
       }
     }
-    const count = (...statuses: TestResult['status'][]) => [...this.outcomes.values()].filter((s) => statuses.includes(s)).length;
+    const count = (...statuses: TestResult['status'][]) => [...this.outcomes.values()].filter(({ status }) => statuses.includes(status)).length;
     process.stdout.write(`web: ${count('passed')} passed, ${count('failed', 'timedOut', 'interrupted')} failed, ${count('skipped')} skipped\n`);
   }
 }
