@@ -152,7 +152,7 @@ export const test = base.extend<Fixtures & TestScoped>({
           // The node's upload cap, as Wings gets it in its configuration (api.upload_limit).
           uploadLimitMb: options.uploadSizeMiB,
           remoteTimeoutMs: 5000,
-          timing: { lineDelayMs: 5, statsIntervalMs: 250, installDurationMs: 20, tokenCheckIntervalMs: 250 },
+          timing: { lineDelayMs: 5, statsIntervalMs: 1000, installDurationMs: 20, tokenCheckIntervalMs: 250 },
         });
         await sim.start();
         sims.push(sim);
