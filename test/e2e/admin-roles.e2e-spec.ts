@@ -179,6 +179,26 @@ describe.each(dbKinds(['postgres', 'pglite']))('administrator roles (%s)', (db) 
     await wideApp('get', '/api/application/servers').expect(200);
     await wideApp('get', '/api/application/users').expect(200);
     await wideApp('post', '/api/application/users').send({ username: 'x', email: 'x@example.test', first_name: 'x', last_name: 'x' }).expect(403);
+
+    // A user's servers (`?include=servers`) as far as the key's owner reaches. Users cannot be kept to a
+    // node, so a holder reads them through an unlimited role; servers through one limited to a node: only
+    // that node's are included, and none once no role grants servers (the key still says r_servers).
+    const users = await createRole({ name: `Users ${a.id}`, permissions: [{ area: 'users', access: 'read' }] });
+    const regional = await createRole({ name: `Servers of ${a.id}`, permissions: [{ area: 'servers', access: 'read' }], nodeIds: [a.id] });
+    const clerk = await holder([users.id, regional.id]);
+    const clerkKey = await createPterodactylKey(t, clerk.cookie, 'application', { permissions: { servers: 1, users: 1 } });
+    const includedServers = async () =>
+      (
+        await t
+          .http()
+          .get(`/api/application/users/${owner.id}?include=servers`)
+          .set('Authorization', `Bearer ${clerkKey.key}`)
+          .set('Accept', PTERODACTYL_ACCEPT)
+          .expect(200)
+      ).body.attributes.relationships.servers as { object: string; data?: { attributes: { id: number } }[] };
+    expect((await includedServers()).data?.map((x) => String(x.attributes.id))).toEqual([onA.id]);
+    await as(root.cookie, 'patch', `/api/admin/roles/${regional.id}`).send({ permissions: [{ area: 'nodes', access: 'read' }] }).expect(200);
+    expect(await includedServers()).toEqual({ object: 'null_resource', attributes: null });
   });
 
   it("should make a role holder's keys carry at most the roles' scopes, and a key lacking some of them a limited one", async () => {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { scopeOf } from 'src/common/auth/admin-scope';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import type { StoreUserBody, UpdateUserBody } from 'src/modules/pterodactyl/application/dto/user.dto';
 import { ApplicationServerViews } from 'src/modules/pterodactyl/application/server-views';
@@ -7,6 +8,7 @@ import { FractalItem, list, NULL_RESOURCE, withRelationships } from 'src/modules
 import { uniqueViolation } from 'src/modules/pterodactyl/common/pterodactyl-body';
 import { translating } from 'src/modules/pterodactyl/common/translate';
 import { keyAllows, ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/pterodactyl-keys.service';
+import { AdminRoles } from 'src/modules/roles/admin-roles';
 import { AdminServersService } from 'src/modules/servers/admin-servers.service';
 import { toAdminUserResponse } from 'src/modules/users/dto/user-response.dto';
 import type { UserEntity } from 'src/modules/users/user.entity';
@@ -33,17 +35,23 @@ export class ApplicationUsersService {
     private readonly users: UsersService,
     private readonly servers: AdminServersService,
     private readonly serverViews: ApplicationServerViews,
+    private readonly roles: AdminRoles,
   ) {}
 
-  /** UserTransformer's `servers` include: every server the user owns (read on servers needed, else a null resource). */
+  /**
+   * UserTransformer's `servers` include: the servers the user owns, as far as the key reaches. Read on
+   * servers is needed of the key and of its owner (a role holder's roles must grant it; limited to some
+   * nodes, only those nodes' servers are shown), else a null resource.
+   */
   async view(user: UserEntity, includes: Set<(typeof USER_INCLUDES)[number]>, key: ResolvedPterodactylKey): Promise<FractalItem> {
     if (!includes.has('servers')) {
       return userView(user);
     }
-    if (!keyAllows(key.permissions, 'servers', 'read')) {
+    const nodes = this.roles.grantsOfUser(key.user).scopes.get(scopeOf('servers', 'read'));
+    if (!keyAllows(key.permissions, 'servers', 'read') || nodes === undefined) {
       return withRelationships(userView(user), { servers: NULL_RESOURCE });
     }
-    const { data } = await this.servers.list({ page: 1, perPage: 1_000, skip: 0 }, undefined, { ownerId: user.id });
+    const { data } = await this.servers.list({ page: 1, perPage: 1_000, skip: 0 }, undefined, { ownerId: user.id, ...(nodes === null ? {} : { nodeIds: [...nodes] }) });
     return withRelationships(userView(user), { servers: list(await this.serverViews.views(data)) });
   }
 
