@@ -91,6 +91,26 @@ test.describe('administration: roles', () => {
     await expect(holder.getByRole('heading', { name: server.name })).toBeVisible();
     await holder.context().close();
 
+    // A role that may only read servers: the server's page without its Manage tab (even when asked for in
+    // the address), every field and button of the others disabled.
+    const readers = await api.admin('POST', '/api/admin/roles', { name: `Readers ${s}`, permissions: [{ area: 'servers', access: 'read' }] });
+    const readerAccount = await newUser();
+    await api.admin('PATCH', `/api/admin/users/${readerAccount.id}`, { roleIds: [String(readers.id)] });
+    const reader = await pageOf(browser, panel.baseURL, readerAccount);
+    await reader.goto(`/admin/servers/${server.id}?tab=manage`);
+    await expect(reader.getByRole('heading', { name: server.name })).toBeVisible();
+    await expect(reader.getByText("Your roles let you read this server's administration, not change it.")).toBeVisible();
+    expect(await reader.getByRole('tablist', { name: 'Server administration' }).getByRole('tab').allTextContents()).toEqual(['Details', 'Build', 'Startup', 'Mounts']);
+    await expect(reader.getByRole('tab', { name: 'Details', selected: true })).toBeVisible();
+    await expect(reader.getByLabel('Server name')).toHaveValue(server.name);
+    await expect(reader.getByLabel('Server name')).toBeDisabled();
+    await expect(reader.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await reader.getByRole('tab', { name: 'Build' }).click();
+    await expect(reader.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await expectAccessibleInBothSchemes(reader);
+    await shot(reader, 'admin-server-read-only');
+    await reader.context().close();
+
     // A role limited to a second node (no daemon, no servers): its holder sees an empty servers list.
     const location = (await api.raw.request<{ id: string }[]>('GET', '/api/admin/locations', { session: api.adminSession }))[0];
     const node = await api.admin('POST', '/api/admin/nodes', { name: `roles ${s}`, fqdn: '127.0.0.1', scheme: 'http', daemonListen: await freePort(), memory: 1024, disk: 1024, locationId: location.id });
@@ -118,6 +138,7 @@ test.describe('administration: roles', () => {
     await confirm.getByRole('button', { name: 'Delete' }).click();
     await expect(page.getByRole('listitem', { name: roleName })).toHaveCount(0);
     await api.admin('DELETE', `/api/admin/roles/${String(limitedRole.id)}`);
+    await api.admin('DELETE', `/api/admin/roles/${String(readers.id)}`);
     await api.admin('DELETE', `/api/admin/nodes/${String(node.id)}`);
   });
 });

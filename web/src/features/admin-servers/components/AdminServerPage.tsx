@@ -1,4 +1,5 @@
 import { Anchor, Group, Stack, Tabs, Text, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +15,7 @@ import { MountsTab } from '@/features/admin-servers/components/MountsTab';
 import { StartupTab } from '@/features/admin-servers/components/StartupTab';
 import { StatusBadges } from '@/features/admin-servers/components/StatusBadge';
 import { SERVER_TABS, type ServerTab } from '@/features/admin-servers/search-params';
+import { useCanWrite } from '@/features/auth/admin-access';
 import { ApiError } from '@/lib/api/api-error';
 
 interface AdminServerPageProps {
@@ -23,10 +25,30 @@ interface AdminServerPageProps {
   onDeleted: () => void;
 }
 
-/** `/admin/servers/$sid`: one server's administration in tabs (details, build, startup, mounts, manage). */
+/**
+ * The tabs' forms for a caller who may only read servers: every field and button inside is disabled by
+ * the browser (a disabled fieldset), so what the role cannot do is not offered.
+ */
+const ReadOnlyWhen = ({ readOnly, children }: { readOnly: boolean; children: ReactNode }) =>
+  readOnly ? (
+    <fieldset disabled style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
+      {children}
+    </fieldset>
+  ) : (
+    children
+  );
+
+/**
+ * `/admin/servers/$sid`: one server's administration in tabs (details, build, startup, mounts, manage).
+ * A caller who may only read servers (an administrator role) sees the first four with their controls
+ * disabled, and no Manage tab: everything on it changes the server.
+ */
 export const AdminServerPage = ({ serverId, tab, onTabChange, onDeleted }: AdminServerPageProps) => {
   const { t } = useTranslation();
   const server = useQuery(adminServerQuery(serverId));
+  const readOnly = !useCanWrite('servers');
+  const tabs: readonly ServerTab[] = readOnly ? SERVER_TABS.filter((value) => value !== 'manage') : SERVER_TABS;
+  const shown = tabs.includes(tab) ? tab : 'details';
   if (server.isError) {
     if (server.error instanceof ApiError && server.error.code === 'SERVER_NOT_FOUND') {
       return (
@@ -61,31 +83,46 @@ export const AdminServerPage = ({ serverId, tab, onTabChange, onDeleted }: Admin
             {t('adminServers.list.openPage')}
           </Anchor>
         </Text>
+        {readOnly ? (
+          <Text size="sm" c="dimmed">
+            {t('adminServers.server.readOnly')}
+          </Text>
+        ) : null}
       </Stack>
-      <Tabs value={tab} onChange={(v) => v && onTabChange(v as ServerTab)} keepMounted={false}>
+      <Tabs value={shown} onChange={(v) => v && onTabChange(v as ServerTab)} keepMounted={false}>
         {/* Five tabs overflow a phone: the bar scrolls and keeps the selected one in view. */}
-        <ScrollingTabList label={t('adminServers.server.tabsLabel')} active={tab}>
-          {SERVER_TABS.map((value) => (
+        <ScrollingTabList label={t('adminServers.server.tabsLabel')} active={shown}>
+          {tabs.map((value) => (
             <Tabs.Tab key={value} value={value}>
               {t(`adminServers.server.tabs.${value}`)}
             </Tabs.Tab>
           ))}
         </ScrollingTabList>
         <Tabs.Panel value="details" pt="md">
-          <DetailsTab server={s} />
+          <ReadOnlyWhen readOnly={readOnly}>
+            <DetailsTab server={s} />
+          </ReadOnlyWhen>
         </Tabs.Panel>
         <Tabs.Panel value="build" pt="md">
-          <BuildTab server={s} />
+          <ReadOnlyWhen readOnly={readOnly}>
+            <BuildTab server={s} />
+          </ReadOnlyWhen>
         </Tabs.Panel>
         <Tabs.Panel value="startup" pt="md">
-          <StartupTab server={s} />
+          <ReadOnlyWhen readOnly={readOnly}>
+            <StartupTab server={s} />
+          </ReadOnlyWhen>
         </Tabs.Panel>
         <Tabs.Panel value="mounts" pt="md">
-          <MountsTab server={s} />
+          <ReadOnlyWhen readOnly={readOnly}>
+            <MountsTab server={s} />
+          </ReadOnlyWhen>
         </Tabs.Panel>
-        <Tabs.Panel value="manage" pt="md">
-          <ManageTab server={s} onDeleted={onDeleted} />
-        </Tabs.Panel>
+        {readOnly ? null : (
+          <Tabs.Panel value="manage" pt="md">
+            <ManageTab server={s} onDeleted={onDeleted} />
+          </Tabs.Panel>
+        )}
       </Tabs>
     </Stack>
   );
