@@ -201,6 +201,30 @@ describe.each(dbKinds(['postgres', 'pglite']))('administrator roles (%s)', (db) 
     expect(await includedServers()).toEqual({ object: 'null_resource', attributes: null });
   });
 
+  it("should give a node's configuration, which holds its daemon token, only to keys of owners who may change the node", async () => {
+    const [a, b] = [(await createNodeRow(t.app)).node, (await createNodeRow(t.app)).node];
+    const readers = await createRole({ name: `Node readers ${a.id}`, permissions: [{ area: 'nodes', access: 'read' }] });
+    const keepers = await createRole({ name: `Node keepers ${a.id}`, permissions: [{ area: 'nodes', access: 'write' }], nodeIds: [a.id] });
+    const reader = await holder([readers.id]);
+    const keeper = await holder([keepers.id]);
+    const configuration = (key: string, nodeId: string) => t.http().get(`/api/admin/daemon/nodes/${nodeId}/configuration`).set('Authorization', `Bearer ${key}`);
+    const application = (key: string, nodeId: string) => t.http().get(`/api/application/nodes/${nodeId}/configuration`).set('Authorization', `Bearer ${key}`).set('Accept', PTERODACTYL_ACCEPT);
+
+    // Reading nodes is not enough: the token commands every server on the node.
+    const readerKey = await createApiKey(t, reader.cookie, { permissions: ['nodes.read'] });
+    expect((await configuration(readerKey, a.id).expect(403)).body.code).toBe('ADMIN_ROLE_FORBIDDEN');
+    const readerAppKey = (await createPterodactylKey(t, reader.cookie, 'application', { permissions: { nodes: 1 } })).key;
+    expect((await application(readerAppKey, a.id).expect(403)).body.errors[0].code).toBe('AccessDeniedHttpException');
+    // Changing a node is: its own node only (a node-limited role), with a key that itself only reads nodes.
+    const keeperKey = await createApiKey(t, keeper.cookie, { permissions: ['nodes.read'] });
+    expect((await configuration(keeperKey, a.id).expect(200)).body.data.token).toEqual(expect.any(String));
+    await configuration(keeperKey, b.id).expect(404);
+    const keeperAppKey = (await createPterodactylKey(t, keeper.cookie, 'application', { permissions: { nodes: 1 } })).key;
+    expect((await application(keeperAppKey, a.id).expect(200)).body.token).toEqual(expect.any(String));
+    // A full administrator's key reads every node's.
+    await configuration(await createApiKey(t, root.cookie, { permissions: ['nodes.read'] }), b.id).expect(200);
+  });
+
   it("should make a role holder's keys carry at most the roles' scopes, and a key lacking some of them a limited one", async () => {
     const role = await createRole({ name: 'Keys', permissions: [{ area: 'users', access: 'write' }, { area: 'eggs', access: 'read' }] });
     const { cookie } = await holder([role.id]);

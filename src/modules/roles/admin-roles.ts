@@ -68,6 +68,16 @@ export class AdminRoles implements OnApplicationBootstrap {
     return auth.method === 'api-key' && grants !== NO_GRANTS ? narrowToKey(grants, auth.scopes) : grants;
   }
 
+  /**
+   * Whether the user may change this node (nodes write on it, by their own rights). Its configuration
+   * holds the daemon token, with which Wings obeys the panel for every server on the node: reading it
+   * needs this, whatever scope the key presenting the request carries.
+   */
+  mayChangeNode(user: { admin: boolean; adminRoleIds: readonly string[] }, nodeId: string): boolean {
+    const nodes = this.grantsOfUser(user).scopes.get(AdminScope.NODES_WRITE);
+    return nodes === null || (nodes !== undefined && nodes.has(nodeId));
+  }
+
   /** The admin scopes the user holds anywhere (the ceiling of the API keys they make). */
   scopesOf(user: { admin: boolean; adminRoleIds: readonly string[] }): AdminScope[] {
     return [...this.grantsOfUser(user).scopes.keys()];

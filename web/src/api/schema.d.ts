@@ -405,7 +405,8 @@ export interface paths {
         };
         /**
          * The node's config.yml (docs/wings.md#configuration). It holds the daemon token, so a browser
-         *     session is not enough: only an API key with nodes.read may read it.
+         *     session is not enough: only an API key with nodes.read may read it, and only when its owner may
+         *     change the node (the token commands every server on it; a role that only reads nodes does not).
          */
         get: operations["DaemonConfigurationController_configuration"];
         put?: never;

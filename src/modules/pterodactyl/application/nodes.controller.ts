@@ -1,12 +1,14 @@
 import { Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import { AdminNodes } from 'src/common/auth/current-auth.decorator';
 import { AppConfigService } from 'src/config/app-config.service';
+import { AppException } from 'src/common/errors/app.exception';
 import { HttpRequest } from 'src/common/http/http';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import type { DaemonConfiguration } from 'src/modules/nodes/daemon-configuration';
 import { toNodeResponse } from 'src/modules/nodes/dto/node.dto';
 import { NodesService } from 'src/modules/nodes/nodes.service';
+import { AdminRoles } from 'src/modules/roles/admin-roles';
 import { ResolvedPterodactylKey } from 'src/modules/pterodactyl/keys/pterodactyl-keys.service';
 import { filtersOf, FractalItem, FractalPage, includesOf, page, pageOf, sortOf } from 'src/modules/pterodactyl/common/fractal';
 import { PterodactylBody } from 'src/modules/pterodactyl/common/pterodactyl-body';
@@ -26,6 +28,7 @@ export class ApplicationNodesController {
     private readonly nodes: NodesService,
     private readonly nodeViews: ApplicationNodesService,
     private readonly config: AppConfigService,
+    private readonly roles: AdminRoles,
   ) {}
 
   @Get()
@@ -57,11 +60,18 @@ export class ApplicationNodesController {
     return (await this.nodeViews.views([toNodeResponse(await this.nodes.get(id))], includesOf(query, NODE_INCLUDES), key))[0];
   }
 
-  /** The bare configuration Wings writes as config.yml (`wings configure` fetches this with an application key). */
+  /**
+   * The bare configuration Wings writes as config.yml (`wings configure` fetches this with an application
+   * key). It holds the daemon token: the key's owner must be able to change the node, not only read it.
+   */
   @Get(':id/configuration')
   @ApplicationRoute('nodes', 'read', 'node')
-  async configuration(@Param('id', nodeId) id: string): Promise<DaemonConfiguration> {
-    return this.nodes.configurationOf(await this.nodes.get(id));
+  async configuration(@Param('id', nodeId) id: string, @PterodactylCaller() key: ResolvedPterodactylKey): Promise<DaemonConfiguration> {
+    const node = await this.nodes.get(id);
+    if (!this.roles.mayChangeNode(key.user, id)) {
+      throw new AppException(PterodactylError.UNAUTHORIZED);
+    }
+    return this.nodes.configurationOf(node);
   }
 
   @Post()
