@@ -91,9 +91,10 @@ test.describe('administration: roles', () => {
     await expect(holder.getByRole('heading', { name: server.name })).toBeVisible();
     await holder.context().close();
 
-    // A role that may only read servers: the server's page without its Manage tab (even when asked for in
-    // the address), every field and button of the others disabled.
-    const readers = await api.admin('POST', '/api/admin/roles', { name: `Readers ${s}`, permissions: [{ area: 'servers', access: 'read' }] });
+    // A role that may only read servers and nodes: the server's page without its Manage tab (even when
+    // asked for in the address), every field and button of the others disabled; the node's page without
+    // its Configuration tab (its config.yml holds the daemon token), its settings disabled.
+    const readers = await api.admin('POST', '/api/admin/roles', { name: `Readers ${s}`, permissions: [{ area: 'servers', access: 'read' }, { area: 'nodes', access: 'read' }] });
     const readerAccount = await newUser();
     await api.admin('PATCH', `/api/admin/users/${readerAccount.id}`, { roleIds: [String(readers.id)] });
     const reader = await pageOf(browser, panel.baseURL, readerAccount);
@@ -109,6 +110,14 @@ test.describe('administration: roles', () => {
     await expect(reader.getByRole('button', { name: 'Save' })).toBeDisabled();
     await expectAccessibleInBothSchemes(reader);
     await shot(reader, 'admin-server-read-only');
+    await reader.goto(`/admin/nodes/${panel.nodeId}?tab=configuration`);
+    await expect(reader.getByText('Your roles let you read this node, not change it.')).toBeVisible();
+    expect(await reader.getByRole('tablist', { name: 'Node pages' }).getByRole('tab').allTextContents()).toEqual(['Settings', 'Allocations', 'Servers', 'Usage']);
+    await expect(reader.getByRole('tab', { name: 'Settings', selected: true })).toBeVisible();
+    await expect(reader.getByRole('textbox', { name: 'Name', exact: true })).toBeDisabled();
+    await expect(reader.getByRole('button', { name: 'Delete node' })).toBeDisabled();
+    await expectAccessibleInBothSchemes(reader);
+    await shot(reader, 'admin-node-read-only');
     await reader.context().close();
 
     // A role limited to a second node (no daemon, no servers): its holder sees an empty servers list.

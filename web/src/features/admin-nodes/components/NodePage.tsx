@@ -5,6 +5,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '@/components/ErrorState';
+import { ReadOnlyWhen } from '@/components/ReadOnlyWhen';
 import { FormError } from '@/components/FormError';
 import { PageSkeleton } from '@/components/Skeletons';
 import { useConfirmedAction } from '@/components/useConfirmedAction';
@@ -16,6 +17,7 @@ import { NodeForm } from '@/features/admin-nodes/components/NodeForm';
 import { NodeHealth } from '@/features/admin-nodes/components/NodeHealth';
 import { ServersTab } from '@/features/admin-nodes/components/ServersTab';
 import { NODE_TABS, type NodeTab } from '@/features/admin-nodes/node-tabs';
+import { useCanWrite } from '@/features/auth/admin-access';
 import { notify } from '@/lib/notify';
 
 // uPlot loads with the tab, not with the page.
@@ -84,10 +86,18 @@ const SettingsTab = ({ node }: { node: AdminNode }) => {
   );
 };
 
-/** /admin/nodes/$nid?tab=: one node: its settings, its Wings configuration, its allocations and its servers. */
+/**
+ * /admin/nodes/$nid?tab=: one node: its settings, its Wings configuration, its allocations and its servers.
+ * A caller who may only read nodes (an administrator role) sees the settings and allocations with their
+ * controls disabled, and no Configuration tab: its config.yml holds the daemon token, which only those
+ * who may change the node read.
+ */
 export const NodePage = ({ nodeId, tab, onTabChange }: { nodeId: string; tab: NodeTab; onTabChange: (tab: NodeTab) => void }) => {
   const { t } = useTranslation();
   const node = useQuery(nodeQuery(nodeId));
+  const readOnly = !useCanWrite('nodes');
+  const tabs: readonly NodeTab[] = readOnly ? NODE_TABS.filter((x) => x !== 'configuration') : NODE_TABS;
+  const shown = tabs.includes(tab) ? tab : 'settings';
   const back = (
     <Anchor component={Link} to="/admin/nodes" size="sm">
       <Group gap={4} component="span">
@@ -125,24 +135,35 @@ export const NodePage = ({ nodeId, tab, onTabChange }: { nodeId: string; tab: No
         <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
           {n.baseUrl}
         </Text>
-        <NodeHealth node={n} detailed onConfiguration={tab === 'configuration'} />
+        <NodeHealth node={n} detailed onConfiguration={shown === 'configuration'} />
       </Stack>
-      <Tabs value={tab} onChange={(v) => onTabChange(NODE_TABS.find((x) => x === v) ?? 'settings')} keepMounted={false}>
+      {readOnly ? (
+        <Text size="sm" c="dimmed">
+          {t('adminNodes.readOnly')}
+        </Text>
+      ) : null}
+      <Tabs value={shown} onChange={(v) => onTabChange(tabs.find((x) => x === v) ?? 'settings')} keepMounted={false}>
         <Tabs.List aria-label={t('adminNodes.tabs.label')}>
-          {NODE_TABS.map((x) => (
+          {tabs.map((x) => (
             <Tabs.Tab key={x} value={x}>
               {t(`adminNodes.tabs.${x}`)}
             </Tabs.Tab>
           ))}
         </Tabs.List>
         <Tabs.Panel value="settings" pt="md">
-          <SettingsTab node={n} />
+          <ReadOnlyWhen readOnly={readOnly}>
+            <SettingsTab node={n} />
+          </ReadOnlyWhen>
         </Tabs.Panel>
-        <Tabs.Panel value="configuration" pt="md">
-          <ConfigurationTab node={n} />
-        </Tabs.Panel>
+        {readOnly ? null : (
+          <Tabs.Panel value="configuration" pt="md">
+            <ConfigurationTab node={n} />
+          </Tabs.Panel>
+        )}
         <Tabs.Panel value="allocations" pt="md">
-          <AllocationsTab nodeId={n.id} />
+          <ReadOnlyWhen readOnly={readOnly}>
+            <AllocationsTab nodeId={n.id} />
+          </ReadOnlyWhen>
         </Tabs.Panel>
         <Tabs.Panel value="servers" pt="md">
           <ServersTab nodeId={n.id} />

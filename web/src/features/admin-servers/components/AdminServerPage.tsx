@@ -1,11 +1,11 @@
 import { Anchor, Group, Stack, Tabs, Text, Title } from '@mantine/core';
-import type { ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { EmptyState } from '@/components/EmptyState';
 import { ScrollingTabList } from '@/components/ScrollingTabList';
 import { ErrorState } from '@/components/ErrorState';
+import { ReadOnlyWhen } from '@/components/ReadOnlyWhen';
 import { PageSkeleton } from '@/components/Skeletons';
 import { adminServerQuery } from '@/features/admin-servers/api';
 import { BuildTab } from '@/features/admin-servers/components/BuildTab';
@@ -24,19 +24,6 @@ interface AdminServerPageProps {
   onTabChange: (tab: ServerTab) => void;
   onDeleted: () => void;
 }
-
-/**
- * The tabs' forms for a caller who may only read servers: every field and button inside is disabled by
- * the browser (a disabled fieldset), so what the role cannot do is not offered.
- */
-const ReadOnlyWhen = ({ readOnly, children }: { readOnly: boolean; children: ReactNode }) =>
-  readOnly ? (
-    <fieldset disabled style={{ border: 0, padding: 0, margin: 0, minWidth: 0 }}>
-      {children}
-    </fieldset>
-  ) : (
-    children
-  );
 
 /**
  * `/admin/servers/$sid`: one server's administration in tabs (details, build, startup, mounts, manage).
