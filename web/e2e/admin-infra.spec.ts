@@ -132,7 +132,8 @@ test.describe('administration: users, nodes, locations, database hosts, audit lo
     await row.getByRole('link', { name: `Manage ${user.username}` }).click();
     await page.getByRole('button', { name: 'Lift suspension' }).click();
     await (await openDialog(page, 'Lift the suspension?')).getByRole('button', { name: 'Lift suspension' }).click();
-    await expect(page.getByText(`${user.username} can sign in again`)).toBeVisible();
+    // Exact: the dialog itself says "… can sign in again, and their API keys work again" while the request runs.
+    await expect(page.getByText(`${user.username} can sign in again`, { exact: true })).toBeVisible();
     expect(await trySignIn(panel.baseURL, user.email, user.password)).toEqual({ status: 200, code: undefined, cookie: expect.any(String) });
   });
 
