@@ -91,10 +91,18 @@ test.describe('administration: roles', () => {
     await expect(holder.getByRole('heading', { name: server.name })).toBeVisible();
     await holder.context().close();
 
-    // A role that may only read servers and nodes: the server's page without its Manage tab (even when
-    // asked for in the address), every field and button of the others disabled; the node's page without
-    // its Configuration tab (its config.yml holds the daemon token), its settings disabled.
-    const readers = await api.admin('POST', '/api/admin/roles', { name: `Readers ${s}`, permissions: [{ area: 'servers', access: 'read' }, { area: 'nodes', access: 'read' }] });
+    // A role that may only read servers, nodes and eggs: the server's page without its Manage tab (even
+    // when asked for in the address), every field and button of the others disabled; the node's page
+    // without its Configuration tab (its config.yml holds the daemon token), its settings disabled; an
+    // egg that can be exported but not deleted, its editors read only.
+    const readers = await api.admin('POST', '/api/admin/roles', {
+      name: `Readers ${s}`,
+      permissions: [
+        { area: 'servers', access: 'read' },
+        { area: 'nodes', access: 'read' },
+        { area: 'eggs', access: 'read' },
+      ],
+    });
     const readerAccount = await newUser();
     await api.admin('PATCH', `/api/admin/users/${readerAccount.id}`, { roleIds: [String(readers.id)] });
     const reader = await pageOf(browser, panel.baseURL, readerAccount);
@@ -118,6 +126,14 @@ test.describe('administration: roles', () => {
     await expect(reader.getByRole('button', { name: 'Delete node' })).toBeDisabled();
     await expectAccessibleInBothSchemes(reader);
     await shot(reader, 'admin-node-read-only');
+    await reader.goto(`/admin/eggs/${panel.eggId}`);
+    await expect(reader.getByText('Your roles let you read and export this egg, not change it.')).toBeVisible();
+    await expect(reader.getByRole('button', { name: 'Export' })).toBeEnabled();
+    await expect(reader.getByRole('button', { name: 'Delete egg' })).toHaveCount(0);
+    await expect(reader.getByRole('textbox', { name: 'Configuration files' })).toHaveAttribute('aria-readonly', 'true');
+    await expect(reader.getByRole('button', { name: 'Save' })).toBeDisabled();
+    await expectAccessibleInBothSchemes(reader);
+    await shot(reader, 'admin-egg-read-only', ['light']);
     await reader.context().close();
 
     // A role limited to a second node (no daemon, no servers): its holder sees an empty servers list.

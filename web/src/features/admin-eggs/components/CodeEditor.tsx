@@ -4,6 +4,7 @@ import { languages } from '@codemirror/language-data';
 import { EditorView } from '@codemirror/view';
 import CodeMirror from '@uiw/react-codemirror';
 import { useEffect, useId, useMemo, useState } from 'react';
+import { useReadOnly } from '@/components/read-only';
 import { darkEditorTheme } from '@/lib/editor-theme';
 
 // Only the egg routes import this, and the router loads each route's chunk on demand, so CodeMirror
@@ -35,9 +36,13 @@ interface CodeEditorProps {
   maxHeight?: string;
 }
 
-/** A labelled CodeMirror field (line numbers, search, brackets), its theme following the colour scheme. */
+/**
+ * A labelled CodeMirror field (line numbers, search, brackets), its theme following the colour scheme;
+ * read only (still selectable and searchable) on a page shown read only.
+ */
 export const CodeEditor = ({ label, description, value, onChange, language, error, minHeight = '120px', maxHeight = '420px' }: CodeEditorProps) => {
   const id = useId();
+  const readOnly = useReadOnly();
   const scheme = useComputedColorScheme('light');
   const support = useLanguage(language);
   const extensions = useMemo(
@@ -50,9 +55,10 @@ export const CodeEditor = ({ label, description, value, onChange, language, erro
         'aria-labelledby': `${id}-label`,
         ...(description || error ? { 'aria-describedby': [description ? `${id}-description` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ') } : {}),
         ...(error ? { 'aria-invalid': 'true' } : {}),
+        ...(readOnly ? { 'aria-readonly': 'true' } : {}),
       }),
     ],
-    [support, id, description, error],
+    [support, id, description, error, readOnly],
   );
   return (
     <Input.Wrapper label={label} description={description} error={error} id={id} labelElement="div" labelProps={{ id: `${id}-label` }}>
@@ -64,6 +70,7 @@ export const CodeEditor = ({ label, description, value, onChange, language, erro
           maxHeight={maxHeight}
           theme={scheme === 'dark' ? darkEditorTheme : 'light'}
           extensions={extensions}
+          readOnly={readOnly}
           basicSetup={{ searchKeymap: true, foldGutter: false, highlightActiveLine: false }}
         />
       </Paper>

@@ -7,9 +7,11 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
+import { ReadOnlyWhen } from '@/components/ReadOnlyWhen';
 import { PageSkeleton } from '@/components/Skeletons';
 import { eggQuery, exportEgg, useDeleteEgg } from '@/features/admin-eggs/api';
 import { EggUpdateDialog } from '@/features/admin-eggs/components/EggUpdateDialog';
+import { useCanWrite } from '@/features/auth/admin-access';
 import { notify, notifyError } from '@/lib/notify';
 
 /** The egg's tabs: each a child route of /admin/eggs/$eggId, its value the path segment after it. */
@@ -33,8 +35,12 @@ const saveFile = (text: string, fileName: string) => {
   setTimeout(() => URL.revokeObjectURL(url), 0);
 };
 
-/** /admin/eggs/$eggId/...: the egg's name and nest, export and delete, and its tabs. */
+/**
+ * /admin/eggs/$eggId/...: the egg's name and nest, export and delete, and its tabs. A caller who may only
+ * read eggs (an administrator role) can export it and read every tab, with their controls disabled.
+ */
 export const EggLayout = ({ eggId }: { eggId: string }) => {
+  const readOnly = !useCanWrite('eggs');
   const { t } = useTranslation();
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
@@ -87,7 +93,7 @@ export const EggLayout = ({ eggId }: { eggId: string }) => {
           </Text>
         </Stack>
         <Group gap="xs">
-          {egg.data.updateUrl ? (
+          {egg.data.updateUrl && !readOnly ? (
             <Button variant="default" leftSection={<IconRefresh size={16} aria-hidden />} onClick={() => setUpdating(true)}>
               {t('adminEggs.update.button')}
             </Button>
@@ -95,9 +101,11 @@ export const EggLayout = ({ eggId }: { eggId: string }) => {
           <Button variant="default" leftSection={<IconDownload size={16} aria-hidden />} loading={exporting} onClick={() => void download()}>
             {t('adminEggs.egg.export')}
           </Button>
-          <Button variant="default" onClick={() => setDeleting(true)}>
-            {t('adminEggs.egg.delete')}
-          </Button>
+          {readOnly ? null : (
+            <Button variant="default" onClick={() => setDeleting(true)}>
+              {t('adminEggs.egg.delete')}
+            </Button>
+          )}
         </Group>
       </Group>
       <Tabs
@@ -120,8 +128,15 @@ export const EggLayout = ({ eggId }: { eggId: string }) => {
           </Tabs.List>
         </ScrollArea>
       </Tabs>
+      {readOnly ? (
+        <Text size="sm" c="dimmed">
+          {t('adminEggs.egg.readOnly')}
+        </Text>
+      ) : null}
       {/* The key resets a tab's form to what was saved. */}
-      <Outlet key={egg.data.updatedAt} />
+      <ReadOnlyWhen key={egg.data.updatedAt} readOnly={readOnly}>
+        <Outlet />
+      </ReadOnlyWhen>
       {updating ? <EggUpdateDialog eggId={eggId} name={name} onClose={() => setUpdating(false)} /> : null}
       <ConfirmDialog
         opened={deleting}
