@@ -90,7 +90,10 @@ const hasPaper = eggFixtureFiles().includes('egg-paper.json');
     await ws.next((m) => m.event === 'console output' && (m.args?.[0] ?? '').includes('say hello'));
 
     await p.asOwner('post', `/api/client/servers/${serverUuid}/power`).send({ action: 'stop' }).expect(200);
-    await ws.next((m) => m.event === 'status' && m.args?.[0] === 'offline', 10_000);
+    // The socket's first status (at auth) was already "offline": the stop shows as "stopping", then
+    // "offline" as the latest status. (Finding any "offline" let the next test begin mid-stop.)
+    await ws.next((m) => m.event === 'status' && m.args?.[0] === 'stopping', 10_000);
+    await waitFor(() => ws.events('status').at(-1)?.args?.[0] === 'offline', 10_000);
     ws.close();
 
     const activity = await p.asOwner('get', `/api/client/servers/${serverUuid}/activity`).expect(200);
