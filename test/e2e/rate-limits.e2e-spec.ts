@@ -58,11 +58,17 @@ class RowRoutesController {
   servers(): { data: string } {
     return { data: 'ok' };
   }
+
+  /** A public route no rule of its own covers (the health check, which was one, has no limit). */
+  @Get('unruled/anything')
+  unruled(): { data: string } {
+    return { data: 'ok' };
+  }
 }
 
 /** One request per rate limit that the limit alone decides (the tightest rule on its path). */
 const ROWS: Row[] = [
-  { rule: 'global', method: 'get', path: '/api/health', limit: 150, windowMs: 300_000 },
+  { rule: 'global', method: 'get', path: '/api/unruled/anything', limit: 150, windowMs: 300_000 },
   { rule: '/api/auth/**', method: 'get', path: '/api/auth/session', limit: 45, windowMs: 300_000 },
   { rule: '/api/auth/sign-in/** (username)', method: 'post', path: '/api/auth/sign-in/username', limit: 5, windowMs: 600_000 },
   { rule: 'sign-in by e-mail', method: 'post', path: '/api/auth/sign-in/email', limit: 3, windowMs: 10_000, resets: false },
@@ -207,6 +213,16 @@ describe.each(dbKinds(['postgres']))('rate limits, memory store (%s)', (db) => {
     expect(res.headers['x-ratelimit-limit']).toBeUndefined();
   });
 
+  it("should leave the health check out: a load balancer's checks from one address are never refused", async () => {
+    const ip = newIp();
+    for (let i = 0; i < 160; i += 1) {
+      const res = await t.http().get('/api/health').set('X-Forwarded-For', ip).expect(200);
+      expect(res.headers['x-ratelimit-limit']).toBeUndefined();
+    }
+    // The address's global budget (150 per 5 minutes) is untouched.
+    expect((await t.http().get('/api/no-such-route').set('X-Forwarded-For', ip).expect(404)).headers['x-ratelimit-remaining']).toBe('149');
+  });
+
   /** Spellings Fastify's router serves as the route: percent-encoded segments and a trailing slash. */
   const SPELLINGS = [
     { route: '/api/auth/sign-in/username', limit: 5, spellings: ['/%61pi/auth/sign-in/username', '/api/auth/%73ign-in/username', '/api/auth/sign-in/username/', '/api/%61uth/sign-in/%75sername/'] },
@@ -250,13 +266,15 @@ describe.each(dbKinds(['postgres']))('rate limits, memory store (%s)', (db) => {
       expect([res.headers['x-ratelimit-limit'], res.headers['x-ratelimit-remaining']]).toEqual(['150', String(149 - i)]);
     }
     // Routed requests under the global rule spend the same budget.
-    const health = await call({ method: 'get', path: '/api/health' }, ip);
-    expect([health.status, health.headers['x-ratelimit-remaining']]).toEqual([200, String(149 - unrouted.length)]);
+    const routed = await call({ method: 'get', path: '/api/unruled/anything' }, ip);
+    expect([routed.status, routed.headers['x-ratelimit-remaining']]).toEqual([200, String(149 - unrouted.length)]);
     for (let i = unrouted.length + 1; i < 150; i += 1) {
       await call({ method: 'get', path: '/nowhere' }, ip);
     }
     expect((await call({ method: 'get', path: '/nowhere' }, ip)).status).toBe(429);
-    expect((await call({ method: 'get', path: '/api/health' }, ip)).status).toBe(429);
+    expect((await call({ method: 'get', path: '/api/unruled/anything' }, ip)).status).toBe(429);
+    // The health check still answers (it has no limit).
+    expect((await call({ method: 'get', path: '/api/health' }, ip)).status).toBe(200);
   });
 
   it('should count the API docs, which no guard sees, against the global rule', async () => {

@@ -77,8 +77,12 @@ export const RATE_LIMIT_RULES: RateLimitRule[] = [
 
 const GLOBAL_RULE: RateLimitRule = { name: 'global', limit: 150, windowMs: 5 * MINUTE, applies: () => true, by: 'client' };
 
-/** Routes no rule applies to: the daemon's callbacks. */
-const isUnlimited = (route: string): boolean => under('/api/remote')('', route);
+/**
+ * Routes no rule applies to: the daemon's callbacks, and the health check. A load balancer checks every
+ * panel process from one address, every second or two, and with Redis all of them spend one budget:
+ * counted, the checks ran out the global limit within minutes and the balancer took the whole fleet out.
+ */
+const isUnlimited = (route: string): boolean => under('/api/remote')('', route) || exactly('/api/health')('GET', route);
 
 /**
  * Whether requests to `route` reach no guard and are counted outside RateLimitGuard (app.setup.ts):
