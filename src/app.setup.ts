@@ -7,6 +7,7 @@ import { installBodyParsers, installErrorHandler, installGracefulClose } from 's
 import { registerSecurityHeaders } from 'src/common/http/security-headers';
 import { FastifyWsAdapter } from 'src/common/http/ws-adapter';
 import { isApiPath, isWebAppRoute, registerWebApp } from 'src/common/http/web-app';
+import { Draining } from 'src/common/shutdown/draining';
 import { AuthService } from 'src/modules/auth/auth.service';
 import { ServerNodeOrigins } from 'src/modules/servers/server-node-origins';
 import { RateLimitGuard } from 'src/modules/auth/rate-limit.guard';
@@ -60,7 +61,7 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   app.useWebSocketAdapter(new FastifyWsAdapter(fastify));
   app.useGlobalPipes(createValidationPipe());
   app.useGlobalFilters(new GlobalExceptionFilter());
-  app.enableShutdownHooks();
+  app.get(Draining).listen(app, config.http.drainMs);
 
   // Built on the first request to /api/docs, not at boot: it is a large object few processes ever serve.
   const document = () => createOpenApiDocument(app);

@@ -19,7 +19,19 @@ interface MailConfig {
 }
 
 type DatabaseConfig =
-  | { kind: 'postgres'; url: string; poolMax: number; runMigrations: boolean }
+  | {
+      kind: 'postgres';
+      url: string;
+      /**
+       * PostgreSQL itself, for what needs a session beyond one transaction (migrations, advisory locks,
+       * LISTEN): DATABASE_DIRECT_URL, else `url`.
+       */
+      directUrl: string;
+      /** DATABASE_URL is a pooler in transaction mode (DATABASE_DIRECT_URL is set): no session state on it. */
+      pooled: boolean;
+      poolMax: number;
+      runMigrations: boolean;
+    }
   | { kind: 'pglite'; dataDir: string; runMigrations: boolean; vacuumIntervalMs: number };
 
 /** Typed, grouped view of the validated environment. */
@@ -27,7 +39,8 @@ export class AppConfigService {
   readonly env: EnvSchema['NODE_ENV'];
   /** The panel's name as its pages show it. */
   readonly appName: string;
-  readonly http: { host: string; port: number; appUrl: string; trustedOrigins: string[]; trustedProxies: string[] };
+  /** `drainMs`: SHUTDOWN_DRAIN_SECONDS, how long a closing panel reports itself unhealthy before it stops taking connections. */
+  readonly http: { host: string; port: number; appUrl: string; trustedOrigins: string[]; trustedProxies: string[]; drainMs: number };
   readonly db: DatabaseConfig;
   /** `format` is resolved: `auto` is pretty on a terminal outside production, JSON elsewhere. */
   readonly log: { level: EnvSchema['LOG_LEVEL']; format: 'json' | 'pretty' };
@@ -92,9 +105,17 @@ export class AppConfigService {
       appUrl: schema.APP_URL,
       trustedOrigins: [...new Set([appOrigin, ...schema.TRUSTED_ORIGINS.map((o) => new URL(o).origin)])],
       trustedProxies: schema.TRUSTED_PROXIES,
+      drainMs: Math.round(schema.SHUTDOWN_DRAIN_SECONDS * 1000),
     };
     this.db = schema.DATABASE_URL
-      ? { kind: 'postgres', url: schema.DATABASE_URL, poolMax: schema.DB_POOL_MAX, runMigrations: schema.DB_RUN_MIGRATIONS }
+      ? {
+          kind: 'postgres',
+          url: schema.DATABASE_URL,
+          directUrl: schema.DATABASE_DIRECT_URL ?? schema.DATABASE_URL,
+          pooled: schema.DATABASE_DIRECT_URL !== undefined,
+          poolMax: schema.DB_POOL_MAX,
+          runMigrations: schema.DB_RUN_MIGRATIONS,
+        }
       : {
           kind: 'pglite',
           dataDir: schema.PGLITE_DIR ?? resolve(schema.DATA_DIR, 'pglite'),

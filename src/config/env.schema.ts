@@ -114,6 +114,14 @@ export class EnvSchema {
   @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_URL must be a postgres:// URL' })
   DATABASE_URL?: string;
 
+  // PostgreSQL itself, when DATABASE_URL goes through a pooler in transaction mode (PgBouncer): what
+  // needs one session for longer than a transaction (migrations and the advisory locks around them and
+  // around periodic jobs, the change listener's LISTEN) connects here instead. With it set, nothing
+  // on DATABASE_URL relies on a session: no named prepared statements, no startup options.
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'DATABASE_DIRECT_URL must be a postgres:// URL' })
+  DATABASE_DIRECT_URL?: string;
+
   @IsString()
   DATA_DIR = './data';
 
@@ -162,6 +170,15 @@ export class EnvSchema {
   @Transform(toBoolean)
   @IsBoolean()
   API_DOCS_ENABLED = true;
+
+  // On SIGTERM/SIGINT the panel first answers GET /api/health with 503 for this long while it goes on
+  // serving, so that a load balancer's health checks take it out before it stops taking connections
+  // (rolling restarts of several processes). At least the balancer's check interval times its fall count.
+  @Transform(toNumber)
+  @IsNumber()
+  @Min(0)
+  @Max(120)
+  SHUTDOWN_DRAIN_SECONDS = 0;
 
   // Prometheus (docs/configuration.md#metrics): GET /metrics answers only `Authorization: Bearer <METRICS_TOKEN>`,
   // and is not there (404) while this is unset. At least 16 characters: a scrape credential, not a password.

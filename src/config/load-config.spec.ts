@@ -82,7 +82,7 @@ describe(AppConfigService.name, () => {
       DATABASE_URL: 'postgres://hatchery@db:5432/hatchery',
       DB_POOL_MAX: '20',
     });
-    expect(config.db).toEqual({ kind: 'postgres', url: 'postgres://hatchery@db:5432/hatchery', poolMax: 20, runMigrations: true });
+    expect(config.db).toEqual({ kind: 'postgres', url: 'postgres://hatchery@db:5432/hatchery', directUrl: 'postgres://hatchery@db:5432/hatchery', pooled: false, poolMax: 20, runMigrations: true });
     expect(config.http.trustedOrigins).toEqual(['https://panel.example.com', 'https://admin.example.com']);
     expect(config.http.trustedProxies).toEqual(['10.0.0.1', 'loopback']);
     expect(config.auth.secureCookies).toBe(true);
@@ -104,6 +104,18 @@ describe(AppConfigService.name, () => {
       'SCHEDULER_TICK_SECONDS',
       'SCHEDULER_STALE_CLAIM_SECONDS',
     ]);
+  });
+
+  it('should take DATABASE_DIRECT_URL as PostgreSQL itself beside a pooled DATABASE_URL, and a drain time in seconds', () => {
+    const key = { APP_KEY: 'k'.repeat(40) };
+    const direct = AppConfigService.fromEnv({ ...key, DATABASE_URL: 'postgres://db/x' }).db;
+    expect(direct).toMatchObject({ kind: 'postgres', url: 'postgres://db/x', directUrl: 'postgres://db/x', pooled: false });
+    const pooled = AppConfigService.fromEnv({ ...key, DATABASE_URL: 'postgres://pgbouncer:6432/x', DATABASE_DIRECT_URL: 'postgres://db:5432/x' }).db;
+    expect(pooled).toMatchObject({ url: 'postgres://pgbouncer:6432/x', directUrl: 'postgres://db:5432/x', pooled: true });
+    expect(problemsOf({ DATABASE_DIRECT_URL: 'mysql://db/x' })).toEqual(['DATABASE_DIRECT_URL: DATABASE_DIRECT_URL must be a postgres:// URL']);
+    expect(AppConfigService.fromEnv(key).http.drainMs).toBe(0);
+    expect(AppConfigService.fromEnv({ ...key, SHUTDOWN_DRAIN_SECONDS: '2.5' }).http.drainMs).toBe(2500);
+    expect(problemsOf({ SHUTDOWN_DRAIN_SECONDS: '-1' }).map((p) => p.split(':')[0])).toEqual(['SHUTDOWN_DRAIN_SECONDS']);
   });
 
   it('should cache for 60 s by default, not at all with HOT_CACHE_TTL_SECONDS=0, and refuse a negative TTL', () => {

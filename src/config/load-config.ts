@@ -17,6 +17,7 @@ const ENV_KEYS = [
   ...Object.keys(new EnvSchema()),
   'APP_KEY',
   'DATABASE_URL',
+  'DATABASE_DIRECT_URL',
   'PGLITE_DIR',
   'WEB_DIR',
   'ADMIN_EMAIL',

@@ -2,6 +2,7 @@ import { Global, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfigService } from 'src/config/app-config.service';
 import { createDataSourceOptions } from 'src/database/data-source';
+import { AdvisoryLocks } from 'src/database/db-lock';
 import { MigrationRunner } from 'src/database/migration-runner';
 import { EmbeddedDatabaseLock } from 'src/database/pglite-driver';
 import { prepareEmbeddedDataDir } from 'src/database/pglite-template';
@@ -41,7 +42,8 @@ const embeddedDataDir = ({ db }: AppConfigService): string | null => (db.kind ==
       },
     }),
   ],
-  providers: [MigrationRunner],
+  providers: [MigrationRunner, AdvisoryLocks],
+  exports: [AdvisoryLocks],
 })
 export class DatabaseModule implements OnApplicationShutdown {
   constructor(private readonly config: AppConfigService) {}

@@ -1,8 +1,14 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, get, IncomingMessage } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Controller, Get } from '@nestjs/common';
 import { Public } from 'src/common/auth/authenticated.decorator';
 import { createTestApp, TestApp } from 'test/utils/create-test-app';
+import { freePort } from 'test/utils/free-port';
+import { PANEL_ROOT, panelEntry } from 'test/utils/panel-process';
 import { waitFor } from 'test/utils/sim-panel';
 
 /** A request the test holds open: it answers only once the test lets it go (or never). */
@@ -104,6 +110,38 @@ describe('Closing the panel with requests in flight on keep-alive connections', 
     } finally {
       jest.useRealTimers();
       held.release();
+    }
+  });
+});
+
+describe('Draining on SIGTERM (SHUTDOWN_DRAIN_SECONDS), on the embedded database', () => {
+  it('should answer its health check 503 SHUTTING_DOWN while it still serves every other request, then end by the signal', async () => {
+    const port = await freePort();
+    const dataDir = mkdtempSync(join(tmpdir(), 'hatchery-drain-'));
+    const url = `http://127.0.0.1:${port}`;
+    const child = spawn(process.execPath, panelEntry('main'), {
+      cwd: PANEL_ROOT,
+      env: { PATH: process.env.PATH, TS_NODE_PROJECT: 'tsconfig.json', NODE_ENV: 'development', HOST: '127.0.0.1', PORT: String(port), APP_URL: url, DATA_DIR: dataDir, LOG_LEVEL: 'warn', SHUTDOWN_DRAIN_SECONDS: '2' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.once('exit', (_code, signal) => resolve(signal)));
+    try {
+      await waitFor(() => out.includes('Hatchery listening'), 60_000).catch(() => {
+        throw new Error(`the panel did not start: ${out}`);
+      });
+      expect((await fetch(`${url}/api/health`)).status).toBe(200);
+      child.kill('SIGTERM');
+      await waitFor(async () => (await fetch(`${url}/api/health`)).status === 503);
+      const health = await fetch(`${url}/api/health`);
+      expect(await health.json()).toMatchObject({ statusCode: 503, code: 'SHUTTING_DOWN', message: 'The panel is shutting down' });
+      expect((await fetch(`${url}/api/settings`)).status).toBe(200);
+      expect(await exited).toBe('SIGTERM');
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
     }
   });
 });

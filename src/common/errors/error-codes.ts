@@ -47,4 +47,5 @@ export const CommonError = {
   PAYLOAD_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', category: ErrorCategory.PAYLOAD_TOO_LARGE, message: 'The request body is too large' },
   INTERNAL_ERROR: { code: 'INTERNAL_ERROR', category: ErrorCategory.INTERNAL, message: 'Internal server error' },
   DATABASE_UNAVAILABLE: { code: 'DATABASE_UNAVAILABLE', category: ErrorCategory.UNAVAILABLE, message: 'The database is unavailable' },
+  SHUTTING_DOWN: { code: 'SHUTTING_DOWN', category: ErrorCategory.UNAVAILABLE, message: 'The panel is shutting down' },
 } satisfies Record<string, ErrorDef>;

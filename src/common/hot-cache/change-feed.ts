@@ -93,7 +93,8 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
     }
     this.currentState = 'connecting';
     const client = new Client({
-      connectionString: this.config.db.url,
+      // LISTEN holds its session: PostgreSQL itself, never a pooler in transaction mode.
+      connectionString: this.config.db.directUrl,
       application_name: 'hatchery-changes',
       connectionTimeoutMillis: this.options.heartbeatTimeoutMs,
       keepAlive: true,

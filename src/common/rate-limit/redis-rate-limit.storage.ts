@@ -57,7 +57,8 @@ export class RedisRateLimitStorage extends RateLimitStorage {
     }
   }
 
-  async onModuleDestroy(): Promise<void> {
+  /** After the HTTP server has closed: requests still answered while the panel closes count here too. */
+  async onApplicationShutdown(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

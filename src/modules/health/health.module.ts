@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { Draining } from 'src/common/shutdown/draining';
 import { EggsModule } from 'src/modules/eggs/eggs.module';
 import { AdminOverviewController } from 'src/modules/health/admin-overview.controller';
 import { AdminOverviewService } from 'src/modules/health/admin-overview.service';
@@ -11,6 +12,7 @@ import { UsersModule } from 'src/modules/users/users.module';
 @Module({
   imports: [UsersModule, NodesModule, EggsModule, ServersModule, MailModule],
   controllers: [HealthController, AdminOverviewController],
-  providers: [AdminOverviewService],
+  providers: [AdminOverviewService, Draining],
+  exports: [Draining],
 })
 export class HealthModule {}

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { IntervalJob } from 'src/common/background/interval-job';
 import { Clock } from 'src/common/clock';
 import { AppConfigService } from 'src/config/app-config.service';
-import { DatabaseLock, withAdvisoryTryLock } from 'src/database/db-lock';
+import { AdvisoryLocks, DatabaseLock } from 'src/database/db-lock';
 import { likeLiteral } from 'src/database/like';
 import { AuditService } from 'src/modules/audit/audit.service';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
@@ -76,7 +74,7 @@ export class LogRetentionCron extends IntervalJob {
     registry: SchedulerRegistry,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly locks: AdvisoryLocks,
   ) {
     super(LogRetentionCron.JOB, 'Log retention sweep', config.retention.intervalMs, registry, config);
   }
@@ -93,7 +91,7 @@ export class LogRetentionCron extends IntervalJob {
   async sweep(): Promise<RetentionOutcome | null> {
     const { retention } = this.config;
     const outcome: RetentionOutcome = { audit: { security: 0, other: 0 }, activity: { security: 0, console: 0, other: 0 } };
-    const ran = await withAdvisoryTryLock(this.dataSource, DatabaseLock.LogRetention, async () => {
+    const ran = await this.locks.tryRun(DatabaseLock.LogRetention, async () => {
       const now = this.clock.now().getTime();
       for (const rule of rulesOf(AUDIT_CATEGORIES, retention.audit)) {
         outcome.audit[rule.category as keyof RetentionOutcome['audit']] = await this.drain(rule, now, (before, limit) => this.audit.deleteOlder(before, rule.patterns, rule.except, limit));

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { IntervalJob } from 'src/common/background/interval-job';
 import { Clock } from 'src/common/clock';
 import { AppConfigService } from 'src/config/app-config.service';
-import { DatabaseLock, withAdvisoryTryLock } from 'src/database/db-lock';
+import { AdvisoryLocks, DatabaseLock } from 'src/database/db-lock';
 import { DaemonGateway, DaemonServerDetails } from 'src/modules/daemon-gateway/daemon.gateway';
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import { NodesService } from 'src/modules/nodes/nodes.service';
@@ -54,7 +52,7 @@ export class UsageSamplerJob extends IntervalJob {
     private readonly clock: Clock,
     private readonly config: AppConfigService,
     private readonly alerts: FleetAlerts,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly locks: AdvisoryLocks,
     registry: SchedulerRegistry,
   ) {
     super(UsageSamplerJob.JOB, 'Usage sample', config.usage.sampleIntervalMs, registry, config);
@@ -70,7 +68,7 @@ export class UsageSamplerJob extends IntervalJob {
   /** One pass over every node at the clock's current minute; null when another process is sampling. */
   async sample(): Promise<SampleOutcome | null> {
     let outcome: SampleOutcome | null = null;
-    await withAdvisoryTryLock(this.dataSource, DatabaseLock.UsageSampler, async () => {
+    await this.locks.tryRun(DatabaseLock.UsageSampler, async () => {
       const now = this.clock.now();
       // A point per interval, on its boundary: a second pass in the same interval (another process, a
       // tick that ran late) writes nothing new.

@@ -1,8 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { AppConfigService } from 'src/config/app-config.service';
-import { DatabaseLock, withAdvisoryLock } from 'src/database/db-lock';
+import { AdvisoryLocks, DatabaseLock } from 'src/database/db-lock';
 import { UsersService } from 'src/modules/users/users.service';
 
 /** The e-mail's local part, trimmed to what a username may hold (see IsUsername); `admin` if nothing is left. */
@@ -22,7 +20,7 @@ export class FirstAdminBootstrap implements OnApplicationBootstrap {
   constructor(
     private readonly config: AppConfigService,
     private readonly service: UsersService,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly locks: AdvisoryLocks,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -31,7 +29,7 @@ export class FirstAdminBootstrap implements OnApplicationBootstrap {
       return;
     }
     // Instances booting at once on one database would all see it empty; one at a time checks and creates.
-    await withAdvisoryLock(this.dataSource, DatabaseLock.FirstAdmin, async () => {
+    await this.locks.run(DatabaseLock.FirstAdmin, async () => {
       if ((await this.service.count()) > 0) {
         return;
       }

@@ -14195,7 +14195,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorResponseDto"];
                 };
             };
-            /** @description The panel runs and its database answers (503 DATABASE_UNAVAILABLE when not) */
+            /** @description The panel runs and its database answers (503 DATABASE_UNAVAILABLE when not; 503 SHUTTING_DOWN once it has begun to shut down) */
             200: {
                 headers: {
                     [name: string]: unknown;

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { IntervalJob } from 'src/common/background/interval-job';
 import { Clock } from 'src/common/clock';
 import { AppConfigService } from 'src/config/app-config.service';
-import { DatabaseLock, withAdvisoryTryLock } from 'src/database/db-lock';
+import { AdvisoryLocks, DatabaseLock } from 'src/database/db-lock';
 import { BackupsRepository } from 'src/modules/backups/backups.repository';
 import { BackupHostsRepository } from 'src/modules/backups/hosts/backup-hosts.repository';
 import { S3StorageClient } from 'src/modules/backups/hosts/s3-storage.client';
@@ -39,7 +37,7 @@ export class StaleUploadsCleanup extends IntervalJob {
     registry: SchedulerRegistry,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly locks: AdvisoryLocks,
   ) {
     super(StaleUploadsCleanup.JOB, 'Stale upload cleanup', config.backups.cleanupIntervalMs, registry, config);
   }
@@ -54,7 +52,7 @@ export class StaleUploadsCleanup extends IntervalJob {
   /** One sweep over every s3 host; null when another process is sweeping. */
   async sweep(): Promise<CleanupOutcome | null> {
     const outcome: CleanupOutcome = { aborted: 0, failed: 0, hostErrors: 0 };
-    const ran = await withAdvisoryTryLock(this.dataSource, DatabaseLock.BackupUploadCleanup, async () => {
+    const ran = await this.locks.tryRun(DatabaseLock.BackupUploadCleanup, async () => {
       const staleBefore = this.clock.now().getTime() - this.config.backups.staleUploadMs;
       for (const host of await this.hosts.findS3Hosts()) {
         try {
