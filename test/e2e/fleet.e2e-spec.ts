@@ -1,0 +1,299 @@
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Redis from 'ioredis';
+import { MIGRATIONS } from 'src/database/migrations';
+import { isCi, withAdminClient } from 'test/setup/test-env';
+import { createTestDatabase } from 'test/utils/test-db';
+import { Fleet, fleetAvailable, type PanelInstance } from 'test/utils/fleet';
+import { EGG_FIXTURES_DIR } from 'test/utils/fixtures';
+import { PanelApi, type Session } from 'test/utils/panel-api';
+import { WingsSimulator } from 'test/wings-sim/simulator';
+import { freePort } from 'test/utils/free-port';
+
+// Three panel processes as a host runs them (test/utils/fleet.ts): PgBouncer in transaction mode in
+// front of PostgreSQL, Redis, HAProxy in front of the panels.
+
+const REDIS_BASE = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+// A Redis database of their own: the rate-limit counters of the other test files never meet these.
+const REDIS_URL = `${REDIS_BASE.replace(/\/\d*$/, '')}/7`;
+const ADMIN = { email: 'fleet-admin@hatchery.test', password: 'fleet-admin-password' };
+
+const redisReady = async (): Promise<boolean> => {
+  const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
+  try {
+    await redis.connect();
+    await redis.flushdb();
+    return true;
+  } catch (e) {
+    if (isCi()) {
+      throw new Error(`Redis at ${REDIS_URL} is required in CI: ${(e as Error).message}`);
+    }
+    process.stdout.write(`[hatchery tests] skipping the fleet tests: Redis at ${REDIS_URL} is not reachable\n`);
+    return false;
+  } finally {
+    redis.disconnect();
+  }
+};
+
+/** Polls `probe` every 20 ms; resolves to the milliseconds it took to answer true, or rejects after `limitMs`. */
+const within = async (limitMs: number, what: string, probe: () => Promise<boolean>): Promise<number> => {
+  const started = Date.now();
+  while (Date.now() - started <= limitMs) {
+    if (await probe()) {
+      return Date.now() - started;
+    }
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`${what}: not within ${limitMs} ms`);
+};
+
+const status = async (url: string, session: Session): Promise<number> => (await fetch(url, { headers: { cookie: session.cookie } })).status;
+
+const run = fleetAvailable() ? describe : describe.skip;
+
+run('three panel processes behind HAProxy, over PgBouncer in transaction mode, PostgreSQL and Redis', () => {
+  let fleet: Fleet;
+  let database: { url: string; drop: () => Promise<void> };
+  let name: string;
+  let sim: WingsSimulator | undefined;
+  let api: PanelApi;
+  let admin: Session;
+  let ready = false;
+  /** A user, their server on the simulator, and the node's token. */
+  let owner: { email: string; username: string; password: string; id: string };
+  /** Two sessions of the owner (an account may sign in three times in 10 s: they are made once). */
+  let kept: Session;
+  let revoked: Session;
+  let server: { id: string; uuid: string; identifier: string };
+  let nodeToken: string;
+
+  beforeAll(async () => {
+    if (!(await redisReady())) {
+      return;
+    }
+    database = await createTestDatabase({ empty: true });
+    name = new URL(database.url).pathname.slice(1);
+    fleet = await Fleet.start({
+      database: name,
+      directUrl: database.url,
+      redisUrl: REDIS_URL,
+      panels: 3,
+      env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ADMIN_USERNAME: 'fleetadmin' },
+    });
+    api = new PanelApi(fleet.url);
+    admin = await api.signIn(ADMIN.email, ADMIN.password);
+
+    // A node on the Wings simulator, reached by the panels through HAProxy, and a server on it.
+    const key = await api.request<{ key: string }>('POST', '/api/account/api-keys', { session: admin, body: { name: 'fleet', permissions: ['nodes.read'] } });
+    const location = await api.request<{ id: string }>('POST', '/api/admin/locations', { session: admin, body: { short: 'fleet', long: 'Fleet' } });
+    const simPort = await freePort();
+    const node = await api.request<{ id: string }>('POST', '/api/admin/nodes', {
+      session: admin,
+      body: { name: 'sim', fqdn: '127.0.0.1', scheme: 'http', daemonListen: simPort, memory: 16384, disk: 100000, locationId: location.id },
+    });
+    await api.request('POST', `/api/admin/nodes/${node.id}/allocations`, { session: admin, body: { ip: '0.0.0.0', ports: ['25565-25570'] } });
+    const config = await api.request<{ token_id: string; token: string }>('GET', `/api/admin/daemon/nodes/${node.id}/configuration`, { apiKey: key.key });
+    nodeToken = `${config.token_id}.${config.token}`;
+    sim = new WingsSimulator({ panelUrl: fleet.url, tokenId: config.token_id, token: config.token, port: simPort, allowedOrigins: [fleet.url], timing: { lineDelayMs: 5, statsIntervalMs: 1000, installDurationMs: 20 } });
+    await sim.start();
+    const nest = await api.request<{ id: string }>('POST', '/api/admin/nests', { session: admin, body: { name: 'Minecraft' } });
+    const paper: unknown = JSON.parse(readFileSync(join(EGG_FIXTURES_DIR, 'egg-paper.json'), 'utf8'));
+    const egg = await api.request<{ id: string }>('POST', `/api/admin/eggs/import?nestId=${nest.id}`, { session: admin, body: paper });
+    const suffix = randomBytes(3).toString('hex');
+    const made = { email: `owner-${suffix}@hatchery.test`, username: `owner_${suffix}`, password: `password-${suffix}` };
+    const user = await api.request<{ id: string }>('POST', '/api/admin/users', { session: admin, body: { ...made, name: 'Owner' } });
+    owner = { ...made, id: String(user.id) };
+    server = await api.request('POST', '/api/admin/servers', {
+      session: admin,
+      body: {
+        name: 'Fleet survival',
+        owner_id: owner.id,
+        node_id: node.id,
+        egg_id: egg.id,
+        memory: 1024,
+        disk: 1024,
+        cpu: 100,
+        environment: { SERVER_JARFILE: 'paper.jar', MINECRAFT_VERSION: 'latest', BUILD_NUMBER: 'latest' },
+      },
+    });
+    kept = await api.signIn(owner.email, owner.password);
+    revoked = await api.signIn(owner.email, owner.password);
+    ready = true;
+  }, 120_000);
+
+  afterAll(async () => {
+    await sim?.stop();
+    await fleet?.stop();
+    await database?.drop();
+  });
+
+  /** Each panel directly, not through HAProxy. */
+  const each = (): PanelInstance[] => fleet.panels;
+  /** One panel's API, as the browser on APP_URL (HAProxy) would send it. */
+  const on = (panel: PanelInstance): PanelApi => new PanelApi(panel.url, fleet.url);
+
+  it('should boot on an empty database at once: the migrations applied once, under the lock on PostgreSQL itself, one first administrator', async () => {
+    expect(ready).toBe(true);
+    await withAdminClient(async (c) => {
+      expect((await c.query(`SELECT count(*)::int AS n FROM migrations`)).rows[0].n).toBe(MIGRATIONS.length);
+      expect((await c.query(`SELECT count(*)::int AS n FROM "user" WHERE admin`)).rows[0].n).toBe(1);
+      // Each panel listens for changes on a connection of its own to PostgreSQL (the pooler cannot carry LISTEN).
+      const listeners = await c.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'hatchery-changes'`, [name]);
+      expect(listeners.rows[0].n).toBe(3);
+    }, database.url);
+    const served = new Set<string>();
+    for (let i = 0; i < 6; i += 1) {
+      served.add((await fetch(`${fleet.url}/api/health`)).headers.get('x-served-by') ?? '');
+    }
+    expect([...served].sort()).toEqual(['p1', 'p2', 'p3']);
+  });
+
+  it('should serve the reads it prepares on a direct connection as plain statements through the pooler', async () => {
+    // Named prepared statements live on one server session; PgBouncer in transaction mode hands the next
+    // transaction to another one ("prepared statement does not exist"). Many rounds, every process.
+    const pages = [
+      { path: '/api/client/servers', headers: { cookie: kept.cookie } },
+      { path: '/api/remote/servers?page=1&per_page=50', headers: { authorization: `Bearer ${nodeToken}` } },
+    ];
+    const answers: string[] = [];
+    for (let round = 0; round < 8; round += 1) {
+      for (const page of pages) {
+        const res = await fetch(`${fleet.url}${page.path}`, { headers: page.headers });
+        answers.push(`${page.path} ${res.status}${res.status === 200 ? '' : ` ${await res.text()}`}`);
+      }
+    }
+    expect(answers.filter((a) => !a.endsWith(' 200'))).toEqual([]);
+  });
+
+  it('should refuse a session revoked through one process on every process within a second', async () => {
+    // Every process has the session in its cache.
+    for (const panel of each()) {
+      expect(await status(`${panel.url}/api/account`, revoked)).toBe(200);
+    }
+    const sessions = await on(each()[0]).request<{ id: string; current: boolean }[]>('GET', '/api/account/sessions', { session: revoked });
+    const id = sessions.find((s) => s.current)!.id;
+    await on(each()[1]).request('DELETE', `/api/account/sessions/${id}`, { session: kept, expect: 204 });
+    const took = await Promise.all(each().map((panel) => within(1_000, `${panel.name} refuses the revoked session`, async () => (await status(`${panel.url}/api/account`, revoked)) === 401)));
+    expect(took).toHaveLength(3);
+    for (const panel of each()) {
+      expect(await status(`${panel.url}/api/account`, kept)).toBe(200);
+    }
+  });
+
+  it('should show a server suspended through one process as suspended on every process within a second', async () => {
+    const session = kept;
+    const statusOn = async (panel: PanelInstance) => (await on(panel).request<{ status: string | null }>('GET', `/api/client/servers/${server.uuid}`, { session })).status;
+    for (const panel of each()) {
+      expect(await statusOn(panel)).not.toBe('suspended');
+    }
+    await on(each()[2]).request('POST', `/api/admin/servers/${server.id}/suspend`, { session: admin });
+    await Promise.all(each().map((panel) => within(1_000, `${panel.name} shows the suspension`, async () => (await statusOn(panel)) === 'suspended')));
+    await on(each()[0]).request('POST', `/api/admin/servers/${server.id}/unsuspend`, { session: admin });
+    await Promise.all(each().map((panel) => within(1_000, `${panel.name} shows the unsuspension`, async () => (await statusOn(panel)) !== 'suspended')));
+  });
+
+  it('should count sign-in and SFTP attempts once for the whole fleet, whichever process HAProxy picks', async () => {
+    // Guesses at an account of their own: they use up its sign-in budget.
+    const suffix = randomBytes(3).toString('hex');
+    const victim = { email: `victim-${suffix}@hatchery.test`, username: `victim_${suffix}`, password: `password-${suffix}` };
+    await api.request('POST', '/api/admin/users', { session: admin, body: { ...victim, name: 'Victim' } });
+    const ip = `10.${[1, 2, 3].map(() => Math.floor(Math.random() * 250) + 1).join('.')}`;
+    const servedBy = new Set<string>();
+    const signInAttempt = async () => {
+      const res = await fetch(`${fleet.url}/api/auth/sign-in/username`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: fleet.url, 'x-forwarded-for': ip },
+        body: JSON.stringify({ username: victim.username, password: 'a wrong guess' }),
+      });
+      servedBy.add(res.headers.get('x-served-by') ?? '');
+      return res.status;
+    };
+    const attempts: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      attempts.push(await signInAttempt());
+    }
+    expect(servedBy.size).toBe(3);
+    expect(attempts).toEqual([401, 401, 401, 401, 401, 429]);
+
+    const sftpIp = `${ip}:40000`;
+    const sftp = async () =>
+      (
+        await fetch(`${fleet.url}/api/remote/sftp/auth`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${nodeToken}` },
+          body: JSON.stringify({ type: 'password', username: `${victim.username}.${server.identifier}`, password: 'guess', ip: sftpIp, session_id: 'c2Vzc2lvbg==', client_version: 'U1NILTIuMA==' }),
+        })
+      ).status;
+    const sftpAttempts: number[] = [];
+    for (let i = 0; i < 6; i += 1) {
+      sftpAttempts.push(await sftp());
+    }
+    expect(sftpAttempts).toEqual([403, 403, 403, 403, 403, 429]);
+  });
+
+  it('should, once told to stop, report itself unhealthy for SHUTDOWN_DRAIN_SECONDS while it still serves, then stop', async () => {
+    const panel = each()[2];
+    panel.child.proc.kill('SIGTERM');
+    // As soon as it has the signal (a moment on a busy machine), for the 2 s of its drain.
+    let code = '';
+    await within(1_500, `${panel.name} fails its health check`, async () => {
+      const health = await fetch(`${panel.url}/api/health`);
+      code = health.status === 503 ? ((await health.json()) as { code: string }).code : '';
+      return health.status === 503;
+    });
+    expect(code).toBe('SHUTTING_DOWN');
+    expect((await fetch(`${panel.url}/api/settings`)).status).toBe(200);
+    // HAProxy has taken it out: every answer comes from the other two.
+    await within(1_000, 'HAProxy takes the draining panel out', async () => {
+      const served = await Promise.all(Array.from({ length: 4 }, async () => (await fetch(`${fleet.url}/api/settings`)).headers.get('x-served-by')));
+      return !served.includes(panel.name);
+    });
+    expect(await panel.child.exited).toBe(null);
+    expect(panel.child.proc.signalCode).toBe('SIGTERM');
+    await fleet.start(panel);
+  });
+
+  it('should answer no 5xx while every process is restarted in turn under load', async () => {
+    const statuses = new Map<number, number>();
+    const failures: string[] = [];
+    const answers: string[] = [];
+    let loading = true;
+    let signedIn = 0;
+    /** A client: the owner's server page (within the account's rate limit), else the public settings, from many addresses. */
+    const load = async (owner: boolean) => {
+      while (loading) {
+        const asOwner = owner && signedIn < 250;
+        signedIn += asOwner ? 1 : 0;
+        const from = `10.9.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`;
+        try {
+          const res = await fetch(`${fleet.url}${asOwner ? `/api/client/servers/${server.uuid}` : '/api/settings'}`, {
+            headers: { 'x-forwarded-for': from, ...(asOwner ? { cookie: kept.cookie } : {}) },
+          });
+          const body = await res.text();
+          statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+          if (res.status !== 200 && answers.length < 5) {
+            answers.push(`${res.status} from ${res.headers.get('x-served-by') ?? 'HAProxy'}: ${body.slice(0, 300)}`);
+          }
+        } catch (e) {
+          failures.push(String((e as Error).cause ?? e));
+        }
+        if (asOwner) {
+          await new Promise((r) => setTimeout(r, 30));
+        }
+      }
+    };
+    const clients = [load(true), load(false), load(false), load(false)];
+    for (const panel of each()) {
+      await fleet.restart(panel);
+      // HAProxy's check (every 250 ms) takes the panel back before the next one goes.
+      await new Promise((r) => setTimeout(r, 600));
+    }
+    loading = false;
+    await Promise.all(clients);
+    expect(failures).toEqual([]);
+    expect(answers).toEqual([]);
+    expect([...statuses.keys()]).toEqual([200]);
+    expect(statuses.get(200)).toBeGreaterThan(100);
+  }, 120_000);
+});
