@@ -10,6 +10,7 @@ import { EGG_FIXTURES_DIR } from 'test/utils/fixtures';
 import { PanelApi, type Session } from 'test/utils/panel-api';
 import { WingsSimulator } from 'test/wings-sim/simulator';
 import { freePort } from 'test/utils/free-port';
+import { LiveClient } from 'test/utils/live-client';
 
 // Three panel processes as a host runs them (test/utils/fleet.ts): PgBouncer in transaction mode in
 // front of PostgreSQL, Redis, HAProxy in front of the panels.
@@ -152,7 +153,7 @@ run('three panel processes behind HAProxy, over PgBouncer in transaction mode, P
   it('should serve the reads it prepares on a direct connection as plain statements through the pooler', async () => {
     // Named prepared statements live on one server session; PgBouncer in transaction mode hands the next
     // transaction to another one ("prepared statement does not exist"). Many rounds, every process.
-    const pages = [
+    const pages: { path: string; headers: Record<string, string> }[] = [
       { path: '/api/client/servers', headers: { cookie: kept.cookie } },
       { path: '/api/remote/servers?page=1&per_page=50', headers: { authorization: `Bearer ${nodeToken}` } },
     ];
@@ -191,6 +192,34 @@ run('three panel processes behind HAProxy, over PgBouncer in transaction mode, P
     await Promise.all(each().map((panel) => within(1_000, `${panel.name} shows the suspension`, async () => (await statusOn(panel)) === 'suspended')));
     await on(each()[0]).request('POST', `/api/admin/servers/${server.id}/unsuspend`, { session: admin });
     await Promise.all(each().map((panel) => within(1_000, `${panel.name} shows the unsuspension`, async () => (await statusOn(panel)) !== 'suspended')));
+  });
+
+  it('should ask each node for its servers once per interval for the whole fleet, and give every process the answer', async () => {
+    // A live-status socket on each process, all watching the server (LIVE_STATUS_INTERVAL_MS is 500 here).
+    const clients = await Promise.all(each().map((panel) => LiveClient.connect(`${panel.url.replace('http', 'ws')}/api/ws`, { Cookie: kept.cookie, Origin: fleet.url })));
+    try {
+      for (const client of clients) {
+        expect(await client.subscribe([server.uuid])).toEqual([server.uuid]);
+        await client.next((f) => f.event === 'resources');
+      }
+      const polls = () => sim!.requests.filter((r) => r.method === 'GET' && r.path === '/api/servers').length;
+      const frames = clients.map((c) => c.frames.length);
+      const before = polls();
+      const started = Date.now();
+      await new Promise((r) => setTimeout(r, 3_000));
+      const intervals = (Date.now() - started) / 500;
+      const asked = polls() - before;
+      // Once per interval (a lease may end a moment before a poll: one more now and then), not once per process.
+      expect(asked).toBeGreaterThanOrEqual(Math.floor(intervals) - 1);
+      expect(asked).toBeLessThanOrEqual(Math.ceil(intervals) + 1);
+      for (const [i, client] of clients.entries()) {
+        const received = client.frames.slice(frames[i]).filter((f) => f.event === 'resources');
+        expect(received.length).toBeGreaterThanOrEqual(Math.floor(intervals) - 1);
+        expect(Object.keys(received.at(-1)!.data as object)).toEqual([server.uuid]);
+      }
+    } finally {
+      await Promise.all(clients.map((c) => c.close()));
+    }
   });
 
   it('should count sign-in and SFTP attempts once for the whole fleet, whichever process HAProxy picks', async () => {

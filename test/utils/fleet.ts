@@ -228,6 +228,8 @@ export class Fleet {
       LOG_LEVEL: 'warn',
       // HAProxy checks every 250 ms and takes a panel out at its first failed check.
       SHUTDOWN_DRAIN_SECONDS: '2',
+      // Live status twice a second: a few seconds show how often the fleet asks a node.
+      LIVE_STATUS_INTERVAL_MS: '500',
       LOG_FORMAT: 'json',
       DATA_DIR: join(this.dir, panel.name),
       // Cheap password hashing: the tests sign in often (the production cost is not what they check).

@@ -4,7 +4,8 @@ import { AppException } from 'src/common/errors/app.exception';
 import { AppConfigService } from 'src/config/app-config.service';
 import type { AuthContext } from 'src/common/auth/auth-context';
 import { AuthService, HeldCredential } from 'src/modules/auth/auth.service';
-import { DaemonGateway, DaemonNode, DaemonServerDetails } from 'src/modules/daemon-gateway/daemon.gateway';
+import type { DaemonNode, DaemonServerDetails } from 'src/modules/daemon-gateway/daemon.gateway';
+import { NodeListings } from 'src/modules/live-status/node-listings';
 import { LiveServerResources, toServerResources } from 'src/modules/servers/dto/server-resources.dto';
 import { ServerContextResolver } from 'src/modules/servers/server-context';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
@@ -88,7 +89,7 @@ export class LiveStatusService implements OnModuleDestroy {
   private readonly pollers = new Map<string, NodePoller>();
 
   constructor(
-    private readonly daemon: DaemonGateway,
+    private readonly listings: NodeListings,
     private readonly contexts: ServerContextResolver,
     private readonly auth: AuthService,
     private readonly config: AppConfigService,
@@ -244,10 +245,7 @@ export class LiveStatusService implements OnModuleDestroy {
   private async poll(poller: NodePoller): Promise<void> {
     const nodeId = poller.node.id;
     const [listing] = await Promise.all([
-      this.daemon.listServers(poller.node, this.config.liveStatus.timeoutMs).then(
-        (servers) => ({ servers }),
-        (e: unknown) => ({ code: e instanceof AppException ? e.code : 'DAEMON_ERROR' }),
-      ),
+      this.listings.list(poller.node),
       ...[...poller.watchers].map((w) => this.recheck(w, poller)),
     ]);
     for (const watcher of poller.watchers) {
