@@ -428,7 +428,7 @@ export class EnvSchema {
   // A claim whose holder has not checked in for this long is taken to be from a crashed process.
   @Transform(toNumber)
   @IsInt()
-  @Min(30)
+  @Min(5)
   @Max(86_400)
   SCHEDULER_STALE_CLAIM_SECONDS = 300;
 

@@ -99,7 +99,7 @@ describe(AppConfigService.name, () => {
     expect(AppConfigService.fromEnv({ ...key, NODE_ENV: 'test' }).scheduler.enabled).toBe(false);
     expect(AppConfigService.fromEnv({ ...key, NODE_ENV: 'test', SCHEDULER_ENABLED: 'true' }).scheduler.enabled).toBe(true);
     expect(AppConfigService.fromEnv({ ...key, SCHEDULER_ENABLED: 'false', SCHEDULER_TICK_SECONDS: '30' }).scheduler).toMatchObject({ enabled: false, tickMs: 30_000 });
-    expect(problemsOf({ SCHEDULER_TICK_SECONDS: '0', SCHEDULER_STALE_CLAIM_SECONDS: '5', SCHEDULER_ENABLED: 'sometimes' }).map((p) => p.split(':')[0])).toEqual([
+    expect(problemsOf({ SCHEDULER_TICK_SECONDS: '0', SCHEDULER_STALE_CLAIM_SECONDS: '4', SCHEDULER_ENABLED: 'sometimes' }).map((p) => p.split(':')[0])).toEqual([
       'SCHEDULER_ENABLED',
       'SCHEDULER_TICK_SECONDS',
       'SCHEDULER_STALE_CLAIM_SECONDS',

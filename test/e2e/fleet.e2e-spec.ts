@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Redis from 'ioredis';
@@ -38,7 +39,7 @@ const redisReady = async (): Promise<boolean> => {
 };
 
 /** Polls `probe` every 20 ms; resolves to the milliseconds it took to answer true, or rejects after `limitMs`. */
-const within = async (limitMs: number, what: string, probe: () => Promise<boolean>): Promise<number> => {
+const within = async (limitMs: number, what: string, probe: () => boolean | Promise<boolean>): Promise<number> => {
   const started = Date.now();
   while (Date.now() - started <= limitMs) {
     if (await probe()) {
@@ -260,6 +261,59 @@ run('three panel processes behind HAProxy, over PgBouncer in transaction mode, P
     }
     expect(sftpAttempts).toEqual([403, 403, 403, 403, 403, 429]);
   });
+
+  it('should run every task of a schedule storm exactly once when a process holding runs is killed (SIGKILL) mid-storm', async () => {
+    const STORM = 60;
+    await on(each()[0]).request('POST', `/api/client/servers/${server.uuid}/power`, { session: kept, body: { action: 'start' } });
+    await within(10_000, 'the server runs', () => sim!.servers.get(server.uuid)?.state === 'running');
+    const commands = (from: number) =>
+      sim!.requests
+        .slice(from)
+        .filter((r) => r.method === 'POST' && r.path === `/api/servers/${server.uuid}/commands`)
+        .flatMap((r) => (JSON.parse(r.body ?? '{}') as { commands: string[] }).commands);
+    const from = sim!.requests.length;
+    // STORM schedules of two tasks each, the second 3 s after the first, all due at once.
+    await withAdminClient(async (c) => {
+      const made = await c.query<{ id: string }>(
+        `INSERT INTO schedule (server_id, name, cron_minute, cron_hour, cron_day_of_month, cron_month, cron_day_of_week, next_run_at)
+         SELECT $1, 'storm ' || n, '0', '0', '1', '1', '*', now() + interval '1 hour' FROM generate_series(1, $2) n RETURNING id`,
+        [server.id, STORM],
+      );
+      await c.query(
+        `INSERT INTO schedule_task (schedule_id, sequence_id, action, payload, time_offset)
+         SELECT s.id, t.seq, 'command', 'say storm ' || s.id || ' task ' || t.seq, CASE t.seq WHEN 1 THEN 0 ELSE 3 END
+         FROM unnest($1::bigint[]) AS s(id) CROSS JOIN (VALUES (1), (2)) AS t(seq)`,
+        [made.rows.map((r) => r.id)],
+      );
+      await c.query(`UPDATE schedule SET next_run_at = now() WHERE name LIKE 'storm %'`);
+    }, database.url);
+    // Every first task has been sent; the second ones wait out their 3 s. The process holding most runs dies.
+    await within(15_000, 'every first task is sent', () => commands(from).filter((c) => c.endsWith(' task 1')).length === STORM);
+    const holders = await withAdminClient(async (c) => (await c.query<{ claimed_by: string; n: number }>(`SELECT claimed_by, count(*)::int AS n FROM schedule WHERE is_processing GROUP BY 1 ORDER BY 2 DESC`)).rows, database.url);
+    const victim = each().find((panel) => holders[0]?.claimed_by === `${hostname()}:${panel.child.proc.pid}`);
+    expect(victim).toBeDefined();
+    expect(commands(from).filter((c) => c.endsWith(' task 2'))).toEqual([]);
+    victim!.child.proc.kill('SIGKILL');
+    await victim!.child.exited;
+    // Its claims go stale (SCHEDULER_STALE_CLAIM_SECONDS is 6 here) and the others resume its runs after the task they began.
+    await within(30_000, 'every second task is sent', () => commands(from).filter((c) => c.endsWith(' task 2')).length >= STORM);
+    await new Promise((r) => setTimeout(r, 1_500));
+    const sent = commands(from);
+    const counts = new Map<string, number>();
+    for (const command of sent) {
+      counts.set(command, (counts.get(command) ?? 0) + 1);
+    }
+    expect([...counts.values()].filter((n) => n !== 1)).toEqual([]);
+    expect(counts.size).toBe(2 * STORM);
+    await withAdminClient(async (c) => {
+      const left = await c.query(`SELECT count(*)::int AS n FROM schedule WHERE name LIKE 'storm %' AND (is_processing OR run_progress IS NOT NULL)`);
+      expect(left.rows[0].n).toBe(0);
+      const resumed = await c.query(`SELECT count(*)::int AS n FROM server_activity WHERE event = 'server.schedule.run.start' AND metadata->>'trigger' = 'resume'`);
+      expect(resumed.rows[0].n).toBe(holders[0].n);
+      await c.query(`DELETE FROM schedule WHERE name LIKE 'storm %'`);
+    }, database.url);
+    await fleet.start(victim!);
+  }, 90_000);
 
   it('should, once told to stop, report itself unhealthy for SHUTDOWN_DRAIN_SECONDS while it still serves, then stop', async () => {
     const panel = each()[2];

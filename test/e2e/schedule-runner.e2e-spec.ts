@@ -71,6 +71,43 @@ const helpers = (p: SimPanel) => {
   return { runner, ds, base, createSchedule, view, advanceTo, commandsSince, powerSince, activityOf };
 };
 
+/**
+ * A run of three tasks whose process died after it began the first (its claim held, its progress on the
+ * row): once the claim is stale the next claim runs the second and third only, with the log saying so,
+ * and the run is over after that.
+ */
+const resumesAfterACrash = async (p: SimPanel, h: ReturnType<typeof helpers>, uuid: string): Promise<void> => {
+  const s = await h.createSchedule(uuid, { name: 'Interrupted' }, [
+    { action: 'command', payload: 'say one' },
+    { action: 'command', payload: 'say two' },
+    { action: 'command', payload: 'say three' },
+  ]);
+  const [first] = (await h.view(uuid, s.id)).tasks as { sequence_id: number }[];
+  // The dead process had claimed it (moving its cron time on), begun the first task, and stopped there.
+  const later = new Date(new Date(s.next_run_at).getTime() + 60 * MINUTE);
+  await h.ds().query('UPDATE schedule SET is_processing = true, claim_token = gen_random_uuid(), processing_since = $2, run_progress = $3, next_run_at = $4 WHERE id = $1', [
+    s.id,
+    p.t.clock.now(),
+    first.sequence_id,
+    later,
+  ]);
+  const from = p.sim.requests.length;
+  expect(await h.runner().runDue()).toBe(0);
+  p.t.clock.advance(5 * MINUTE + SECOND);
+  expect(await h.runner().runDue()).toBe(1);
+  expect(h.commandsSince(uuid, from)).toEqual(['say two', 'say three']);
+  const log = (await h.activityOf(uuid, s.id)).filter((a) => a.event.startsWith('server.schedule.run'));
+  expect(log.map((a) => a.event)).toEqual(['server.schedule.run.expire', 'server.schedule.run.start', 'server.schedule.run.finish']);
+  expect(log[0].metadata).toMatchObject({ resumes_after_sequence: first.sequence_id });
+  expect(log[1].metadata).toMatchObject({ trigger: 'resume', resumed_after_sequence: first.sequence_id, tasks: 2 });
+  expect(log[2].metadata).toMatchObject({ trigger: 'resume', status: 'completed', succeeded: 2 });
+  // Over: nothing is resumed again, and its cron time is the one the dead process set.
+  expect(await h.runner().runDue()).toBe(0);
+  expect(h.commandsSince(uuid, from)).toHaveLength(2);
+  expect(await h.view(uuid, s.id)).toMatchObject({ is_processing: false, next_run_at: later.toISOString() });
+  await h.ds().query('DELETE FROM schedule WHERE id = $1', [s.id]);
+};
+
 (hasPaper ? describe : describe.skip).each(dbKinds(['postgres']))('the schedule runner, against the Wings simulator (%s)', (db) => {
   let p: SimPanel;
   let online: { id: string; uuid: string };
@@ -401,6 +438,10 @@ const helpers = (p: SimPanel) => {
     expect(await h.view(online.uuid, s.id)).toMatchObject({ is_processing: false, tasks: [expect.objectContaining({ is_queued: false })] });
   });
 
+  it('should resume a run whose process died after the last task it began: no task twice, none dropped', async () => {
+    await resumesAfterACrash(p, h, online.uuid);
+  });
+
   it('should release a stale claim of a schedule that is not due, so it does not show as processing forever', async () => {
     const s = await h.createSchedule(online.uuid, { name: 'Stuck', cron: cron('0 0 1 1 *') }, [{ action: 'command', payload: 'say x' }]);
     await h.ds().query('UPDATE schedule SET is_processing = true, claim_token = gen_random_uuid(), processing_since = $2 WHERE id = $1', [
@@ -514,6 +555,10 @@ const helpers = (p: SimPanel) => {
 
   afterAll(async () => {
     await p?.close();
+  });
+
+  it('should resume a run whose process died after the last task it began, as on PostgreSQL', async () => {
+    await resumesAfterACrash(p, h, online.uuid);
   });
 
   it('should claim, run, force-run and release claims as on PostgreSQL', async () => {

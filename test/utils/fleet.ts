@@ -230,6 +230,9 @@ export class Fleet {
       SHUTDOWN_DRAIN_SECONDS: '2',
       // Live status twice a second: a few seconds show how often the fleet asks a node.
       LIVE_STATUS_INTERVAL_MS: '500',
+      // Schedules looked for every second; a killed process's claims are stale after 6 s.
+      SCHEDULER_TICK_SECONDS: '1',
+      SCHEDULER_STALE_CLAIM_SECONDS: '6',
       LOG_FORMAT: 'json',
       DATA_DIR: join(this.dir, panel.name),
       // Cheap password hashing: the tests sign in often (the production cost is not what they check).

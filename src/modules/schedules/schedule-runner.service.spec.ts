@@ -47,6 +47,8 @@ const schedule = (id: string, cron = '*/5 * * * *'): ScheduleEntity => {
     onlyWhenOnline: false,
     claimToken: null,
     processingSince: null,
+    claimedBy: null,
+    runProgress: null,
     lastRunAt: null,
     nextRunAt: NOW,
     createdAt: NOW,
@@ -70,7 +72,7 @@ const task = (id: string, sequenceId: number, payload: string, timeOffset = 0): 
 describe(ScheduleRunner.name, () => {
   let events: [string, Record<string, unknown>][];
   let executed: string[];
-  let released: [string, string, Date | null][];
+  let released: [string, string, Date | null, boolean?][];
   let tasks: ScheduleTaskEntity[];
   let repo: Record<string, jest.Mock>;
 
@@ -79,6 +81,7 @@ describe(ScheduleRunner.name, () => {
     repo = {
       transaction: jest.fn((fn: (manager: object) => Promise<unknown>) => fn({})),
       releaseStaleClaims: jest.fn().mockResolvedValue([]),
+      lockResumable: jest.fn().mockResolvedValue([]),
       lockDue: jest.fn().mockResolvedValueOnce([schedule('7')]).mockResolvedValue([]),
       markClaimed: jest.fn().mockResolvedValue(undefined),
       update: jest.fn().mockResolvedValue(undefined),
@@ -86,8 +89,8 @@ describe(ScheduleRunner.name, () => {
       setQueued: jest.fn().mockResolvedValue(undefined),
       touchClaim: jest.fn().mockResolvedValue(true),
       findTask: jest.fn((_scheduleId: string, id: string) => Promise.resolve(tasks.find((t) => t.id === id) ?? null)),
-      releaseClaim: jest.fn((id: string, token: string, lastRunAt: Date | null) => {
-        released.push([id, token, lastRunAt]);
+      releaseClaim: jest.fn((id: string, token: string, lastRunAt: Date | null, resumable?: boolean) => {
+        released.push(resumable ? [id, token, lastRunAt, resumable] : [id, token, lastRunAt]);
         return Promise.resolve();
       }),
       ...(options.repo ?? {}),
@@ -155,11 +158,33 @@ describe(ScheduleRunner.name, () => {
       'server.schedule.run.finish',
       { schedule_id: '7', name: 'Schedule 7', trigger: 'cron', status: 'interrupted', reason: 'shutdown', succeeded: 1, failed: 0, not_run: 1 },
     ]);
-    expect(released).toEqual([['7', expect.any(String), NOW]]);
+    // Its progress is kept: another process (or this one, started again) goes on with the rest.
+    expect(released).toEqual([['7', expect.any(String), NOW, true]]);
+    expect(repo.touchClaim.mock.calls.map((c: unknown[]) => c[3])).toEqual([1]);
     // A stopping runner claims nothing more.
     repo.lockDue.mockClear();
     expect(await sut.runDue()).toBe(0);
     expect(repo.lockDue).not.toHaveBeenCalled();
+  });
+
+  it('should resume a run whose process died after the last task it began, before any due run, without moving its cron time', async () => {
+    const clock = strictMock<Clock>('clock', { now: () => NOW, sleep: () => Promise.resolve() });
+    tasks = [task('1', 1, 'say a'), task('2', 2, 'say b'), task('3', 3, 'say c')];
+    const sut = build({
+      clock,
+      repo: {
+        lockResumable: jest.fn().mockResolvedValueOnce([{ ...schedule('7'), runProgress: 1 }]).mockResolvedValue([]),
+        lockDue: jest.fn().mockResolvedValue([]),
+      },
+    });
+    expect(await sut.runDue()).toBe(1);
+    expect(executed).toEqual(['say b', 'say c']);
+    // Claimed without a next cron time: the interrupted run had moved it on already.
+    expect(repo.markClaimed).toHaveBeenCalledWith('7', { token: expect.any(String), now: NOW }, {});
+    expect(repo.touchClaim.mock.calls.map((c: unknown[]) => c[3])).toEqual([2, 3]);
+    expect(events.map(([event]) => event)).toEqual(['server.schedule.run.start', 'server.schedule.task.success', 'server.schedule.task.success', 'server.schedule.run.finish']);
+    expect(events[0][1]).toEqual({ schedule_id: '7', name: 'Schedule 7', trigger: 'resume', resumed_after_sequence: 1, tasks: 2 });
+    expect(released).toEqual([['7', expect.any(String), NOW]]);
   });
 
   it('should stop without running a task once its claim is no longer its own', async () => {

@@ -17,7 +17,8 @@ import { withinGrace } from 'src/common/shutdown/within-grace';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import { ServerContextResolver } from 'src/modules/servers/server-context';
 
-type RunTrigger = 'cron' | 'manual';
+/** `resume`: the rest of a run whose process died, after the last task it began. */
+type RunTrigger = 'cron' | 'manual' | 'resume';
 
 /** How a run ended: `failed` when any task failed, `interrupted` when the run lost its claim or the process stopped. */
 type RunStatus = 'completed' | 'failed' | 'interrupted';
@@ -48,8 +49,11 @@ const errorOf = (e: unknown): Record<string, unknown> =>
 /**
  * Runs schedules in this process, exactly once across every process on the database: a run first
  * claims its schedule (a row lock with SKIP LOCKED, then is_processing and a claim token), and
- * only the claim's holder runs it, checks in while it runs and releases it. A holder that stops
- * checking in (a crash) loses the claim after SCHEDULER_STALE_CLAIM_SECONDS.
+ * only the claim's holder runs it, checks in while it runs and releases it. Before each task it records
+ * the task's sequence_id (run_progress). A holder that stops checking in (a crash) loses the claim
+ * after SCHEDULER_STALE_CLAIM_SECONDS, and the next claim, by any process, resumes the run after the
+ * last task it began: no task runs twice, none is dropped but the one a crash cut (which may or may
+ * not have reached the node; the activity log shows where the run resumed).
  */
 @Injectable()
 export class ScheduleRunner implements OnModuleDestroy {
@@ -136,15 +140,26 @@ export class ScheduleRunner implements OnModuleDestroy {
         schedule_id: claim.id,
         name: claim.name,
         processing_since: claim.processingSince.toISOString(),
+        // The next claim resumes the run after this task (0: before the first).
+        ...(claim.progress === null ? {} : { resumes_after_sequence: claim.progress }),
       });
     }
   }
 
-  /** One batch: lock due rows nobody holds, and in the same transaction claim them and move next_run_at on. */
+  /**
+   * One batch: lock rows nobody holds that are due or have a run to resume, and in the same transaction
+   * claim them and move a due one's next_run_at on. Resumed runs first: they are late already.
+   */
   private claimDue(now: Date): Promise<ClaimedRun[]> {
     return this.schedules.transaction(async (manager) => {
-      const due = await this.schedules.lockDue(now, this.staleBefore(now), this.config.scheduler.batchSize, manager);
+      const { batchSize } = this.config.scheduler;
       const claimed: ClaimedRun[] = [];
+      for (const schedule of await this.schedules.lockResumable(this.staleBefore(now), batchSize, manager)) {
+        const token = randomUUID();
+        await this.schedules.markClaimed(schedule.id, { token, now }, manager);
+        claimed.push({ schedule: { ...schedule, isProcessing: true }, token, trigger: 'resume' });
+      }
+      const due = claimed.length < batchSize ? await this.schedules.lockDue(now, this.staleBefore(now), batchSize - claimed.length, manager) : [];
       for (const schedule of due) {
         let nextRunAt: Date;
         try {
@@ -177,13 +192,17 @@ export class ScheduleRunner implements OnModuleDestroy {
     }, Math.max(1000, Math.floor(this.config.scheduler.staleClaimMs / 3)));
     heartbeat.unref();
     let ranAt: Date | null = null;
+    let resumable = false;
     try {
-      const [server, tasks] = await Promise.all([this.servers.forRunner(schedule.serverId), this.schedules.tasksOf(schedule.id)]);
+      const [server, all] = await Promise.all([this.servers.forRunner(schedule.serverId), this.schedules.tasksOf(schedule.id)]);
+      // A resumed run goes on after the last task its process began (that one may have reached the node).
+      const resumedAfter = trigger === 'resume' ? (schedule.runProgress ?? 0) : null;
+      const tasks = resumedAfter === null ? all : all.filter((t) => t.sequenceId > resumedAfter);
       // A schedule with no tasks has nothing to run; its cron time has been consumed all the same.
       if (!server || tasks.length === 0) {
         return;
       }
-      const about = { schedule_id: schedule.id, name: schedule.name, trigger };
+      const about = { schedule_id: schedule.id, name: schedule.name, trigger, ...(resumedAfter === null ? {} : { resumed_after_sequence: resumedAfter }) };
       const skip = await this.skipReason(server, schedule);
       if (skip) {
         await this.activity.byRunner(server.id, ScheduleEvent.RUN_SKIP, { ...about, ...skip });
@@ -193,11 +212,13 @@ export class ScheduleRunner implements OnModuleDestroy {
       await this.activity.byRunner(server.id, ScheduleEvent.RUN_START, { ...about, tasks: tasks.length });
       const outcome = await this.runTasks(server, schedule, tasks, token);
       ranAt = this.clock.now();
+      // Stopped by this process's shutdown (a restart): another process goes on with the rest.
+      resumable = outcome.status === 'interrupted' && outcome.reason === 'shutdown';
       await this.activity.byRunner(server.id, ScheduleEvent.RUN_FINISH, { ...about, ...outcome });
       this.metrics.scheduleRun(outcome.status);
     } finally {
       clearInterval(heartbeat);
-      await this.schedules.releaseClaim(schedule.id, token, ranAt);
+      await this.schedules.releaseClaim(schedule.id, token, ranAt, resumable);
     }
   }
 
@@ -239,7 +260,9 @@ export class ScheduleRunner implements OnModuleDestroy {
           return interrupted('shutdown');
         }
       }
-      if (!(await this.schedules.touchClaim(schedule.id, token, this.clock.now()))) {
+      // The task about to begin is recorded first: a process that dies from here on is not followed by a
+      // second run of it (it may have reached the node), but by the next one's.
+      if (!(await this.schedules.touchClaim(schedule.id, token, this.clock.now(), planned.sequenceId))) {
         return interrupted('claim_lost');
       }
       // Deleted while the run waited: it no longer exists to run.

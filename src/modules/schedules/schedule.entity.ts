@@ -5,6 +5,7 @@ import { ServerEntity } from 'src/modules/servers/server.entity';
 @Entity({ name: 'schedule' })
 @Index('IDX_schedule_server_id', ['serverId'])
 @Index('IDX_schedule_due', ['isActive', 'nextRunAt'])
+@Index('IDX_schedule_run_progress', ['runProgress'], { where: '"run_progress" IS NOT NULL' })
 export class ScheduleEntity {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_schedule' })
   id!: string;
@@ -48,9 +49,20 @@ export class ScheduleEntity {
   @Column({ name: 'claim_token', type: 'uuid', nullable: true })
   claimToken!: string | null;
 
+  /** The panel process holding the claim, `<host>:<pid>` (null when nobody holds it): for operators. */
+  @Column({ name: 'claimed_by', type: 'varchar', length: 191, nullable: true })
+  claimedBy!: string | null;
+
   /** When the holding run last checked in; a claim older than the stale limit is free to take. */
   @Column({ name: 'processing_since', type: 'timestamptz', nullable: true })
   processingSince!: Date | null;
+
+  /**
+   * How far the run under way has got: the sequence_id of the last task it began, 0 before the first;
+   * null when no run is under way. Kept when a crashed holder's claim is freed: the next claim resumes.
+   */
+  @Column({ name: 'run_progress', type: 'integer', nullable: true })
+  runProgress!: number | null;
 
   @Column({ name: 'last_run_at', type: 'timestamptz', nullable: true })
   lastRunAt!: Date | null;

@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
@@ -5,12 +6,17 @@ import { ScheduleTaskEntity } from 'src/modules/schedules/schedule-task.entity';
 import { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
 import { returnedRows } from 'src/database/returned-rows';
 
+/** This panel process, as `claimed_by` names it. */
+const CLAIMER = `${hostname()}:${process.pid}`.slice(0, 191);
+
 /** A stale claim released by `releaseStaleClaims`. */
 interface ReleasedClaim {
   id: string;
   serverId: string;
   name: string;
   processingSince: Date;
+  /** The run's progress (ScheduleEntity.runProgress), kept for the claim that resumes it. */
+  progress: number | null;
 }
 
 @Injectable()
@@ -108,10 +114,28 @@ export class SchedulesRepository {
       .getMany();
   }
 
+  /**
+   * Runs a crashed process left half done (their progress kept when their claim was freed), nobody
+   * holds now, locked as lockDue locks: each is resumed by exactly one claimer, whatever its cron time.
+   */
+  lockResumable(staleBefore: Date, limit: number, manager: EntityManager): Promise<ScheduleEntity[]> {
+    return manager
+      .getRepository(ScheduleEntity)
+      .createQueryBuilder('s')
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .where('s.run_progress IS NOT NULL AND s.is_active = true')
+      .andWhere('(s.is_processing = false OR s.processing_since < :staleBefore)', { staleBefore })
+      .orderBy('s.id', 'ASC')
+      .limit(limit)
+      .getMany();
+  }
+
+  /** A new run (`nextRunAt` set: its cron time moves on) starts at its first task; a resumed one keeps its progress. */
   async markClaimed(id: string, claim: { token: string; now: Date; nextRunAt?: Date }, manager: EntityManager): Promise<void> {
     await manager.getRepository(ScheduleEntity).update(
       { id },
-      { isProcessing: true, claimToken: claim.token, processingSince: claim.now, ...(claim.nextRunAt ? { nextRunAt: claim.nextRunAt } : {}) },
+      { isProcessing: true, claimToken: claim.token, claimedBy: CLAIMER, processingSince: claim.now, ...(claim.nextRunAt ? { nextRunAt: claim.nextRunAt, runProgress: 0 } : {}) },
     );
   }
 
@@ -120,31 +144,35 @@ export class SchedulesRepository {
     const result = await this.schedules
       .createQueryBuilder()
       .update(ScheduleEntity)
-      .set({ isProcessing: true, claimToken: token, processingSince: now })
+      .set({ isProcessing: true, claimToken: token, claimedBy: CLAIMER, processingSince: now, runProgress: 0 })
       .where('id = :id AND (is_processing = false OR processing_since < :staleBefore)', { id, staleBefore })
       .returning(['id'])
       .execute();
     return returnedRows(result.raw).length === 1;
   }
 
-  /** The holder checks in; false when the claim is no longer its own (released as stale, or the schedule deleted). */
-  async touchClaim(id: string, token: string, now: Date): Promise<boolean> {
+  /**
+   * The holder checks in, with the sequence_id of the task it is about to begin when it has one; false
+   * when the claim is no longer its own (released as stale, or the schedule deleted).
+   */
+  async touchClaim(id: string, token: string, now: Date, beginning?: number): Promise<boolean> {
     const result = await this.schedules
       .createQueryBuilder()
       .update(ScheduleEntity)
-      .set({ processingSince: now })
+      .set({ processingSince: now, ...(beginning === undefined ? {} : { runProgress: beginning }) })
       .where('id = :id AND claim_token = :token', { id, token })
       .returning(['id'])
       .execute();
     return returnedRows(result.raw).length === 1;
   }
 
-  async releaseClaim(id: string, token: string, lastRunAt: Date | null): Promise<void> {
+  /** Ends the claim; `resumable`: a run cut short by shutdown keeps its progress, for another claim to go on. */
+  async releaseClaim(id: string, token: string, lastRunAt: Date | null, resumable = false): Promise<void> {
     await this.transaction(async (manager) => {
       const result = await manager
         .createQueryBuilder()
         .update(ScheduleEntity)
-        .set({ isProcessing: false, claimToken: null, processingSince: null, ...(lastRunAt ? { lastRunAt } : {}) })
+        .set({ isProcessing: false, claimToken: null, claimedBy: null, processingSince: null, ...(resumable ? {} : { runProgress: null }), ...(lastRunAt ? { lastRunAt } : {}) })
         .where('id = :id AND claim_token = :token', { id, token })
         .returning(['id'])
         .execute();
@@ -155,8 +183,9 @@ export class SchedulesRepository {
   }
 
   /**
-   * Frees claims whose holder stopped checking in (a crashed process), with their queued tasks.
-   * A holder that checks in meanwhile keeps its claim: the row is locked (or skipped) and re-read.
+   * Frees claims whose holder stopped checking in (a crashed process), with their queued tasks; the
+   * run's progress stays, so that the next claim resumes it (lockResumable). A holder that checks in
+   * meanwhile keeps its claim: the row is locked (or skipped) and re-read.
    */
   async releaseStaleClaims(staleBefore: Date): Promise<ReleasedClaim[]> {
     return this.transaction(async (manager) => {
@@ -171,9 +200,9 @@ export class SchedulesRepository {
         return [];
       }
       const ids = stale.map((s) => s.id);
-      await manager.getRepository(ScheduleEntity).update({ id: In(ids) }, { isProcessing: false, claimToken: null, processingSince: null });
+      await manager.getRepository(ScheduleEntity).update({ id: In(ids) }, { isProcessing: false, claimToken: null, claimedBy: null, processingSince: null });
       await manager.getRepository(ScheduleTaskEntity).update({ scheduleId: In(ids), isQueued: true }, { isQueued: false });
-      return stale.map((s) => ({ id: s.id, serverId: s.serverId, name: s.name, processingSince: s.processingSince ?? staleBefore }));
+      return stale.map((s) => ({ id: s.id, serverId: s.serverId, name: s.name, processingSince: s.processingSince ?? staleBefore, progress: s.runProgress }));
     });
   }
 
