@@ -14,6 +14,7 @@
  * the top self-time functions of the first load scenario's measured window.
  *
  *   npm run bench -- --large [--rebuild] [--large-duration 5] [--large-warmup 1]
+ *   npm run bench -- --fleet [--only f01,f02]  (bench/fleet.ts: one and three processes on 100,000 servers)
  *
  * --large then also runs the same 14 calls at 1,000 and at 100,000 servers (bench/sizes.ts) on two
  * generated databases (bench/lib/large-seed.ts: hatchery_bench_large_1k and hatchery_bench_large,
@@ -35,6 +36,7 @@ import { cpuMs, cpuSplitMs, machineBusyMs, PanelProcess, panelEnv, REPO_ROOT, Rs
 import { backendPids, checkPostgres, databaseUrl, dropDatabase, recreateDatabase } from 'bench/lib/pg-admin';
 import { formatTable, Row, Target } from 'bench/lib/report';
 import { ADMIN_EMAIL, PASSWORD, seed, Seeded, SEED } from 'bench/lib/seed';
+import { FleetReport, formatFleet, runFleet } from 'bench/fleet';
 import { formatSizesTable, runSizes, SizesReport } from 'bench/sizes';
 import { samplerRows } from 'bench/usage-sampler';
 import { freePort } from 'test/utils/free-port';
@@ -72,6 +74,7 @@ const ONLY = flag('only')
   .filter(Boolean);
 const CPU_PROF = argv.includes('--cpu-prof');
 const LARGE_RUN = argv.includes('--large');
+const FLEET_RUN = argv.includes('--fleet');
 const REBUILD = argv.includes('--rebuild');
 const SIZE_SETTINGS = {
   durationSeconds: numberSetting('large-duration', 'BENCH_LARGE_DURATION', 5),
@@ -379,8 +382,9 @@ const main = async (): Promise<void> => {
   let profileWindow: { from: number; to: number; id: string } | null = null;
   let profile: (CpuTop & { file: string; scenario: string; fromS: number; toS: number }) | null = null;
   const seeding: Record<string, unknown> = {};
-  const wantsLoad = !ONLY || ONLY.some((p) => !p.startsWith('s7') && !p.startsWith('s8') && !p.startsWith('z'));
+  const wantsLoad = !ONLY || ONLY.some((p) => !p.startsWith('s7') && !p.startsWith('s8') && !p.startsWith('z') && !p.startsWith('f'));
   let sizes: SizesReport | null = null;
+  let fleet: FleetReport | null = null;
 
   try {
     if (wantsLoad) {
@@ -565,6 +569,10 @@ const main = async (): Promise<void> => {
       sizes = await runSizes({ ...SIZE_SETTINGS, rebuild: REBUILD, logLevel: SETTINGS.logLevel, workDir, selected, log });
       failures.push(...sizes.failures);
     }
+    if (FLEET_RUN) {
+      fleet = await runFleet({ ...SIZE_SETTINGS, durationSeconds: SETTINGS.durationSeconds, warmupSeconds: SETTINGS.warmupSeconds, rebuild: REBUILD, selected, log });
+      failures.push(...fleet.failures);
+    }
   } finally {
     driver?.stop();
     await stopChild(simChild);
@@ -590,6 +598,10 @@ const main = async (): Promise<void> => {
     );
   }
 
+  if (fleet) {
+    process.stdout.write(`Several processes (--fleet, 100,000 servers; PgBouncer, Redis, HAProxy):\n${formatFleet(fleet)}\n\n`);
+  }
+
   const report = {
     generatedAt: new Date().toISOString(),
     commit: gitCommit(),
@@ -600,6 +612,7 @@ const main = async (): Promise<void> => {
     scenarios: rows,
     cpuProfile: profile,
     large: sizes,
+    fleet,
     failures,
   };
   const out = join(RESULTS_DIR, ONLY ? 'partial.json' : 'latest.json');

@@ -335,7 +335,7 @@ const runSize = async (size: Size, shape: Shape, db: string, s: SizesSettings, r
 
     const adminCookie = await signIn(panelUrl, ADMIN_EMAIL);
     const ownerCookie = await signIn(panelUrl, OWNER_EMAIL);
-    const adminKey = await newKey(panelUrl, adminCookie, 'bench sizes admin', ['servers.read', 'users.read', 'nodes.read']);
+    const adminKey = await newKey(panelUrl, adminCookie, 'bench sizes admin', ['servers.read', 'users.read', 'nodes.read', 'audit.read']);
     const ownerKey = await newKey(panelUrl, ownerCookie, 'bench sizes owner', []);
     const pteroKey = (await expectApi(201, panelUrl, 'POST', '/api/account/pterodactyl-keys', { cookie: ownerCookie, origin: panelUrl }, { description: 'bench sizes owner' })).body.data.key;
     const appKey = (

@@ -78,7 +78,8 @@ export class AppConfigService {
     secureCookies: boolean;
     firstAdmin?: { email: string; password: string; username?: string };
   };
-  readonly scheduler: { enabled: boolean; tickMs: number; staleClaimMs: number; batchSize: number };
+  /** `maxRunning`: SCHEDULER_MAX_RUNNING, the most runs one process has under way. */
+  readonly scheduler: { enabled: boolean; tickMs: number; staleClaimMs: number; batchSize: number; maxRunning: number };
   /** Server transfers (docs/admin-guide.md#transfers): how long one may stay silent before it is failed. */
   readonly transfers: { timeoutMs: number };
   /** null: no CAPTCHA provider configured, so no CAPTCHA is asked for. */
@@ -160,6 +161,7 @@ export class AppConfigService {
       tickMs: schema.SCHEDULER_TICK_SECONDS * 1000,
       staleClaimMs: schema.SCHEDULER_STALE_CLAIM_SECONDS * 1000,
       batchSize: schema.SCHEDULER_BATCH_SIZE,
+      maxRunning: schema.SCHEDULER_MAX_RUNNING,
     };
     this.transfers = { timeoutMs: schema.TRANSFER_TIMEOUT_S * 1000 };
     this.captcha = schema.CAPTCHA_PROVIDER

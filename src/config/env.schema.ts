@@ -439,6 +439,14 @@ export class EnvSchema {
   @Max(1000)
   SCHEDULER_BATCH_SIZE = 50;
 
+  // The most schedule runs one process has under way at once: a process claims no more than that, and
+  // leaves the rest of a storm of due schedules to the other processes (and to its own next ticks).
+  @Transform(toNumber)
+  @IsInt()
+  @Min(1)
+  @Max(100_000)
+  SCHEDULER_MAX_RUNNING = 500;
+
   // A transfer that has not moved for this long is failed and undone (Wings reports only its end); six hours by default.
   @Transform(toNumber)
   @IsInt()

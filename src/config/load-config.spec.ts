@@ -95,6 +95,7 @@ describe(AppConfigService.name, () => {
       tickMs: 10_000,
       staleClaimMs: 300_000,
       batchSize: 50,
+      maxRunning: 500,
     });
     expect(AppConfigService.fromEnv({ ...key, NODE_ENV: 'test' }).scheduler.enabled).toBe(false);
     expect(AppConfigService.fromEnv({ ...key, NODE_ENV: 'test', SCHEDULER_ENABLED: 'true' }).scheduler.enabled).toBe(true);

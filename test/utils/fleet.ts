@@ -160,6 +160,11 @@ export class Fleet {
     }
   }
 
+  /** The processes of HAProxy and PgBouncer (for the bench's CPU accounting). */
+  get proxyPids(): number[] {
+    return [this.haproxy?.proc.pid, this.pgbouncer?.proc.pid].filter((pid): pid is number => pid !== undefined);
+  }
+
   /** The pooled DATABASE_URL the panels use. */
   get pooledUrl(): string {
     return `postgres://postgres@127.0.0.1:${this.bouncerPort}/${this.options.database}`;

@@ -76,7 +76,7 @@ describe(ScheduleRunner.name, () => {
   let tasks: ScheduleTaskEntity[];
   let repo: Record<string, jest.Mock>;
 
-  const build = (options: { clock?: Clock; batchSize?: number; repo?: Record<string, unknown> } = {}) => {
+  const build = (options: { clock?: Clock; batchSize?: number; maxRunning?: number; repo?: Record<string, unknown> } = {}) => {
     const clock = options.clock ?? new WaitingClock();
     repo = {
       transaction: jest.fn((fn: (manager: object) => Promise<unknown>) => fn({})),
@@ -113,7 +113,7 @@ describe(ScheduleRunner.name, () => {
         },
       }),
       clock,
-      { scheduler: { enabled: false, tickMs: 10_000, staleClaimMs: 300_000, batchSize: options.batchSize ?? 50 } } as AppConfigService,
+      { scheduler: { enabled: false, tickMs: 10_000, staleClaimMs: 300_000, batchSize: options.batchSize ?? 50, maxRunning: options.maxRunning ?? 500 } } as AppConfigService,
       strictMock<PanelMetrics>('metrics', { scheduleRun: () => undefined }),
     );
   };
@@ -218,6 +218,15 @@ describe(ScheduleRunner.name, () => {
     expect(await sut.runDue()).toBe(5);
     expect(lockDue).toHaveBeenCalledTimes(3);
     expect(released.map(([id]) => id).sort()).toEqual(['1', '2', '3', '4', '5']);
+  });
+
+  it('should claim no more than SCHEDULER_MAX_RUNNING runs under way, leaving the rest of a storm to other processes', async () => {
+    const clock = strictMock<Clock>('clock', { now: () => NOW, sleep: () => Promise.resolve() });
+    tasks = [];
+    const lockDue = jest.fn((_now: Date, _stale: Date, limit: number) => Promise.resolve(Array.from({ length: limit }, (_, i) => schedule(String(i + 1)))));
+    const sut = build({ clock, batchSize: 2, maxRunning: 3, repo: { lockDue } });
+    expect(await sut.runDue()).toBe(3);
+    expect(lockDue.mock.calls.map((c) => c[2])).toEqual([2, 1]);
   });
 
   it('should pause, not claim, a stored schedule whose cron no longer yields a date', async () => {

@@ -87,10 +87,16 @@ export class ScheduleRunner implements OnModuleDestroy {
     const now = this.clock.now();
     await this.expireStaleClaims(now);
     const runs: Promise<void>[] = [];
+    const { batchSize, maxRunning } = this.config.scheduler;
     for (;;) {
-      const claimed = await this.claimDue(now);
+      // Up to SCHEDULER_MAX_RUNNING under way: the rest of a storm is left to the other processes.
+      const room = Math.min(batchSize, maxRunning - this.inFlight.size);
+      if (room <= 0) {
+        return runs;
+      }
+      const claimed = await this.claimDue(now, room);
       runs.push(...claimed.map((run) => this.launch(run)));
-      if (claimed.length < this.config.scheduler.batchSize) {
+      if (claimed.length < room) {
         return runs;
       }
     }
@@ -150,9 +156,8 @@ export class ScheduleRunner implements OnModuleDestroy {
    * One batch: lock rows nobody holds that are due or have a run to resume, and in the same transaction
    * claim them and move a due one's next_run_at on. Resumed runs first: they are late already.
    */
-  private claimDue(now: Date): Promise<ClaimedRun[]> {
+  private claimDue(now: Date, batchSize: number): Promise<ClaimedRun[]> {
     return this.schedules.transaction(async (manager) => {
-      const { batchSize } = this.config.scheduler;
       const claimed: ClaimedRun[] = [];
       for (const schedule of await this.schedules.lockResumable(this.staleBefore(now), batchSize, manager)) {
         const token = randomUUID();

@@ -1,0 +1,282 @@
+/**
+ * Several panel processes (`npm run bench -- --fleet`): on the generated database of 100,000 servers
+ * (bench/lib/large-seed.ts), the panel as a host runs a fleet of it (test/utils/fleet.ts): PgBouncer in
+ * transaction mode before PostgreSQL, Redis, HAProxy before the panels, with one panel and with three.
+ *
+ * - f01: a server's details (API key, rotating over the owner's 50 servers; each asks the simulated
+ *   daemon for its live state), through HAProxy, one process and three. Target: three ≥ 1.5× one.
+ * - f03: the owner's server list (50 servers), one process and three: a route whose cost is mostly the
+ *   panel's own work, where more processes have more to share.
+ * Each with the CPU it cost per request: the panels, PostgreSQL, HAProxy with PgBouncer, the load
+ * generator with the simulator; and how many cores were busy in all.
+ * - f02: a schedule storm, three processes: SCHEDULES schedules of one task each (a console command on one
+ *   of the owner's servers) due at the same moment; every task must run exactly once. Reported: seconds
+ *   until the last run ended, runs per second, and the most runs each process held at once.
+ */
+import { hostname } from 'node:os';
+import { ChildProcess } from 'node:child_process';
+import type { Client } from 'pg';
+import Redis from 'ioredis';
+import { LoadDriver, startSimulator, stopChild } from 'bench/lib/children';
+import { ensureLargeDatabase, LARGE, LARGE_APP_KEY, LARGE_DB_NAME } from 'bench/lib/large-seed';
+import { cpuMs, machineBusyMs } from 'bench/lib/panel-process';
+import { backendPids, databaseUrl, PG_ADMIN_URL } from 'bench/lib/pg-admin';
+import { newKey, OWNER_EMAIL, signIn } from 'bench/lib/seed';
+import { withAdminClient } from 'test/setup/test-env';
+import { Fleet } from 'test/utils/fleet';
+import { freePort } from 'test/utils/free-port';
+
+const SCHEDULES = 10_000;
+const CONNECTIONS = 32;
+const REDIS_URL = `${(process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379').replace(/\/\d*$/, '')}/8`;
+
+interface FleetSettings {
+  durationSeconds: number;
+  warmupSeconds: number;
+  rebuild: boolean;
+  selected: (id: string) => boolean;
+  log: (m: string) => void;
+}
+
+interface LoadMeasure {
+  route: string;
+  processes: number;
+  connections: number;
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  /**
+   * CPU time per request over the window (user + system, ms): all panel processes, the PostgreSQL
+   * backends, HAProxy with PgBouncer, and the load generator with the simulator; and how many of the
+   * machine's cores were busy in all.
+   */
+  cpuMsPerReq: { panels: number; postgres: number; proxies: number; driverAndSim: number };
+  busyCores: number | null;
+}
+
+interface StormMeasure {
+  processes: number;
+  schedules: number;
+  /** Seconds from the moment they were all due to the end of the last run. */
+  seconds: number;
+  runsPerSecond: number;
+  /** Runs that ran their task once, more than once (must be 0), and not at all (must be 0). */
+  once: number;
+  twice: number;
+  missing: number;
+  /** The most runs each process held at once (`claimed_by`, sampled every 0.5 s), largest first. */
+  heldAtOnce: number[];
+}
+
+export interface FleetReport {
+  settings: { durationSeconds: number; warmupSeconds: number; connections: number; schedules: number };
+  database: { name: string; counts: Record<string, number> };
+  loads: LoadMeasure[];
+  /** rps of three processes over one, per route (target ≥ 1.5 on the details route). */
+  ratios: Record<string, number | null>;
+  storm: StormMeasure | null;
+  failures: string[];
+}
+
+const round = (v: number, d = 2): number => Number(v.toFixed(d));
+
+/** A connection of its own to the database (test/setup/test-env.ts), for `fn`. */
+const withDatabase = <T>(url: string, fn: (c: Client) => Promise<T>): Promise<T> => withAdminClient(fn, url);
+
+export const runFleet = async (s: FleetSettings): Promise<FleetReport> => {
+  const url = databaseUrl(LARGE_DB_NAME);
+  const info = await ensureLargeDatabase(PG_ADMIN_URL, url, { rebuild: s.rebuild, shape: LARGE, log: (m) => s.log(`fleet: ${m}`) });
+  s.log(`fleet: ${LARGE_DB_NAME} ${info.reused ? 'reused' : 'built'}: ${JSON.stringify(info.counts)}`);
+  const redis = new Redis(REDIS_URL);
+  await redis.flushdb();
+  redis.disconnect();
+  const report: FleetReport = {
+    settings: { durationSeconds: s.durationSeconds, warmupSeconds: s.warmupSeconds, connections: CONNECTIONS, schedules: SCHEDULES },
+    database: { name: LARGE_DB_NAME, counts: info.counts },
+    loads: [],
+    ratios: {},
+    storm: null,
+    failures: [],
+  };
+  const driver = new LoadDriver();
+  try {
+    for (const processes of [1, 3]) {
+      const fleet = await Fleet.start({
+        database: LARGE_DB_NAME,
+        directUrl: url,
+        redisUrl: REDIS_URL,
+        panels: processes,
+        env: { APP_KEY: LARGE_APP_KEY, RATE_LIMIT_ENABLED: 'false', DB_POOL_MAX: '10', SCHEDULER_STALE_CLAIM_SECONDS: '60' },
+      });
+      let sim: ChildProcess | null = null;
+      try {
+        // Node 1 is the simulator, on a port taken now that the fleet holds its own (the panels hear the change).
+        const simPort = await freePort();
+        await withDatabase(url, (c) => c.query(`UPDATE node SET daemon_listen = $1, base_url = $2 WHERE id = $3`, [simPort, `http://127.0.0.1:${simPort}`, info.node1.id]));
+        sim = (await startSimulator(fleet.url, { tokenId: info.node1.tokenId, token: info.node1.token, port: simPort })).child;
+        const ownerKey = await newKey(fleet.url, await signIn(fleet.url, OWNER_EMAIL), `bench fleet ${processes}`, []);
+        for (const route of ROUTES.filter((r) => s.selected(r.id))) {
+          const m = await measureLoad(driver, fleet, sim, route, ownerKey, info.ownerServers, s);
+          report.loads.push(m);
+          s.log(`fleet ${route.id}, ${processes} process(es): ${m.rps} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, CPU ms/req ${JSON.stringify(m.cpuMsPerReq)}, ${m.busyCores} cores busy`);
+        }
+        if (processes === 3 && s.selected('f02')) {
+          report.storm = await scheduleStorm(url, fleet, info.ownerServers, s);
+          const st = report.storm;
+          s.log(`fleet f02: ${st.schedules} runs in ${st.seconds} s (${st.runsPerSecond}/s), once ${st.once}, twice ${st.twice}, missing ${st.missing}, held at once per process ${st.heldAtOnce.join('/')}`);
+          if (st.twice > 0 || st.missing > 0) {
+            report.failures.push(`f02: ${st.twice} runs ran twice, ${st.missing} did not run`);
+          }
+        }
+      } finally {
+        await stopChild(sim);
+        await fleet.stop();
+      }
+    }
+  } finally {
+    driver.stop();
+  }
+  for (const route of ROUTES) {
+    const [one, three] = [1, 3].map((n) => report.loads.find((m) => m.route === route.id && m.processes === n));
+    if (one && three) {
+      report.ratios[route.id] = one.rps > 0 ? round(three.rps / one.rps) : null;
+    }
+  }
+  return report;
+};
+
+interface Route {
+  id: string;
+  title: string;
+  connections: number;
+  paths: (servers: { identifier: string }[]) => string[];
+}
+
+/** What the fleet is loaded with: the details route (the issue's measure), and a route whose cost is the panel's own work. */
+const ROUTES: Route[] = [
+  { id: 'f01', title: 'GET /api/client/servers/{id} (API key)', connections: CONNECTIONS, paths: (servers) => servers.map((server) => `/api/client/servers/${server.identifier}`) },
+  { id: 'f03', title: 'GET /api/client/servers (owner of 50, API key)', connections: 8, paths: () => ['/api/client/servers'] },
+];
+
+const cpuOf = (pids: (number | undefined)[]): number => pids.reduce((sum: number, pid) => sum + (cpuMs(pid) ?? 0), 0);
+
+const measureLoad = async (driver: LoadDriver, fleet: Fleet, sim: ChildProcess | null, route: Route, ownerKey: string, servers: { identifier: string }[], s: FleetSettings): Promise<LoadMeasure> => {
+  const paths = route.paths(servers);
+  const job = { url: `${fleet.url}${paths[0]}`, paths, headers: { authorization: `Bearer ${ownerKey}` }, connections: route.connections, warmupSeconds: 0, durationSeconds: s.durationSeconds };
+  await driver.run({ ...job, durationSeconds: s.warmupSeconds });
+  const groups = {
+    panels: fleet.panels.map((p) => p.child.proc.pid),
+    proxies: fleet.proxyPids,
+    driverAndSim: [driver.pid, sim?.pid],
+  };
+  const pgBefore = new Map((await backendPids(LARGE_DB_NAME)).map((pid) => [pid, cpuMs(pid) ?? 0]));
+  const before = { panels: cpuOf(groups.panels), proxies: cpuOf(groups.proxies), driverAndSim: cpuOf(groups.driverAndSim) };
+  const machineBefore = machineBusyMs();
+  const result = await driver.run(job);
+  const machineAfter = machineBusyMs();
+  let postgres = 0;
+  for (const pid of await backendPids(LARGE_DB_NAME)) {
+    postgres += Math.max(0, (cpuMs(pid) ?? 0) - (pgBefore.get(pid) ?? 0));
+  }
+  if (result.non2xx > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${route.id} with ${fleet.panels.length} process(es): ${result.non2xx} non-2xx (${JSON.stringify(result.statusCodes)}), ${result.errors} errors, ${result.timeouts} timeouts`);
+  }
+  const perReq = (ms: number) => (result.requests > 0 ? round(ms / result.requests, 3) : 0);
+  return {
+    route: route.id,
+    processes: fleet.panels.length,
+    connections: route.connections,
+    rps: result.rps,
+    p50Ms: result.latencyMs.p50,
+    p99Ms: result.latencyMs.p99,
+    requests: result.requests,
+    cpuMsPerReq: {
+      panels: perReq(cpuOf(groups.panels) - before.panels),
+      postgres: perReq(postgres),
+      proxies: perReq(cpuOf(groups.proxies) - before.proxies),
+      driverAndSim: perReq(cpuOf(groups.driverAndSim) - before.driverAndSim),
+    },
+    busyCores: machineBefore === null || machineAfter === null || result.seconds <= 0 ? null : round((machineAfter - machineBefore) / 1000 / result.seconds),
+  };
+};
+
+/** SCHEDULES schedules of one command each, due at once on three processes; waits until every run has ended. */
+const scheduleStorm = async (url: string, fleet: Fleet, servers: { id: string }[], s: FleetSettings): Promise<StormMeasure> =>
+  withDatabase(url, async (c) => {
+    await c.query(`DELETE FROM schedule WHERE name LIKE 'bench storm %'`);
+    const made = await c.query<{ id: string }>(
+      `INSERT INTO schedule (server_id, name, cron_minute, cron_hour, cron_day_of_month, cron_month, cron_day_of_week, next_run_at)
+       SELECT ($1::bigint[])[1 + n % array_length($1::bigint[], 1)], 'bench storm ' || n, '0', '0', '1', '1', '*', now() + interval '1 hour'
+       FROM generate_series(1, $2) n RETURNING id`,
+      [servers.map((server) => server.id), SCHEDULES],
+    );
+    await c.query(`INSERT INTO schedule_task (schedule_id, sequence_id, action, payload) SELECT id, 1, 'command', 'say bench storm' FROM unnest($1::bigint[]) AS s(id)`, [
+      made.rows.map((r) => r.id),
+    ]);
+    const due = (await c.query<{ at: Date }>(`UPDATE schedule SET next_run_at = now() WHERE name LIKE 'bench storm %' RETURNING now() AS at`)).rows[0].at;
+    const started = Date.now();
+    const spread = new Map<string, number>();
+    const deadline = started + 600_000;
+    let finished = 0;
+    while (finished < SCHEDULES && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 500));
+      for (const row of (await c.query<{ by: string; n: number }>(`SELECT claimed_by AS by, count(*)::int AS n FROM schedule WHERE name LIKE 'bench storm %' AND is_processing GROUP BY 1`)).rows) {
+        spread.set(row.by, Math.max(spread.get(row.by) ?? 0, row.n));
+      }
+      finished = (
+        await c.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM schedule WHERE name LIKE 'bench storm %' AND last_run_at >= $1 AND NOT is_processing`,
+          [due],
+        )
+      ).rows[0].n;
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const tasks = await c.query<{ runs: number; n: number }>(
+      `SELECT runs, count(*)::int AS n FROM (
+         SELECT s.id, count(a.id)::int AS runs FROM schedule s
+         LEFT JOIN server_activity a ON a.server_id = s.server_id AND a.created_at >= $1 AND a.event IN ('server.schedule.task.success', 'server.schedule.task.fail') AND a.metadata->>'schedule_id' = s.id::text
+         WHERE s.name LIKE 'bench storm %' GROUP BY s.id) per GROUP BY runs`,
+      [due],
+    );
+    const count = (runs: (n: number) => boolean) => tasks.rows.filter((r) => runs(r.runs)).reduce((sum, r) => sum + r.n, 0);
+    // The database is kept for the next run (and the --large rows): the storm leaves nothing behind.
+    await c.query(`DELETE FROM server_activity WHERE created_at >= $1 AND event LIKE 'server.schedule.%' AND metadata->>'schedule_id' = ANY($2::text[])`, [due, made.rows.map((r) => r.id)]);
+    await c.query(`DELETE FROM schedule WHERE name LIKE 'bench storm %'`);
+    s.log(`fleet f02: the processes were ${fleet.panels.map((p) => `${hostname()}:${p.child.proc.pid}`).join(', ')}`);
+    return {
+      processes: fleet.panels.length,
+      schedules: SCHEDULES,
+      seconds: round(seconds, 1),
+      runsPerSecond: round(SCHEDULES / seconds, 0),
+      once: count((n) => n === 1),
+      twice: count((n) => n > 1),
+      missing: count((n) => n === 0),
+      heldAtOnce: [...spread.values()].sort((a, b) => b - a),
+    };
+  });
+
+/** The fleet's rows as a table. */
+export const formatFleet = (r: FleetReport): string => {
+  const lines = [
+    '| scenario | processes | conn. | req/s | p50 ms | p99 ms | CPU ms/req: panels / PostgreSQL / HAProxy+PgBouncer / load+sim | cores busy |',
+    '|:--|--:|--:|--:|--:|--:|:--|--:|',
+  ];
+  for (const m of r.loads) {
+    const c = m.cpuMsPerReq;
+    const title = ROUTES.find((route) => route.id === m.route)?.title ?? m.route;
+    lines.push(`| ${m.route} ${title} | ${m.processes} | ${m.connections} | ${m.rps.toLocaleString('en-US')} | ${m.p50Ms} | ${m.p99Ms} | ${c.panels} / ${c.postgres} / ${c.proxies} / ${c.driverAndSim} | ${m.busyCores ?? '—'} |`);
+  }
+  for (const [route, ratio] of Object.entries(r.ratios)) {
+    lines.push(`\n${route}: three processes / one = ${ratio ?? '—'}×${route === 'f01' ? ` (target ≥ 1.5×: ${ratio !== null && ratio >= 1.5 ? 'met' : 'MISSED'})` : ''}`);
+  }
+  if (r.storm) {
+    const st = r.storm;
+    lines.push(
+      `f02: ${st.schedules.toLocaleString('en-US')} schedules due at once on ${st.processes} processes: all ended in ${st.seconds} s (${st.runsPerSecond}/s); ` +
+        `tasks run once ${st.once.toLocaleString('en-US')}, twice or more ${st.twice}, never ${st.missing} (target: every task once: ${st.twice === 0 && st.missing === 0 ? 'met' : 'MISSED'}); ` +
+        `most runs held at once per process ${st.heldAtOnce.join(' / ')}`,
+    );
+  }
+  return lines.join('\n');
+};
