@@ -26,6 +26,7 @@ import { SessionsModule } from 'src/modules/sessions/sessions.module';
 import { FirstAdminBootstrap } from 'src/modules/users/first-admin.bootstrap';
 import { UsersModule } from 'src/modules/users/users.module';
 import { RateLimitModule } from 'src/common/rate-limit/rate-limit.module';
+import { SharedRedisModule } from 'src/common/redis/shared-redis';
 import { SshKeysModule } from 'src/modules/ssh-keys/ssh-keys.module';
 import { CaptchaModule } from 'src/modules/captcha/captcha.module';
 import { MailModule } from 'src/modules/mail/mail.module';
@@ -51,6 +52,7 @@ import { OAuthModule } from 'src/modules/oauth/oauth.module';
     PanelEventsModule,
     BackgroundTasksModule,
     RateLimitModule,
+    SharedRedisModule,
     DatabaseModule,
     HotCacheModule,
     ChangeFeedModule,

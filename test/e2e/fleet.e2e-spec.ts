@@ -315,6 +315,23 @@ run('three panel processes behind HAProxy, over PgBouncer in transaction mode, P
     await fleet.start(victim!);
   }, 90_000);
 
+  it("should share a server's live state: asked of the node once for the fleet, forgotten by all at a power action", async () => {
+    // The server runs (the storm started it). Its page asks the daemon for the live state, kept 1 s.
+    const asked = () => sim!.requests.filter((r) => r.method === 'GET' && r.path === `/api/servers/${server.uuid}`).length;
+    const statusOn = async (panel: PanelInstance) => (await on(panel).request<{ status: string }>('GET', `/api/client/servers/${server.uuid}`, { session: kept })).status;
+    await new Promise((r) => setTimeout(r, 1_100));
+    const before = asked();
+    expect(await statusOn(each()[0])).toBe('running');
+    expect(asked()).toBe(before + 1);
+    // The other processes take that answer from Redis instead of asking.
+    expect(await Promise.all([each()[1], each()[2], each()[1], each()[2]].map(statusOn))).toEqual(['running', 'running', 'running', 'running']);
+    expect(asked()).toBe(before + 1);
+    // A power action through one process: every other asks afresh at once.
+    await on(each()[0]).request('POST', `/api/client/servers/${server.uuid}/power`, { session: kept, body: { action: 'stop' } });
+    expect(['stopping', 'offline']).toContain(await statusOn(each()[2]));
+    await within(10_000, 'the server stops', () => sim!.servers.get(server.uuid)?.state === 'offline');
+  });
+
   it('should, once told to stop, report itself unhealthy for SHUTDOWN_DRAIN_SECONDS while it still serves, then stop', async () => {
     const panel = each()[2];
     panel.child.proc.kill('SIGTERM');

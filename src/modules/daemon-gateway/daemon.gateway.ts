@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from 'src/common/clock';
+import { SharedRedis } from 'src/common/redis/shared-redis';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { AppException } from 'src/common/errors/app.exception';
 import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
@@ -62,6 +63,8 @@ export type PowerAction = (typeof POWER_ACTIONS)[number];
  * many tabs, the resources page). Wings itself refreshes a server's stats about once a second.
  */
 export const LIVE_STATE_MS = 1_000;
+/** Where a server's shared live state is kept in Redis: `<prefix><node id>:<uuid>`. */
+const LIVE_KEY = 'hatchery:live:';
 const LIVE_STATE_MAX_ENTRIES = 10_000;
 const OPENED_TOKENS_MAX = 1_000;
 
@@ -111,6 +114,7 @@ export class DaemonGateway {
     private readonly client: DaemonClient,
     private readonly secrets: SecretBox,
     private readonly clock: Clock,
+    private readonly redis: SharedRedis,
   ) {}
 
   /** The node's daemon token, opened from its sealed column (once per sealed value: every daemon call needs it). */
@@ -211,6 +215,9 @@ export class DaemonGateway {
    * forget the server's entry once the daemon answered, so the panel's own changes show at once.
    */
   liveServerDetails(node: DaemonNode, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
+    if (this.redis.enabled) {
+      return this.sharedServerDetails(node, uuid, timeoutMs);
+    }
     const key = `${node.id}:${uuid}`;
     const now = this.clock.now().getTime();
     const known = this.live.get(key);
@@ -241,8 +248,8 @@ export class DaemonGateway {
    * answer the daemon may since have taken back (a console token for a server it no longer has).
    * The new answer, or its failure, replaces the shared one.
    */
-  currentServerDetails(node: DaemonNode, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
-    this.live.delete(`${node.id}:${uuid}`);
+  async currentServerDetails(node: DaemonNode, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
+    await this.forgetLive(node, uuid);
     return this.liveServerDetails(node, uuid, timeoutMs);
   }
 
@@ -251,7 +258,49 @@ export class DaemonGateway {
     try {
       await this.client.send(this.target(node), req);
     } finally {
-      this.live.delete(`${node.id}:${uuid}`);
+      await this.forgetLive(node, uuid);
+    }
+  }
+
+  /** Drops the server's shared live state, in this process and (with Redis) for every process. */
+  private async forgetLive(node: DaemonNode, uuid: string): Promise<void> {
+    this.live.delete(`${node.id}:${uuid}`);
+    if (this.redis.enabled) {
+      await this.redis
+        .client()
+        .then((redis) => redis.del(LIVE_KEY + `${node.id}:${uuid}`))
+        .catch(() => undefined);
+    }
+  }
+
+  /**
+   * The live state with several processes (REDIS_URL): kept in Redis for LIVE_STATE_MS, trimmed to what
+   * callers read, so that the whole fleet asks the daemon once in that time and a change made through
+   * any process is seen by every one at once (forgetLive). Asks in flight in this process are shared
+   * as before; when Redis does not answer, the daemon is asked.
+   */
+  private async sharedServerDetails(node: DaemonNode, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
+    const key = `${node.id}:${uuid}`;
+    const asking = this.live.get(key);
+    if (asking) {
+      return asking.answer;
+    }
+    const redis = await this.redis.client().catch(() => null);
+    const kept = await redis?.get(LIVE_KEY + key).catch(() => null);
+    if (kept) {
+      return JSON.parse(kept) as DaemonServerDetails;
+    }
+    const entry = { expires: Number.POSITIVE_INFINITY, answer: this.serverDetails(node, uuid, timeoutMs) };
+    this.live.set(key, entry);
+    try {
+      const details = await entry.answer;
+      const shared: DaemonServerDetails = { state: details.state, is_suspended: details.is_suspended, utilization: details.utilization };
+      await redis?.set(LIVE_KEY + key, JSON.stringify(shared), 'PX', LIVE_STATE_MS).catch(() => undefined);
+      return details;
+    } finally {
+      if (this.live.get(key) === entry) {
+        this.live.delete(key);
+      }
     }
   }
 

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { AppException } from 'src/common/errors/app.exception';
+import { SharedRedis } from 'src/common/redis/shared-redis';
 import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonGateway, DaemonNode, DaemonServerDetails } from 'src/modules/daemon-gateway/daemon.gateway';
 
@@ -47,43 +48,41 @@ const decode = (shared: SharedListing): NodeListing => (shared.servers ? { serve
  * Redis for the interval, and published); every other process's poll in that interval takes that answer
  * instead of asking. A process waits for the holder's answer at most the node's timeout and a second,
  * then asks itself (a holder that died mid-poll costs one interval a second call, never a missing frame);
- * when Redis does not answer, each process asks as if alone.
+ * when Redis does not answer, each process asks as if alone. Redis connections: SharedRedis.
  */
 @Injectable()
-export class NodeListings implements OnApplicationShutdown {
+export class NodeListings {
   private readonly logger = new Logger(NodeListings.name);
-  private connection?: Promise<{ client: Redis; subscriber: Redis }>;
   /** Polls of this process waiting for another's answer, by lease. */
   private readonly waiting = new Map<string, Set<(listing: NodeListing) => void>>();
-  private readonly subscribed = new Set<string>();
 
   constructor(
     private readonly daemon: DaemonGateway,
     private readonly config: AppConfigService,
+    private readonly redis: SharedRedis,
   ) {}
 
   async list(node: DaemonNode): Promise<NodeListing> {
     const { intervalMs, timeoutMs } = this.config.liveStatus;
-    const redisUrl = this.config.rateLimit.redisUrl;
-    if (!redisUrl) {
-      return this.askNode(node, timeoutMs);
+    if (!this.redis.enabled) {
+      return ask(this.daemon, node, timeoutMs);
     }
     let held: string | null;
     const lease = randomUUID();
-    let redis: { client: Redis; subscriber: Redis };
+    let client: Redis;
     try {
-      redis = await this.connect(redisUrl);
-      await this.subscribe(redis.subscriber, node.id);
+      client = await this.redis.client();
+      await this.redis.subscribe(RESULT + node.id, (text) => this.heard(text));
       // The lease ends a little before the next poll of the process that holds it is due.
-      held = (await redis.client.eval(TAKE_LEASE, 1, LEASE + node.id, lease, String(Math.max(intervalMs - 50, 50)))) as string | null;
+      held = (await client.eval(TAKE_LEASE, 1, LEASE + node.id, lease, String(Math.max(intervalMs - 50, 50)))) as string | null;
     } catch (e) {
       this.logger.warn(`Redis: ${(e as Error).message}; this poll asks the node itself`);
-      return this.askNode(node, timeoutMs);
+      return ask(this.daemon, node, timeoutMs);
     }
     if (held === null) {
-      const listing = await this.askNode(node, timeoutMs);
+      const listing = await ask(this.daemon, node, timeoutMs);
       const text = encode(lease, listing);
-      await redis.client
+      await client
         .multi()
         .set(RESULT + node.id, text, 'PX', intervalMs)
         .publish(RESULT + node.id, text)
@@ -91,19 +90,15 @@ export class NodeListings implements OnApplicationShutdown {
         .catch((e: Error) => this.logger.warn(`Redis: ${e.message}; a poll's answer was not shared`));
       return listing;
     }
-    const shared = await this.answerOf(redis.client, node.id, held, timeoutMs + 1_000);
-    return shared ?? this.askNode(node, timeoutMs);
+    const shared = await this.answerOf(client, node.id, held, timeoutMs + 1_000);
+    return shared ?? ask(this.daemon, node, timeoutMs);
   }
 
-  async onApplicationShutdown(): Promise<void> {
-    const connection = await this.connection?.catch(() => undefined);
-    this.connection = undefined;
-    connection?.client.disconnect();
-    connection?.subscriber.disconnect();
-  }
-
-  private askNode(node: DaemonNode, timeoutMs: number): Promise<NodeListing> {
-    return ask(this.daemon, node, timeoutMs);
+  private heard(text: string): void {
+    const shared = JSON.parse(text) as SharedListing;
+    for (const wake of this.waiting.get(shared.lease) ?? []) {
+      wake(decode(shared));
+    }
   }
 
   /** The answer asked under `lease`: already in Redis, or published within `waitMs`; null when neither. */
@@ -130,33 +125,5 @@ export class NodeListings implements OnApplicationShutdown {
         this.waiting.delete(lease);
       }
     }
-  }
-
-  private async subscribe(subscriber: Redis, nodeId: string): Promise<void> {
-    if (!this.subscribed.has(nodeId)) {
-      await subscriber.subscribe(RESULT + nodeId);
-      this.subscribed.add(nodeId);
-    }
-  }
-
-  /** ioredis is loaded only by panels that use Redis; a subscribed connection takes no other command, hence two. */
-  private connect(url: string): Promise<{ client: Redis; subscriber: Redis }> {
-    this.connection ??= (async () => {
-      const { default: RedisClient } = await import('ioredis');
-      const options = { maxRetriesPerRequest: 2, connectionName: 'hatchery-polls' };
-      const client = new RedisClient(url, options);
-      const subscriber = new RedisClient(url, options);
-      for (const c of [client, subscriber]) {
-        c.on('error', (e: Error) => this.logger.warn(`Redis: ${e.message}`));
-      }
-      subscriber.on('message', (_channel: string, text: string) => {
-        const shared = JSON.parse(text) as SharedListing;
-        for (const wake of this.waiting.get(shared.lease) ?? []) {
-          wake(decode(shared));
-        }
-      });
-      return { client, subscriber };
-    })();
-    return this.connection;
   }
 }

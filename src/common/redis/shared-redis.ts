@@ -1,0 +1,67 @@
+import { Global, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import type Redis from 'ioredis';
+import { AppConfigService } from 'src/config/app-config.service';
+
+/**
+ * The panel's Redis (REDIS_URL) for what its processes share beyond the rate limits: node listings of the
+ * live-status pollers and the servers' live state. One connection for commands and one for
+ * subscriptions (a subscribed connection takes no other command), opened when first needed; ioredis is
+ * loaded only by panels that use Redis. Without REDIS_URL (one process) `enabled` is false and nothing
+ * connects.
+ */
+@Injectable()
+export class SharedRedis implements OnApplicationShutdown {
+  private readonly logger = new Logger(SharedRedis.name);
+  private commands?: Promise<Redis>;
+  private subscriber?: Promise<Redis>;
+  private readonly handlers = new Map<string, (message: string) => void>();
+
+  constructor(private readonly config: AppConfigService) {}
+
+  get enabled(): boolean {
+    return this.config.rateLimit.redisUrl !== undefined;
+  }
+
+  /** The command connection; rejects when REDIS_URL is unset. */
+  client(): Promise<Redis> {
+    this.commands ??= this.connect('hatchery-shared');
+    return this.commands;
+  }
+
+  /** Calls `handler` with each message published on `channel` (one handler per channel; later calls replace it). */
+  async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
+    const known = this.handlers.has(channel);
+    this.handlers.set(channel, handler);
+    this.subscriber ??= this.connect('hatchery-subscriber').then((redis) => {
+      redis.on('message', (from: string, message: string) => this.handlers.get(from)?.(message));
+      return redis;
+    });
+    if (!known) {
+      await (await this.subscriber).subscribe(channel);
+    }
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    const connections = await Promise.all([this.commands, this.subscriber].map((c) => Promise.resolve(c).catch(() => undefined)));
+    this.commands = undefined;
+    this.subscriber = undefined;
+    for (const redis of connections) {
+      redis?.disconnect();
+    }
+  }
+
+  private async connect(connectionName: string): Promise<Redis> {
+    const url = this.config.rateLimit.redisUrl;
+    if (!url) {
+      throw new Error('REDIS_URL is not set');
+    }
+    const { default: RedisClient } = await import('ioredis');
+    const redis = new RedisClient(url, { maxRetriesPerRequest: 2, connectionName });
+    redis.on('error', (e: Error) => this.logger.warn(`Redis: ${e.message}`));
+    return redis;
+  }
+}
+
+@Global()
+@Module({ providers: [SharedRedis], exports: [SharedRedis] })
+export class SharedRedisModule {}
