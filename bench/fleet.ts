@@ -7,6 +7,8 @@
  *   daemon for its live state), through HAProxy, one process and three. Target: three ≥ 1.5× one.
  * - f03: the owner's server list (50 servers), one process and three: a route whose cost is mostly the
  *   panel's own work, where more processes have more to share.
+ * - f04: a boot storm: all 1,000 nodes fetch their servers' configurations at once, as Wings does at
+ *   start, one process and three. Target: ≥ 1,000 server configurations a second.
  * Each with the CPU it cost per request: the panels, PostgreSQL, HAProxy with PgBouncer, the load
  * generator with the simulator; and how many cores were busy in all.
  * - f02: a schedule storm, three processes: SCHEDULES schedules of one task each (a console command on one
@@ -19,6 +21,9 @@ import type { Client } from 'pg';
 import Redis from 'ioredis';
 import { LoadDriver, startSimulator, stopChild } from 'bench/lib/children';
 import { ensureLargeDatabase, LARGE, LARGE_APP_KEY, LARGE_DB_NAME } from 'bench/lib/large-seed';
+import { SecretBox } from 'src/common/crypto/secret-box';
+import { AppConfigService } from 'src/config/app-config.service';
+import { nodeTokenContext } from 'src/modules/daemon-gateway/daemon.gateway';
 import { cpuMs, machineBusyMs } from 'bench/lib/panel-process';
 import { backendPids, databaseUrl, PG_ADMIN_URL } from 'bench/lib/pg-admin';
 import { newKey, OWNER_EMAIL, signIn } from 'bench/lib/seed';
@@ -55,6 +60,17 @@ interface LoadMeasure {
   busyCores: number | null;
 }
 
+interface BootMeasure {
+  processes: number;
+  nodes: number;
+  /** Server configurations the nodes received, and how long until the last node had all of its own. */
+  configurations: number;
+  seconds: number;
+  perSecond: number;
+  /** User + system time of all panel processes per configuration. */
+  panelCpuMsPerConfiguration: number;
+}
+
 interface StormMeasure {
   processes: number;
   schedules: number;
@@ -76,6 +92,7 @@ export interface FleetReport {
   /** rps of three processes over one, per route (target ≥ 1.5 on the details route). */
   ratios: Record<string, number | null>;
   storm: StormMeasure | null;
+  boots: BootMeasure[];
   failures: string[];
 }
 
@@ -97,6 +114,7 @@ export const runFleet = async (s: FleetSettings): Promise<FleetReport> => {
     loads: [],
     ratios: {},
     storm: null,
+    boots: [],
     failures: [],
   };
   const driver = new LoadDriver();
@@ -120,6 +138,14 @@ export const runFleet = async (s: FleetSettings): Promise<FleetReport> => {
           const m = await measureLoad(driver, fleet, sim, route, ownerKey, info.ownerServers, s);
           report.loads.push(m);
           s.log(`fleet ${route.id}, ${processes} process(es): ${m.rps} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, CPU ms/req ${JSON.stringify(m.cpuMsPerReq)}, ${m.busyCores} cores busy`);
+        }
+        if (s.selected('f04')) {
+          const boot = await bootStorm(url, fleet);
+          report.boots.push(boot);
+          s.log(`fleet f04, ${processes} process(es): ${boot.nodes} nodes booted at once: ${boot.configurations} configurations in ${boot.seconds} s (${boot.perSecond}/s)`);
+          if (boot.perSecond < 1_000) {
+            report.failures.push(`f04 with ${processes} process(es): ${boot.perSecond} server configurations a second (target ≥ 1,000)`);
+          }
         }
         if (processes === 3 && s.selected('f02')) {
           report.storm = await scheduleStorm(url, fleet, info.ownerServers, s);
@@ -201,6 +227,61 @@ const measureLoad = async (driver: LoadDriver, fleet: Fleet, sim: ChildProcess |
   };
 };
 
+/** At most this many boot requests in flight at once (the storm's client is one process too). */
+const BOOT_CONCURRENCY = 64;
+
+/**
+ * Every node boots at once, as Wings does at start (docs/wings.md, server list): page 0 of
+ * `GET /api/remote/servers?per_page=50` with the node's token, then pages 2 to last_page together; all
+ * nodes at the same time (at most BOOT_CONCURRENCY requests in flight). Tokens are opened with LARGE_APP_KEY.
+ */
+const bootStorm = async (url: string, fleet: Fleet): Promise<BootMeasure> => {
+  const box = new SecretBox(AppConfigService.fromEnv({ DATABASE_URL: url, APP_KEY: LARGE_APP_KEY, NODE_ENV: 'production' }));
+  const nodes = await withDatabase(url, async (c) =>
+    (await c.query<{ uuid: string; token_identifier: string; token_secret: string }>(`SELECT uuid, token_identifier, token_secret FROM node ORDER BY id`)).rows.map(
+      (n) => `Bearer ${n.token_identifier}.${box.open(n.token_secret, nodeTokenContext({ uuid: n.uuid }))}`,
+    ),
+  );
+  let inFlight = 0;
+  const queue: (() => void)[] = [];
+  const page = async (authorization: string, n: number): Promise<{ servers: number; lastPage: number }> => {
+    if (inFlight >= BOOT_CONCURRENCY) {
+      await new Promise<void>((r) => queue.push(r));
+    }
+    inFlight += 1;
+    try {
+      const res = await fetch(`${fleet.url}/api/remote/servers?page=${n}&per_page=50`, { headers: { authorization, accept: 'application/json' } });
+      const text = await res.text();
+      const body = (res.status === 200 ? JSON.parse(text) : {}) as { data?: unknown[]; meta?: { last_page?: number } };
+      if (!Array.isArray(body.data)) {
+        throw new Error(`f04: page ${n} answered ${res.status} (${res.headers.get('x-served-by') ?? 'HAProxy'}): ${text.slice(0, 200)}`);
+      }
+      return { servers: body.data.length, lastPage: body.meta?.last_page ?? 1 };
+    } finally {
+      inFlight -= 1;
+      queue.shift()?.();
+    }
+  };
+  const boot = async (authorization: string): Promise<number> => {
+    const first = await page(authorization, 0);
+    const rest = await Promise.all(Array.from({ length: Math.max(0, first.lastPage - 1) }, (_, i) => page(authorization, i + 2)));
+    return first.servers + rest.reduce((sum, r) => sum + r.servers, 0);
+  };
+  const pids = fleet.panels.map((p) => p.child.proc.pid);
+  const cpuBefore = cpuOf(pids);
+  const started = performance.now();
+  const configurations = (await Promise.all(nodes.map(boot))).reduce((a, b) => a + b, 0);
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    processes: fleet.panels.length,
+    nodes: nodes.length,
+    configurations,
+    seconds: round(seconds, 1),
+    perSecond: round(configurations / seconds, 0),
+    panelCpuMsPerConfiguration: round((cpuOf(pids) - cpuBefore) / configurations, 3),
+  };
+};
+
 /** SCHEDULES schedules of one command each, due at once on three processes; waits until every run has ended. */
 const scheduleStorm = async (url: string, fleet: Fleet, servers: { id: string }[], s: FleetSettings): Promise<StormMeasure> =>
   withDatabase(url, async (c) => {
@@ -269,6 +350,12 @@ export const formatFleet = (r: FleetReport): string => {
   }
   for (const [route, ratio] of Object.entries(r.ratios)) {
     lines.push(`\n${route}: three processes / one = ${ratio ?? '—'}×${route === 'f01' ? ` (target ≥ 1.5×: ${ratio !== null && ratio >= 1.5 ? 'met' : 'MISSED'})` : ''}`);
+  }
+  for (const b of r.boots) {
+    lines.push(
+      `f04: ${b.nodes.toLocaleString('en-US')} nodes booting at once on ${b.processes} process(es): ${b.configurations.toLocaleString('en-US')} server configurations in ${b.seconds} s ` +
+        `(${b.perSecond.toLocaleString('en-US')}/s; target ≥ 1,000/s: ${b.perSecond >= 1_000 ? 'met' : 'MISSED'}); panel CPU ${b.panelCpuMsPerConfiguration} ms per configuration`,
+    );
   }
   if (r.storm) {
     const st = r.storm;

@@ -274,6 +274,8 @@ export class Fleet {
         '  timeout connect 2s',
         '  timeout client 30s',
         '  timeout server 30s',
+        // A check answered slowly by a busy panel (the bench's storms) is not a failure; a refused or 503 one is, at once.
+        '  timeout check 2s',
         '  option forwardfor',
         // A panel that stopped taking connections (a restart) or closed one unanswered: the request is
         // sent again to another panel, as a host's proxy should.
