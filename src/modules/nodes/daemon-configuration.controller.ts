@@ -40,12 +40,13 @@ export class DaemonConfigurationController {
     },
   })
   async configuration(@Param('id', nodeIdPipe) id: string, @Query('format') format: unknown, @CurrentAuth() auth: AuthContext, @Res() res: HttpReply): Promise<void> {
-    // A node that does not exist is a 404 for every caller, as on the other routes of a node.
-    await this.nodes.get(id);
-    if (!this.roles.mayChangeNode(auth.user, id)) {
-      throw new AppException(AuthError.ROLE_FORBIDDEN);
-    }
-    const file = await this.nodes.configurationFile(id, format);
+    // A node that does not exist is a 404 for every caller, as on the other routes of a node; one the
+    // key's owner may only read is refused (its file holds the daemon token).
+    const file = await this.nodes.configurationFile(id, format, () => {
+      if (!this.roles.mayChangeNode(auth.user, id)) {
+        throw new AppException(AuthError.ROLE_FORBIDDEN);
+      }
+    });
     res.header('cache-control', 'no-store');
     if ('yaml' in file) {
       res.type('text/yaml; charset=utf-8').send(file.yaml);

@@ -260,13 +260,15 @@ export class NodesService {
 
   /**
    * The node's config.yml as the route answers it: `format` is json (the default) or yaml, checked
-   * before the node is looked up.
+   * before the node is looked up; then `allowed` may refuse the node found (it holds the daemon token).
    */
-  async configurationFile(id: string, format: unknown): Promise<{ yaml: string } | { json: DaemonConfiguration }> {
+  async configurationFile(id: string, format: unknown, allowed: (node: NodeEntity) => void = () => undefined): Promise<{ yaml: string } | { json: DaemonConfiguration }> {
     if (format !== undefined && format !== 'json' && format !== 'yaml') {
       throw new AppException(CommonError.VALIDATION_FAILED, { details: [{ field: 'format', message: 'format must be json or yaml' }] });
     }
-    const configuration = await this.configurationOf(await this.get(id));
+    const node = await this.get(id);
+    allowed(node);
+    const configuration = await this.configurationOf(node);
     return format === 'yaml' ? { yaml: toDaemonYaml(configuration) } : { json: configuration };
   }
 
