@@ -117,7 +117,7 @@ test.describe('administration: roles', () => {
     await reader.getByRole('tab', { name: 'Build' }).click();
     await expect(reader.getByRole('button', { name: 'Save' })).toBeDisabled();
     await expectAccessibleInBothSchemes(reader);
-    await shot(reader, 'admin-server-read-only');
+    await shot(reader, 'admin-server-read-only', ['light', 'dark', 'mobile']);
     await reader.goto(`/admin/nodes/${panel.nodeId}?tab=configuration`);
     await expect(reader.getByText('Your roles let you read this node, not change it.')).toBeVisible();
     expect(await reader.getByRole('tablist', { name: 'Node pages' }).getByRole('tab').allTextContents()).toEqual(['Settings', 'Allocations', 'Servers', 'Usage']);
@@ -125,7 +125,7 @@ test.describe('administration: roles', () => {
     await expect(reader.getByRole('textbox', { name: 'Name', exact: true })).toBeDisabled();
     await expect(reader.getByRole('button', { name: 'Delete node' })).toBeDisabled();
     await expectAccessibleInBothSchemes(reader);
-    await shot(reader, 'admin-node-read-only');
+    await shot(reader, 'admin-node-read-only', ['light', 'dark', 'mobile']);
     await reader.goto(`/admin/eggs/${panel.eggId}`);
     await expect(reader.getByText('Your roles let you read and export this egg, not change it.')).toBeVisible();
     await expect(reader.getByRole('button', { name: 'Export' })).toBeEnabled();

@@ -1,3 +1,4 @@
+import { Text } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { ReadOnlyContext } from '@/components/read-only';
 
@@ -17,3 +18,11 @@ export const ReadOnlyWhen = ({ readOnly, children }: { readOnly: boolean; childr
   ) : (
     children
   );
+
+/** The line a read-only page shows (what the caller's roles allow there), or nothing when it is not read-only. */
+export const ReadOnlyNotice = ({ when, children }: { when: boolean; children: ReactNode }) =>
+  when ? (
+    <Text size="sm" c="dimmed">
+      {children}
+    </Text>
+  ) : null;

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
-import { ReadOnlyWhen } from '@/components/ReadOnlyWhen';
+import { ReadOnlyNotice, ReadOnlyWhen } from '@/components/ReadOnlyWhen';
 import { PageSkeleton } from '@/components/Skeletons';
 import { eggQuery, exportEgg, useDeleteEgg } from '@/features/admin-eggs/api';
 import { EggUpdateDialog } from '@/features/admin-eggs/components/EggUpdateDialog';
@@ -128,11 +128,7 @@ export const EggLayout = ({ eggId }: { eggId: string }) => {
           </Tabs.List>
         </ScrollArea>
       </Tabs>
-      {readOnly ? (
-        <Text size="sm" c="dimmed">
-          {t('adminEggs.egg.readOnly')}
-        </Text>
-      ) : null}
+      <ReadOnlyNotice when={readOnly}>{t('adminEggs.egg.readOnly')}</ReadOnlyNotice>
       {/* The key resets a tab's form to what was saved. */}
       <ReadOnlyWhen key={egg.data.updatedAt} readOnly={readOnly}>
         <Outlet />

@@ -5,7 +5,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '@/components/ErrorState';
-import { ReadOnlyWhen } from '@/components/ReadOnlyWhen';
+import { ReadOnlyNotice, ReadOnlyWhen } from '@/components/ReadOnlyWhen';
 import { FormError } from '@/components/FormError';
 import { PageSkeleton } from '@/components/Skeletons';
 import { useConfirmedAction } from '@/components/useConfirmedAction';
@@ -137,11 +137,7 @@ export const NodePage = ({ nodeId, tab, onTabChange }: { nodeId: string; tab: No
         </Text>
         <NodeHealth node={n} detailed onConfiguration={shown === 'configuration'} />
       </Stack>
-      {readOnly ? (
-        <Text size="sm" c="dimmed">
-          {t('adminNodes.readOnly')}
-        </Text>
-      ) : null}
+      <ReadOnlyNotice when={readOnly}>{t('adminNodes.readOnly')}</ReadOnlyNotice>
       <Tabs value={shown} onChange={(v) => onTabChange(tabs.find((x) => x === v) ?? 'settings')} keepMounted={false}>
         <Tabs.List aria-label={t('adminNodes.tabs.label')}>
           {tabs.map((x) => (

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { EmptyState } from '@/components/EmptyState';
 import { ScrollingTabList } from '@/components/ScrollingTabList';
 import { ErrorState } from '@/components/ErrorState';
-import { ReadOnlyWhen } from '@/components/ReadOnlyWhen';
+import { ReadOnlyNotice, ReadOnlyWhen } from '@/components/ReadOnlyWhen';
 import { PageSkeleton } from '@/components/Skeletons';
 import { adminServerQuery } from '@/features/admin-servers/api';
 import { BuildTab } from '@/features/admin-servers/components/BuildTab';
@@ -70,11 +70,7 @@ export const AdminServerPage = ({ serverId, tab, onTabChange, onDeleted }: Admin
             {t('adminServers.list.openPage')}
           </Anchor>
         </Text>
-        {readOnly ? (
-          <Text size="sm" c="dimmed">
-            {t('adminServers.server.readOnly')}
-          </Text>
-        ) : null}
+        <ReadOnlyNotice when={readOnly}>{t('adminServers.server.readOnly')}</ReadOnlyNotice>
       </Stack>
       <Tabs value={shown} onChange={(v) => v && onTabChange(v as ServerTab)} keepMounted={false}>
         {/* Five tabs overflow a phone: the bar scrolls and keeps the selected one in view. */}
