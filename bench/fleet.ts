@@ -7,6 +7,9 @@
  *   daemon for its live state), through HAProxy, one process and three. Target: three ≥ 1.5× one.
  * - f03: the owner's server list (50 servers), one process and three: a route whose cost is mostly the
  *   panel's own work, where more processes have more to share.
+ * - f05 a burst of sign-ins (argon2 at its production cost), f06 the server list of an owner of 5,000
+ *   servers, f07 the admin's server search, f08 the application API's server list (a billing module's
+ *   ptla_ key): each with one process and three.
  * - f04: a boot storm: all 1,000 nodes fetch their servers' configurations at once, as Wings does at
  *   start, one process and three. Target: ≥ 1,000 server configurations a second.
  * Each with the CPU it cost per request: the panels, PostgreSQL, HAProxy with PgBouncer, the load
@@ -26,7 +29,8 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { nodeTokenContext } from 'src/modules/daemon-gateway/daemon.gateway';
 import { cpuMs, machineBusyMs } from 'bench/lib/panel-process';
 import { backendPids, databaseUrl, PG_ADMIN_URL } from 'bench/lib/pg-admin';
-import { newKey, OWNER_EMAIL, signIn } from 'bench/lib/seed';
+import { expectApi } from 'bench/lib/http';
+import { ADMIN_EMAIL, newKey, OWNER_EMAIL, PASSWORD, signIn } from 'bench/lib/seed';
 import { withAdminClient } from 'test/setup/test-env';
 import { Fleet } from 'test/utils/fleet';
 import { freePort } from 'test/utils/free-port';
@@ -118,6 +122,7 @@ export const runFleet = async (s: FleetSettings): Promise<FleetReport> => {
     failures: [],
   };
   const driver = new LoadDriver();
+  const giveBack = await lendServers(url);
   try {
     for (const processes of [1, 3]) {
       const fleet = await Fleet.start({
@@ -133,9 +138,9 @@ export const runFleet = async (s: FleetSettings): Promise<FleetReport> => {
         const simPort = await freePort();
         await withDatabase(url, (c) => c.query(`UPDATE node SET daemon_listen = $1, base_url = $2 WHERE id = $3`, [simPort, `http://127.0.0.1:${simPort}`, info.node1.id]));
         sim = (await startSimulator(fleet.url, { tokenId: info.node1.tokenId, token: info.node1.token, port: simPort })).child;
-        const ownerKey = await newKey(fleet.url, await signIn(fleet.url, OWNER_EMAIL), `bench fleet ${processes}`, []);
+        const keys = await credentialsFor(fleet.url, processes);
         for (const route of ROUTES.filter((r) => s.selected(r.id))) {
-          const m = await measureLoad(driver, fleet, sim, route, ownerKey, info.ownerServers, s);
+          const m = await measureLoad(driver, fleet, sim, route, keys, info.ownerServers, s);
           report.loads.push(m);
           s.log(`fleet ${route.id}, ${processes} process(es): ${m.rps} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, CPU ms/req ${JSON.stringify(m.cpuMsPerReq)}, ${m.busyCores} cores busy`);
         }
@@ -162,6 +167,7 @@ export const runFleet = async (s: FleetSettings): Promise<FleetReport> => {
     }
   } finally {
     driver.stop();
+    await giveBack();
   }
   for (const route of ROUTES) {
     const [one, three] = [1, 3].map((n) => report.loads.find((m) => m.route === route.id && m.processes === n));
@@ -172,24 +178,103 @@ export const runFleet = async (s: FleetSettings): Promise<FleetReport> => {
   return report;
 };
 
+/** The credentials the routes are called with, made through the fleet for each run. */
+interface Credentials {
+  /** The owner of 50 servers (owner@bench.test), a Hatchery key. */
+  owner: string;
+  /** An owner of BIG_OWNER_SERVERS servers (lent for the run: lendServers). */
+  bigOwner: string;
+  /** The administrator, a key that reads servers. */
+  admin: string;
+  /** A Pterodactyl application key (ptla_), as a billing module holds. */
+  application: string;
+}
+
 interface Route {
   id: string;
   title: string;
   connections: number;
   paths: (servers: { identifier: string }[]) => string[];
+  headers: (keys: Credentials) => Record<string, string>;
+  method?: 'POST';
+  body?: string;
 }
 
-/** What the fleet is loaded with: the details route (the issue's measure), and a route whose cost is the panel's own work. */
+const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
+
+/** A user the bench lends this many servers for the dashboard of a big owner (f06). */
+const BIG_OWNER_EMAIL = 'player00001@bench.test';
+const BIG_OWNER_SERVERS = 5_000;
+
+/** What the fleet is loaded with, each with one process and with three. */
 const ROUTES: Route[] = [
-  { id: 'f01', title: 'GET /api/client/servers/{id} (API key)', connections: CONNECTIONS, paths: (servers) => servers.map((server) => `/api/client/servers/${server.identifier}`) },
-  { id: 'f03', title: 'GET /api/client/servers (owner of 50, API key)', connections: 8, paths: () => ['/api/client/servers'] },
+  { id: 'f01', title: 'GET /api/client/servers/{id} (API key)', connections: CONNECTIONS, paths: (servers) => servers.map((server) => `/api/client/servers/${server.identifier}`), headers: (k) => bearer(k.owner) },
+  { id: 'f03', title: 'GET /api/client/servers (owner of 50, API key)', connections: 8, paths: () => ['/api/client/servers'], headers: (k) => bearer(k.owner) },
+  { id: 'f06', title: `GET /api/client/servers (owner of ${BIG_OWNER_SERVERS.toLocaleString('en-US')}, page 1)`, connections: 8, paths: () => ['/api/client/servers'], headers: (k) => bearer(k.bigOwner) },
+  { id: 'f07', title: 'GET /api/admin/servers?search=rver 77', connections: 4, paths: () => ['/api/admin/servers?search=rver%2077'], headers: (k) => bearer(k.admin) },
+  {
+    id: 'f08',
+    title: 'GET /api/application/servers (ptla key, page 1)',
+    connections: 4,
+    paths: () => ['/api/application/servers'],
+    headers: (k) => ({ ...bearer(k.application), accept: 'Application/vnd.pterodactyl.v1+json' }),
+  },
+  {
+    id: 'f05',
+    title: 'POST /api/auth/sign-in/email (a burst of sign-ins)',
+    connections: 8,
+    paths: () => ['/api/auth/sign-in/email'],
+    headers: () => ({ 'content-type': 'application/json' }),
+    method: 'POST',
+    body: JSON.stringify({ email: OWNER_EMAIL, password: PASSWORD }),
+  },
 ];
+
+const credentialsFor = async (base: string, processes: number): Promise<Credentials> => {
+  const adminCookie = await signIn(base, ADMIN_EMAIL);
+  return {
+    owner: await newKey(base, await signIn(base, OWNER_EMAIL), `bench fleet ${processes}`, []),
+    bigOwner: await newKey(base, await signIn(base, BIG_OWNER_EMAIL), `bench fleet ${processes}`, []),
+    admin: await newKey(base, adminCookie, `bench fleet ${processes}`, ['servers.read']),
+    application: (await expectApi(201, base, 'POST', '/api/admin/pterodactyl-keys', { cookie: adminCookie, origin: base }, { description: `bench fleet ${processes}`, permissions: { servers: 1 } }))
+      .body.data.key as string,
+  };
+};
+
+/**
+ * Gives the big owner BIG_OWNER_SERVERS servers of other players for the run (none of the owner's 50, so
+ * the other rows keep their figures); the returned function gives them back.
+ */
+const lendServers = async (url: string): Promise<() => Promise<void>> =>
+  withDatabase(url, async (c) => {
+    const lent = await c.query<{ id: string; owner_id: string }>(
+      `SELECT s.id, s.owner_id FROM server s JOIN "user" u ON u.id = s.owner_id WHERE u.email <> $1 AND u.email <> $2 ORDER BY s.id DESC LIMIT $3`,
+      [OWNER_EMAIL, BIG_OWNER_EMAIL, BIG_OWNER_SERVERS],
+    );
+    await c.query(`UPDATE server SET owner_id = (SELECT id FROM "user" WHERE email = $1) WHERE id = ANY($2::bigint[])`, [BIG_OWNER_EMAIL, lent.rows.map((r) => r.id)]);
+    return () =>
+      withDatabase(url, async (back) => {
+        await back.query(`UPDATE server s SET owner_id = l.owner_id FROM unnest($1::bigint[], $2::bigint[]) AS l(id, owner_id) WHERE s.id = l.id`, [
+          lent.rows.map((r) => r.id),
+          lent.rows.map((r) => r.owner_id),
+        ]);
+      });
+  });
 
 const cpuOf = (pids: (number | undefined)[]): number => pids.reduce((sum: number, pid) => sum + (cpuMs(pid) ?? 0), 0);
 
-const measureLoad = async (driver: LoadDriver, fleet: Fleet, sim: ChildProcess | null, route: Route, ownerKey: string, servers: { identifier: string }[], s: FleetSettings): Promise<LoadMeasure> => {
+const measureLoad = async (driver: LoadDriver, fleet: Fleet, sim: ChildProcess | null, route: Route, keys: Credentials, servers: { identifier: string }[], s: FleetSettings): Promise<LoadMeasure> => {
   const paths = route.paths(servers);
-  const job = { url: `${fleet.url}${paths[0]}`, paths, headers: { authorization: `Bearer ${ownerKey}` }, connections: route.connections, warmupSeconds: 0, durationSeconds: s.durationSeconds };
+  const job = {
+    url: `${fleet.url}${paths[0]}`,
+    paths,
+    headers: route.headers(keys),
+    method: route.method,
+    body: route.body,
+    connections: route.connections,
+    warmupSeconds: 0,
+    durationSeconds: s.durationSeconds,
+  };
   await driver.run({ ...job, durationSeconds: s.warmupSeconds });
   const groups = {
     panels: fleet.panels.map((p) => p.child.proc.pid),
