@@ -183,6 +183,17 @@ run('three panel processes behind HAProxy, over PgBouncer in transaction mode, P
     }
   });
 
+  it('should refuse an API key revoked through one process on every process within a second', async () => {
+    const made = await on(each()[0]).request<{ identifier: string; key: string }>('POST', '/api/account/api-keys', { session: kept, body: { name: 'fleet key', permissions: [] } });
+    const withKey = async (panel: PanelInstance) => (await fetch(`${panel.url}/api/account`, { headers: { authorization: `Bearer ${made.key}` } })).status;
+    // Every process has the key in its cache.
+    for (const panel of each()) {
+      expect(await withKey(panel)).toBe(200);
+    }
+    await on(each()[1]).request('DELETE', `/api/account/api-keys/${made.identifier}`, { session: kept, expect: 204 });
+    await Promise.all(each().map((panel) => within(1_000, `${panel.name} refuses the revoked key`, async () => (await withKey(panel)) === 401)));
+  });
+
   it('should show a server suspended through one process as suspended on every process within a second', async () => {
     const session = kept;
     const statusOn = async (panel: PanelInstance) => (await on(panel).request<{ status: string | null }>('GET', `/api/client/servers/${server.uuid}`, { session })).status;
