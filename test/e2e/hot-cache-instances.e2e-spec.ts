@@ -11,6 +11,7 @@ import { createAllocationRow, createServerRow } from 'test/factories/server.fact
 import { createUser } from 'test/factories/user.factory';
 import { createApiKey, signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
+import { LogCapture } from 'test/utils/log-capture';
 import { closedPort } from 'test/utils/nodes';
 import { countQueries } from 'test/utils/query-counter';
 import { waitFor } from 'test/utils/sim-panel';
@@ -26,6 +27,8 @@ describe.each(dbKinds(['postgres']))('hot caches across two panel processes on o
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let a: TestApp;
   let b: TestApp;
+  /** A's log: it hears B, and has no REDIS_URL. */
+  const aLogs = new LogCapture();
   let node: NodeEntity;
   let egg: EggEntity;
 
@@ -73,7 +76,7 @@ describe.each(dbKinds(['postgres']))('hot caches across two panel processes on o
   beforeAll(async () => {
     database = await createTestDatabase();
     const env = { DATABASE_URL: database.url, DB_RUN_MIGRATIONS: 'false' };
-    a = await createTestApp({ db: 'external', env });
+    a = await createTestApp({ db: 'external', env, logStream: aLogs });
     const bFeed = { reconnectDelaysMs: [B_RECONNECT_MS], heartbeatMs: 200, heartbeatTimeoutMs: 1_000 };
     b = await createTestApp({ db: 'external', env, overrides: [{ provide: CHANGE_FEED_OPTIONS, useValue: bFeed }] });
     node = (await createNodeRow(a.app, { fqdn: '127.0.0.1', scheme: 'http', daemonListen: await closedPort() })).node;
@@ -88,6 +91,14 @@ describe.each(dbKinds(['postgres']))('hot caches across two panel processes on o
 
   it('should have both change feeds listening once booted', () => {
     expect([feedOf(a).state, feedOf(b).state]).toEqual(['listening', 'listening']);
+  });
+
+  it('should hear the other process on the change feed, and warn once that without REDIS_URL its limits are its own', async () => {
+    // B's heartbeats (every 200 ms here) reach A; A's own probes are not counted.
+    await waitFor(() => feedOf(a).otherProcesses() === 1, 5_000);
+    const warnings = aLogs.lines().filter((l) => String(l.msg).startsWith('Another panel process uses this database, and REDIS_URL is not set'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatchObject({ level: 40, context: 'ChangeFeed' });
   });
 
   it('should refuse in B an API key revoked in A, a session signed out in A and a demoted admin, within 2 s', async () => {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { Client, Notification } from 'pg';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
@@ -49,6 +50,11 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
   private probes = 0;
   /** Probes in flight (a heartbeat's, callers of caughtUp), by payload. */
   private readonly awaitedProbes = new Map<string, () => void>();
+  /** This process among those listening on the database: its probes carry it. */
+  private readonly instance = randomUUID();
+  /** Other panel processes heard on the channel (their heartbeats' probes), with when each was last heard. */
+  private readonly peers = new Map<string, number>();
+  private warnedAlone = false;
 
   constructor(
     private readonly config: AppConfigService,
@@ -60,6 +66,18 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
 
   get state(): ChangeFeedState {
     return this.currentState;
+  }
+
+  /**
+   * How many other panel processes listen on this database, heard within the last three heartbeats (each
+   * process's heartbeat is a notification every listener receives).
+   */
+  otherProcesses(now = Date.now()): number {
+    let heard = 0;
+    for (const at of this.peers.values()) {
+      heard += now - at <= 3 * this.options.heartbeatMs ? 1 : 0;
+    }
+    return heard;
   }
 
   /** The PostgreSQL backend of the listening connection, while it listens. */
@@ -147,7 +165,12 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
   /** `<table>:<id>`, or `<table>:*` when the rows are unknown. */
   private hear(payload: string | undefined): void {
     if (payload?.startsWith(PROBE)) {
-      this.awaitedProbes.get(payload)?.();
+      const mine = this.awaitedProbes.get(payload);
+      if (mine) {
+        mine();
+      } else if (!payload.startsWith(`${PROBE}${this.instance}.`)) {
+        this.heardPeer(payload.slice(PROBE.length).split('.')[0]);
+      }
       return;
     }
     const colon = payload?.indexOf(':') ?? -1;
@@ -158,6 +181,21 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
     }
     const id = payload.slice(colon + 1);
     this.caches.apply({ table: payload.slice(0, colon), op: 'unknown', id: id === '*' || id === '' ? undefined : id });
+  }
+
+  /** Another process's heartbeat: counted, and without REDIS_URL a warning, once, that limits are per process. */
+  private heardPeer(instance: string): void {
+    this.peers.set(instance, Date.now());
+    if (this.peers.size > 100) {
+      const oldest = [...this.peers].sort((x, y) => x[1] - y[1])[0][0];
+      this.peers.delete(oldest);
+    }
+    if (!this.warnedAlone && this.config.rateLimit.redisUrl === undefined) {
+      this.warnedAlone = true;
+      this.logger.warn(
+        'Another panel process uses this database, and REDIS_URL is not set: rate limits, SFTP attempts, node polls and live state are counted and asked per process. Set REDIS_URL (docs/production.md, several panel processes).',
+      );
+    }
   }
 
   private lost(client: Client, err: unknown): void {
@@ -208,7 +246,7 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
   /** Sends this connection a notification and waits until it comes back, or throws after heartbeatTimeoutMs. */
   private async probe(client: Client): Promise<void> {
     this.probes += 1;
-    const payload = `${PROBE}${process.pid}.${this.probes}`;
+    const payload = `${PROBE}${this.instance}.${this.probes}`;
     let timer: NodeJS.Timeout | undefined;
     const heard = new Promise<void>((resolve, reject) => {
       this.awaitedProbes.set(payload, resolve);
