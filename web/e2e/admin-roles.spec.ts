@@ -123,6 +123,9 @@ test.describe('administration: roles', () => {
     expect(await reader.getByRole('tablist', { name: 'Node pages' }).getByRole('tab').allTextContents()).toEqual(['Settings', 'Allocations', 'Servers', 'Usage']);
     await expect(reader.getByRole('tab', { name: 'Settings', selected: true })).toBeVisible();
     await expect(reader.getByRole('textbox', { name: 'Name', exact: true })).toBeDisabled();
+    // Its roles may not list the locations: the node's own still shows, by its number, not as "No location".
+    const { locationId } = await api.admin('GET', `/api/admin/nodes/${panel.nodeId}`);
+    await expect(reader.getByRole('combobox', { name: 'Location', exact: true })).toHaveValue(`Location #${String(locationId)}`);
     await expect(reader.getByRole('button', { name: 'Delete node' })).toBeDisabled();
     await expectAccessibleInBothSchemes(reader);
     await shot(reader, 'admin-node-read-only', ['light', 'dark', 'mobile']);

@@ -19,6 +19,13 @@ interface NodeFormProps {
 
 const num = (value: number | string, fallback: number): number => (typeof value === 'number' ? value : Number.parseInt(value, 10) || fallback);
 
+/**
+ * The options, with the one `value` names when the list lacks it: a caller whose roles may not read
+ * the locations still sees that the node has one (not "No location").
+ */
+const withUnlisted = (options: { value: string; label: string }[], value: string | null, label: (id: string) => string) =>
+  value === null || options.some((o) => o.value === value) ? options : [...options, { value, label: label(value) }];
+
 /** Every setting of a node: where the daemon is, what it may hold, and how it is reached. */
 export const NodeForm = ({ node, submitLabel, pending, error, onSubmit, onCancel }: NodeFormProps) => {
   const { t } = useTranslation();
@@ -80,7 +87,11 @@ export const NodeForm = ({ node, submitLabel, pending, error, onSubmit, onCancel
           <Select
             label={t('adminNodes.form.location')}
             placeholder={t('adminNodes.form.noLocation')}
-            data={(locations.data ?? []).map((l) => ({ value: l.id, label: l.long ? `${l.short} (${l.long})` : l.short }))}
+            data={withUnlisted(
+              (locations.data ?? []).map((l) => ({ value: l.id, label: l.long ? `${l.short} (${l.long})` : l.short })),
+              locationId,
+              (id) => t('adminNodes.form.unlistedLocation', { id }),
+            )}
             value={locationId}
             onChange={(value) => {
               setLocationTouched(true);

@@ -6,6 +6,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '@/components/ErrorState';
 import { ReadOnlyNotice, ReadOnlyWhen } from '@/components/ReadOnlyWhen';
+import { ScrollingTabList } from '@/components/ScrollingTabList';
 import { FormError } from '@/components/FormError';
 import { PageSkeleton } from '@/components/Skeletons';
 import { useConfirmedAction } from '@/components/useConfirmedAction';
@@ -139,13 +140,14 @@ export const NodePage = ({ nodeId, tab, onTabChange }: { nodeId: string; tab: No
       </Stack>
       <ReadOnlyNotice when={readOnly}>{t('adminNodes.readOnly')}</ReadOnlyNotice>
       <Tabs value={shown} onChange={(v) => onTabChange(tabs.find((x) => x === v) ?? 'settings')} keepMounted={false}>
-        <Tabs.List aria-label={t('adminNodes.tabs.label')}>
+        {/* Five tabs overflow a phone: the bar scrolls and keeps the selected one in view (it wrapped). */}
+        <ScrollingTabList label={t('adminNodes.tabs.label')} active={shown}>
           {tabs.map((x) => (
             <Tabs.Tab key={x} value={x}>
               {t(`adminNodes.tabs.${x}`)}
             </Tabs.Tab>
           ))}
-        </Tabs.List>
+        </ScrollingTabList>
         <Tabs.Panel value="settings" pt="md">
           <ReadOnlyWhen readOnly={readOnly}>
             <SettingsTab node={n} />
