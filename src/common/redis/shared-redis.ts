@@ -58,6 +58,16 @@ export class SharedRedis implements OnApplicationShutdown {
     const { default: RedisClient } = await import('ioredis');
     const redis = new RedisClient(url, { maxRetriesPerRequest: 2, connectionName });
     redis.on('error', (e: Error) => this.logger.warn(`Redis: ${e.message}`));
+    // Its first user waits for the connection (a second at most): callers read `status` to tell a Redis
+    // that is down from one still connecting.
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, 1_000);
+      timer.unref();
+      redis.once('ready', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
     return redis;
   }
 }

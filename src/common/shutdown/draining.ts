@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown, type INestApplication } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, type INestApplication } from '@nestjs/common';
 
 const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
 
@@ -10,6 +10,7 @@ const SIGNALS: NodeJS.Signals[] = ['SIGTERM', 'SIGINT'];
  */
 @Injectable()
 export class Draining implements OnApplicationShutdown {
+  private readonly logger = new Logger(Draining.name);
   private since: number | null = null;
   private unsubscribe?: () => void;
 
@@ -29,7 +30,11 @@ export class Draining implements OnApplicationShutdown {
         }
         await app.close();
         process.kill(process.pid, signal);
-      })();
+      })().catch((e: unknown) => {
+        // A step of the shutdown failed: the process still ends, saying why.
+        this.logger.error(`Shutdown failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        process.exit(1);
+      });
     };
     for (const signal of SIGNALS) {
       process.on(signal, onSignal);

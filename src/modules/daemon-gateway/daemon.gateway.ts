@@ -215,9 +215,11 @@ export class DaemonGateway {
    * forget the server's entry once the daemon answered, so the panel's own changes show at once.
    */
   liveServerDetails(node: DaemonNode, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
-    if (this.redis.enabled) {
-      return this.sharedServerDetails(node, uuid, timeoutMs);
-    }
+    return this.redis.enabled ? this.sharedServerDetails(node, uuid, timeoutMs) : this.localServerDetails(node, uuid, timeoutMs);
+  }
+
+  /** The live state kept in this process (one process, or Redis not reachable now). */
+  private localServerDetails(node: DaemonNode, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
     const key = `${node.id}:${uuid}`;
     const now = this.clock.now().getTime();
     const known = this.live.get(key);
@@ -277,16 +279,19 @@ export class DaemonGateway {
    * The live state with several processes (REDIS_URL): kept in Redis for LIVE_STATE_MS, trimmed to what
    * callers read, so that the whole fleet asks the daemon once in that time and a change made through
    * any process is seen by every one at once (forgetLive). Asks in flight in this process are shared
-   * as before; when Redis does not answer, the daemon is asked.
+   * as before; while Redis is not connected, the state is kept in this process as without it.
    */
   private async sharedServerDetails(node: DaemonNode, uuid: string, timeoutMs?: number): Promise<DaemonServerDetails> {
     const key = `${node.id}:${uuid}`;
     const asking = this.live.get(key);
-    if (asking) {
+    if (asking && asking.expires > this.clock.now().getTime()) {
       return asking.answer;
     }
     const redis = await this.redis.client().catch(() => null);
-    const kept = await redis?.get(LIVE_KEY + key).catch(() => null);
+    if (redis?.status !== 'ready') {
+      return this.localServerDetails(node, uuid, timeoutMs);
+    }
+    const kept = await redis.get(LIVE_KEY + key).catch(() => null);
     if (kept) {
       return JSON.parse(kept) as DaemonServerDetails;
     }
@@ -295,7 +300,7 @@ export class DaemonGateway {
     try {
       const details = await entry.answer;
       const shared: DaemonServerDetails = { state: details.state, is_suspended: details.is_suspended, utilization: details.utilization };
-      await redis?.set(LIVE_KEY + key, JSON.stringify(shared), 'PX', LIVE_STATE_MS).catch(() => undefined);
+      await redis.set(LIVE_KEY + key, JSON.stringify(shared), 'PX', LIVE_STATE_MS).catch(() => undefined);
       return details;
     } finally {
       if (this.live.get(key) === entry) {
