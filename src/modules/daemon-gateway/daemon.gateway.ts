@@ -63,6 +63,12 @@ export type PowerAction = (typeof POWER_ACTIONS)[number];
  * many tabs, the resources page). Wings itself refreshes a server's stats about once a second.
  */
 export const LIVE_STATE_MS = 1_000;
+/**
+ * A server's state and usage as the panel's processes share them through Redis: only what callers read
+ * (a daemon's answer also carries the server's whole configuration).
+ */
+export const sharedServerState = (d: DaemonServerDetails): DaemonServerDetails => ({ state: d.state, is_suspended: d.is_suspended, utilization: d.utilization });
+
 /** Where a server's shared live state is kept in Redis: `<prefix><node id>:<uuid>`. */
 const LIVE_KEY = 'hatchery:live:';
 const LIVE_STATE_MAX_ENTRIES = 10_000;
@@ -299,8 +305,7 @@ export class DaemonGateway {
     this.live.set(key, entry);
     try {
       const details = await entry.answer;
-      const shared: DaemonServerDetails = { state: details.state, is_suspended: details.is_suspended, utilization: details.utilization };
-      await redis.set(LIVE_KEY + key, JSON.stringify(shared), 'PX', LIVE_STATE_MS).catch(() => undefined);
+      await redis.set(LIVE_KEY + key, JSON.stringify(sharedServerState(details)), 'PX', LIVE_STATE_MS).catch(() => undefined);
       return details;
     } finally {
       if (this.live.get(key) === entry) {

@@ -4,7 +4,7 @@ import type Redis from 'ioredis';
 import { AppException } from 'src/common/errors/app.exception';
 import { SharedRedis } from 'src/common/redis/shared-redis';
 import { AppConfigService } from 'src/config/app-config.service';
-import { DaemonGateway, DaemonNode, DaemonServerDetails } from 'src/modules/daemon-gateway/daemon.gateway';
+import { DaemonGateway, DaemonNode, DaemonServerDetails, sharedServerState } from 'src/modules/daemon-gateway/daemon.gateway';
 
 /** One poll of a node: its servers' state and usage by uuid, or the error code of a failed call. */
 type NodeListing = { servers: Map<string, DaemonServerDetails> } | { code: string };
@@ -35,7 +35,7 @@ const ask = async (daemon: DaemonGateway, node: DaemonNode, timeoutMs: number): 
 const encode = (lease: string, listing: NodeListing): string =>
   JSON.stringify(
     'servers' in listing
-      ? { lease, servers: [...listing.servers].map(([uuid, d]) => [uuid, { state: d.state, is_suspended: d.is_suspended, utilization: d.utilization }]) }
+      ? { lease, servers: [...listing.servers].map(([uuid, d]) => [uuid, sharedServerState(d)]) }
       : { lease, code: listing.code },
   );
 
