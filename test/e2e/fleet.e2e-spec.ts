@@ -3,6 +3,7 @@ import { hostname } from 'node:os';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Redis from 'ioredis';
+import { JOB_SCHEMA } from 'src/common/background/job-queue';
 import { MIGRATIONS } from 'src/database/migrations';
 import { isCi, withAdminClient } from 'test/setup/test-env';
 import { createTestDatabase } from 'test/utils/test-db';
@@ -20,6 +21,8 @@ const REDIS_BASE = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 // A Redis database of their own: the rate-limit counters of the other test files never meet these.
 const REDIS_URL = `${REDIS_BASE.replace(/\/\d*$/, '')}/7`;
 const ADMIN = { email: 'fleet-admin@hatchery.test', password: 'fleet-admin-password' };
+/** The queues every process works (src/common/background/job-queue.ts and its users). */
+const BACKGROUND_QUEUES = ['backups.abort-stale-uploads', 'logs.retention', 'transfers.sweep', 'usage.sample', 'webhooks.deliver', 'webhooks.delivery'];
 
 const redisReady = async (): Promise<boolean> => {
   const redis = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 0, retryStrategy: () => null, connectTimeout: 2_000 });
@@ -150,6 +153,31 @@ run('three panel processes behind HAProxy, over PgBouncer in transaction mode, P
     }
     expect([...served].sort()).toEqual(['p1', 'p2', 'p3']);
   });
+
+  it('should drain the background work from one PostgreSQL queue in every process, each interval once for the fleet', async () => {
+    const pids = each().map((panel) => panel.child.proc.pid);
+    await withAdminClient(async (c) => {
+      // pg-boss's schema made once (three processes started it at once), each process working every queue.
+      expect((await c.query(`SELECT count(*)::int AS n FROM ${JOB_SCHEMA}.version`)).rows[0].n).toBe(1);
+      const workers = async () =>
+        (await c.query<{ pid: number; queues: string[] }>(
+          `SELECT pid, ARRAY(SELECT DISTINCT w->>'queue' FROM jsonb_array_elements(workers) w ORDER BY 1) AS queues
+           FROM ${JOB_SCHEMA}.instance WHERE stopped_on IS NULL AND host = $1 AND name = 'hatchery-panel' ORDER BY pid`,
+          [hostname()],
+        )).rows;
+      // (pg-boss's registry, refreshed every 10 s)
+      await within(25_000, 'each process works every queue', async () => {
+        const rows = await workers();
+        return rows.length === 3 && rows.every((r) => BACKGROUND_QUEUES.every((q) => r.queues.includes(q)));
+      });
+      expect((await workers()).map((r) => r.pid).sort()).toEqual([...pids].sort());
+      // The transfer sweep is due every second (SCHEDULER_TICK_SECONDS = 1): each process offers it, once a slot is kept.
+      await within(15_000, 'five sweeps', async () => (await c.query(`SELECT count(*)::int AS n FROM ${JOB_SCHEMA}.job WHERE name = 'transfers.sweep' AND state = 'completed'`)).rows[0].n >= 5);
+      const swept = (await c.query<{ slot: string; by: string }>(`SELECT singleton_on::text AS slot, output->>'ranBy' AS by FROM ${JOB_SCHEMA}.job WHERE name = 'transfers.sweep' AND state = 'completed'`)).rows;
+      expect(new Set(swept.map((j) => j.slot)).size).toBe(swept.length);
+      expect(swept.every((j) => pids.some((pid) => j.by === `${hostname()}:${pid}`))).toBe(true);
+    }, database.url);
+    }, 45_000);
 
   it('should serve the reads it prepares on a direct connection as plain statements through the pooler', async () => {
     // Named prepared statements live on one server session; PgBouncer in transaction mode hands the next
@@ -306,6 +334,7 @@ run('three panel processes behind HAProxy, over PgBouncer in transaction mode, P
     expect(commands(from).filter((c) => c.endsWith(' task 2'))).toEqual([]);
     victim!.child.proc.kill('SIGKILL');
     await victim!.child.exited;
+    const killedAt = new Date();
     // Its claims go stale (SCHEDULER_STALE_CLAIM_SECONDS is 6 here) and the others resume its runs after the task they began.
     await within(30_000, 'every second task is sent', () => commands(from).filter((c) => c.endsWith(' task 2')).length >= STORM);
     await new Promise((r) => setTimeout(r, 1_500));
@@ -322,6 +351,10 @@ run('three panel processes behind HAProxy, over PgBouncer in transaction mode, P
       const resumed = await c.query(`SELECT count(*)::int AS n FROM server_activity WHERE event = 'server.schedule.run.start' AND metadata->>'trigger' = 'resume'`);
       expect(resumed.rows[0].n).toBe(holders[0].n);
       await c.query(`DELETE FROM schedule WHERE name LIKE 'storm %'`);
+      // The background work went on without it: the sweeps since were run by the others.
+      const since = (await c.query<{ by: string }>(`SELECT output->>'ranBy' AS by FROM ${JOB_SCHEMA}.job WHERE name = 'transfers.sweep' AND state = 'completed' AND started_on > $1`, [killedAt])).rows;
+      expect(since.length).toBeGreaterThan(0);
+      expect(since.filter((j) => j.by === `${hostname()}:${victim!.child.proc.pid}`)).toEqual([]);
     }, database.url);
     await fleet.start(victim!);
   }, 90_000);
@@ -407,4 +440,25 @@ run('three panel processes behind HAProxy, over PgBouncer in transaction mode, P
     expect([...statuses.keys()]).toEqual([200]);
     expect(statuses.get(200)).toBeGreaterThan(100);
   }, 120_000);
+
+  it("should keep the usage sampler's shift in one process at a time, and pass it on when that process stops", async () => {
+    // Every process was restarted just now (and one killed before): the shift held at each stop ended
+    // there (or, killed, was failed once its heartbeats stopped) and was taken up by another process.
+    const pids = each().map((panel) => panel.child.proc.pid);
+    await withAdminClient(async (c) => {
+      const holders = async () =>
+        (await c.query<{ pid: number }>(
+          `SELECT pid FROM ${JOB_SCHEMA}.instance, jsonb_array_elements(workers) w
+           WHERE stopped_on IS NULL AND name = 'hatchery-panel' AND w->>'queue' = 'usage.sample' AND (w->>'active')::int > 0`,
+        )).rows.map((r) => r.pid);
+      // (pg-boss's registry, refreshed every 10 s)
+      // (a killed process's row stays in the registry, its heartbeat stale: only the running ones count)
+      await within(30_000, 'a running process holds the shift', async () => (await holders()).filter((pid) => pids.includes(pid)).length === 1);
+      const shifts = (await c.query<{ state: string; by: string | null }>(`SELECT state::text, output->>'ranBy' AS by FROM ${JOB_SCHEMA}.job WHERE name = 'usage.sample'`)).rows;
+      expect(shifts.filter((j) => j.state === 'active')).toHaveLength(1);
+      const ended = shifts.filter((j) => j.state === 'completed');
+      expect(ended.length).toBeGreaterThan(0);
+      expect(ended.filter((j) => j.by === null || pids.some((pid) => j.by === `${hostname()}:${pid}`))).toEqual([]);
+    }, database.url);
+  }, 45_000);
 });

@@ -137,8 +137,10 @@ const expected = (first: number, last: number) => {
     const day = new Date(t0).toISOString().slice(0, 10).replaceAll('-', '');
     expect(await partitions()).toEqual(expect.arrayContaining([`node_usage_p${day}`, `node_usage_15m_p${day}`, `server_usage_p${day}`, `server_usage_15m_p${day}`]));
 
-    // Three days on, day t0's last minute is more than two days old.
+    // Three days on, day t0's last minute is more than two days old. The server moved 7 MB meanwhile:
+    // counters read three days ago do not measure this minute (its traffic is 0, as after a restart).
     p.t.clock.advance(3 * DAY);
+    p.sim.servers.get(uuid)!.setUsage({ cpu: cpuAt(149), memoryBytes: memoryAt(149), rxBytes: 1000 * 149 + 7_000_000, txBytes: 500 * 149 + 7_000_000 });
     const three = await sampler().sample();
     expect(three?.droppedPartitions.sort()).toEqual([`node_usage_p${day}`, `server_usage_p${day}`]);
     // Only the minute just sampled is left of the minute points; the rollups of day t0 stay, the last

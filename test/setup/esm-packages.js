@@ -1,4 +1,4 @@
-// ES-module-only packages (openid-client, oidc-provider and what they import, cookie) for Jest. Jest's own
+// ES-module-only packages (openid-client, oidc-provider, pg-boss and what they import, cookie) for Jest. Jest's own
 // CommonJS loader will not require() a .js file of a `"type": "module"` package, and the panel's code is
 // CommonJS (Node itself requires them natively in dist/).
 // So each is copied once, made CommonJS with TypeScript's transpileModule, into a cache folder whose
@@ -10,11 +10,11 @@ const { join } = require('node:path');
 const ts = require('typescript');
 
 const root = join(__dirname, '..', '..');
-const ESM_ONLY = ['openid-client', 'oauth4webapi', 'jose', 'oidc-provider', 'cookie'];
+const ESM_ONLY = ['openid-client', 'oauth4webapi', 'jose', 'oidc-provider', 'cookie', 'pg-boss', 'serialize-error', 'non-error'];
 const options = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, esModuleInterop: true, allowJs: true };
 
 const versionOf = (pkg) => JSON.parse(readFileSync(join(root, 'node_modules', pkg, 'package.json'), 'utf8')).version;
-const stamp = createHash('sha256').update(ESM_ONLY.map((p) => `${p}@${versionOf(p)}`).join(',')).update(ts.version).digest('hex').slice(0, 16);
+const stamp = createHash('sha256').update(ESM_ONLY.map((p) => `${p}@${versionOf(p)}`).join(',')).update(ts.version).update('json files too').digest('hex').slice(0, 16);
 // Under node_modules, so that what the copies require (koa, debug…) resolves as from the originals.
 const cache = join(root, 'node_modules', '.cache', `hatchery-jest-esm-${stamp}`);
 
@@ -31,6 +31,8 @@ const convert = (from, to) => {
       writeFileSync(target, ts.transpileModule(readFileSync(source, 'utf8'), { compilerOptions: options, fileName: name }).outputText);
     } else if (name === 'package.json') {
       writeFileSync(target, JSON.stringify({ ...JSON.parse(readFileSync(source, 'utf8')), type: 'commonjs' }));
+    } else if (name.endsWith('.json')) {
+      cpSync(source, target); // data a module imports (pg-boss's schema.json)
     }
   }
 };
@@ -60,6 +62,9 @@ const moduleNameMapper = {
   '^jose/jwe/compact/decrypt$': at('jose', 'dist', 'webapi', 'jwe', 'compact', 'decrypt.js'),
   '^jose/errors$': at('jose', 'dist', 'webapi', 'util', 'errors.js'),
   '^oidc-provider$': at('oidc-provider', 'lib', 'index.js'),
+  '^pg-boss$': at('pg-boss', 'dist', 'index.js'),
+  '^serialize-error$': at('serialize-error', 'index.js'),
+  '^non-error$': at('non-error', 'index.js'),
 };
 
 exports.moduleNameMapper = moduleNameMapper;

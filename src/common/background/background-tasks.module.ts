@@ -1,9 +1,10 @@
 import { Global, Module } from '@nestjs/common';
 import { BackgroundTasks } from 'src/common/background/background-tasks';
+import { JobQueue } from 'src/common/background/job-queue';
 
 @Global()
 @Module({
-  providers: [BackgroundTasks],
-  exports: [BackgroundTasks],
+  providers: [BackgroundTasks, JobQueue],
+  exports: [BackgroundTasks, JobQueue],
 })
 export class BackgroundTasksModule {}

@@ -44,7 +44,7 @@ export class EmbeddedVacuumJob extends IntervalJob {
     config: AppConfigService,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {
-    super(EmbeddedVacuumJob.JOB, 'Embedded database vacuum', config.db.kind === 'pglite' ? config.db.vacuumIntervalMs : 0, registry, config, config.db.kind === 'pglite');
+    super(EmbeddedVacuumJob.JOB, 'Embedded database vacuum', config.db.kind === 'pglite' ? config.db.vacuumIntervalMs : 0, registry, config, { applies: config.db.kind === 'pglite' });
   }
 
   protected async run(): Promise<void> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { IntervalJob } from 'src/common/background/interval-job';
+import { JobQueue } from 'src/common/background/job-queue';
 import { Clock } from 'src/common/clock';
 import { AppConfigService } from 'src/config/app-config.service';
 import { AdvisoryLocks, DatabaseLock } from 'src/database/db-lock';
@@ -72,11 +73,12 @@ export class LogRetentionCron extends IntervalJob {
     private readonly audit: AuditService,
     private readonly activity: ServerActivityLog,
     registry: SchedulerRegistry,
+    queue: JobQueue,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
     private readonly locks: AdvisoryLocks,
   ) {
-    super(LogRetentionCron.JOB, 'Log retention sweep', config.retention.intervalMs, registry, config);
+    super(LogRetentionCron.JOB, 'Log retention sweep', config.retention.intervalMs, registry, config, { queue });
   }
 
   protected async run(): Promise<void> {

@@ -1,13 +1,13 @@
-import { hostname } from 'node:os';
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { EntityManager, In, Repository } from 'typeorm';
+import { THIS_PROCESS } from 'src/common/background/job-queue';
 import { ScheduleTaskEntity } from 'src/modules/schedules/schedule-task.entity';
 import { ScheduleEntity } from 'src/modules/schedules/schedule.entity';
 import { returnedRows } from 'src/database/returned-rows';
 
 /** This panel process, as `claimed_by` names it. */
-const CLAIMER = `${hostname()}:${process.pid}`.slice(0, 191);
+const CLAIMER = THIS_PROCESS;
 
 /** A stale claim released by `releaseStaleClaims`. */
 interface ReleasedClaim {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { IntervalJob } from 'src/common/background/interval-job';
+import { JobQueue } from 'src/common/background/job-queue';
 import { Clock } from 'src/common/clock';
 import { AppConfigService } from 'src/config/app-config.service';
 import { AdvisoryLocks, DatabaseLock } from 'src/database/db-lock';
@@ -26,6 +27,12 @@ interface SampleOutcome {
   crashes: number;
 }
 
+/**
+ * On the job queue (several processes), one process samples for this long before the job passes on:
+ * what a pass remembers for the next (network counters, the alerts' view) stays in one process.
+ */
+const SAMPLER_SHIFT_MS = 15 * 60_000;
+
 /** States in which a server has a container using resources. */
 const RUNNING = new Set(['starting', 'running', 'stopping']);
 
@@ -41,8 +48,11 @@ const RUNNING = new Set(['starting', 'running', 'stopping']);
 @Injectable()
 export class UsageSamplerJob extends IntervalJob {
   static readonly JOB = 'usage.sample';
-  /** Each node's servers' last cumulative network counters, by node id and server uuid; replaced by each pass. */
-  private lastNetwork = new Map<string, Map<string, { rx: number; tx: number }>>();
+  /**
+   * Each node's servers' last cumulative network counters, by node id and server uuid, and the
+   * interval they were read in; replaced by each pass.
+   */
+  private lastNetwork = new Map<string, { at: number; counters: Map<string, { rx: number; tx: number }> }>();
 
   constructor(
     private readonly nodes: NodesService,
@@ -54,8 +64,9 @@ export class UsageSamplerJob extends IntervalJob {
     private readonly alerts: FleetAlerts,
     private readonly locks: AdvisoryLocks,
     registry: SchedulerRegistry,
+    queue: JobQueue,
   ) {
-    super(UsageSamplerJob.JOB, 'Usage sample', config.usage.sampleIntervalMs, registry, config);
+    super(UsageSamplerJob.JOB, 'Usage sample', config.usage.sampleIntervalMs, registry, config, { queue, shiftMs: SAMPLER_SHIFT_MS });
   }
 
   protected async run(): Promise<void> {
@@ -109,9 +120,12 @@ export class UsageSamplerJob extends IntervalJob {
       await this.alerts.nodeSilent(node, now);
       return null;
     }
-    const previous = this.lastNetwork.get(node.id);
+    // Only counters from the last interval or the one before measure this interval's traffic: older ones
+    // (another process sampled meanwhile, its shift on the queue) are forgotten, as after a restart.
+    const kept = this.lastNetwork.get(node.id);
+    const previous = kept && at.getTime() - kept.at <= 2 * this.config.usage.sampleIntervalMs ? kept.counters : undefined;
     const counters = new Map<string, { rx: number; tx: number }>();
-    this.lastNetwork.set(node.id, counters);
+    this.lastNetwork.set(node.id, { at: at.getTime(), counters });
     const servers: ServerSample[] = [];
     const total: NodeSample = { nodeId: node.id, reachable: true, serversRunning: 0, cpu: 0, memoryBytes: 0, diskBytes: 0, rxBytes: 0, txBytes: 0 };
     for (const [uuid, details] of listed) {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { IntervalJob } from 'src/common/background/interval-job';
+import { JobQueue } from 'src/common/background/job-queue';
 import { Clock } from 'src/common/clock';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { AppException } from 'src/common/errors/app.exception';
@@ -21,6 +22,12 @@ const TIMEOUT_MS = 10_000;
 /** A claimed delivery not finished by then (its process died) is tried again by anyone. */
 const LEASE_MS = 60_000;
 const BATCH = 25;
+/** The queue of single deliveries (a job per delivery and per retry, data `{ id }`). */
+export const DELIVERY_QUEUE = 'webhooks.delivery';
+/** How often due deliveries no job brought are looked for (a job lost with a killed process's claim). */
+const SWEEP_EVERY_MS = 30_000;
+/** With the queue, the sweep takes only deliveries this much overdue: the others are their jobs' to send. */
+const SWEEP_GRACE_MS = 60_000;
 /** Deliveries sent at once by one process. */
 const CONCURRENT = 8;
 /** Finished deliveries are kept this long, for their log. */
@@ -30,10 +37,13 @@ const PRUNE_EVERY_MS = 3600_000;
 export const sealContext = (webhookId: string): string => `webhook:${webhookId}:secret`;
 
 /**
- * Sends the queued deliveries (docs/webhooks.md#deliveries): every few seconds each panel process
- * claims the due ones (FOR UPDATE SKIP LOCKED, so no two processes send one delivery at once), posts
- * them under the outbound-address rules, logs each attempt, and sets the next try after a failure
- * (RETRY_DELAYS_SECONDS) until MAX_ATTEMPTS. A new event wakes it at once.
+ * Sends the queued deliveries (docs/webhooks.md#deliveries). Each delivery is a job on the PostgreSQL
+ * queue (DELIVERY_QUEUE, sent by the dispatcher, and again for each retry with its start time), taken
+ * by any panel process; the job claims its row (so no two processes send one delivery at once), posts
+ * it under the outbound-address rules, logs the attempt, and sets the next try after a failure
+ * (RETRY_DELAYS_SECONDS) until MAX_ATTEMPTS. Every SWEEP_EVERY_MS a fleet-wide sweep (`drain`) sends
+ * what is SWEEP_GRACE_MS overdue, which no job sent (its process was killed mid-attempt and the claim
+ * lapsed; the queue was not running when it was made). Without the queue the sweep runs in every process and a new event wakes it at once.
  */
 @Injectable()
 export class WebhookDeliveryJob extends IntervalJob {
@@ -47,12 +57,41 @@ export class WebhookDeliveryJob extends IntervalJob {
     private readonly metrics: PanelMetrics,
     config: AppConfigService,
     registry: SchedulerRegistry,
+    private readonly jobs: JobQueue,
   ) {
-    super('webhooks.deliver', 'Webhook deliveries', 5_000, registry, config);
+    super('webhooks.deliver', 'Webhook deliveries', SWEEP_EVERY_MS, registry, config, { queue: jobs });
+  }
+
+  override onApplicationBootstrap(): void {
+    super.onApplicationBootstrap();
+    this.jobs.handle<{ id: string }>({ name: DELIVERY_QUEUE, run: ({ id }) => this.sendDue(id) });
+  }
+
+  /**
+   * Queues new deliveries' jobs; false when the queue is not running here (then the caller wakes the
+   * sweep instead).
+   */
+  async enqueue(ids: readonly string[]): Promise<boolean> {
+    for (const id of ids) {
+      if (!(await this.jobs.send(DELIVERY_QUEUE, { id }))) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A delivery's job: sends it if it is still pending and due (the sweep or a test may have sent it); whether it did. */
+  async sendDue(deliveryId: string): Promise<{ sent: boolean }> {
+    const now = this.clock.now();
+    const claimed = await this.repo.claimOne(deliveryId, new Date(now.getTime() + LEASE_MS), now);
+    if (claimed) {
+      await this.attemptLogged(claimed, (await this.repo.findByIds([claimed.webhookId]))[0]);
+    }
+    return { sent: claimed !== null };
   }
 
   protected async run(): Promise<void> {
-    await this.drain();
+    await this.drain(this.onQueue ? SWEEP_GRACE_MS : 0);
     const now = this.clock.now().getTime();
     if (now - this.lastPrune >= PRUNE_EVERY_MS) {
       this.lastPrune = now;
@@ -60,12 +99,12 @@ export class WebhookDeliveryJob extends IntervalJob {
     }
   }
 
-  /** Sends every delivery due now; how many were tried. */
-  async drain(): Promise<number> {
+  /** Sends every delivery due now (or overdue by `graceMs`); how many were tried. */
+  async drain(graceMs = 0): Promise<number> {
     let tried = 0;
     for (;;) {
       const now = this.clock.now();
-      const batch = await this.repo.claimDue(now, new Date(now.getTime() + LEASE_MS), BATCH);
+      const batch = await this.repo.claimDue(new Date(now.getTime() - graceMs), new Date(now.getTime() + LEASE_MS), BATCH);
       if (batch.length === 0) {
         return tried;
       }
@@ -128,12 +167,15 @@ export class WebhookDeliveryJob extends IntervalJob {
     const delivered = statusCode !== null && statusCode >= 200 && statusCode <= 299;
     const finishedAt = this.clock.now();
     const last = delivered || delivery.test || delivery.attempts >= MAX_ATTEMPTS;
+    const nextAttemptAt = last ? null : new Date(finishedAt.getTime() + RETRY_DELAYS_SECONDS[delivery.attempts - 1] * 1000);
     await this.repo.recordAttempt(
       { deliveryId: delivery.id, at: started, statusCode, error, durationMs },
-      last
-        ? { status: delivered ? 'delivered' : 'failed', finishedAt }
-        : { status: 'pending', nextAttemptAt: new Date(finishedAt.getTime() + RETRY_DELAYS_SECONDS[delivery.attempts - 1] * 1000) },
+      nextAttemptAt ? { status: 'pending', nextAttemptAt } : { status: delivered ? 'delivered' : 'failed', finishedAt },
     );
+    if (nextAttemptAt) {
+      // The retry's own job, from its time on (without the queue, the sweep finds it then).
+      await this.jobs.send(DELIVERY_QUEUE, { id: delivery.id }, { startAfter: nextAttemptAt });
+    }
     this.metrics.webhookAttempt(delivered ? 'delivered' : last ? 'failed' : 'retrying');
     if (!delivered) {
       this.logger.warn(`Webhook ${hook.id} delivery ${delivery.uuid} attempt ${delivery.attempts} failed: ${statusCode ?? error}`);

@@ -30,7 +30,7 @@ export class WebhookDispatcher implements OnModuleInit {
     private readonly clock: Clock,
     config: AppConfigService,
   ) {
-    // Where the jobs run on their own, a new delivery is sent at once rather than at the next tick.
+    // Where the jobs run on their own, a new delivery is sent at once (its job) rather than at the next sweep.
     this.wake = config.scheduler.enabled;
   }
 
@@ -52,8 +52,8 @@ export class WebhookDispatcher implements OnModuleInit {
     }
     const hooks = (await this.repo.listeners(event.server?.id ?? null)).filter((h) => hears(h, event.event));
     const rows = hooks.map((hook) => newDelivery(hook.id, event.event, event, now));
-    await this.repo.insertDeliveries(rows);
-    if (rows.length > 0 && this.wake) {
+    const ids = await this.repo.insertDeliveries(rows);
+    if (ids.length > 0 && this.wake && !(await this.job.enqueue(ids))) {
       void this.job.tick();
     }
     return rows.length;

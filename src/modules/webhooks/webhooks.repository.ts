@@ -118,13 +118,16 @@ export class WebhooksRepository {
     return returnedRows<ClaimedDelivery>(raw);
   }
 
-  /** Takes one delivery now, whenever it is due (a "send test"); null when another process has it. */
-  async claimOne(id: string, leaseUntil: Date): Promise<ClaimedDelivery | null> {
+  /**
+   * Takes one pending delivery: whenever it is due (a "send test"), or only if due at `dueBy` (its job
+   * on the queue); null when it is not pending, not due, or another process has it.
+   */
+  async claimOne(id: string, leaseUntil: Date, dueBy?: Date): Promise<ClaimedDelivery | null> {
     const raw: unknown = await this.deliveries.manager.query(
       `UPDATE webhook_delivery d SET next_attempt_at = $2, attempts = d.attempts + 1
-       WHERE d.id = $1 AND d.status = 'pending'
+       WHERE d.id = $1 AND d.status = 'pending' AND ($3::timestamptz IS NULL OR d.next_attempt_at <= $3)
        RETURNING ${CLAIMED}`,
-      [id, leaseUntil],
+      [id, leaseUntil, dueBy ?? null],
     );
     return returnedRows<ClaimedDelivery>(raw)[0] ?? null;
   }

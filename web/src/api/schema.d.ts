@@ -3699,7 +3699,7 @@ export interface components {
              * @description running, stopped (no more transfers are queued; those running go on), finished.
              * @enum {string}
              */
-            state: "running" | "stopped" | "finished";
+            state: "stopped" | "running" | "finished";
             targetNodeIds: string[] | null;
             total: number;
             unplaced: number;

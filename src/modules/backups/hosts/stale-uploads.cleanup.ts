@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { IntervalJob } from 'src/common/background/interval-job';
+import { JobQueue } from 'src/common/background/job-queue';
 import { Clock } from 'src/common/clock';
 import { AppConfigService } from 'src/config/app-config.service';
 import { AdvisoryLocks, DatabaseLock } from 'src/database/db-lock';
@@ -35,11 +36,12 @@ export class StaleUploadsCleanup extends IntervalJob {
     private readonly s3: S3StorageClient,
     private readonly activityLog: ServerActivityLog,
     registry: SchedulerRegistry,
+    queue: JobQueue,
     private readonly config: AppConfigService,
     private readonly clock: Clock,
     private readonly locks: AdvisoryLocks,
   ) {
-    super(StaleUploadsCleanup.JOB, 'Stale upload cleanup', config.backups.cleanupIntervalMs, registry, config);
+    super(StaleUploadsCleanup.JOB, 'Stale upload cleanup', config.backups.cleanupIntervalMs, registry, config, { queue });
   }
 
   protected async run(): Promise<void> {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { IntervalJob } from 'src/common/background/interval-job';
+import { JobQueue } from 'src/common/background/job-queue';
 import { AppConfigService } from 'src/config/app-config.service';
 import { DrainsService } from 'src/modules/servers/transfers/drains.service';
 import { TransfersService } from 'src/modules/servers/transfers/transfers.service';
@@ -18,9 +19,10 @@ export class TransfersCron extends IntervalJob {
     private readonly transfers: TransfersService,
     private readonly drains: DrainsService,
     registry: SchedulerRegistry,
+    queue: JobQueue,
     config: AppConfigService,
   ) {
-    super(TransfersCron.JOB, 'Transfer sweep', config.scheduler.tickMs, registry, config);
+    super(TransfersCron.JOB, 'Transfer sweep', config.scheduler.tickMs, registry, config, { queue });
   }
 
   protected async run(): Promise<void> {
