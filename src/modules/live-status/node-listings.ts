@@ -72,6 +72,10 @@ export class NodeListings {
     let client: Redis;
     try {
       client = await this.redis.client();
+      if (client.status !== 'ready') {
+        // Redis down (or reconnecting): asked now, the lease would wait out ioredis's retries first.
+        return ask(this.daemon, node, timeoutMs);
+      }
       await this.redis.subscribe(RESULT + node.id, (text) => this.heard(text));
       // The lease ends a little before the next poll of the process that holds it is due.
       held = (await client.eval(TAKE_LEASE, 1, LEASE + node.id, lease, String(Math.max(intervalMs - 50, 50)))) as string | null;
