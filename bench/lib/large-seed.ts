@@ -318,6 +318,23 @@ const generate = async (db: Client, L: Shape, log: (m: string) => void): Promise
     [L.subuserEvery, SUBUSER_PERMISSIONS, L.users],
   );
 
+  // The logs' months (migration PartitionLogsByMonth made this month and two ahead, on empty tables):
+  // the two years the entries below span get theirs, as an upgraded panel's migration makes them.
+  for (const table of ['server_activity', 'audit_log']) {
+    await step(
+      `${table} months`,
+      `DO $$
+       DECLARE m date := (date_trunc('month', now() AT TIME ZONE 'UTC') - interval '25 months')::date;
+       BEGIN
+         WHILE m < date_trunc('month', now() AT TIME ZONE 'UTC') LOOP
+           EXECUTE format('CREATE TABLE IF NOT EXISTS %I PARTITION OF %I FOR VALUES FROM (%L) TO (%L)', '${table}_p' || to_char(m, 'YYYYMM'), '${table}',
+             to_char(m, 'YYYY-MM-DD') || ' 00:00:00+00', to_char((m + interval '1 month')::date, 'YYYY-MM-DD') || ' 00:00:00+00');
+           m := (m + interval '1 month')::date;
+         END LOOP;
+       END $$`,
+    );
+  }
+
   // Activity: the owner's first server is busy; every other server has a few entries.
   const activitySelect = (count: string, serverExpr: string, from: string): string => `
     INSERT INTO server_activity (server_id, actor_id, actor_username, event, metadata, ip, via, created_at)

@@ -32,9 +32,13 @@ describe('embedded database vacuum (pglite)', () => {
     return row;
   };
 
+  /** This month's partition of the audit log (migration PartitionLogsByMonth): the table the entries below go to. */
+  let table: string;
+
   beforeAll(async () => {
     t = await createTestApp({ db: 'pglite' });
     ds = t.app.get(DataSource);
+    table = (await ds.query<{ name: string }[]>(`SELECT 'audit_log_p' || to_char(now() AT TIME ZONE 'UTC', 'YYYYMM') AS name`))[0].name;
   });
 
   afterAll(async () => {
@@ -44,39 +48,39 @@ describe('embedded database vacuum (pglite)', () => {
   it('should vacuum and analyse a table past the thresholds, and leave it alone until it changes again', async () => {
     const job = t.app.get(EmbeddedVacuumJob);
     // Settle what the migrations and the app's boot left behind, so that only this test's writes count.
-    await stats('audit_log');
+    await stats(table);
     await job.sweep();
     await ds.query(
       `INSERT INTO audit_log (actor_username, via, action, target_type, target_id, changes, created_at) SELECT 'vacuum', 'system', 'egg.update', 'egg', g::text, '{}', now() FROM generate_series(1, 3000) g`,
     );
     await ds.query(`DELETE FROM audit_log WHERE actor_username = 'vacuum' AND target_id::int > 1000`);
-    const before = await stats('audit_log');
+    const before = await stats(table);
     expect(before.n_dead_tup).toBeGreaterThanOrEqual(2000);
 
     const outcome = await job.sweep();
 
-    expect(outcome?.vacuumed).toContain('public.audit_log');
-    const after = await stats('audit_log');
+    expect(outcome?.vacuumed).toContain(`public.${table}`);
+    const after = await stats(table);
     expect(after).toMatchObject({ n_dead_tup: 0, n_mod_since_analyze: 0, vacuumed: true, analyzed: true });
     // The planner now knows the table's size.
     expect(after.reltuples).toBeGreaterThanOrEqual(1000);
     const again = await job.sweep();
-    expect([...(again?.vacuumed ?? []), ...(again?.analyzed ?? [])]).not.toContain('public.audit_log');
+    expect([...(again?.vacuumed ?? []), ...(again?.analyzed ?? [])]).not.toContain(`public.${table}`);
   });
 
   it('should only analyse a table whose rows changed without leaving enough dead ones', async () => {
     const job = t.app.get(EmbeddedVacuumJob);
-    const { reltuples } = await stats('audit_log');
+    const { reltuples } = await stats(table);
     // Between the analyse threshold (50 + 10 % of the table) and the vacuum one (50 + 20 %).
     const changed = Math.round(50 + 0.15 * reltuples);
     await ds.query(`UPDATE audit_log SET changes = '{"n":1}' WHERE id IN (SELECT id FROM audit_log ORDER BY id LIMIT $1)`, [changed]);
-    expect((await stats('audit_log')).n_mod_since_analyze).toBeGreaterThanOrEqual(changed);
+    expect((await stats(table)).n_mod_since_analyze).toBeGreaterThanOrEqual(changed);
 
     const outcome = await job.sweep();
 
-    expect(outcome?.analyzed).toContain('public.audit_log');
-    expect(outcome?.vacuumed).not.toContain('public.audit_log');
-    expect((await stats('audit_log')).n_mod_since_analyze).toBe(0);
+    expect(outcome?.analyzed).toContain(`public.${table}`);
+    expect(outcome?.vacuumed).not.toContain(`public.${table}`);
+    expect((await stats(table)).n_mod_since_analyze).toBe(0);
   });
 });
 

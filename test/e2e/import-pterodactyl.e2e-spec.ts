@@ -334,6 +334,13 @@ describe.each(dbKinds(['pglite', 'postgres']))('import:pterodactyl into %s', (ki
       await t.http().post('/api/auth/sign-in/email').set('Origin', TEST_ORIGIN).send({ email: withTotp.email, password: withTotp.password, totp: recovery }).expect(401);
     });
 
+    it("should file the old panel's activity under the months it happened in, none in the DEFAULT partition", async () => {
+      expect(await rowCount(t, 'server_activity')).toBeGreaterThan(0);
+      expect(await rowCount(t, 'audit_log')).toBeGreaterThan(0);
+      expect(await rowCount(t, 'server_activity_default')).toBe(0);
+      expect(await rowCount(t, 'audit_log_default')).toBe(0);
+    });
+
     it('should give what is created after the import ids past the imported ones', async () => {
       const admin = panel.users.find((u) => u.admin)!;
       const cookie = await signIn(t, admin.email, admin.password);

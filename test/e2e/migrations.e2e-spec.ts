@@ -1,4 +1,5 @@
-import { DataSource } from 'typeorm';
+import { DataSource, QueryRunner } from 'typeorm';
+import { PartitionLogsByMonth1796020000000 } from 'src/database/migrations/1796020000000-PartitionLogsByMonth';
 import { createUser } from 'test/factories/user.factory';
 import { createTestApp, TestApp } from 'test/utils/create-test-app';
 import { createTestDatabase, dbKinds } from 'test/utils/test-db';
@@ -29,6 +30,45 @@ describe.each(dbKinds(['postgres', 'pglite']))('migrations match the entities (%
     expect(await dataSource.showMigrations()).toBe(true);
     await dataSource.runMigrations({ transaction: 'each' });
     expect((await dataSource.driver.createSchemaBuilder().log()).upQueries).toEqual([]);
+  });
+
+  it("should carry the audit log through its partitioning by month and back: rows, ids, counts, and each row in its month", async () => {
+    const ds = t.app.get(DataSource);
+    const user = await createUser(t.app);
+    const old = new Date(Date.now() - 100 * 86_400_000);
+    await ds.query(
+      `INSERT INTO audit_log (actor_id, actor_username, via, action, target_type, target_id, changes, created_at)
+       VALUES ($1, 'm', 'session', 'user.updated', 'user', $3, '{}', $2), ($1, 'm', 'session', 'user.updated', 'user', $3, '{}', now())`,
+      [user.id, old, String(user.id)],
+    );
+    const state = async () => ({
+      rows: await ds.query<{ id: string; at: Date }[]>(`SELECT id, created_at AS at FROM audit_log ORDER BY id`),
+      counted: (await ds.query<{ n: number }[]>(`SELECT COALESCE(sum(n), 0)::int AS n FROM audit_log_count`))[0].n,
+      kind: (await ds.query<{ k: string }[]>(`SELECT relkind::text AS k FROM pg_class WHERE relname = 'audit_log'`))[0].k,
+    });
+    const before = await state();
+    expect(before).toMatchObject({ counted: before.rows.length, kind: 'p' });
+    // (a runner of its own for each step: the embedded database's one session is not shared while it is held)
+    const step = async (run: (migration: PartitionLogsByMonth1796020000000, runner: QueryRunner) => Promise<void>) => {
+      const runner = ds.createQueryRunner();
+      try {
+        await run(new PartitionLogsByMonth1796020000000(), runner);
+      } finally {
+        await runner.release();
+      }
+    };
+    await step((m, r) => m.down(r));
+    expect(await state()).toEqual({ ...before, kind: 'r' });
+    await step((m, r) => m.up(r));
+    expect(await state()).toEqual(before);
+    // The old row is in its month's partition, made by the migration from the rows' months.
+    const month = `audit_log_p${old.toISOString().slice(0, 7).replace('-', '')}`;
+    expect((await ds.query<{ p: string }[]>(`SELECT tableoid::regclass::text AS p FROM audit_log WHERE created_at = $1`, [old]))[0].p).toBe(month);
+    // New rows get ids past the old ones (the sequence went with the table).
+    const [made] = await ds.query<{ id: string }[]>(
+      `INSERT INTO audit_log (actor_username, via, action, target_type, target_id, changes, created_at) VALUES ('m', 'session', 'user.updated', 'user', '1', '{}', now()) RETURNING id`,
+    );
+    expect(BigInt(made.id)).toBeGreaterThan(BigInt(before.rows[before.rows.length - 1].id));
   });
 
   it('should give the webhook and settings scopes to admin keys that held every other scope, and to no other key', async () => {

@@ -1,4 +1,5 @@
 import { EntityManager } from 'typeorm';
+import { ensureMonth, LOG_TABLES } from 'src/database/log-partitions';
 
 /**
  * Writes imported rows into Hatchery's tables inside the importer's one transaction. Rows are
@@ -47,7 +48,26 @@ export interface RowSink {
 }
 
 export class TargetWriter implements RowSink {
+  /** The log months made or found for the rows written so far (`audit_log 2021-03`). */
+  private readonly months = new Set<string>();
+
   constructor(private readonly manager: EntityManager) {}
+
+  /** Imported history goes to the months of its logs (migration PartitionLogsByMonth), made as needed. */
+  private async ensureMonths(table: string, rows: readonly TargetRow[]): Promise<void> {
+    const log = LOG_TABLES.find((t) => t === table);
+    if (!log) {
+      return;
+    }
+    for (const row of rows) {
+      const at = row.created_at;
+      const key = at instanceof Date ? `${log} ${at.toISOString().slice(0, 7)}` : null;
+      if (key && !this.months.has(key)) {
+        await ensureMonth((sql, params) => this.manager.query(sql, params), log, at as Date);
+        this.months.add(key);
+      }
+    }
+  }
 
   /**
    * Inserts rows that all have the same columns (those of the first row). With `skipConflicts`, a row
@@ -57,6 +77,7 @@ export class TargetWriter implements RowSink {
     if (rows.length === 0) {
       return 0;
     }
+    await this.ensureMonths(table, rows);
     let written = 0;
     const columns = Object.keys(rows[0]);
     const perStatement = Math.max(1, Math.floor(MAX_PARAMETERS / columns.length));

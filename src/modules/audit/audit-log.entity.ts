@@ -47,7 +47,8 @@ export class AuditLogEntity {
   @Column({ type: 'varchar', length: 64, nullable: true })
   ip!: string | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz' })
+  /** Part of the primary key: the table is partitioned by month of it (migration PartitionLogsByMonth). */
+  @PrimaryColumn({ name: 'created_at', type: 'timestamptz', primaryKeyConstraintName: 'PK_audit_log' })
   createdAt!: Date;
 }
 

@@ -7,6 +7,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { AdvisoryLocks, DatabaseLock } from 'src/database/db-lock';
 import { likeLiteral } from 'src/database/like';
 import { AuditService } from 'src/modules/audit/audit.service';
+import { LogPartitions } from 'src/database/log-partitions';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 
 /** A category of a log: the entries whose name starts with one of `prefixes` or equals one of `names`. */
@@ -35,11 +36,15 @@ const patternsOf = (category: Category): string[] => [
   ...(category.names ?? []).map((n) => likeLiteral(n)),
 ];
 
-/** What one sweep deleted, per log and category. */
+/** What one sweep deleted, per log and category (row by row), and the months it dropped whole. */
 interface RetentionOutcome {
   audit: Record<keyof typeof AUDIT_CATEGORIES | 'other', number>;
   activity: Record<keyof typeof ACTIVITY_CATEGORIES | 'other', number>;
+  droppedPartitions: string[];
 }
+
+/** The longest any category of a log is kept, in days; 0 when one is kept for ever. */
+const longest = (days: Record<string, number>): number => (Object.values(days).includes(0) ? 0 : Math.max(...Object.values(days)));
 
 /** One category's sweep: its LIKE patterns (or, for `other`, everyone else's, negated) and its age limit in days. */
 interface Rule {
@@ -60,10 +65,11 @@ const DAY_MS = 86_400_000;
 
 /**
  * Keeps the audit log and the server activity log from growing without bound: every
- * LOG_RETENTION_INTERVAL_MINUTES one process (an advisory lock) deletes, category by category, the
- * entries older than that category's retention, in batches of LOG_RETENTION_BATCH_SIZE, found
- * through the created_at indexes. The counts behind the lists' totals follow in the same statements
- * (their triggers).
+ * LOG_RETENTION_INTERVAL_MINUTES one process (a job on the queue, and an advisory lock) first drops
+ * the logs' months past the longest retention of their categories, whole, and makes the months ahead
+ * (src/database/log-partitions.ts); then deletes, category by category, the entries older than that category's
+ * retention, in batches of LOG_RETENTION_BATCH_SIZE, found through the created_at indexes. The counts
+ * behind the lists' totals follow (their triggers; a dropped month's by LogPartitions).
  */
 @Injectable()
 export class LogRetentionCron extends IntervalJob {
@@ -77,6 +83,7 @@ export class LogRetentionCron extends IntervalJob {
     private readonly config: AppConfigService,
     private readonly clock: Clock,
     private readonly locks: AdvisoryLocks,
+    private readonly partitions: LogPartitions,
   ) {
     super(LogRetentionCron.JOB, 'Log retention sweep', config.retention.intervalMs, registry, config, { queue });
   }
@@ -92,9 +99,13 @@ export class LogRetentionCron extends IntervalJob {
   /** One sweep over both logs; null when another process is sweeping. */
   async sweep(): Promise<RetentionOutcome | null> {
     const { retention } = this.config;
-    const outcome: RetentionOutcome = { audit: { security: 0, other: 0 }, activity: { security: 0, console: 0, other: 0 } };
+    const outcome: RetentionOutcome = { audit: { security: 0, other: 0 }, activity: { security: 0, console: 0, other: 0 }, droppedPartitions: [] };
     const ran = await this.locks.tryRun(DatabaseLock.LogRetention, async () => {
       const now = this.clock.now().getTime();
+      for (const [table, days] of [['audit_log', retention.audit], ['server_activity', retention.activity]] as const) {
+        outcome.droppedPartitions.push(...(await this.partitions.dropExpired(table, longest(days), new Date(now))));
+        await this.partitions.ensureAhead(table, new Date(now));
+      }
       for (const rule of rulesOf(AUDIT_CATEGORIES, retention.audit)) {
         outcome.audit[rule.category as keyof RetentionOutcome['audit']] = await this.drain(rule, now, (before, limit) => this.audit.deleteOlder(before, rule.patterns, rule.except, limit));
       }

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AuditModule } from 'src/modules/audit/audit.module';
 import { EmbeddedVacuumJob } from 'src/modules/retention/embedded-vacuum.job';
+import { LogPartitions } from 'src/database/log-partitions';
 import { LogRetentionCron } from 'src/modules/retention/log-retention.cron';
 import { ServersModule } from 'src/modules/servers/servers.module';
 
@@ -11,6 +12,6 @@ import { ServersModule } from 'src/modules/servers/servers.module';
  */
 @Module({
   imports: [AuditModule, ServersModule],
-  providers: [LogRetentionCron, EmbeddedVacuumJob],
+  providers: [LogRetentionCron, LogPartitions, EmbeddedVacuumJob],
 })
 export class RetentionModule {}

@@ -46,7 +46,8 @@ export class ServerActivityEntity {
   @Column({ type: 'varchar', length: 32, nullable: true })
   via!: string | null;
 
-  @Column({ name: 'created_at', type: 'timestamptz' })
+  /** Part of the primary key: the table is partitioned by month of it (migration PartitionLogsByMonth). */
+  @PrimaryColumn({ name: 'created_at', type: 'timestamptz', primaryKeyConstraintName: 'PK_server_activity' })
   createdAt!: Date;
 }
 
