@@ -6,6 +6,7 @@ import { throttlersOf } from 'src/common/rate-limit/rate-limit.rules';
 import { RateLimitStorage } from 'src/common/rate-limit/rate-limit.storage';
 import { RateLimitTrackers } from 'src/common/rate-limit/rate-limit-trackers';
 import { RedisRateLimitStorage } from 'src/common/rate-limit/redis-rate-limit.storage';
+import { SharedRedis } from 'src/common/redis/shared-redis';
 import { AppConfigService } from 'src/config/app-config.service';
 
 /**
@@ -16,10 +17,10 @@ import { AppConfigService } from 'src/config/app-config.service';
 @Module({
   imports: [
     ThrottlerModule.forRootAsync({
-      inject: [AppConfigService, Clock],
-      useFactory: async (config: AppConfigService, clock: Clock) => ({
+      inject: [AppConfigService, Clock, SharedRedis],
+      useFactory: async (config: AppConfigService, clock: Clock, redis: SharedRedis) => ({
         throttlers: throttlersOf(),
-        storage: config.rateLimit.redisUrl ? await RedisRateLimitStorage.connect(config.rateLimit.redisUrl, clock) : new MemoryRateLimitStorage(clock),
+        storage: config.rateLimit.redisUrl ? await RedisRateLimitStorage.connect(redis, clock) : new MemoryRateLimitStorage(clock),
       }),
     }),
   ],

@@ -1,8 +1,8 @@
-import { Logger } from '@nestjs/common';
 import type { ThrottlerStorageRedisService } from '@nest-lab/throttler-storage-redis';
 import type Redis from 'ioredis';
 import { Clock } from 'src/common/clock';
 import { RateLimitRecord, RateLimitStorage } from 'src/common/rate-limit/rate-limit.storage';
+import type { SharedRedis } from 'src/common/redis/shared-redis';
 
 const PREFIX = 'hatchery:rl:';
 
@@ -10,24 +10,22 @@ const PREFIX = 'hatchery:rl:';
  * Counters in Redis, shared by every panel process, through
  * @nest-lab/throttler-storage-redis: one Lua script counts a hit and reads its window atomically,
  * and Redis drops ended windows itself. Only that library's counting is used; whether a request is
- * refused is decided from the count (RateLimitGuard), so its block keys change nothing.
+ * refused is decided from the count (RateLimitGuard), so its block keys change nothing. On SharedRedis's
+ * command connection (which logs its errors and closes after the HTTP server, so requests answered
+ * while the panel closes still count).
  */
 export class RedisRateLimitStorage extends RateLimitStorage {
-  private readonly logger = new Logger(RedisRateLimitStorage.name);
-
   private constructor(
     private readonly redis: Redis,
     private readonly counter: ThrottlerStorageRedisService,
     private readonly clock: Clock,
   ) {
     super();
-    redis.on('error', (e: Error) => this.logger.warn(`Redis: ${e.message}`));
   }
 
   /** ioredis is loaded only by panels that use Redis (it is ~10 MiB of an idle panel's memory otherwise). */
-  static async connect(url: string, clock: Clock): Promise<RedisRateLimitStorage> {
-    const [{ default: RedisClient }, { ThrottlerStorageRedisService: Counter }] = await Promise.all([import('ioredis'), import('@nest-lab/throttler-storage-redis')]);
-    const redis = new RedisClient(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+  static async connect(shared: SharedRedis, clock: Clock): Promise<RedisRateLimitStorage> {
+    const [redis, { ThrottlerStorageRedisService: Counter }] = await Promise.all([shared.client(), import('@nest-lab/throttler-storage-redis')]);
     return new RedisRateLimitStorage(redis, new Counter(redis), clock);
   }
 
@@ -55,10 +53,5 @@ export class RedisRateLimitStorage extends RateLimitStorage {
     } finally {
       clearTimeout(timer);
     }
-  }
-
-  /** After the HTTP server has closed: requests still answered while the panel closes count here too. */
-  async onApplicationShutdown(): Promise<void> {
-    await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

@@ -3,8 +3,8 @@ import type Redis from 'ioredis';
 import { AppConfigService } from 'src/config/app-config.service';
 
 /**
- * The panel's Redis (REDIS_URL) for what its processes share beyond the rate limits: node listings of the
- * live-status pollers and the servers' live state. One connection for commands and one for
+ * The panel's Redis (REDIS_URL) for what its processes share: the rate limits' counters, node listings
+ * of the live-status pollers and the servers' live state. One connection for commands and one for
  * subscriptions (a subscribed connection takes no other command), opened when first needed; ioredis is
  * loaded only by panels that use Redis. Without REDIS_URL (one process) `enabled` is false and nothing
  * connects.
