@@ -23,6 +23,8 @@ interface JobRow {
   startAfter: Date;
 }
 
+const METRICS_TOKEN = 'job-queue-metrics-token-0123456789';
+
 /** A panel with its scheduler on, as in production, and a webhook receiver, for the tests of one describe. */
 const scheduledPanel = (db: DbKind): { p: () => SimPanel; rx: () => WebhookReceiver } => {
   let panel: SimPanel | undefined;
@@ -31,7 +33,7 @@ const scheduledPanel = (db: DbKind): { p: () => SimPanel; rx: () => WebhookRecei
     receiver = new WebhookReceiver();
     await receiver.start();
     panel = await startSimPanel(db, {
-      env: { SCHEDULER_ENABLED: 'true', SCHEDULER_TICK_SECONDS: '1', USAGE_SAMPLE_INTERVAL_SECONDS: '10' },
+      env: { SCHEDULER_ENABLED: 'true', SCHEDULER_TICK_SECONDS: '1', USAGE_SAMPLE_INTERVAL_SECONDS: '10', METRICS_TOKEN: METRICS_TOKEN },
       overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }],
     });
   });
@@ -84,6 +86,19 @@ const scheduledPanel = (db: DbKind): { p: () => SimPanel; rx: () => WebhookRecei
     // its first pass, at boot, may have come before the test's node was made).
     await waitFor(async () => (await jobs(UsageSamplerJob.JOB)).some((j) => j.state === 'active'));
     await waitFor(async () => (await p().t.app.get(DataSource).query<{ n: number }[]>(`SELECT count(*)::int AS n FROM node_usage`))[0].n > 0, 25_000);
+  });
+
+  it("should count each queue's jobs by state in the metrics", async () => {
+    const scrape = async () => (await p().t.http().get('/metrics').set('Authorization', `Bearer ${METRICS_TOKEN}`).expect(200)).text;
+    const text = await waitFor(async () => {
+      const got = await scrape();
+      return got.includes('hatchery_job_queue_jobs{queue="usage.sample"') && got;
+    });
+    for (const state of ['ready', 'deferred', 'active', 'failed']) {
+      expect(text).toMatch(new RegExp(`^hatchery_job_queue_jobs\\{queue="${TransfersCron.JOB}",state="${state}"\\} \\d+$`, 'm'));
+    }
+    // The sampler's shift, held by this process, is counted active once pg-boss's monitor (every 10 s) has counted.
+    await waitFor(async () => /^hatchery_job_queue_jobs\{queue="usage\.sample",state="active"\} 1$/m.test(await scrape()), 25_000);
   });
 
   it('should send each webhook delivery as a job of its own, and its retry as a job from its time on', async () => {

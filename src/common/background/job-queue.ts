@@ -58,7 +58,8 @@ const seconds = (ms: number): number => Math.max(1, Math.round(ms / 1000));
  *   waiting, and whichever process polls first runs it. With `shiftMs` (the usage sampler) a job is a
  *   shift of runs in one process, and the job waiting behind it takes over when it ends or its
  *   process dies.
- * - `handle`/`send`: a job per piece of work (a webhook delivery), with its data, a start time and retries.
+ * - `handle`/`send`: a job per piece of work (a webhook delivery), with its data and the time it is due;
+ *   not tried again by the queue when it fails (the work keeps its own retries, as deliveries do).
  *
  * Started on first use when SCHEDULER_ENABLED (tests call the jobs themselves), on PostgreSQL: pg-boss
  * runs its statements on the panel's own pool (each one a statement or a single transaction, so
@@ -151,10 +152,10 @@ export class JobQueue implements OnModuleDestroy, BeforeApplicationShutdown {
   }
 
   /**
-   * Puts a job on a queue `handle` serves; false when the queue is not running here (scheduler off,
-   * or it failed to start), for the caller's own fallback. `key` keeps one waiting job per key.
+   * Puts a job on a queue `handle` serves, to be taken from `startAfter` on; false when the queue is not
+   * running here (scheduler off, or it failed to start), for the caller's own fallback.
    */
-  async send(name: string, data: object, options: { startAfter?: Date; key?: string } = {}): Promise<boolean> {
+  async send(name: string, data: object, options: { startAfter?: Date } = {}): Promise<boolean> {
     if (!this.enabled || this.stopping) {
       return false;
     }
@@ -162,8 +163,21 @@ export class JobQueue implements OnModuleDestroy, BeforeApplicationShutdown {
     if (!boss) {
       return false;
     }
-    await boss.send(name, data, { startAfter: options.startAfter, singletonKey: options.key });
+    await boss.send(name, data, { startAfter: options.startAfter });
     return true;
+  }
+
+  /**
+   * Each queue's jobs by state, as pg-boss last counted them (its monitor, every MONITOR_SECONDS):
+   * ready (due, waiting for a process), deferred (due later), active, failed (kept for an hour).
+   * Empty where the queue is not running in this process.
+   */
+  async counts(): Promise<{ queue: string; ready: number; deferred: number; active: number; failed: number }[]> {
+    const boss = this.enabled && this.boss ? await this.boss : null;
+    if (!boss) {
+      return [];
+    }
+    return (await boss.getQueues()).map((q) => ({ queue: q.name, ready: q.readyCount, deferred: q.deferredCount, active: q.activeCount, failed: q.failedCount }));
   }
 
   /** No more offers once the app begins to close (when IntervalJob's own timers stop); shifts end. */

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Gauge } from 'prom-client';
+import { JobQueue } from 'src/common/background/job-queue';
 import { Clock } from 'src/common/clock';
 import { PanelMetrics } from 'src/common/metrics/panel-metrics';
 import { AppConfigService } from 'src/config/app-config.service';
@@ -15,8 +16,8 @@ const FRESH_INTERVALS = 3;
  * The fleet as gauges, set at each scrape from what the panel keeps: servers per state (one grouped
  * count), per node its capacity, what its servers are allocated (the totals triggers keep) and, from
  * the usage sampler's last pass (src/modules/usage), whether it answered and what its running
- * servers used. No daemon is called and no server is read one by one. Per-server series only with
- * METRICS_PER_SERVER.
+ * servers used; the job queue's jobs by state (with several processes, each reports the same counts).
+ * No daemon is called and no server is read one by one. Per-server series only with METRICS_PER_SERVER.
  */
 @Injectable()
 export class FleetMetrics {
@@ -42,6 +43,10 @@ export class FleetMetrics {
   private readonly serverCpu = this.gauge('hatchery_server_cpu_percent', "A running server's CPU at the sampler's last call (METRICS_PER_SERVER)", ['server']);
   private readonly serverMemory = this.gauge('hatchery_server_memory_used_bytes', "A running server's memory at the sampler's last call (METRICS_PER_SERVER)", ['server']);
   private readonly serverDisk = this.gauge('hatchery_server_disk_used_bytes', "A running server's disk at the sampler's last call (METRICS_PER_SERVER)", ['server']);
+  private readonly jobs = this.gauge('hatchery_job_queue_jobs', 'Background jobs on the PostgreSQL job queue by queue and state: ready, deferred, active, failed (last hour)', [
+    'queue',
+    'state',
+  ]);
 
   constructor(
     private readonly metrics: PanelMetrics,
@@ -50,17 +55,19 @@ export class FleetMetrics {
     private readonly usage: UsageHistoryService,
     private readonly clock: Clock,
     private readonly config: AppConfigService,
+    private readonly queue: JobQueue,
   ) {}
 
   /** Sets every gauge to the fleet as it is now. */
   async refresh(): Promise<void> {
     const since = new Date(this.clock.now().getTime() - FRESH_INTERVALS * this.config.usage.sampleIntervalMs);
-    const [states, nodes, totals, samples, serverSamples] = await Promise.all([
+    const [states, nodes, totals, samples, serverSamples, queues] = await Promise.all([
       this.adminServers.countsByState(),
       this.nodes.allNodes(),
       this.adminServers.usageByNode(),
       this.usage.latestNodeSamples(since),
       this.config.metrics.perServer ? this.usage.latestServerSamples(since) : Promise.resolve([]),
+      this.queue.counts(),
     ]);
     for (const g of this.gauges) {
       g.reset();
@@ -88,6 +95,11 @@ export class FleetMetrics {
           this.nodeMemoryUsed.set(labels, Number(sample.memory_bytes));
           this.nodeDiskUsed.set(labels, Number(sample.disk_bytes));
         }
+      }
+    }
+    for (const { queue, ...byState } of queues) {
+      for (const [state, jobs] of Object.entries(byState)) {
+        this.jobs.set({ queue, state }, jobs);
       }
     }
     for (const s of serverSamples) {

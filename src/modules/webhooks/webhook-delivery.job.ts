@@ -43,7 +43,8 @@ export const sealContext = (webhookId: string): string => `webhook:${webhookId}:
  * it under the outbound-address rules, logs the attempt, and sets the next try after a failure
  * (RETRY_DELAYS_SECONDS) until MAX_ATTEMPTS. Every SWEEP_EVERY_MS a fleet-wide sweep (`drain`) sends
  * what is SWEEP_GRACE_MS overdue, which no job sent (its process was killed mid-attempt and the claim
- * lapsed; the queue was not running when it was made). Without the queue the sweep runs in every process and a new event wakes it at once.
+ * lapsed; the queue was not running when it was made). Without the queue the sweep runs in every
+ * process, and a new event wakes it at once.
  */
 @Injectable()
 export class WebhookDeliveryJob extends IntervalJob {
@@ -68,16 +69,21 @@ export class WebhookDeliveryJob extends IntervalJob {
   }
 
   /**
-   * Queues new deliveries' jobs; false when the queue is not running here (then the caller wakes the
-   * sweep instead).
+   * Queues new deliveries' jobs; false when the queue is not running here or refused them (then the
+   * caller wakes the sweep instead; a delivery sent twice is claimed once).
    */
   async enqueue(ids: readonly string[]): Promise<boolean> {
-    for (const id of ids) {
-      if (!(await this.jobs.send(DELIVERY_QUEUE, { id }))) {
-        return false;
+    try {
+      for (const id of ids) {
+        if (!(await this.jobs.send(DELIVERY_QUEUE, { id }))) {
+          return false;
+        }
       }
+      return true;
+    } catch (e) {
+      this.logger.warn(`Webhook deliveries not queued (${e instanceof Error ? e.message : String(e)}); sending them from this process`);
+      return false;
     }
-    return true;
   }
 
   /** A delivery's job: sends it if it is still pending and due (the sweep or a test may have sent it); whether it did. */
