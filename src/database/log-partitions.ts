@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { CREATED_BY_ANOTHER, partitionNames } from 'src/database/partitions';
 import { pgError } from 'src/database/pg-errors';
 
 /** The logs partitioned by month of created_at (migration PartitionLogsByMonth). */
@@ -9,8 +10,6 @@ type LogTable = (typeof LOG_TABLES)[number];
 
 /** Months made ahead of the current one, so that no entry waits on a partition. */
 const MONTHS_AHEAD = 2;
-/** Errors a concurrent CREATE of the same partition ends in: the name taken, or the range (42P07, 42P17). */
-const CREATED_BY_ANOTHER = new Set(['42P07', '42P17', '23505']);
 /** The DEFAULT partition already holds entries of that month (23514): the month is left to it. */
 const DEFAULT_HOLDS_ROWS = '23514';
 
@@ -42,16 +41,14 @@ export const ensureMonth = async (query: <T>(sql: string, params?: unknown[]) =>
  * How a month leaves a log's counts (kept by statement triggers on the log, which a partition dropped
  * whole does not fire): the same slot arithmetic as the triggers (migration AddLogCursorsAndCounts).
  */
-const UNCOUNT: Record<LogTable, (partition: string) => string[]> = {
-  audit_log: (p) => [
+const UNCOUNT: Record<LogTable, (partition: string) => string> = {
+  audit_log: (p) =>
     `INSERT INTO "audit_log_count" ("slot", "n") SELECT 0, -count(*) FROM "${p}" HAVING count(*) > 0
        ON CONFLICT ("slot") DO UPDATE SET "n" = "audit_log_count"."n" + EXCLUDED."n"`,
-  ],
-  server_activity: (p) => [
+  server_activity: (p) =>
     `INSERT INTO "server_activity_count" ("server_id", "slot", "n")
        SELECT "server_id", 0, -count(*) FROM "${p}" GROUP BY "server_id" ORDER BY "server_id"
        ON CONFLICT ("server_id", "slot") DO UPDATE SET "n" = "server_activity_count"."n" + EXCLUDED."n"`,
-  ],
 };
 
 /** After the month is detached: the slots of servers it held the last entries of go with it. */
@@ -118,9 +115,7 @@ export class LogPartitions {
         continue;
       }
       await this.dataSource.transaction(async (m) => {
-        for (const sql of UNCOUNT[table](name)) {
-          await m.query(sql);
-        }
+        await m.query(UNCOUNT[table](name));
         await m.query(`ALTER TABLE "${table}" DETACH PARTITION "${name}"`);
         const forget = FORGET_EMPTY[table];
         if (forget) {
@@ -138,11 +133,7 @@ export class LogPartitions {
 
   /** The months `table` has a partition for, oldest first. */
   private async months(table: LogTable): Promise<{ name: string; month: Date }[]> {
-    const rows = await this.dataSource.query<{ name: string }[]>(
-      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY c.relname`,
-      [table],
-    );
-    return rows.flatMap(({ name }) => {
+    return (await partitionNames(this.dataSource.manager, table)).flatMap((name) => {
       const m = PARTITION_MONTH.exec(name);
       return m ? [{ name, month: new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, 1)) }] : [];
     });

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { CREATED_BY_ANOTHER, partitionNames } from 'src/database/partitions';
 import { pgError } from 'src/database/pg-errors';
 
 export const DAY_MS = 86_400_000;
@@ -22,8 +23,6 @@ const partitionName = (table: UsageTable, day: Date): string => `${table}_p${day
 
 const PARTITION_DAY = /_p(\d{4})(\d{2})(\d{2})$/;
 
-/** Errors a concurrent CREATE of the same partition can end in: the name taken, or the range (42P07, 42P17). */
-const CREATED_BY_ANOTHER = new Set(['42P07', '42P17', '23505']);
 
 /**
  * The usage tables' daily partitions: made before the first row of a day is written, dropped whole
@@ -60,11 +59,7 @@ export class UsagePartitions {
 
   /** The days `table` has a partition for, oldest first, with the partitions' names. */
   async daysOf(table: UsageTable, manager: EntityManager = this.dataSource.manager): Promise<{ day: Date; name: string }[]> {
-    const rows = await manager.query<{ name: string }[]>(
-      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY c.relname`,
-      [table],
-    );
-    return rows.flatMap(({ name }) => {
+    return (await partitionNames(manager, table)).flatMap((name) => {
       const m = PARTITION_DAY.exec(name);
       return m ? [{ day: new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))), name }] : [];
     });
