@@ -325,27 +325,22 @@ export class WingsSimulator implements SimContext {
   }
 
   /**
-   * What Wings does when it starts (docs/wings.md): tells the panel every server's state is reset,
-   * then reads `GET /api/remote/servers` (page=0, which the panel answers as page 1, then pages 2 to
-   * last_page, 50 a page) and creates each server from its configuration, decoded as strictly as
-   * Wings decodes it. Answers the uuids, in order.
+   * What Wings does when it starts (docs/wings.md, boot order): reads `GET /api/remote/servers`
+   * (page=0, which the panel answers as page 1, then pages 2 to last_page at once, 50 a page),
+   * creates each server from its configuration, decoded as strictly as Wings decodes it, then tells
+   * the panel every server's state is reset. Answers the uuids, in order.
    */
   async boot(perPage = 50): Promise<string[]> {
-    await this.panel.resetServersState();
     const first = await this.panel.getServers(0, perPage);
-    const pages = [first.data];
-    for (let page = 2; page <= first.lastPage; page++) {
-      pages.push((await this.panel.getServers(page, perPage)).data);
-    }
+    const rest = await Promise.all(Array.from({ length: Math.max(0, first.lastPage - 1) }, (_, i) => this.panel.getServers(i + 2, perPage)));
     const uuids: string[] = [];
-    for (const data of pages) {
-      for (const item of data) {
-        const entry = asRecord(item);
-        const uuid = typeof entry.uuid === 'string' ? entry.uuid : '';
-        await this.createServer(uuid, parsePanelConfiguration(entry));
-        uuids.push(uuid);
-      }
+    for (const item of [first, ...rest].flatMap((page) => page.data)) {
+      const entry = asRecord(item);
+      const uuid = typeof entry.uuid === 'string' ? entry.uuid : '';
+      await this.createServer(uuid, parsePanelConfiguration(entry));
+      uuids.push(uuid);
     }
+    await this.panel.resetServersState();
     return uuids;
   }
 
