@@ -14,7 +14,7 @@ import { Client } from 'pg';
 import type { LoadJob, LoadResult } from 'bench/load';
 import { LoadDriver, startSimulator, stopChild } from 'bench/lib/children';
 import { expectApi, Json } from 'bench/lib/http';
-import { ensureLargeDatabase, LARGE, LARGE_APP_KEY, LARGE_DB_NAME, LargeInfo, Shape, SMALL } from 'bench/lib/large-seed';
+import { ensureLargeDatabase, LARGE, LARGE_DB_NAME, LARGE_PANEL_ENV, LargeInfo, Shape, SMALL } from 'bench/lib/large-seed';
 import { cpuMs, machineBusyMs, PanelProcess, panelEnv } from 'bench/lib/panel-process';
 import { backendPids, databaseUrl, PG_ADMIN_URL } from 'bench/lib/pg-admin';
 import { Target } from 'bench/lib/report';
@@ -315,7 +315,7 @@ const runSize = async (size: Size, shape: Shape, db: string, s: SizesSettings, r
     logFile: join(s.workDir, `panel-${size}.log`),
     env: panelEnv({
       NODE_ENV: 'production',
-      APP_KEY: LARGE_APP_KEY,
+      ...LARGE_PANEL_ENV,
       RATE_LIMIT_ENABLED: 'false',
       LOG_LEVEL: s.logLevel,
       HOST: '127.0.0.1',

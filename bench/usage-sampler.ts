@@ -87,7 +87,7 @@ export const samplerRows = async (common: Record<string, string>, workDir: strin
   try {
     await panel.waitHealthy();
     const cookie = await signIn(url, ADMIN_EMAIL);
-    const key = await newKey(url, cookie, 'sampler bench', ['nodes.read', 'nodes.write']);
+    const key = await newKey(url, cookie, 'sampler bench', ['nodes.read', 'nodes.write', 'locations.write']);
     const location = (await expectApi(201, url, 'POST', '/api/admin/locations', { bearer: key }, { short: 'fleet', long: 'Sampler fleet' })).body.data.id as string;
     for (let n = 0; n < NODES; n++) {
       await expectApi(201, url, 'POST', '/api/admin/nodes', { bearer: key }, {
