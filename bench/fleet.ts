@@ -10,8 +10,9 @@
  * - f05 a burst of sign-ins (argon2 at its production cost), f06 the server list of an owner of 5,000
  *   servers, f07 the admin's server search, f08 the application API's server list (a billing module's
  *   ptla_ key): each with one process and three.
- * - f04: a boot storm: all 1,000 nodes fetch their servers' configurations at once, as Wings does at
- *   start, one process and three. Target: ≥ 1,000 server configurations a second.
+ * - f04: a boot storm: all 1,000 nodes boot at once from one process of simulated nodes (bench/nodes.ts,
+ *   each on a port of its own with its own token), as Wings boots: its servers' configurations, its
+ *   servers made, the reset call. One process and three. Target: ≥ 1,000 server configurations a second.
  * Each with the CPU it cost per request: the panels, PostgreSQL, HAProxy with PgBouncer, the load
  * generator with the simulator; and how many cores were busy in all.
  * - f02: a schedule storm, three processes: SCHEDULES schedules of one task each (a console command on one
@@ -22,8 +23,8 @@ import { hostname } from 'node:os';
 import { ChildProcess } from 'node:child_process';
 import type { Client } from 'pg';
 import Redis from 'ioredis';
-import { LoadDriver, startSimulator, stopChild } from 'bench/lib/children';
-import { ensureLargeDatabase, LARGE, LARGE_APP_KEY, LARGE_DB_NAME } from 'bench/lib/large-seed';
+import { LoadDriver, NodeSimulators, startSimulator, stopChild } from 'bench/lib/children';
+import { ensureLargeDatabase, LARGE, LARGE_APP_KEY, LARGE_DB_NAME, LARGE_PANEL_ENV } from 'bench/lib/large-seed';
 import { SecretBox } from 'src/common/crypto/secret-box';
 import { AppConfigService } from 'src/config/app-config.service';
 import { nodeTokenContext } from 'src/modules/daemon-gateway/daemon.gateway';
@@ -130,7 +131,7 @@ export const runFleet = async (s: FleetSettings): Promise<FleetReport> => {
         directUrl: url,
         redisUrl: REDIS_URL,
         panels: processes,
-        env: { APP_KEY: LARGE_APP_KEY, RATE_LIMIT_ENABLED: 'false', DB_POOL_MAX: '10', SCHEDULER_STALE_CLAIM_SECONDS: '60' },
+        env: { ...LARGE_PANEL_ENV, RATE_LIMIT_ENABLED: 'false', DB_POOL_MAX: '10', SCHEDULER_STALE_CLAIM_SECONDS: '60' },
       });
       let sim: ChildProcess | null = null;
       try {
@@ -145,7 +146,7 @@ export const runFleet = async (s: FleetSettings): Promise<FleetReport> => {
           s.log(`fleet ${route.id}, ${processes} process(es): ${m.rps} req/s, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, CPU ms/req ${JSON.stringify(m.cpuMsPerReq)}, ${m.busyCores} cores busy`);
         }
         if (s.selected('f04')) {
-          const boot = await bootStorm(url, fleet);
+          const boot = await bootStorm(url, fleet, simPort);
           report.boots.push(boot);
           s.log(`fleet f04, ${processes} process(es): ${boot.nodes} nodes booted at once: ${boot.configurations} configurations in ${boot.seconds} s (${boot.perSecond}/s)`);
           if (boot.perSecond < 1_000) {
@@ -312,59 +313,61 @@ const measureLoad = async (driver: LoadDriver, fleet: Fleet, sim: ChildProcess |
   };
 };
 
-/** At most this many boot requests in flight at once (the storm's client is one process too). */
-const BOOT_CONCURRENCY = 64;
-
 /**
- * Every node boots at once, as Wings does at start (docs/wings.md, server list): page 0 of
- * `GET /api/remote/servers?per_page=50` with the node's token, then pages 2 to last_page together; all
- * nodes at the same time (at most BOOT_CONCURRENCY requests in flight). Tokens are opened with LARGE_APP_KEY.
+ * Every node boots at once, as Wings does at start (docs/wings.md, boot order), from one process of
+ * simulated nodes (bench/nodes.ts), each on a port of its own with its own token: its server list
+ * (`GET /api/remote/servers?page=0&per_page=50`, then pages 2 to last_page together), its servers made
+ * from the configurations, then `POST /api/remote/servers/reset`. The nodes' rows point at those
+ * ports for the storm (the panels hear the change), node 1's then back at the bench's simulator.
+ * Tokens are opened with LARGE_APP_KEY.
  */
-const bootStorm = async (url: string, fleet: Fleet): Promise<BootMeasure> => {
+const bootStorm = async (url: string, fleet: Fleet, node1Port: number): Promise<BootMeasure> => {
   const box = new SecretBox(AppConfigService.fromEnv({ DATABASE_URL: url, APP_KEY: LARGE_APP_KEY, NODE_ENV: 'production' }));
   const nodes = await withDatabase(url, async (c) =>
-    (await c.query<{ uuid: string; token_identifier: string; token_secret: string }>(`SELECT uuid, token_identifier, token_secret FROM node ORDER BY id`)).rows.map(
-      (n) => `Bearer ${n.token_identifier}.${box.open(n.token_secret, nodeTokenContext({ uuid: n.uuid }))}`,
-    ),
+    (await c.query<{ id: string; uuid: string; token_identifier: string; token_secret: string }>(`SELECT id, uuid, token_identifier, token_secret FROM node ORDER BY id`)).rows.map((n) => ({
+      id: String(n.id),
+      tokenId: n.token_identifier,
+      token: box.open(n.token_secret, nodeTokenContext({ uuid: n.uuid })),
+    })),
   );
-  let inFlight = 0;
-  const queue: (() => void)[] = [];
-  const page = async (authorization: string, n: number): Promise<{ servers: number; lastPage: number }> => {
-    if (inFlight >= BOOT_CONCURRENCY) {
-      await new Promise<void>((r) => queue.push(r));
+  // Where the nodes are: put back after the storm (the database is kept for the next runs), node 1 at the bench's simulator.
+  const addresses = await withDatabase(url, async (c) => (await c.query(`SELECT id, fqdn, scheme, daemon_listen, base_url FROM node ORDER BY id`)).rows);
+  const simulators = await NodeSimulators.start(fleet.url, nodes);
+  try {
+    await withDatabase(url, (c) =>
+      c.query(
+        `UPDATE node SET fqdn = '127.0.0.1', scheme = 'http', daemon_listen = p.port::int, base_url = 'http://127.0.0.1:' || p.port
+         FROM jsonb_each_text($1::jsonb) AS p(id, port) WHERE node.id = p.id::bigint`,
+        [JSON.stringify(simulators.ports)],
+      ),
+    );
+    await new Promise((r) => setTimeout(r, 1_000));
+    const pids = fleet.panels.map((p) => p.child.proc.pid);
+    const cpuBefore = cpuOf(pids);
+    const booted = await simulators.boot();
+    const cpu = cpuOf(pids) - cpuBefore;
+    if (booted.failed.length > 0) {
+      throw new Error(`f04: ${booted.failed.length} of ${booted.nodes} nodes failed to boot, the first: ${booted.failed[0].error}`);
     }
-    inFlight += 1;
-    try {
-      const res = await fetch(`${fleet.url}/api/remote/servers?page=${n}&per_page=50`, { headers: { authorization, accept: 'application/json' } });
-      const text = await res.text();
-      const body = (res.status === 200 ? JSON.parse(text) : {}) as { data?: unknown[]; meta?: { last_page?: number } };
-      if (!Array.isArray(body.data)) {
-        throw new Error(`f04: page ${n} answered ${res.status} (${res.headers.get('x-served-by') ?? 'HAProxy'}): ${text.slice(0, 200)}`);
-      }
-      return { servers: body.data.length, lastPage: body.meta?.last_page ?? 1 };
-    } finally {
-      inFlight -= 1;
-      queue.shift()?.();
-    }
-  };
-  const boot = async (authorization: string): Promise<number> => {
-    const first = await page(authorization, 0);
-    const rest = await Promise.all(Array.from({ length: Math.max(0, first.lastPage - 1) }, (_, i) => page(authorization, i + 2)));
-    return first.servers + rest.reduce((sum, r) => sum + r.servers, 0);
-  };
-  const pids = fleet.panels.map((p) => p.child.proc.pid);
-  const cpuBefore = cpuOf(pids);
-  const started = performance.now();
-  const configurations = (await Promise.all(nodes.map(boot))).reduce((a, b) => a + b, 0);
-  const seconds = (performance.now() - started) / 1000;
-  return {
-    processes: fleet.panels.length,
-    nodes: nodes.length,
-    configurations,
-    seconds: round(seconds, 1),
-    perSecond: round(configurations / seconds, 0),
-    panelCpuMsPerConfiguration: round((cpuOf(pids) - cpuBefore) / configurations, 3),
-  };
+    return {
+      processes: fleet.panels.length,
+      nodes: booted.nodes,
+      configurations: booted.configurations,
+      seconds: round(booted.seconds, 1),
+      perSecond: round(booted.configurations / booted.seconds, 0),
+      panelCpuMsPerConfiguration: round(cpu / booted.configurations, 3),
+    };
+  } finally {
+    await withDatabase(url, (c) =>
+      c.query(
+        `UPDATE node SET fqdn = a.fqdn, scheme = a.scheme, daemon_listen = CASE WHEN node.id = $2::bigint THEN $3::int ELSE a.daemon_listen END,
+           base_url = CASE WHEN node.id = $2::bigint THEN 'http://127.0.0.1:' || $3::int ELSE a.base_url END
+         FROM jsonb_to_recordset($1::jsonb) AS a(id bigint, fqdn text, scheme text, daemon_listen int, base_url text) WHERE node.id = a.id`,
+        [JSON.stringify(addresses), nodes[0].id, node1Port],
+      ),
+    );
+    await simulators.stop();
+  }
 };
 
 /** SCHEDULES schedules of one command each, due at once on three processes; waits until every run has ended. */

@@ -1,7 +1,8 @@
-/** The bench's child processes: the load generator (bench/load.ts) and the Wings simulator (bench/sim.ts). */
+/** The bench's child processes: the load generator (bench/load.ts), the Wings simulator (bench/sim.ts) and many nodes (bench/nodes.ts). */
 import { ChildProcess, fork } from 'node:child_process';
 import { join } from 'node:path';
 import type { LoadJob, LoadResult } from 'bench/load';
+import type { NodeCredentials, NodesAnswer, NodesRequest } from 'bench/nodes';
 
 export class LoadDriver {
   private readonly child: ChildProcess;
@@ -77,3 +78,66 @@ export const stopChild = async (child: ChildProcess | null): Promise<void> => {
   await exited;
   clearTimeout(timer);
 };
+
+type Booted = Extract<NodesAnswer, { type: 'booted' }>;
+
+/** Many Wings nodes in one child process (bench/nodes.ts), each on a port of its own. */
+export class NodeSimulators {
+  private constructor(
+    private readonly child: ChildProcess,
+    /** Each node's port, by node id. */
+    readonly ports: Record<string, number>,
+  ) {}
+
+  /** Starts a simulator per node (no servers until `boot`). */
+  static async start(panelUrl: string, nodes: NodeCredentials[]): Promise<NodeSimulators> {
+    const child = fork(join(__dirname, '..', 'nodes.ts'), [], { env: { ...process.env, PANEL_URL: panelUrl }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    try {
+      const listening = await NodeSimulators.next(child, 'listening', { type: 'start', nodes }, 120_000);
+      return new NodeSimulators(child, listening.ports);
+    } catch (e) {
+      await stopChild(child);
+      throw e;
+    }
+  }
+
+  /** Every node boots at once, as Wings does at start; resolves when the last one has. */
+  boot(): Promise<Booted> {
+    return NodeSimulators.next(this.child, 'booted', { type: 'boot' }, 300_000);
+  }
+
+  stop(): Promise<void> {
+    return stopChild(this.child);
+  }
+
+  private static next<T extends NodesAnswer['type']>(child: ChildProcess, type: T, request: NodesRequest, timeoutMs: number): Promise<Extract<NodesAnswer, { type: T }>> {
+    return new Promise((resolve, reject) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        child.off('message', onMessage);
+        child.off('exit', onExit);
+      };
+      const onMessage = (message: NodesAnswer): void => {
+        if (message.type === type || message.type === 'error') {
+          done();
+          if (message.type === 'error') {
+            reject(new Error(`the node simulators: ${message.error}`));
+          } else {
+            resolve(message as Extract<NodesAnswer, { type: T }>);
+          }
+        }
+      };
+      const onExit = (code: number | null): void => {
+        done();
+        reject(new Error(`the node simulators exited (code ${code})`));
+      };
+      const timer = setTimeout(() => {
+        done();
+        reject(new Error(`the node simulators did not answer '${type}' within ${timeoutMs / 1000} s`));
+      }, timeoutMs);
+      child.on('message', onMessage);
+      child.once('exit', onExit);
+      child.send(request);
+    });
+  }
+}
