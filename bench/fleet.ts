@@ -15,7 +15,7 @@
  *   servers made, the reset call. One process and three. Target: ≥ 1,000 server configurations a second.
  * Each with the CPU it cost per request: the panels, PostgreSQL, HAProxy with PgBouncer, the load
  * generator with the simulator; and how many cores were busy in all.
- * - f02: a schedule storm, three processes: SCHEDULES schedules of one task each (a console command on one
+ * - f02: a schedule storm, one process and three: SCHEDULES schedules of one task each (a console command on one
  *   of the owner's servers) due at the same moment; every task must run exactly once. Reported: seconds
  *   until the last run ended, runs per second, and the most runs each process held at once.
  */
@@ -96,7 +96,7 @@ export interface FleetReport {
   loads: LoadMeasure[];
   /** rps of three processes over one, per route (target ≥ 1.5 on the details route). */
   ratios: Record<string, number | null>;
-  storm: StormMeasure | null;
+  storms: StormMeasure[];
   boots: BootMeasure[];
   failures: string[];
 }
@@ -118,7 +118,7 @@ export const runFleet = async (s: FleetSettings): Promise<FleetReport> => {
     database: { name: LARGE_DB_NAME, counts: info.counts },
     loads: [],
     ratios: {},
-    storm: null,
+    storms: [],
     boots: [],
     failures: [],
   };
@@ -153,12 +153,12 @@ export const runFleet = async (s: FleetSettings): Promise<FleetReport> => {
             report.failures.push(`f04 with ${processes} process(es): ${boot.perSecond} server configurations a second (target ≥ 1,000)`);
           }
         }
-        if (processes === 3 && s.selected('f02')) {
-          report.storm = await scheduleStorm(url, fleet, info.ownerServers, s);
-          const st = report.storm;
-          s.log(`fleet f02: ${st.schedules} runs in ${st.seconds} s (${st.runsPerSecond}/s), once ${st.once}, twice ${st.twice}, missing ${st.missing}, held at once per process ${st.heldAtOnce.join('/')}`);
+        if (s.selected('f02')) {
+          const st = await scheduleStorm(url, fleet, info.ownerServers, s);
+          report.storms.push(st);
+          s.log(`fleet f02, ${processes} process(es): ${st.schedules} runs in ${st.seconds} s (${st.runsPerSecond}/s), once ${st.once}, twice ${st.twice}, missing ${st.missing}, held at once per process ${st.heldAtOnce.join('/')}`);
           if (st.twice > 0 || st.missing > 0) {
-            report.failures.push(`f02: ${st.twice} runs ran twice, ${st.missing} did not run`);
+            report.failures.push(`f02 with ${processes} process(es): ${st.twice} runs ran twice, ${st.missing} did not run`);
           }
         }
       } finally {
@@ -445,10 +445,9 @@ export const formatFleet = (r: FleetReport): string => {
         `(${b.perSecond.toLocaleString('en-US')}/s; target ≥ 1,000/s: ${b.perSecond >= 1_000 ? 'met' : 'MISSED'}); panel CPU ${b.panelCpuMsPerConfiguration} ms per configuration`,
     );
   }
-  if (r.storm) {
-    const st = r.storm;
+  for (const st of r.storms) {
     lines.push(
-      `f02: ${st.schedules.toLocaleString('en-US')} schedules due at once on ${st.processes} processes: all ended in ${st.seconds} s (${st.runsPerSecond}/s); ` +
+      `f02: ${st.schedules.toLocaleString('en-US')} schedules due at once on ${st.processes} process(es): all ended in ${st.seconds} s (${st.runsPerSecond}/s); ` +
         `tasks run once ${st.once.toLocaleString('en-US')}, twice or more ${st.twice}, never ${st.missing} (target: every task once: ${st.twice === 0 && st.missing === 0 ? 'met' : 'MISSED'}); ` +
         `most runs held at once per process ${st.heldAtOnce.join(' / ')}`,
     );
