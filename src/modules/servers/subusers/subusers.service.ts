@@ -12,6 +12,7 @@ import { SubuserEmailDto, SubuserResponseDto, toSubuserResponse } from 'src/modu
 import { addedToServerMail } from 'src/modules/servers/subusers/subuser-mails';
 import { Clock } from 'src/common/clock';
 import { AppConfigService } from 'src/config/app-config.service';
+import { toMailDelivery } from 'src/modules/mail/dto/mail-delivery.dto';
 import { MailOutcome, MailService } from 'src/modules/mail/mail.service';
 import { SubuserError } from 'src/modules/servers/subusers/subusers.errors';
 import { LoadedSubuser, SubusersRepository } from 'src/modules/servers/subusers/subusers.repository';
@@ -33,8 +34,6 @@ interface AddedSubuser {
   email: SubuserEmailDto;
 }
 
-const toEmailOutcome = (outcome: MailOutcome): SubuserEmailDto =>
-  outcome === 'sent' ? { sent: true, reason: null } : { sent: false, reason: outcome === 'not_configured' ? 'mail_not_configured' : 'mail_failed' };
 
 /** Every subuser can see the server it was added to; the rest is what it was granted. */
 const IMPLIED: readonly ServerPermission[] = ['server.view'];
@@ -116,7 +115,7 @@ export class SubusersService {
     const outcome = invitation
       ? await invitation.send()
       : await this.mail.deliver(addedToServerMail(saved.user, this.config.http.appUrl, about), { purpose: 'subuser added notice', userId: saved.userId });
-    return { subuser: toSubuserResponse(saved), email: toEmailOutcome(outcome) };
+    return { subuser: toSubuserResponse(saved), email: toMailDelivery(outcome) };
   }
 
   /** New permissions replace the old; console sessions opened under the old ones are cut. */

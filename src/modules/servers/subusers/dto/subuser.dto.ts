@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsArray, IsEmail, IsString, MaxLength } from 'class-validator';
+import { MailDeliveryDto } from 'src/modules/mail/dto/mail-delivery.dto';
 import { ALL_SERVER_PERMISSIONS } from 'src/modules/servers/server-permissions';
 import type { LoadedSubuser } from 'src/modules/servers/subusers/subusers.repository';
 
@@ -37,12 +38,7 @@ export class SubuserResponseDto {
 }
 
 /** Whether the e-mail telling the new subuser went out: an invitation to choose a password, or a notice to an existing account. */
-export class SubuserEmailDto {
-  sent!: boolean;
-  /** Why not: the panel has no mail server (SMTP_URL), or the mail server refused or could not be reached. */
-  @ApiProperty({ enum: ['mail_not_configured', 'mail_failed'], nullable: true, type: String })
-  reason!: 'mail_not_configured' | 'mail_failed' | null;
-}
+export class SubuserEmailDto extends MailDeliveryDto {}
 
 export class CreateSubuserMetaDto {
   email!: SubuserEmailDto;
