@@ -5,6 +5,7 @@ import { createUser } from 'test/factories/user.factory';
 import { createApiKey, sessionCookie, signIn } from 'test/utils/auth';
 import { createTestApp, TEST_ORIGIN, TestApp } from 'test/utils/create-test-app';
 import { ForgingIssuer, OidcIssuer } from 'test/utils/oidc-issuer';
+import { SmtpSink } from 'test/utils/smtp-sink';
 import { dbKinds } from 'test/utils/test-db';
 
 const errorBody = (statusCode: number, code: string) => ({ statusCode, code, message: expect.any(String), requestId: expect.any(String) });
@@ -27,6 +28,7 @@ describe.each(dbKinds(['postgres']))('single sign-on (%s)', (db) => {
   let t: TestApp;
   let issuer: OidcIssuer;
   let forging: ForgingIssuer;
+  let sink: SmtpSink;
   let adminCookie: string;
   const ids = { open: '', closed: '', corp: '', forged: '' };
 
@@ -55,7 +57,8 @@ describe.each(dbKinds(['postgres']))('single sign-on (%s)', (db) => {
   beforeAll(async () => {
     issuer = await OidcIssuer.start();
     forging = await ForgingIssuer.start();
-    t = await createTestApp({ db, overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }] });
+    sink = await SmtpSink.start();
+    t = await createTestApp({ db, env: { SMTP_URL: sink.url, MAIL_FROM: 'panel@example.test' }, overrides: [{ provide: OutboundPolicy, useValue: new OutboundPolicy(true) }] });
     const root = await createUser(t.app, { admin: true });
     adminCookie = await signIn(t, root.email);
     ids.open = (await admin('post', '/api/admin/auth-providers').send(oidcBody({ name: 'Open', allowRegistration: true })).expect(201)).body.data.id;
@@ -71,6 +74,7 @@ describe.each(dbKinds(['postgres']))('single sign-on (%s)', (db) => {
     await t?.close();
     await issuer?.close();
     await forging?.close();
+    await sink?.close();
   });
 
   describe('administration', () => {
@@ -161,6 +165,31 @@ describe.each(dbKinds(['postgres']))('single sign-on (%s)', (db) => {
       // Its only way in, without a password: not unlinked.
       const [identity] = await identities(cookie);
       expect((await t.http().delete(`/api/account/identities/${identity.id}`).set('Cookie', cookie).set('Origin', TEST_ORIGIN)).body).toEqual(errorBody(409, 'IDENTITY_LAST_SIGN_IN_METHOD'));
+    });
+
+    it('should let an account made by signing on choose a password by an e-mailed link, then sign in with it too', async () => {
+      const name = `pat${unique()}`;
+      const email = `${name}@example.test`;
+      const cookie = sessionCookie(await signInAs(ids.open, account({ email, preferred_username: name })))!;
+      const me = async (c: string) => (await t.http().get('/api/account').set('Cookie', c).expect(200)).body.data;
+      expect(await me(cookie)).toMatchObject({ email, hasPassword: false });
+      const link = () => t.http().post('/api/account/password/link').set('Cookie', cookie).set('Origin', TEST_ORIGIN);
+      expect((await link().expect(200)).body.data).toEqual({ sent: true, reason: null, email });
+      const [mail] = sink.to(email);
+      expect(mail.subject).toBe('Choose a password for your Hatchery account');
+      const token = /\/auth\/password\/reset\?token=([A-Za-z0-9_-]+)/.exec(mail.text)?.[1];
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      await t.http().post('/api/auth/reset-password').send({ token, newPassword: 'a-password-of-pat-1' }).expect(204);
+      // Choosing it signed the account out everywhere; the password signs it in, and the link is no more to be had.
+      await t.http().get('/api/account').set('Cookie', cookie).expect(401);
+      const withPassword = await signIn(t, email, 'a-password-of-pat-1');
+      expect(await me(withPassword)).toMatchObject({ email, hasPassword: true });
+      expect((await t.http().post('/api/account/password/link').set('Cookie', withPassword).set('Origin', TEST_ORIGIN).expect(409)).body).toEqual(errorBody(409, 'PASSWORD_ALREADY_SET'));
+      expect((await t.http().post('/api/account/password/link').set('Cookie', adminCookie).set('Origin', TEST_ORIGIN).expect(409)).body).toEqual(errorBody(409, 'PASSWORD_ALREADY_SET'));
+      // A key, even the account's own, cannot ask (session-only, as changing the password is).
+      const key = await createApiKey(t, withPassword);
+      expect((await t.http().post('/api/account/password/link').set('Authorization', `Bearer ${key}`).expect(403)).body).toEqual(errorBody(403, 'SESSION_REQUIRED'));
+      expect(sink.to(email)).toHaveLength(1);
     });
 
     it('should land only on a path of the panel after signing in', async () => {

@@ -76,6 +76,18 @@ test.describe('single sign-on', () => {
         const session = await visitor.request.get(`${baseURL}/api/auth/session`);
         expect(((await session.json()) as { data: { user: { username: string } } }).data.user.username).toBe(`newcomer-${s}`);
 
+        // Its account has no password: the account page offers an e-mailed link to choose one, not a
+        // "current password" it never had (this panel has no mail server, and says so).
+        await visitor.goto('/account');
+        const password = visitor.getByRole('region', { name: 'Password', exact: true });
+        await expect(password).toContainText(`we e-mail a link to newcomer-${s}@example.test`);
+        await expect(visitor.getByRole('region', { name: 'Change e-mail address' })).toContainText('choose one first');
+        await expect(visitor.getByLabel('Current password')).toHaveCount(0);
+        await password.getByRole('button', { name: 'E-mail me a link' }).click();
+        await expect(password.getByRole('status')).toContainText('This panel cannot send e-mail.');
+        await password.scrollIntoViewIfNeeded();
+        await shot(visitor, 'sso-choose-password', ['light']);
+
         // Signing in again as someone the provider may not create (an address an account has) is refused on the page.
         const taken = await newUser();
         issuer.accounts.set(`taken-${s}`, { email: taken.email, email_verified: true });

@@ -24,6 +24,24 @@ export const passwordResetMail = (user: UserEntity, link: string): MailMessage =
   ].join('\n'),
 });
 
+/** To an account without a password (made through single sign-on) whose holder asked for one from their account settings. */
+export const setPasswordMail = (user: UserEntity, link: string): MailMessage => ({
+  to: user.email,
+  subject: 'Choose a password for your Hatchery account',
+  text: [
+    `Hello ${user.name || user.username},`,
+    '',
+    'You asked for a password for your Hatchery account, which so far signs in through a linked account. To choose one, open this link within one hour:',
+    '',
+    link,
+    '',
+    'The link works once. Choosing the password signs the account out everywhere; sign in again with it or as before.',
+    'If you did not ask for this, ignore this e-mail: the account stays without a password.',
+    '',
+    '— Hatchery',
+  ].join('\n'),
+});
+
 export const passwordChangedMail = (user: UserEntity, appUrl: string): MailMessage => ({
   to: user.email,
   subject: 'Your Hatchery password was reset',

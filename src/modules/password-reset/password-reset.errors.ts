@@ -12,4 +12,9 @@ export const PasswordResetError = {
     category: ErrorCategory.CONFLICT,
     message: 'You cannot make a password link for your own account; change your password in your account settings',
   },
+  PASSWORD_ALREADY_SET: {
+    code: 'PASSWORD_ALREADY_SET',
+    category: ErrorCategory.CONFLICT,
+    message: 'This account already has a password; change it with the current one in your account settings',
+  },
 } satisfies Record<string, ErrorDef>;

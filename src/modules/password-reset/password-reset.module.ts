@@ -4,6 +4,7 @@ import { AuditModule } from 'src/modules/audit/audit.module';
 import { CaptchaModule } from 'src/modules/captcha/captcha.module';
 import { MailModule } from 'src/modules/mail/mail.module';
 import { AdminPasswordLinkController } from 'src/modules/password-reset/admin-password-link.controller';
+import { OwnPasswordLinkController } from 'src/modules/password-reset/own-password-link.controller';
 import { PasswordResetController } from 'src/modules/password-reset/password-reset.controller';
 import { PasswordResetTokenEntity } from 'src/modules/password-reset/password-reset-token.entity';
 import { PasswordResetRepository } from 'src/modules/password-reset/password-reset.repository';
@@ -14,7 +15,7 @@ import { UsersModule } from 'src/modules/users/users.module';
 
 @Module({
   imports: [TypeOrmModule.forFeature([PasswordResetTokenEntity]), UsersModule, SessionsModule, MailModule, CaptchaModule, AuditModule],
-  controllers: [PasswordResetController, AdminPasswordLinkController],
+  controllers: [PasswordResetController, AdminPasswordLinkController, OwnPasswordLinkController],
   providers: [PasswordResetRepository, PasswordResetService],
   exports: [PasswordResetService],
 })

@@ -9,8 +9,9 @@ import { AppConfigService } from 'src/config/app-config.service';
 import { MailOutcome, MailService } from 'src/modules/mail/mail.service';
 import type { Actor } from 'src/common/auth/current-actor.decorator';
 import { AuditService } from 'src/modules/audit/audit.service';
-import { PasswordLinkResponseDto } from 'src/modules/password-reset/dto/password-reset.dto';
-import { invitationMail, passwordChangedMail, passwordResetMail, resetLink } from 'src/modules/password-reset/password-reset-mails';
+import { OwnPasswordLinkResponseDto, PasswordLinkResponseDto } from 'src/modules/password-reset/dto/password-reset.dto';
+import { toMailDelivery } from 'src/modules/mail/dto/mail-delivery.dto';
+import { invitationMail, passwordChangedMail, passwordResetMail, resetLink, setPasswordMail } from 'src/modules/password-reset/password-reset-mails';
 import { PasswordResetError } from 'src/modules/password-reset/password-reset.errors';
 import { PasswordResetRepository } from 'src/modules/password-reset/password-reset.repository';
 import { SessionsService } from 'src/modules/sessions/sessions.service';
@@ -104,6 +105,21 @@ export class PasswordResetService {
       });
       return { url: resetLink(this.config.http.appUrl, token), expiresAt: expiresAt.toISOString() };
     });
+  }
+
+  /**
+   * Mails the caller a one-hour link to choose a password, for an account that has none (made through
+   * single sign-on). It goes to the account's own address, so a stolen session gains nothing by it; an
+   * account with a password changes it with the current one instead.
+   */
+  async ownLink(userId: string): Promise<OwnPasswordLinkResponseDto> {
+    const user = await this.users.get(userId);
+    if (user.passwordHash !== PasswordHasher.NO_PASSWORD) {
+      throw new AppException(PasswordResetError.PASSWORD_ALREADY_SET);
+    }
+    const { token } = await this.issueToken(user, RESET_TOKEN_LIFETIME_MS);
+    const outcome = await this.mail.deliver(setPasswordMail(user, resetLink(this.config.http.appUrl, token)), { purpose: 'set-password link', userId: user.id });
+    return { ...toMailDelivery(outcome), email: user.email };
   }
 
   private async issue(email: string): Promise<void> {

@@ -198,6 +198,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/password/link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * For an account without a password (made through single sign-on): mails its address a one-hour
+         *     link to choose one (the password-reset page). 409 when the account has a password.
+         */
+        post: operations["OwnPasswordLinkController_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/account/pterodactyl-keys": {
         parameters: {
             query?: never;
@@ -2791,6 +2811,11 @@ export interface components {
             email: string;
             /** @description Whether the account has a passkey (docs/api.md#passkeys): sign-in by password then asks for a second step. */
             hasPasskey: boolean;
+            /**
+             * @description Whether the account has a password. One made through single sign-on has none: it asks for a link to
+             *     choose one (`POST /api/account/password/link`) instead of changing it, and changes its e-mail once it has one.
+             */
+            hasPassword: boolean;
             id: string;
             name: string;
             twoFactorEnabled: boolean;
@@ -4041,6 +4066,16 @@ export interface components {
             /** @description The first 50 nodes by id. */
             nodes: components["schemas"]["NodeHealthDto"][];
             redis: components["schemas"]["ServiceHealthDto"];
+        };
+        OwnPasswordLinkResponseDto: {
+            /** @description The address it went (or would have gone) to: the account's. */
+            email: string;
+            /**
+             * @description Why not: the panel has no mail server (SMTP_URL), or the mail server refused or could not be reached.
+             * @enum {string|null}
+             */
+            reason: "mail_not_configured" | "mail_failed" | null;
+            sent: boolean;
         };
         PageMetaDto: {
             pagination: components["schemas"]["PaginationDto"];
@@ -5490,6 +5525,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+        };
+    };
+    OwnPasswordLinkController_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Refused: the error shape of docs/api.md#errors */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            /** @description Failed: the error shape of docs/api.md#errors */
+            "5XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorResponseDto"];
+                };
+            };
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: components["schemas"]["OwnPasswordLinkResponseDto"];
+                    };
+                };
             };
         };
     };

@@ -1,4 +1,5 @@
 import { IsString, MaxLength, MinLength } from 'class-validator';
+import { MailDeliveryDto } from 'src/modules/mail/dto/mail-delivery.dto';
 import { IsAccountEmail, IsPassword } from 'src/modules/users/dto/user-fields';
 
 export class ForgetPasswordDto {
@@ -27,4 +28,10 @@ export class PasswordLinkResponseDto {
   url!: string;
   /** When the link stops working unless used before. */
   expiresAt!: string;
+}
+
+/** What became of the e-mailed link with which an account without a password chooses one. */
+export class OwnPasswordLinkResponseDto extends MailDeliveryDto {
+  /** The address it went (or would have gone) to: the account's. */
+  email!: string;
 }

@@ -14,6 +14,7 @@ export type SshKey = components['schemas']['SshKeyResponseDto'];
 export type AccountSession = components['schemas']['SessionResponseDto'];
 export type TwoFactorSetup = components['schemas']['TwoFactorSetupResponseDto'];
 export type Identity = components['schemas']['IdentityDto'];
+type PasswordLinkMail = components['schemas']['OwnPasswordLinkResponseDto'];
 type LinkableProvider = components['schemas']['PublicAuthProviderDto'];
 
 /** Every admin scope a key can carry (CreateApiKeyDto), in the order the form lists them. */
@@ -108,6 +109,12 @@ export const useChangePassword = () => {
     onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.sessions }),
   });
 };
+
+/** For an account without a password (made by signing on): mails it a link to choose one. */
+export const usePasswordLink = () =>
+  useMutation({
+    mutationFn: async (): Promise<PasswordLinkMail> => (await api.POST('/api/account/password/link')).data!.data,
+  });
 
 export const useTwoFactorSetup = () =>
   useMutation({

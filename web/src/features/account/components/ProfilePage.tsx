@@ -1,4 +1,4 @@
-import { Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQuery } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
@@ -6,7 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ErrorState } from '@/components/ErrorState';
 import { FormError } from '@/components/FormError';
 import { CurrentPasswordInput, NewPasswordFields, newPasswordReady } from '@/components/PasswordFields';
-import { meQuery, useChangeEmail, useChangePassword, type Account } from '@/features/account/api';
+import { meQuery, useChangeEmail, useChangePassword, usePasswordLink, type Account } from '@/features/account/api';
 import { shownError, useFreshSession } from '@/features/account/components/ReauthDialog';
 import { LinkedAccountsCard } from '@/features/account/components/LinkedAccountsCard';
 import { TwoFactorCard } from '@/features/account/components/TwoFactorCard';
@@ -71,27 +71,65 @@ const EmailCard = ({ account, onChanged }: { account: Account; onChanged: () => 
       <Title order={2} size="h4" id="account-email" mb="sm">
         {t('account.email.title')}
       </Title>
-      <form onSubmit={submit} noValidate>
-        <Stack gap="sm">
-          <TextInput
-            label={t('account.email.new')}
-            type="email"
-            value={email}
-            onChange={(e) => setEmail(e.currentTarget.value)}
-            autoComplete="email"
-            error={fields.email}
-            required
-          />
-          <CurrentPasswordInput value={password} onChange={setPassword} error={fields.password} />
-          <FormError error={Object.keys(fields).length > 0 ? null : shownError(change.error)} />
-          <Group>
-            <Button type="submit" loading={change.isPending} disabled={!email.trim() || !password}>
-              {t('account.email.submit')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+      {account.hasPassword ? (
+        <form onSubmit={submit} noValidate>
+          <Stack gap="sm">
+            <TextInput
+              label={t('account.email.new')}
+              type="email"
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              autoComplete="email"
+              error={fields.email}
+              required
+            />
+            <CurrentPasswordInput value={password} onChange={setPassword} error={fields.password} />
+            <FormError error={Object.keys(fields).length > 0 ? null : shownError(change.error)} />
+            <Group>
+              <Button type="submit" loading={change.isPending} disabled={!email.trim() || !password}>
+                {t('account.email.submit')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      ) : (
+        <Text size="sm" c="dimmed">
+          {t('account.email.needsPassword')}
+        </Text>
+      )}
       {fresh.dialog}
+    </Card>
+  );
+};
+
+/** An account without a password (made by signing on) asks for an e-mailed link to choose one. */
+const ChoosePasswordCard = ({ account }: { account: Account }) => {
+  const { t } = useTranslation();
+  const link = usePasswordLink();
+  const mailed = link.data;
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="account-password">
+      <Title order={2} size="h4" id="account-password">
+        {t('account.choosePassword.title')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t('account.choosePassword.text', { email: account.email })}
+      </Text>
+      <Stack gap="sm">
+        {mailed ? (
+          <Alert color={mailed.sent ? 'teal' : 'yellow'} role="status">
+            {mailed.sent
+              ? t('account.choosePassword.sent', { email: mailed.email })
+              : t(mailed.reason === 'mail_failed' ? 'account.choosePassword.mail_failed' : 'account.choosePassword.mail_not_configured')}
+          </Alert>
+        ) : null}
+        <FormError error={shownError(link.error)} />
+        <Group>
+          <Button onClick={() => link.mutate()} loading={link.isPending} variant={mailed?.sent ? 'default' : 'filled'}>
+            {t(mailed?.sent ? 'account.choosePassword.again' : 'account.choosePassword.submit')}
+          </Button>
+        </Group>
+      </Stack>
     </Card>
   );
 };
@@ -177,7 +215,7 @@ export const ProfilePage = ({ onAccountChanged, linked, linkError }: { onAccount
       <TwoFactorCard account={me.data} onChanged={onAccountChanged} />
       <PasskeysCard account={me.data} />
       <EmailCard account={me.data} onChanged={onAccountChanged} />
-      <PasswordCard account={me.data} />
+      {me.data.hasPassword ? <PasswordCard account={me.data} /> : <ChoosePasswordCard account={me.data} />}
       <LinkedAccountsCard linked={linked} error={linkError} />
     </Stack>
   );

@@ -19,6 +19,7 @@ const account: Account = {
   admin: false,
   twoFactorEnabled: false,
   hasPasskey: false,
+  hasPassword: true,
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 const CODES = ['aaaa-bbbb-cccc', 'dddd-eeee-ffff'];

@@ -26,6 +26,7 @@ const account: Account = {
   admin: false,
   twoFactorEnabled: false,
   hasPasskey: true,
+  hasPassword: true,
   createdAt: '2026-01-01T00:00:00.000Z',
 };
 const laptop = { id: '3', name: 'Laptop', backedUp: true, transports: ['internal'], createdAt: '2026-02-01T10:00:00.000Z', lastUsedAt: null };
