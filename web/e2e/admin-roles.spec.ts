@@ -101,6 +101,7 @@ test.describe('administration: roles', () => {
         { area: 'servers', access: 'read' },
         { area: 'nodes', access: 'read' },
         { area: 'eggs', access: 'read' },
+        { area: 'mounts', access: 'read' },
       ],
     });
     const readerAccount = await newUser();
@@ -137,6 +138,33 @@ test.describe('administration: roles', () => {
     await expect(reader.getByRole('button', { name: 'Save' })).toBeDisabled();
     await expectAccessibleInBothSchemes(reader);
     await shot(reader, 'admin-egg-read-only', ['light']);
+    // A mount it may read: what it is linked to, without the controls that change it.
+    const mount = await api.admin('POST', '/api/admin/mounts', { name: `Maps ${s}`, source: `/srv/maps-${s}`, target: '/mnt/maps' });
+    await api.admin('POST', `/api/admin/mounts/${String(mount.id)}/eggs`, { eggIds: [panel.eggId] });
+    await api.admin('POST', `/api/admin/mounts/${String(mount.id)}/nodes`, { nodeIds: [panel.nodeId] });
+    await reader.goto(`/admin/mounts/${String(mount.id)}`);
+    await expect(reader.getByText('Your roles let you read this mount, not change it or what it is linked to.')).toBeVisible();
+    const eggsCard = reader.getByRole('region', { name: 'Eggs', exact: true });
+    await expect(eggsCard.getByRole('listitem')).toHaveCount(1);
+    await expect(reader.getByRole('region', { name: 'Nodes', exact: true }).getByRole('listitem')).toHaveCount(1);
+    await expect(reader.getByRole('button', { name: /^(Link|Unlink|Edit|Delete)/ })).toHaveCount(0);
+    await expectAccessibleInBothSchemes(reader);
+    await reader.screenshot({ path: test.info().outputPath('admin-mount-read-only.png') });
+    await api.admin('DELETE', `/api/admin/mounts/${String(mount.id)}`);
+    // An application key of its own: what its roles do not give is off (the key would be refused it on use).
+    await reader.goto('/admin/application-keys');
+    await reader.getByRole('button', { name: 'Create application key' }).click();
+    const keyDialog = await openDialog(reader, 'New application key');
+    await expect(keyDialog.getByText('What your roles do not give is off: a key never does more than its owner.')).toBeVisible();
+    await expect(keyDialog.getByRole('radio', { name: 'Servers: Read', exact: true })).toBeEnabled();
+    await expect(keyDialog.getByRole('radio', { name: 'Servers: Read & write', exact: true })).toBeDisabled();
+    await expect(keyDialog.getByRole('radio', { name: 'Users: Read', exact: true })).toBeDisabled();
+    await keyDialog.getByRole('button', { name: 'All read & write' }).click();
+    for (const [resource, level] of [['Servers', 'Read'], ['Allocations', 'Read'], ['Eggs', 'Read'], ['Users', 'None'], ['Database hosts', 'None']]) {
+      await expect(keyDialog.getByRole('radio', { name: `${resource}: ${level}`, exact: true })).toBeChecked();
+    }
+    await reader.screenshot({ path: test.info().outputPath('application-key-read-only-roles.png') });
+    await keyDialog.getByRole('button', { name: 'Cancel' }).click();
     await reader.context().close();
 
     // A role limited to a second node (no daemon, no servers): its holder sees an empty servers list.

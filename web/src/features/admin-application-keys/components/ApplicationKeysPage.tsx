@@ -7,26 +7,49 @@ import { DescribedKeyFields, describedKeyBody, emptyDescribedKey, type Described
 import { KeyManager, type KeyFieldsProps, type KeyKind } from '@/components/KeyManager';
 import { ShownOnceSecret } from '@/components/ShownOnceSecret';
 import { applicationKeysQuery, useCreateApplicationKey, useDeleteApplicationKey, type ApplicationKey, type CreatedApplicationKey } from '@/features/admin-application-keys/api';
-import { emptyGrid, grantedOf, LEVELS, RESOURCES, type Level, type PermissionGrid } from '@/features/admin-application-keys/permissions';
+import { emptyGrid, grantedOf, LEVELS, RESOURCES, type Level, type PermissionGrid, type Resource } from '@/features/admin-application-keys/permissions';
+import { useAdminAccess, type AdminArea } from '@/features/auth/admin-access';
 import { formatDateTime } from '@/lib/format';
 
 type CreateApplicationKeyBody = Parameters<ReturnType<typeof useCreateApplicationKey>['mutate']>[0];
 
 const LEVEL_LABEL = { 0: 'none', 1: 'read', 3: 'readWrite' } as const satisfies Record<Level, string>;
 
-/** None / Read / Read & write for each of the nine resources, as a table of radio buttons. */
+/** The part of the administration each resource needs of the key's owner (docs/permissions.md): a key never does more than its owner. */
+const AREA_OF: Record<Resource, AdminArea> = {
+  servers: 'servers',
+  server_databases: 'servers',
+  nodes: 'nodes',
+  allocations: 'nodes',
+  nests: 'eggs',
+  eggs: 'eggs',
+  users: 'users',
+  locations: 'locations',
+  database_hosts: 'database_hosts',
+};
+
+/**
+ * None / Read / Read & write for each of the nine resources, as a table of radio buttons. What the
+ * caller's roles do not give is offered off: the key would be refused it on use.
+ */
 const PermissionTable = ({ grid, onChange }: { grid: PermissionGrid; onChange: (grid: PermissionGrid) => void }) => {
   const { t } = useTranslation();
+  const access = useAdminAccess();
+  const allowed = (resource: Resource, level: Level): boolean => level === 0 || access.can(AREA_OF[resource], level === 1 ? 'read' : 'write');
+  const limited = RESOURCES.some((resource) => !allowed(resource, 3));
+  /** The level asked for, or the most the roles give below it. */
+  const atMost = (resource: Resource, level: Level): Level => [...LEVELS].reverse().find((l) => l <= level && allowed(resource, l)) ?? 0;
   return (
     <Stack gap={6}>
       <Group justify="space-between" gap="xs" wrap="wrap">
         <Stack gap={0}>
           <Input.Label id="application-key-permissions">{t('adminApplicationKeys.permissions')}</Input.Label>
           <Input.Description>{t('adminApplicationKeys.permissionsHelp')}</Input.Description>
+          {limited ? <Input.Description>{t('adminApplicationKeys.rolesLimit')}</Input.Description> : null}
         </Stack>
         <Group gap={4} wrap="wrap">
           {LEVELS.map((level) => (
-            <Button key={level} size="compact-xs" variant="default" onClick={() => onChange(Object.fromEntries(RESOURCES.map((r) => [r, level])) as PermissionGrid)}>
+            <Button key={level} size="compact-xs" variant="default" onClick={() => onChange(Object.fromEntries(RESOURCES.map((r) => [r, atMost(r, level)])) as PermissionGrid)}>
               {t(`adminApplicationKeys.setAll.${LEVEL_LABEL[level]}`)}
             </Button>
           ))}
@@ -58,6 +81,7 @@ const PermissionTable = ({ grid, onChange }: { grid: PermissionGrid; onChange: (
                     name={`permission-${resource}`}
                     value={String(level)}
                     checked={grid[resource] === level}
+                    disabled={!allowed(resource, level)}
                     onChange={() => onChange({ ...grid, [resource]: level })}
                     aria-label={t('adminApplicationKeys.levelOf', {
                       resource: t(`adminApplicationKeys.resources.${resource}`),

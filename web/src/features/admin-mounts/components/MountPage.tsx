@@ -23,11 +23,12 @@ import { MountDialog } from '@/features/admin-mounts/components/MountDialog';
 import { MountPaths } from '@/features/admin-mounts/components/MountsPage';
 import { ApiError } from '@/lib/api/api-error';
 import { notifyError } from '@/lib/notify';
+import { ReadOnlyNotice } from '@/components/ReadOnlyWhen';
 import { useCanWrite } from '@/features/auth/admin-access';
 
 type Linked = { id: string; name: string };
 
-/** Linked eggs or nodes: each with a remove button, and a picker to link more. */
+/** Linked eggs or nodes: each with a remove button, and a picker to link more (neither for a role that may only read mounts). */
 const LinkCard = ({
   kind,
   linked,
@@ -35,6 +36,7 @@ const LinkCard = ({
   link,
   unlink,
   hint,
+  canWrite,
 }: {
   kind: 'eggs' | 'nodes';
   linked: Linked[];
@@ -42,6 +44,7 @@ const LinkCard = ({
   link: UseMutationResult<MountDetail, unknown, string[]>;
   unlink: UseMutationResult<MountDetail, unknown, string>;
   hint?: string;
+  canWrite: boolean;
 }) => {
   const { t } = useTranslation();
   const [picked, setPicked] = useState<string[]>([]);
@@ -65,43 +68,49 @@ const LinkCard = ({
                 <Text size="sm" style={{ overflowWrap: 'anywhere' }}>
                   {l.name}
                 </Text>
-                <Tooltip label={t('adminMounts.unlink')}>
-                  <ActionIcon
-                    variant="subtle"
-                    color="red"
-                    onClick={() => unlink.mutate(l.id, { onError: notifyError })}
-                    loading={unlink.isPending && unlink.variables === l.id}
-                    aria-label={t('adminMounts.unlinkOf', { name: l.name })}
-                  >
-                    <IconTrash size={16} aria-hidden />
-                  </ActionIcon>
-                </Tooltip>
+                {canWrite ? (
+                  <Tooltip label={t('adminMounts.unlink')}>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      onClick={() => unlink.mutate(l.id, { onError: notifyError })}
+                      loading={unlink.isPending && unlink.variables === l.id}
+                      aria-label={t('adminMounts.unlinkOf', { name: l.name })}
+                    >
+                      <IconTrash size={16} aria-hidden />
+                    </ActionIcon>
+                  </Tooltip>
+                ) : null}
               </Group>
             ))}
           </Stack>
         )}
-        <Group align="flex-end" gap="xs" wrap="wrap">
-          <MultiSelect
-            label={t(`adminMounts.${kind}.add`)}
-            data={choices.filter((c) => !have.has(c.id)).map((c) => ({ value: c.id, label: c.name }))}
-            value={picked}
-            onChange={setPicked}
-            searchable
-            clearable
-            style={{ flex: 1, minWidth: 200 }}
-          />
-          <Button
-            disabled={picked.length === 0}
-            loading={link.isPending}
-            onClick={() => link.mutate(picked, { onSuccess: () => setPicked([]), onError: notifyError })}
-          >
-            {t('adminMounts.link')}
-          </Button>
-        </Group>
-        {hint ? (
-          <Alert variant="light" color="blue" icon={<IconInfoCircle aria-hidden />} styles={{ message: { color: 'var(--mantine-color-text)' } }}>
-            {hint}
-          </Alert>
+        {canWrite ? (
+          <>
+            <Group align="flex-end" gap="xs" wrap="wrap">
+              <MultiSelect
+                label={t(`adminMounts.${kind}.add`)}
+                data={choices.filter((c) => !have.has(c.id)).map((c) => ({ value: c.id, label: c.name }))}
+                value={picked}
+                onChange={setPicked}
+                searchable
+                clearable
+                style={{ flex: 1, minWidth: 200 }}
+              />
+              <Button
+                disabled={picked.length === 0}
+                loading={link.isPending}
+                onClick={() => link.mutate(picked, { onSuccess: () => setPicked([]), onError: notifyError })}
+              >
+                {t('adminMounts.link')}
+              </Button>
+            </Group>
+            {hint ? (
+              <Alert variant="light" color="blue" icon={<IconInfoCircle aria-hidden />} styles={{ message: { color: 'var(--mantine-color-text)' } }}>
+                {hint}
+              </Alert>
+            ) : null}
+          </>
         ) : null}
       </Stack>
     </Card>
@@ -113,14 +122,15 @@ export const MountPage = ({ mountId }: { mountId: string }) => {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const mount = useQuery(mountQuery(mountId));
-  const eggs = useQuery(eggChoicesQuery());
-  const nodes = useQuery(nodeChoicesQuery());
+  const canWrite = useCanWrite('mounts');
+  // The pickers' choices, only for a role that links (one that may only read mounts may not read eggs or nodes).
+  const eggs = useQuery({ ...eggChoicesQuery(), enabled: canWrite });
+  const nodes = useQuery({ ...nodeChoicesQuery(), enabled: canWrite });
   const linkEggs = useLinkEggs(mountId);
   const unlinkEgg = useUnlinkEgg(mountId);
   const linkNodes = useLinkNodes(mountId);
   const unlinkNode = useUnlinkNode(mountId);
   const [editing, setEditing] = useState(false);
-  const canWrite = useCanWrite('mounts');
   const remove = useConfirmedAction({
     mutation: useDeleteMount(),
     variables: (m: MountDetail) => m.id,
@@ -171,10 +181,11 @@ export const MountPage = ({ mountId }: { mountId: string }) => {
           </Text>
         ) : null}
         <MountPaths mount={m} />
+        <ReadOnlyNotice when={!canWrite}>{t('adminMounts.rolesReadOnly')}</ReadOnlyNotice>
       </Stack>
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <LinkCard kind="eggs" linked={m.eggs} choices={eggs.data ?? []} link={linkEggs} unlink={unlinkEgg} />
-        <LinkCard kind="nodes" linked={m.nodes} choices={nodes.data ?? []} link={linkNodes} unlink={unlinkNode} hint={t('adminMounts.nodes.redeploy')} />
+        <LinkCard kind="eggs" linked={m.eggs} choices={eggs.data ?? []} link={linkEggs} unlink={unlinkEgg} canWrite={canWrite} />
+        <LinkCard kind="nodes" linked={m.nodes} choices={nodes.data ?? []} link={linkNodes} unlink={unlinkNode} hint={t('adminMounts.nodes.redeploy')} canWrite={canWrite} />
       </SimpleGrid>
       <Card withBorder padding="lg" component="section" aria-labelledby="mount-servers">
         <Stack gap="sm">
