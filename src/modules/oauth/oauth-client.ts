@@ -44,7 +44,8 @@ export class OAuthClient {
     this.dispatcher = new Agent({ connect: { lookup: checkedLookup(policy) } });
   }
 
-  private readonly fetch: oidc.CustomFetch = async (url, options) => {
+  /** Every request to a provider (the tests of the Discord and GitHub presets answer them from a local server). */
+  protected readonly fetch: oidc.CustomFetch = async (url, options) => {
     await assertPublicUrl(url, this.policy);
     const { body, headers, method, redirect, signal } = options;
     // undici's own fetch, so that its dispatcher (with the checked lookup) applies.
