@@ -100,7 +100,7 @@ describe.each(dbKinds(['postgres', 'pglite']))('single sign-on with the Discord 
     class ToFakeProviders extends OAuthClient {
       protected override readonly fetch: oidc.CustomFetch = (url, { body, headers, method, redirect, signal }) => {
         const u = new URL(url);
-        return undiciFetch(`${fake.url}/${u.hostname}${u.pathname}${u.search}`, { body: body as never, headers, method, redirect, signal }) as never;
+        return undiciFetch(`${fake.url}/${u.hostname}${u.pathname}${u.search}`, { body: body as never, headers, method, redirect, signal });
       };
     }
     t = await createTestApp({ db, overrides: [{ provide: OutboundPolicy, useValue: policy }, { provide: OAuthClient, useValue: new ToFakeProviders(policy) }] });
