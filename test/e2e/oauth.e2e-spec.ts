@@ -306,6 +306,20 @@ describe.each(dbKinds(['postgres']))('single sign-on (%s)', (db) => {
       const back = await issuer.authorize(location, account({ email: `frank${unique()}@example.test` }));
       expect((await callback(back, `${flow}; ${second}`)).headers.location).toBe('/account?error=OAUTH_LINK_SESSION_MISMATCH');
     });
+
+    it('should link only from a session signed in within five minutes, as a password change asks', async () => {
+      const user = await createUser(t.app);
+      const stale = await signIn(t, user.email);
+      t.clock.advance(5 * 60_000 + 1_000);
+      const start = await t.http().get(`/api/auth/oauth/${ids.closed}?link=true`).set('Cookie', stale).expect(302);
+      expect(start.headers.location).toBe('/account?error=SESSION_NOT_FRESH');
+      expect(((start.headers['set-cookie'] as unknown as string[] | undefined) ?? []).filter((c) => c.startsWith('hatchery_oauth=') && !c.startsWith('hatchery_oauth=;'))).toEqual([]);
+      // Signed in again (the account page's "confirm it is you"), the same account links.
+      const fresh = await signIn(t, user.email);
+      const linked = await signInAs(ids.closed, account({ email: `grace${unique()}@example.test` }), fresh, '?link=true');
+      expect(linked.headers.location).toBe(`/account?linked=${ids.closed}`);
+      expect(await identities(fresh)).toHaveLength(1);
+    });
   });
 
   it('should send a user with two-factor sign-in to its code step, not sign it in', async () => {

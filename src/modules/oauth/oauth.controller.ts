@@ -9,12 +9,14 @@ import { ApiData } from 'src/common/http/api-responses';
 import { headerOf, HttpReply, HttpRequest } from 'src/common/http/http';
 import { DecimalIdPipe } from 'src/common/validation/decimal-id.pipe';
 import { AppConfigService } from 'src/config/app-config.service';
+import { AuthError } from 'src/common/auth/auth.errors';
 import { AuthService } from 'src/modules/auth/auth.service';
 import type { ClientMeta } from 'src/modules/auth/sign-in.service';
 import { AuthProvidersService } from 'src/modules/oauth/auth-providers.service';
 import { IdentityDto, OAuthStartQueryDto, PublicAuthProviderDto } from 'src/modules/oauth/dto/auth-provider.dto';
 import { OAuthError } from 'src/modules/oauth/oauth.errors';
 import { FLOW_LIFETIME_MS, OAuthSignInService } from 'src/modules/oauth/oauth-sign-in.service';
+import { SessionsService } from 'src/modules/sessions/sessions.service';
 
 const FLOW_COOKIE = 'hatchery_oauth';
 const FLOW_PATH = '/api/auth/oauth';
@@ -39,6 +41,7 @@ export class OAuthController {
     private readonly flows: OAuthSignInService,
     private readonly providers: AuthProvidersService,
     private readonly auth: AuthService,
+    private readonly sessions: SessionsService,
     private readonly config: AppConfigService,
   ) {}
 
@@ -50,7 +53,11 @@ export class OAuthController {
     return { data: await this.providers.listPublic(true) };
   }
 
-  /** To the provider (302). With `link=true` and the caller's session: links the provider to that account. */
+  /**
+   * To the provider (302). With `link=true` and the caller's session: links the provider to that
+   * account. Linking adds a way in that outlives the session, so, as changing the password, it needs a
+   * fresh session (signed in within five minutes): a stolen cookie cannot plant its thief's identity.
+   */
   @Get('oauth/:id')
   @Public()
   @Redirect()
@@ -63,6 +70,9 @@ export class OAuthController {
         const current = await this.auth.authenticateOnce(req, res).catch(() => null);
         if (current?.method !== 'session') {
           throw new AppException(OAuthError.LINK_SESSION_MISMATCH);
+        }
+        if (!this.sessions.isFresh(current.session)) {
+          throw new AppException(AuthError.SESSION_NOT_FRESH);
         }
         linkUserId = current.user.id;
       }

@@ -11,6 +11,7 @@ import { OAuthClient } from 'src/modules/oauth/oauth-client';
 import { IdentitiesController, OAuthController } from 'src/modules/oauth/oauth.controller';
 import { OAuthRepository } from 'src/modules/oauth/oauth.repository';
 import { OAuthSignInService } from 'src/modules/oauth/oauth-sign-in.service';
+import { SessionsModule } from 'src/modules/sessions/sessions.module';
 import { TwoFactorModule } from 'src/modules/two-factor/two-factor.module';
 import { UsersModule } from 'src/modules/users/users.module';
 
@@ -19,7 +20,7 @@ import { UsersModule } from 'src/modules/users/users.module';
  * the sign-in and linking flow, and accounts' linked identities.
  */
 @Module({
-  imports: [TypeOrmModule.forFeature([AuthProviderEntity, UserIdentityEntity]), AuditModule, AuthModule, TwoFactorModule, UsersModule],
+  imports: [TypeOrmModule.forFeature([AuthProviderEntity, UserIdentityEntity]), AuditModule, AuthModule, SessionsModule, TwoFactorModule, UsersModule],
   controllers: [AuthProvidersController, OAuthController, IdentitiesController],
   // Requests to providers never reach private addresses unless OUTBOUND_ALLOW_PRIVATE (not in production).
   providers: [OAuthRepository, AuthProvidersService, OAuthSignInService, OAuthClient, SecretBox, outboundPolicyProvider],

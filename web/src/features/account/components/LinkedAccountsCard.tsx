@@ -1,21 +1,46 @@
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormError } from '@/components/FormError';
-import { type Identity, identitiesQuery, linkableProvidersQuery, linkUrl, useUnlinkIdentity } from '@/features/account/api';
+import { type Account, type Identity, identitiesQuery, linkableProvidersQuery, linkUrl, useUnlinkIdentity } from '@/features/account/api';
+import { useFreshSession } from '@/features/account/components/ReauthDialog';
+import { api } from '@/lib/api/client';
 import { ApiError } from '@/lib/api/api-error';
 import { formatDateTime } from '@/lib/format';
 import { notify } from '@/lib/notify';
 
+/** Resolves when the session was signed in within the last five minutes; else fails as the panel would (SESSION_NOT_FRESH). */
+const assertFresh = async (): Promise<void> => {
+  const { data } = await api.GET('/api/auth/session');
+  if (!data?.data.session.fresh) {
+    throw new ApiError(403, 'SESSION_NOT_FRESH', '');
+  }
+};
+
 /**
  * Account → Linked accounts: the sign-in providers this account signs in with, a "Link" for each
  * other enabled one (a trip to the provider and back), and unlinking. `linked`/`error` are what the
- * provider's callback said (`/account?linked=<id>` or `?error=<code>`).
+ * provider's callback said (`/account?linked=<id>` or `?error=<code>`). Linking needs a sign-in of
+ * the last five minutes: an account with a password confirms it first (the dialog of the password
+ * change); one without is asked to sign in again.
  */
-export const LinkedAccountsCard = ({ linked, error }: { linked?: string; error?: string }) => {
+export const LinkedAccountsCard = ({ account, linked, error }: { account: Account; linked?: string; error?: string }) => {
   const { t, i18n } = useTranslation();
+  const fresh = useFreshSession(account);
+  const [signInAgain, setSignInAgain] = useState(false);
+  const startLink = (providerId: string) => {
+    const go = async () => {
+      await assertFresh();
+      window.location.assign(linkUrl(providerId));
+    };
+    if (account.hasPassword) {
+      void fresh.run(go);
+    } else {
+      go().catch(() => setSignInAgain(true));
+    }
+  };
   const identities = useQuery(identitiesQuery);
   const providers = useQuery(linkableProvidersQuery);
   const unlink = useUnlinkIdentity();
@@ -41,6 +66,11 @@ export const LinkedAccountsCard = ({ linked, error }: { linked?: string; error?:
           </Text>
         ) : null}
         {error ? <FormError error={new ApiError(400, error, '')} /> : null}
+        {signInAgain ? (
+          <Text size="sm" role="status">
+            {t('account.linked.signInAgain')}
+          </Text>
+        ) : null}
         {identities.data && identities.data.length > 0 ? (
           <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {identities.data.map((identity) => (
@@ -63,13 +93,24 @@ export const LinkedAccountsCard = ({ linked, error }: { linked?: string; error?:
         {linkable.length > 0 ? (
           <Group gap="xs">
             {linkable.map((p) => (
-              <Button key={p.id} component="a" href={linkUrl(p.id)} variant="default" size="xs">
+              <Button
+                key={p.id}
+                component="a"
+                href={linkUrl(p.id)}
+                onClick={(event: MouseEvent) => {
+                  event.preventDefault();
+                  startLink(p.id);
+                }}
+                variant="default"
+                size="xs"
+              >
                 {t('account.linked.link', { name: p.name })}
               </Button>
             ))}
           </Group>
         ) : null}
       </Stack>
+      {fresh.dialog}
       {unlinking ? (
         <ConfirmDialog
           opened

@@ -216,7 +216,7 @@ export const ProfilePage = ({ onAccountChanged, linked, linkError }: { onAccount
       <PasskeysCard account={me.data} />
       <EmailCard account={me.data} onChanged={onAccountChanged} />
       {me.data.hasPassword ? <PasswordCard account={me.data} /> : <ChoosePasswordCard account={me.data} />}
-      <LinkedAccountsCard linked={linked} error={linkError} />
+      <LinkedAccountsCard account={me.data} linked={linked} error={linkError} />
     </Stack>
   );
 };
