@@ -2,25 +2,13 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Account } from '@/features/account/api';
 import { LinkedAccountsCard } from '@/features/account/components/LinkedAccountsCard';
-import { renderWithProviders } from '@/test-utils';
+import { renderWithProviders, testAccount } from '@/test-utils';
 
 const get = vi.hoisted(() => vi.fn());
 vi.mock('@/lib/api/client', () => ({ api: { GET: get, POST: vi.fn(), PUT: vi.fn(), DELETE: vi.fn() } }));
 
-const account = (hasPassword: boolean): Account => ({
-  id: '7',
-  uuid: 'u-7',
-  username: 'tess',
-  email: 'tess@example.test',
-  name: 'Tess',
-  admin: false,
-  twoFactorEnabled: false,
-  hasPasskey: false,
-  hasPassword,
-  createdAt: '2026-01-01T00:00:00.000Z',
-});
+const account = (hasPassword: boolean) => testAccount({ hasPassword });
 
 const renderCard = (hasPassword: boolean) =>
   renderWithProviders(

@@ -2,26 +2,14 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Account } from '@/features/account/api';
 import { TwoFactorCard } from '@/features/account/components/TwoFactorCard';
 import { ApiError } from '@/lib/api/api-error';
-import { renderWithProviders } from '@/test-utils';
+import { renderWithProviders, testAccount } from '@/test-utils';
 
 const post = vi.hoisted(() => vi.fn());
 vi.mock('@/lib/api/client', () => ({ api: { POST: post, GET: vi.fn(), PUT: vi.fn(), DELETE: vi.fn() } }));
 
-const account: Account = {
-  id: '7',
-  uuid: 'u-7',
-  username: 'tess',
-  email: 'tess@example.test',
-  name: 'Tess',
-  admin: false,
-  twoFactorEnabled: false,
-  hasPasskey: false,
-  hasPassword: true,
-  createdAt: '2026-01-01T00:00:00.000Z',
-};
+const account = testAccount();
 const CODES = ['aaaa-bbbb-cccc', 'dddd-eeee-ffff'];
 
 const renderCard = (onChanged = vi.fn()) =>

@@ -2,9 +2,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Account } from '@/features/account/api';
 import { PasskeysCard } from '@/features/passkeys/components/PasskeysCard';
-import { renderWithProviders } from '@/test-utils';
+import { renderWithProviders, testAccount } from '@/test-utils';
 
 const client = vi.hoisted(() => ({ GET: vi.fn(), POST: vi.fn(), PATCH: vi.fn(), DELETE: vi.fn(), PUT: vi.fn() }));
 vi.mock('@/lib/api/client', () => ({ api: client }));
@@ -17,18 +16,7 @@ vi.mock('@/features/passkeys/webauthn', () => ({
   isAlreadyRegistered: () => false,
 }));
 
-const account: Account = {
-  id: '7',
-  uuid: 'u-7',
-  username: 'pat',
-  email: 'pat@example.test',
-  name: 'Pat',
-  admin: false,
-  twoFactorEnabled: false,
-  hasPasskey: true,
-  hasPassword: true,
-  createdAt: '2026-01-01T00:00:00.000Z',
-};
+const account = testAccount({ username: 'pat', email: 'pat@example.test', name: 'Pat', hasPasskey: true });
 const laptop = { id: '3', name: 'Laptop', backedUp: true, transports: ['internal'], createdAt: '2026-02-01T10:00:00.000Z', lastUsedAt: null };
 const options = { challenge: 'abc', rp: { id: 'panel.example', name: 'Hatchery' } };
 const answer = { id: 'cred', rawId: 'cred', type: 'public-key', response: {}, clientExtensionResults: {} };
