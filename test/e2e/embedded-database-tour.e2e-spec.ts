@@ -167,7 +167,11 @@ const TOUR_METRICS_TOKEN = 'tour-metrics-token-0123456789';
         return p().t.http().get(back.pathname + back.search).set('Cookie', [state, cookie].filter(Boolean).join('; ')).expect(302);
       };
       issuer.accounts.set('tour-new', { email: 'tour-sso@example.test', email_verified: true });
-      expect((await flow('', '', 'tour-new')).headers.location).toBe('/');
+      const made = await flow('', '', 'tour-new');
+      expect(made.headers.location).toBe('/');
+      // The account it made has no password: it asks for a mailed link to choose one.
+      const link = await p().t.http().post('/api/account/password/link').set('Cookie', sessionCookie(made)!).set('Origin', TEST_ORIGIN).expect(200);
+      expect(data(link)).toEqual({ sent: true, reason: null, email: 'tour-sso@example.test' });
       const { user, as } = await p().newUser();
       const cookie = await signIn(p().t, user.email);
       issuer.accounts.set('tour-link', { email: 'tour-link@example.test', email_verified: true });
