@@ -7,6 +7,7 @@ import { renderWithProviders, testAccount } from '@/test-utils';
 
 const get = vi.hoisted(() => vi.fn());
 vi.mock('@/lib/api/client', () => ({ api: { GET: get, POST: vi.fn(), PUT: vi.fn(), DELETE: vi.fn() } }));
+vi.mock('@tanstack/react-router', () => ({ useNavigate: () => vi.fn() }));
 
 const account = (hasPassword: boolean) => testAccount({ hasPassword });
 
@@ -58,12 +59,14 @@ describe('LinkedAccountsCard', () => {
     expect(assign).not.toHaveBeenCalled();
   });
 
-  it('should ask an account without a password to sign in again', async () => {
+  it('should ask an account without a password to sign in again, not for a password it never had', async () => {
     fresh = false;
     renderCard(false);
     await userEvent.click(await screen.findByRole('link', { name: 'Link Discord' }));
-    expect(await screen.findByRole('status')).toHaveTextContent('Linking needs a sign-in from the last five minutes.');
-    expect(screen.queryByRole('dialog')).toBeNull();
+    const dialog = await screen.findByRole('dialog', { name: 'Confirm it is you' });
+    expect(dialog).toHaveTextContent('your account has no password to confirm it with. Sign out, sign in again');
+    expect(screen.queryByLabelText('Current password')).toBeNull();
+    expect(screen.getByRole('button', { name: 'Sign out' })).toBeInTheDocument();
     expect(assign).not.toHaveBeenCalled();
   });
 });

@@ -23,24 +23,17 @@ const assertFresh = async (): Promise<void> => {
  * Account → Linked accounts: the sign-in providers this account signs in with, a "Link" for each
  * other enabled one (a trip to the provider and back), and unlinking. `linked`/`error` are what the
  * provider's callback said (`/account?linked=<id>` or `?error=<code>`). Linking needs a sign-in of
- * the last five minutes: an account with a password confirms it first (the dialog of the password
- * change); one without is asked to sign in again.
+ * the last five minutes: an older one is confirmed first (the dialog of the password change, which
+ * asks an account without a password to sign in again).
  */
 export const LinkedAccountsCard = ({ account, linked, error }: { account: Account; linked?: string; error?: string }) => {
   const { t, i18n } = useTranslation();
   const fresh = useFreshSession(account);
-  const [signInAgain, setSignInAgain] = useState(false);
-  const startLink = (providerId: string) => {
-    const go = async () => {
+  const startLink = (providerId: string) =>
+    void fresh.run(async () => {
       await assertFresh();
       window.location.assign(linkUrl(providerId));
-    };
-    if (account.hasPassword) {
-      void fresh.run(go);
-    } else {
-      go().catch(() => setSignInAgain(true));
-    }
-  };
+    });
   const identities = useQuery(identitiesQuery);
   const providers = useQuery(linkableProvidersQuery);
   const unlink = useUnlinkIdentity();
@@ -66,11 +59,6 @@ export const LinkedAccountsCard = ({ account, linked, error }: { account: Accoun
           </Text>
         ) : null}
         {error ? <FormError error={new ApiError(400, error, '')} /> : null}
-        {signInAgain ? (
-          <Text size="sm" role="status">
-            {t('account.linked.signInAgain')}
-          </Text>
-        ) : null}
         {identities.data && identities.data.length > 0 ? (
           <Stack gap="xs" component="ul" style={{ listStyle: 'none', padding: 0, margin: 0 }}>
             {identities.data.map((identity) => (

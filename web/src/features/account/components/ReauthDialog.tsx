@@ -1,9 +1,11 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
+import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
 import { CurrentPasswordInput } from '@/components/PasswordFields';
 import { isNotFresh, useReauthenticate, type Account } from '@/features/account/api';
+import { useSignOut } from '@/features/auth/api';
 import { useReauthenticateWithPasskey } from '@/features/passkeys/api';
 import { isCancelled } from '@/features/passkeys/webauthn';
 
@@ -52,7 +54,36 @@ interface ReauthDialogProps {
   onDone: () => void;
 }
 
-const ReauthDialog = ({ account, opened, onCancel, onDone }: ReauthDialogProps) => {
+/**
+ * An account without a password (made by signing on with a provider) cannot confirm itself here: it is
+ * told to sign in again, and offered to sign out.
+ */
+const SignInAgainDialog = ({ opened, onCancel }: { opened: boolean; onCancel: () => void }) => {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const signOut = useSignOut();
+  return (
+    <Modal opened={opened} onClose={onCancel} title={t('account.reauth.title')} closeButtonProps={{ 'aria-label': t('common.close') }} centered>
+      <Stack>
+        <Text size="sm">{t('account.reauth.signInAgain')}</Text>
+        <FormError error={signOut.error} />
+        <Group justify="flex-end">
+          <Button variant="default" onClick={onCancel}>
+            {t('common.cancel')}
+          </Button>
+          <Button loading={signOut.isPending} onClick={() => signOut.mutate(undefined, { onSuccess: () => void navigate({ to: '/auth/login' }) })}>
+            {t('user.signOut')}
+          </Button>
+        </Group>
+      </Stack>
+    </Modal>
+  );
+};
+
+const ReauthDialog = (props: ReauthDialogProps) =>
+  props.account.hasPassword ? <PasswordReauthDialog {...props} /> : <SignInAgainDialog opened={props.opened} onCancel={props.onCancel} />;
+
+const PasswordReauthDialog = ({ account, opened, onCancel, onDone }: ReauthDialogProps) => {
   const { t } = useTranslation();
   // With a passkey and no TOTP code, the password's second step is the passkey (the browser asks for it).
   const byPassword = useReauthenticate();
