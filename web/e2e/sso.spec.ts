@@ -83,6 +83,7 @@ test.describe('single sign-on', () => {
         await expect(password).toContainText(`we e-mail a link to newcomer-${s}@example.test`);
         await expect(visitor.getByRole('region', { name: 'Change e-mail address' })).toContainText('choose one first');
         await expect(visitor.getByLabel('Current password')).toHaveCount(0);
+        await expect(visitor.getByRole('region', { name: 'Two-factor sign-in' })).toContainText('after the account you sign in with');
         await password.getByRole('button', { name: 'E-mail me a link' }).click();
         await expect(password.getByRole('status')).toContainText('This panel cannot send e-mail.');
         await password.scrollIntoViewIfNeeded();

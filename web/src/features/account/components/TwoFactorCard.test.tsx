@@ -12,10 +12,10 @@ vi.mock('@/lib/api/client', () => ({ api: { POST: post, GET: vi.fn(), PUT: vi.fn
 const account = testAccount();
 const CODES = ['aaaa-bbbb-cccc', 'dddd-eeee-ffff'];
 
-const renderCard = (onChanged = vi.fn()) =>
+const renderCard = (onChanged = vi.fn(), shown = account) =>
   renderWithProviders(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <TwoFactorCard account={account} onChanged={onChanged} />
+      <TwoFactorCard account={shown} onChanged={onChanged} />
     </QueryClientProvider>,
   );
 
@@ -65,5 +65,16 @@ describe('TwoFactorCard', () => {
     await waitFor(() => expect(done).toBeEnabled());
     await userEvent.click(done);
     expect(onChanged).toHaveBeenCalledTimes(1);
+  });
+
+  it('should not ask an account without a password for one to turn it off, but say to choose one first', () => {
+    renderCard(vi.fn(), testAccount({ twoFactorEnabled: true, hasPassword: false }));
+    expect(screen.getByText(/Turning it off is confirmed with your password, and your account has none yet/)).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Turn off two-factor sign-in' })).toBeNull();
+  });
+
+  it('should offer a passwordless account the code after the account it signs in with', () => {
+    renderCard(vi.fn(), testAccount({ hasPassword: false }));
+    expect(screen.getByText(/each time you sign in, after the account you sign in with/)).toBeInTheDocument();
   });
 });

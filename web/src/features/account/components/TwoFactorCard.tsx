@@ -121,11 +121,15 @@ const RecoveryCodesStep = ({ account, codes, onSaved }: { account: Account; code
   );
 };
 
-const DisableForm = () => {
+const DisableForm = ({ account }: { account: Account }) => {
   const { t } = useTranslation();
   const disable = useTwoFactorDisable();
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState('');
+  if (!account.hasPassword) {
+    // Turning it off is confirmed with the password, which an account made by signing on chooses first.
+    return <Text size="sm">{t('account.twoFactor.disableNeedsPassword')}</Text>;
+  }
   if (!open) {
     return (
       <Group>
@@ -184,14 +188,14 @@ export const TwoFactorCard = ({ account, onChanged }: { account: Account; onChan
       );
     }
     if (on) {
-      return <DisableForm />;
+      return <DisableForm account={account} />;
     }
     if (setup.data) {
       return <ConfirmStep setup={setup.data} onEnabled={setCodes} onCancel={() => setup.reset()} />;
     }
     return (
       <Stack gap="sm">
-        <Text size="sm">{t('account.twoFactor.offText')}</Text>
+        <Text size="sm">{t(account.hasPassword ? 'account.twoFactor.offText' : 'account.twoFactor.offTextNoPassword')}</Text>
         <FormError error={shownError(setup.error)} />
         <Group>
           <Button leftSection={<IconShieldCheck size={16} aria-hidden />} loading={setup.isPending} onClick={() => void fresh.run(() => setup.mutateAsync())}>

@@ -184,7 +184,7 @@ export const PasskeysCard = ({ account, onAdded }: { account: Account; onAdded?:
         <QueryListBody
           query={passkeys}
           errorTitle={t('account.passkeys.loadError')}
-          empty={adding ? null : <EmptyState icon={<IconFingerprint />} title={t('account.passkeys.emptyTitle')} description={t('account.passkeys.emptyText')} action={addButton} />}
+          empty={adding ? null : <EmptyState icon={<IconFingerprint />} title={t('account.passkeys.emptyTitle')} description={t(account.hasPassword ? 'account.passkeys.emptyText' : 'account.passkeys.emptyTextNoPassword')} action={addButton} />}
         >
           {(data) => (
             <Stack component="ul" gap="sm" m={0} p={0} style={{ listStyle: 'none' }} aria-label={t('account.passkeys.title')}>
