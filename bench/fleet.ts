@@ -323,15 +323,15 @@ const measureLoad = async (driver: LoadDriver, fleet: Fleet, sim: ChildProcess |
  */
 const bootStorm = async (url: string, fleet: Fleet, node1Port: number): Promise<BootMeasure> => {
   const box = new SecretBox(AppConfigService.fromEnv({ DATABASE_URL: url, APP_KEY: LARGE_APP_KEY, NODE_ENV: 'production' }));
-  const nodes = await withDatabase(url, async (c) =>
-    (await c.query<{ id: string; uuid: string; token_identifier: string; token_secret: string }>(`SELECT id, uuid, token_identifier, token_secret FROM node ORDER BY id`)).rows.map((n) => ({
-      id: String(n.id),
-      tokenId: n.token_identifier,
-      token: box.open(n.token_secret, nodeTokenContext({ uuid: n.uuid })),
-    })),
+  // Where the nodes are, put back after the storm (the database is kept for the next runs; node 1 at the bench's simulator).
+  const addresses = await withDatabase(url, async (c) =>
+    (
+      await c.query<{ id: string; uuid: string; token_identifier: string; token_secret: string; fqdn: string; scheme: string; daemon_listen: number; base_url: string }>(
+        `SELECT id, uuid, token_identifier, token_secret, fqdn, scheme, daemon_listen, base_url FROM node ORDER BY id`,
+      )
+    ).rows,
   );
-  // Where the nodes are: put back after the storm (the database is kept for the next runs), node 1 at the bench's simulator.
-  const addresses = await withDatabase(url, async (c) => (await c.query(`SELECT id, fqdn, scheme, daemon_listen, base_url FROM node ORDER BY id`)).rows);
+  const nodes = addresses.map((n) => ({ id: String(n.id), tokenId: n.token_identifier, token: box.open(n.token_secret, nodeTokenContext({ uuid: n.uuid })) }));
   const simulators = await NodeSimulators.start(fleet.url, nodes);
   try {
     await withDatabase(url, (c) =>
@@ -363,7 +363,7 @@ const bootStorm = async (url: string, fleet: Fleet, node1Port: number): Promise<
         `UPDATE node SET fqdn = a.fqdn, scheme = a.scheme, daemon_listen = CASE WHEN node.id = $2::bigint THEN $3::int ELSE a.daemon_listen END,
            base_url = CASE WHEN node.id = $2::bigint THEN 'http://127.0.0.1:' || $3::int ELSE a.base_url END
          FROM jsonb_to_recordset($1::jsonb) AS a(id bigint, fqdn text, scheme text, daemon_listen int, base_url text) WHERE node.id = a.id`,
-        [JSON.stringify(addresses), nodes[0].id, node1Port],
+        [JSON.stringify(addresses.map(({ id, fqdn, scheme, daemon_listen, base_url }) => ({ id, fqdn, scheme, daemon_listen, base_url }))), nodes[0].id, node1Port],
       ),
     );
     await simulators.stop();
