@@ -73,14 +73,12 @@ export class LogPartitions {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Makes the month of `now` and the MONTHS_AHEAD after it, where missing; the names made. */
-  async ensureAhead(table: LogTable, now: Date): Promise<string[]> {
+  /** Makes the month of `now` and the MONTHS_AHEAD after it, where missing. */
+  async ensureAhead(table: LogTable, now: Date): Promise<void> {
     const existing = new Set((await this.months(table)).map((m) => m.name));
-    const made: string[] = [];
     for (let k = 0; k <= MONTHS_AHEAD; k++) {
       const from = monthStart(now, k);
-      const name = partitionName(table, from);
-      if (existing.has(name)) {
+      if (existing.has(partitionName(table, from))) {
         continue;
       }
       let exists: boolean;
@@ -94,13 +92,10 @@ export class LogPartitions {
         }
         exists = code !== DEFAULT_HOLDS_ROWS;
       }
-      if (exists) {
-        made.push(name);
-      } else {
+      if (!exists) {
         this.logger.warn(`${table}: entries of ${from.toISOString().slice(0, 7)} are in its DEFAULT partition already; that month gets no partition of its own`);
       }
     }
-    return made;
   }
 
   /** Drops every month wholly older than `keepDays` before `now` (none when 0: kept for ever); the names dropped. */
