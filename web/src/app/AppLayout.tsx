@@ -1,7 +1,7 @@
 import { AppShell, Avatar, Burger, Group, Menu, NavLink, Text, UnstyledButton, VisuallyHidden } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { IconLogout, IconUserCircle } from '@tabler/icons-react';
-import { Link, Outlet, useNavigate, useRouterState } from '@tanstack/react-router';
+import { Link, Outlet, useRouterState } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { NAV_ITEMS } from '@/app/nav';
 import { ThemeMenu } from '@/components/ThemeMenu';
@@ -11,7 +11,6 @@ import { notifyError } from '@/lib/notify';
 
 const SignedInMenu = ({ user }: { user: SessionUser }) => {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const signOut = useSignOut();
   const name = user.name || user.username;
   return (
@@ -43,7 +42,6 @@ const SignedInMenu = ({ user }: { user: SessionUser }) => {
           leftSection={<IconLogout size={16} aria-hidden />}
           onClick={() =>
             signOut.mutate(undefined, {
-              onSuccess: () => void navigate({ to: '/auth/login' }),
               onError: (error) => notifyError(error),
             })
           }

@@ -1,4 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from '@tanstack/react-router';
 import { api } from '@/lib/api/client';
 import { normalizeCode, signInTarget } from '@/features/auth/sign-in-flow';
 
@@ -77,12 +78,14 @@ export const useTwoFactorChallenge = () => {
 
 export const useSignOut = () => {
   const queryClient = useQueryClient();
+  const navigate = useNavigate();
   return useMutation({
     mutationFn: async (): Promise<void> => {
       await api.POST('/api/auth/sign-out');
     },
-    // Every cached answer belonged to the user who left.
+    // Every cached answer belonged to the user who left; the sign-in page follows.
     onSettled: () => queryClient.clear(),
+    onSuccess: () => void navigate({ to: '/auth/login' }),
   });
 };
 

@@ -1,23 +1,16 @@
 import { Button, Card, Group, Stack, Text, Title } from '@mantine/core';
-import { useQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type MouseEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormError } from '@/components/FormError';
 import { type Account, type Identity, identitiesQuery, linkableProvidersQuery, linkUrl, useUnlinkIdentity } from '@/features/account/api';
 import { useFreshSession } from '@/features/account/components/ReauthDialog';
-import { api } from '@/lib/api/client';
+import { sessionQuery } from '@/features/auth/api';
 import { ApiError } from '@/lib/api/api-error';
 import { formatDateTime } from '@/lib/format';
 import { notify } from '@/lib/notify';
 
-/** Resolves when the session was signed in within the last five minutes; else fails as the panel would (SESSION_NOT_FRESH). */
-const assertFresh = async (): Promise<void> => {
-  const { data } = await api.GET('/api/auth/session');
-  if (!data?.data.session.fresh) {
-    throw new ApiError(403, 'SESSION_NOT_FRESH', '');
-  }
-};
 
 /**
  * Account → Linked accounts: the sign-in providers this account signs in with, a "Link" for each
@@ -28,10 +21,14 @@ const assertFresh = async (): Promise<void> => {
  */
 export const LinkedAccountsCard = ({ account, linked, error }: { account: Account; linked?: string; error?: string }) => {
   const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
   const fresh = useFreshSession(account);
+  // The session as it is now (not as cached): signed in within five minutes, else refused as the panel would (SESSION_NOT_FRESH).
   const startLink = (providerId: string) =>
     void fresh.run(async () => {
-      await assertFresh();
+      if (!(await queryClient.fetchQuery({ ...sessionQuery, staleTime: 0 })).session.fresh) {
+        throw new ApiError(403, 'SESSION_NOT_FRESH', '');
+      }
       window.location.assign(linkUrl(providerId));
     });
   const identities = useQuery(identitiesQuery);

@@ -1,5 +1,4 @@
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
-import { useNavigate } from '@tanstack/react-router';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
@@ -60,7 +59,6 @@ interface ReauthDialogProps {
  */
 const SignInAgainDialog = ({ opened, onCancel }: { opened: boolean; onCancel: () => void }) => {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const signOut = useSignOut();
   return (
     <Modal opened={opened} onClose={onCancel} title={t('account.reauth.title')} closeButtonProps={{ 'aria-label': t('common.close') }} centered>
@@ -71,7 +69,7 @@ const SignInAgainDialog = ({ opened, onCancel }: { opened: boolean; onCancel: ()
           <Button variant="default" onClick={onCancel}>
             {t('common.cancel')}
           </Button>
-          <Button loading={signOut.isPending} onClick={() => signOut.mutate(undefined, { onSuccess: () => void navigate({ to: '/auth/login' }) })}>
+          <Button loading={signOut.isPending} onClick={() => signOut.mutate()}>
             {t('user.signOut')}
           </Button>
         </Group>

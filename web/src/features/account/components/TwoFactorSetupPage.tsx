@@ -1,7 +1,6 @@
 import { Alert, Button, Skeleton, Title } from '@mantine/core';
 import { IconShieldLock } from '@tabler/icons-react';
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate } from '@tanstack/react-router';
 import { useTranslation } from 'react-i18next';
 import { ErrorState } from '@/components/ErrorState';
 import { meQuery } from '@/features/account/api';
@@ -21,7 +20,6 @@ export const TwoFactorSetupPage = ({ onDone }: { onDone: () => void }) => {
   const { t } = useTranslation();
   const me = useQuery(meQuery);
   const signOut = useSignOut();
-  const navigate = useNavigate();
   const body = (() => {
     if (me.isError) {
       return <ErrorState error={me.error} title={t('account.loadError')} onRetry={() => void me.refetch()} />;
@@ -45,7 +43,7 @@ export const TwoFactorSetupPage = ({ onDone }: { onDone: () => void }) => {
           variant="subtle"
           size="compact-sm"
           loading={signOut.isPending}
-          onClick={() => signOut.mutate(undefined, { onSuccess: () => void navigate({ to: '/auth/login' }), onError: (error) => notifyError(error) })}
+          onClick={() => signOut.mutate(undefined, { onError: (error) => notifyError(error) })}
         >
           {t('user.signOut')}
         </Button>
