@@ -277,16 +277,17 @@ export class Fleet {
         // A check answered slowly by a busy panel (the bench's storms) is not a failure; a refused or 503 one is, at once.
         '  timeout check 2s',
         '  option forwardfor',
-        // A panel that stopped taking connections (a restart) or closed one unanswered: the request is
-        // sent again to another panel, as a host's proxy should.
+        // A panel that refused the connection (a restart): the request is sent to another. One that closed
+        // it unanswered (killed): only a read is sent again; whether a change was made is unknown (502).
         '  retries 3',
         '  option redispatch 1',
-        '  retry-on conn-failure empty-response response-timeout',
+        '  retry-on conn-failure empty-response',
         'frontend panel',
         `  bind 127.0.0.1:${port}`,
         '  default_backend panels',
         'backend panels',
         '  balance roundrobin',
+        '  http-request disable-l7-retry if !METH_GET !METH_OPTIONS',
         '  option httpchk GET /api/health',
         '  http-check expect status 200',
         // Which panel answered, for the tests.

@@ -422,6 +422,7 @@ export class WingsSimulator implements SimContext {
       query: Object.fromEntries(url.searchParams.entries()),
       headers,
       time: new Date(),
+      remotePort: req.socket.remotePort,
     };
     this.requests.push(entry);
     if (this.opts.logRequests) {

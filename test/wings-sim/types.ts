@@ -15,6 +15,8 @@ export interface RecordedRequest {
   /** Raw body text for JSON/text requests (not for multipart uploads). */
   body?: string;
   time: Date;
+  /** The port the request came from: with /proc/net/tcp, which process sent it (the fleet tests). */
+  remotePort?: number;
 }
 
 export interface SimulatorTiming {
