@@ -273,12 +273,8 @@ export class DaemonGateway {
   /** Drops the server's shared live state, in this process and (with Redis) for every process. */
   private async forgetLive(node: DaemonNode, uuid: string): Promise<void> {
     this.live.delete(`${node.id}:${uuid}`);
-    if (this.redis.enabled) {
-      await this.redis
-        .client()
-        .then((redis) => redis.del(LIVE_KEY + `${node.id}:${uuid}`))
-        .catch(() => undefined);
-    }
+    const redis = await this.redis.ready();
+    await redis?.del(LIVE_KEY + `${node.id}:${uuid}`).catch((e: unknown) => this.redis.failed(e));
   }
 
   /**
@@ -293,11 +289,14 @@ export class DaemonGateway {
     if (asking && asking.expires > this.clock.now().getTime()) {
       return asking.answer;
     }
-    const redis = await this.redis.client().catch(() => null);
-    if (redis?.status !== 'ready') {
+    const redis = await this.redis.ready();
+    if (!redis) {
       return this.localServerDetails(node, uuid, timeoutMs);
     }
-    const kept = await redis.get(LIVE_KEY + key).catch(() => null);
+    const kept = await redis.get(LIVE_KEY + key).catch((e: unknown) => {
+      this.redis.failed(e);
+      return null;
+    });
     if (kept) {
       return JSON.parse(kept) as DaemonServerDetails;
     }
@@ -305,7 +304,7 @@ export class DaemonGateway {
     this.live.set(key, entry);
     try {
       const details = await entry.answer;
-      await redis.set(LIVE_KEY + key, JSON.stringify(sharedServerState(details)), 'PX', LIVE_STATE_MS).catch(() => undefined);
+      await redis.set(LIVE_KEY + key, JSON.stringify(sharedServerState(details)), 'PX', LIVE_STATE_MS).catch((e: unknown) => this.redis.failed(e));
       return details;
     } finally {
       if (this.live.get(key) === entry) {

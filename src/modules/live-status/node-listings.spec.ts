@@ -18,7 +18,8 @@ describe('NodeListings', () => {
     const listServers = jest.fn().mockResolvedValue(listed);
     // A client that is reconnecting: any command (the lease's eval, a subscribe) would wait out ioredis's retries.
     const client = strictMock<Redis>('redis', { status: 'reconnecting' });
-    const redis = strictMock<SharedRedis>('sharedRedis', { enabled: true, client: () => Promise.resolve(client) });
+    const redis = new SharedRedis(strictMock<AppConfigService>('config', { rateLimit: { enabled: true, redisUrl: 'redis://127.0.0.1:1' } }));
+    jest.spyOn(redis, 'client').mockResolvedValue(client);
     const sut = new NodeListings(strictMock<DaemonGateway>('daemon', { listServers }), config, redis);
 
     await expect(sut.list(node)).resolves.toEqual({ servers: listed });

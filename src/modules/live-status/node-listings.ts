@@ -69,17 +69,17 @@ export class NodeListings {
     }
     let held: string | null;
     const lease = randomUUID();
-    let client: Redis;
+    // Redis down, reconnecting or hung (SharedRedis.ready): asked now, as one process alone would.
+    const client = await this.redis.ready();
+    if (!client) {
+      return ask(this.daemon, node, timeoutMs);
+    }
     try {
-      client = await this.redis.client();
-      if (client.status !== 'ready') {
-        // Redis down (or reconnecting): asked now, the lease would wait out ioredis's retries first.
-        return ask(this.daemon, node, timeoutMs);
-      }
       await this.redis.subscribe(RESULT + node.id, (text) => this.heard(text));
       // The lease ends a little before the next poll of the process that holds it is due.
       held = (await client.eval(TAKE_LEASE, 1, LEASE + node.id, lease, String(Math.max(intervalMs - 50, 50)))) as string | null;
     } catch (e) {
+      this.redis.failed(e);
       this.logger.warn(`Redis: ${(e as Error).message}; this poll asks the node itself`);
       return ask(this.daemon, node, timeoutMs);
     }
@@ -91,7 +91,10 @@ export class NodeListings {
         .set(RESULT + node.id, text, 'PX', intervalMs)
         .publish(RESULT + node.id, text)
         .exec()
-        .catch((e: Error) => this.logger.warn(`Redis: ${e.message}; a poll's answer was not shared`));
+        .catch((e: Error) => {
+          this.redis.failed(e);
+          this.logger.warn(`Redis: ${e.message}; a poll's answer was not shared`);
+        });
       return listing;
     }
     const shared = await this.answerOf(client, node.id, held, timeoutMs + 1_000);
