@@ -526,7 +526,8 @@ run('three panel processes behind HAProxy, over PgBouncer in transaction mode, P
       const powered = powers().length;
       const power = fetch(`${fleet.url}/api/client/servers/${server.uuid}/power`, { method: 'POST', headers, body: JSON.stringify({ action: 'restart' }) }).then(
         (res) => String(res.status),
-        (e: Error) => String(e.cause ?? e),
+        // (undici's errors come from another realm than Jest's: instanceof Error does not hold)
+        (e: Error) => (e.cause as { message?: string } | undefined)?.message ?? e.message,
       );
       const powerVictim = await killSender(powers, powered);
       // (HAProxy resends before it answers: once answered, nothing more comes.)
