@@ -3,6 +3,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { PanelLogger } from 'src/common/logging/logging.module';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
+import { databasePorts } from 'src/database/pg-errors';
 import { installBodyParsers, installErrorHandler, installGracefulClose } from 'src/common/http/fastify';
 import { registerSecurityHeaders } from 'src/common/http/security-headers';
 import { FastifyWsAdapter } from 'src/common/http/ws-adapter';
@@ -24,12 +25,12 @@ import { PanelMetrics } from 'src/common/metrics/panel-metrics';
 export const setupApp = async (app: NestFastifyApplication): Promise<NestFastifyApplication> => {
   app.useLogger(app.get(PanelLogger));
   const fastify = app.getHttpAdapter().getInstance();
+  const config = app.get(AppConfigService);
   // First: it covers the routes registered after it.
-  installErrorHandler(fastify);
+  installErrorHandler(fastify, config);
   installBodyParsers(fastify);
   installGracefulClose(fastify);
   await app.register(fastifyCookie);
-  const config = app.get(AppConfigService);
   const pagePolicy = await registerSecurityHeaders(app, { captcha: config.captcha?.provider });
   fastify.addHook('onRequest', (req, reply, done) => {
     void reply.header('x-request-id', req.id);
@@ -60,7 +61,7 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   // WebSocket upgrades (the live-status socket, /api/ws) are routed through Fastify like any request.
   app.useWebSocketAdapter(new FastifyWsAdapter(fastify));
   app.useGlobalPipes(createValidationPipe());
-  app.useGlobalFilters(new GlobalExceptionFilter());
+  app.useGlobalFilters(new GlobalExceptionFilter(databasePorts(config.db)));
   app.get(Draining).listen(app, config.http.drainMs);
 
   // Built on the first request to /api/docs, not at boot: it is a large object few processes ever serve.

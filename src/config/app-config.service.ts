@@ -18,7 +18,7 @@ interface MailConfig {
   from: string;
 }
 
-type DatabaseConfig =
+export type DatabaseConfig =
   | {
       kind: 'postgres';
       url: string;

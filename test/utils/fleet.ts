@@ -16,24 +16,28 @@ import { PANEL_ROOT, panelEntry } from 'test/utils/panel-process';
 const PGBOUNCER = '/usr/sbin/pgbouncer';
 const HAPROXY = '/usr/sbin/haproxy';
 
-/** Why the fleet cannot be started here, or null. In CI a missing part fails the run (the caller throws). */
-const fleetUnavailable = (): string | null => {
-  const missing = [PGBOUNCER, HAPROXY].filter((bin) => !existsSync(bin));
-  return missing.length > 0 ? `${missing.join(' and ')} not installed (Debian's pgbouncer and haproxy packages)` : null;
-};
-
-/** Skips (printing why) outside CI, throws in CI, when the fleet's parts are missing; true when they are there. */
-export const fleetAvailable = (): boolean => {
-  const why = fleetUnavailable();
-  if (why === null) {
+/**
+ * Whether `parts` are installed: true when they are; when not, skips (printing why) outside CI and
+ * throws in CI, naming `tests`.
+ */
+const installed = (parts: string[], tests: string): boolean => {
+  const missing = parts.filter((bin) => !existsSync(bin));
+  if (missing.length === 0) {
     return true;
   }
+  const why = `${missing.join(' and ')} not installed (Debian's ${missing.map((bin) => bin.split('/').pop()).join(' and ')} packages)`;
   if (isCi()) {
-    throw new Error(`the fleet tests need PgBouncer and HAProxy in CI: ${why}`);
+    throw new Error(`the ${tests} need them in CI: ${why}`);
   }
-  process.stdout.write(`[hatchery tests] skipping the fleet tests: ${why}\n`);
+  process.stdout.write(`[hatchery tests] skipping the ${tests}: ${why}\n`);
   return false;
 };
+
+/** The fleet's parts (PgBouncer and HAProxy) are installed; see `installed`. */
+export const fleetAvailable = (): boolean => installed([PGBOUNCER, HAPROXY], 'fleet tests');
+
+/** PgBouncer is installed; see `installed`. */
+export const pgBouncerAvailable = (tests: string): boolean => installed([PGBOUNCER], tests);
 
 /** A failure that waiting longer cannot mend (the process it waits for has exited). */
 class Fatal extends Error {}
@@ -100,6 +104,87 @@ class Child {
   }
 }
 
+/**
+ * PgBouncer in transaction mode before one database of the test PostgreSQL (Debian's package), on a
+ * port of its own. `stop` and `start` again keep the port: what a database outage looks like to a panel.
+ */
+export class PgBouncer {
+  child!: Child;
+  private readonly dir = mkdtempSync(join(tmpdir(), 'hatchery-pgbouncer-'));
+
+  private constructor(
+    private readonly database: string,
+    private readonly port: number,
+  ) {}
+
+  static async start(database: string): Promise<PgBouncer> {
+    const bouncer = new PgBouncer(database, await freePort());
+    await bouncer.start();
+    return bouncer;
+  }
+
+  /** The pooled DATABASE_URL. */
+  get url(): string {
+    return `postgres://postgres@127.0.0.1:${this.port}/${this.database}`;
+  }
+
+  async start(): Promise<void> {
+    const ini = join(this.dir, 'pgbouncer.ini');
+    writeShared(join(this.dir, 'users.txt'), '"postgres" ""\n');
+    writeShared(
+      ini,
+      [
+        '[databases]',
+        `${this.database} = host=127.0.0.1 port=5432 dbname=${this.database}`,
+        '[pgbouncer]',
+        'listen_addr = 127.0.0.1',
+        `listen_port = ${this.port}`,
+        'unix_socket_dir =',
+        'auth_type = trust',
+        `auth_file = ${join(this.dir, 'users.txt')}`,
+        'pool_mode = transaction',
+        'max_client_conn = 500',
+        'default_pool_size = 12',
+        // node-postgres sends it at connect; the panel sends no other startup option behind a pooler.
+        'ignore_startup_parameters = extra_float_digits',
+        'admin_users = postgres',
+        '',
+      ].join('\n'),
+    );
+    chmodSync(this.dir, 0o755);
+    // PgBouncer refuses to run as root: then it switches to the postgres user (-u).
+    const asRoot = process.getuid?.() === 0;
+    const child = new Child('pgbouncer', spawn(PGBOUNCER, [...(asRoot ? ['-u', 'postgres'] : []), ini], { stdio: ['ignore', 'pipe', 'pipe'] }));
+    this.child = child;
+    await until(
+      'PgBouncer listening',
+      async () => {
+        if (!child.running) {
+          throw new Fatal(`PgBouncer exited: ${child.tail()}`);
+        }
+        const { Client } = await import('pg');
+        const client = new Client({ connectionString: this.url });
+        await client.connect();
+        await client.query('SELECT 1');
+        await client.end();
+        return true;
+      },
+      10_000,
+    );
+  }
+
+  /** Stops it at once (SIGTERM: PgBouncer's immediate shutdown), cutting every connection. */
+  async stop(): Promise<void> {
+    await this.child?.stop();
+  }
+
+  /** Stops it and removes its files. */
+  async remove(): Promise<void> {
+    await this.stop();
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
 export interface PanelInstance {
   readonly name: string;
   readonly port: number;
@@ -127,10 +212,9 @@ const writeShared = (file: string, text: string): void => {
 
 export class Fleet {
   readonly panels: PanelInstance[] = [];
-  private pgbouncer?: Child;
+  private pgbouncer?: PgBouncer;
   private haproxy?: Child;
   private readonly dir = mkdtempSync(join(tmpdir(), 'hatchery-fleet-'));
-  private bouncerPort = 0;
   /** HAProxy's address: what clients (and APP_URL) use. */
   url = '';
 
@@ -140,7 +224,7 @@ export class Fleet {
   static async start(options: FleetOptions): Promise<Fleet> {
     const fleet = new Fleet(options);
     try {
-      await fleet.startPgBouncer();
+      fleet.pgbouncer = await PgBouncer.start(options.database);
       const ports = await Promise.all(Array.from({ length: options.panels }, () => freePort()));
       const proxyPort = await freePort();
       fleet.url = `http://127.0.0.1:${proxyPort}`;
@@ -151,7 +235,7 @@ export class Fleet {
       await fleet.startHaproxy(proxyPort);
       return fleet;
     } catch (e) {
-      const tails = [fleet.pgbouncer, ...fleet.panels.map((p) => p.child), fleet.haproxy]
+      const tails = [fleet.pgbouncer?.child, ...fleet.panels.map((p) => p.child), fleet.haproxy]
         .filter((c): c is Child => c !== undefined)
         .map((c) => `--- ${c.name} ---\n${c.tail()}`)
         .join('\n');
@@ -162,58 +246,12 @@ export class Fleet {
 
   /** The processes of HAProxy and PgBouncer (for the bench's CPU accounting). */
   get proxyPids(): number[] {
-    return [this.haproxy?.proc.pid, this.pgbouncer?.proc.pid].filter((pid): pid is number => pid !== undefined);
+    return [this.haproxy?.proc.pid, this.pgbouncer?.child.proc.pid].filter((pid): pid is number => pid !== undefined);
   }
 
   /** The pooled DATABASE_URL the panels use. */
   get pooledUrl(): string {
-    return `postgres://postgres@127.0.0.1:${this.bouncerPort}/${this.options.database}`;
-  }
-
-  private async startPgBouncer(): Promise<void> {
-    this.bouncerPort = await freePort();
-    const ini = join(this.dir, 'pgbouncer.ini');
-    writeShared(join(this.dir, 'users.txt'), '"postgres" ""\n');
-    writeShared(
-      ini,
-      [
-        '[databases]',
-        `${this.options.database} = host=127.0.0.1 port=5432 dbname=${this.options.database}`,
-        '[pgbouncer]',
-        'listen_addr = 127.0.0.1',
-        `listen_port = ${this.bouncerPort}`,
-        'unix_socket_dir =',
-        'auth_type = trust',
-        `auth_file = ${join(this.dir, 'users.txt')}`,
-        'pool_mode = transaction',
-        'max_client_conn = 500',
-        'default_pool_size = 12',
-        // node-postgres sends it at connect; the panel sends no other startup option behind a pooler.
-        'ignore_startup_parameters = extra_float_digits',
-        'admin_users = postgres',
-        '',
-      ].join('\n'),
-    );
-    chmodSync(this.dir, 0o755);
-    // PgBouncer refuses to run as root: then it switches to the postgres user (-u).
-    const asRoot = process.getuid?.() === 0;
-    const child = new Child('pgbouncer', spawn(PGBOUNCER, [...(asRoot ? ['-u', 'postgres'] : []), ini], { stdio: ['ignore', 'pipe', 'pipe'] }));
-    this.pgbouncer = child;
-    await until(
-      'PgBouncer listening',
-      async () => {
-        if (!child.running) {
-          throw new Fatal(`PgBouncer exited: ${child.tail()}`);
-        }
-        const { Client } = await import('pg');
-        const client = new Client({ connectionString: this.pooledUrl });
-        await client.connect();
-        await client.query('SELECT 1');
-        await client.end();
-        return true;
-      },
-      10_000,
-    );
+    return this.pgbouncer!.url;
   }
 
   private async startPanel(panel: PanelInstance): Promise<void> {
@@ -327,7 +365,7 @@ export class Fleet {
   async stop(): Promise<void> {
     await Promise.all(this.panels.filter((p) => p.child).map((p) => p.child.stop()));
     await this.haproxy?.stop();
-    await this.pgbouncer?.stop();
+    await this.pgbouncer?.remove();
     rmSync(this.dir, { recursive: true, force: true });
   }
 }

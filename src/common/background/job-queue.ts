@@ -105,7 +105,7 @@ export class JobQueue implements OnModuleDestroy, BeforeApplicationShutdown {
     // Each process offers each interval's job: the queue keeps one a slot, or (shifts) one waiting.
     const offer = (): Promise<unknown> =>
       (shift ? boss.send(job.name, null) : boss.sendThrottled(job.name, null, null, every, 'every')).catch((e: unknown) =>
-        this.logger.warn(`Could not offer the ${job.name} job: ${message(e)}`),
+        this.logger.warn(`Could not offer the ${job.name} job: ${errorMessage(e)}`),
       );
     try {
       await boss.createQueue(job.name, {
@@ -125,7 +125,7 @@ export class JobQueue implements OnModuleDestroy, BeforeApplicationShutdown {
         return { ranBy: THIS_PROCESS };
       });
     } catch (e) {
-      this.logger.error(`Could not set up the ${job.name} job: ${message(e)}`);
+      this.logger.error(`Could not set up the ${job.name} job: ${errorMessage(e)}`);
       return false;
     }
     this.offers.add(setInterval(() => void offer(), job.everyMs));
@@ -148,7 +148,7 @@ export class JobQueue implements OnModuleDestroy, BeforeApplicationShutdown {
         deleteAfterSeconds: KEEP_SECONDS,
       });
       await boss.work<T>(handler.name, { pollingIntervalSeconds: 2 }, async ([job]) => ({ ranBy: THIS_PROCESS, ...(await handler.run(job.data)) }));
-    })().catch((e: unknown) => this.logger.error(`Could not take jobs of ${handler.name}: ${message(e)}`));
+    })().catch((e: unknown) => this.logger.error(`Could not take jobs of ${handler.name}: ${errorMessage(e)}`));
   }
 
   /**
@@ -197,7 +197,7 @@ export class JobQueue implements OnModuleDestroy, BeforeApplicationShutdown {
     const boss = this.boss ? await this.boss : null;
     if (boss) {
       // Waits for this process's running jobs (bounded), before the database closes.
-      await boss.stop({ graceful: true, close: true, timeout: STOP_GRACE_MS }).catch((e: unknown) => this.logger.warn(`Job queue stop: ${message(e)}`));
+      await boss.stop({ graceful: true, close: true, timeout: STOP_GRACE_MS }).catch((e: unknown) => this.logger.warn(`Job queue stop: ${errorMessage(e)}`));
     }
   }
 
@@ -230,7 +230,7 @@ export class JobQueue implements OnModuleDestroy, BeforeApplicationShutdown {
   /** pg-boss, started once (its schema made or migrated under its own lock); null when it cannot start. */
   private started(): Promise<PgBoss | null> {
     this.boss ??= this.start().catch((e: unknown) => {
-      this.logger.error(`The job queue did not start; periodic work runs on timers in this process: ${message(e)}`);
+      this.logger.error(`The job queue did not start; periodic work runs on timers in this process: ${errorMessage(e)}`);
       return null;
     });
     return this.boss;
@@ -249,8 +249,8 @@ export class JobQueue implements OnModuleDestroy, BeforeApplicationShutdown {
       superviseIntervalSeconds: MONITOR_SECONDS,
       openTelemetry: { enabled: false },
     });
-    boss.on('error', (e: unknown) => this.logger.error(`Job queue: ${message(e)}`));
-    boss.on('warning', (w: unknown) => this.logger.warn(`Job queue: ${typeof w === 'object' && w && 'message' in w ? String(w.message) : String(w)}`));
+    boss.on('error', (e: unknown) => this.logger.error(`Job queue: ${errorMessage(e)}`));
+    boss.on('warning', (w: unknown) => this.logger.warn(`Job queue: ${errorMessage(w)}`));
     await boss.start();
     return boss;
   }
@@ -266,4 +266,20 @@ export class JobQueue implements OnModuleDestroy, BeforeApplicationShutdown {
   }
 }
 
-const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+/**
+ * What went wrong, in words: an error's message, also for pg-boss's worker 'error' events, which are
+ * plain objects (the error's fields spread; its message names the queue and worker); for an error
+ * with no message (Node's AggregateError of a connection refused on every address), its code and its
+ * parts'.
+ */
+export const errorMessage = (e: unknown): string => {
+  if (typeof e !== 'object' || e === null) {
+    return String(e);
+  }
+  const { message: text, code, errors } = e as { message?: unknown; code?: unknown; errors?: unknown };
+  if (typeof text === 'string' && text !== '') {
+    return text;
+  }
+  const parts = Array.isArray(errors) ? [...new Set(errors.map(errorMessage))].join('; ') : '';
+  return [typeof code === 'string' ? code : '', parts].filter(Boolean).join(': ') || JSON.stringify(e);
+};

@@ -3,6 +3,7 @@ import { AppException } from 'src/common/errors/app.exception';
 import { CommonError, ErrorDef } from 'src/common/errors/error-codes';
 import { HttpReply, HttpRequest, pathOf } from 'src/common/http/http';
 import { isPterodactylPath, pterodactylError } from 'src/common/errors/pterodactyl-error-body';
+import { isDatabaseUnavailable } from 'src/database/pg-errors';
 
 interface ErrorBody {
   statusCode: number;
@@ -65,6 +66,9 @@ const isDaemonCallback = (req: HttpRequest): boolean => pathOf(req).startsWith('
 export class GlobalExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ExceptionFilter');
 
+  /** `databasePorts`: where the panel's PostgreSQL is (pg-errors' databasePorts), to tell its outage from a bug. */
+  constructor(private readonly databasePorts: ReadonlySet<number> = new Set()) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     this.reply(exception, ctx.getRequest<HttpRequest>(), ctx.getResponse<HttpReply>());
@@ -113,6 +117,11 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     const clientStatus = frameworkClientStatus(exception);
     if (clientStatus !== undefined) {
       return this.fromClientStatus(clientStatus, exception as FrameworkError);
+    }
+    if (isDatabaseUnavailable(exception, this.databasePorts)) {
+      // An outage, not a bug: said without a stack (every request meets it until the database is back).
+      this.logger.error(`The database is unavailable: ${(exception as Error).message || (exception as { code?: string }).code}`);
+      return fromDef(CommonError.DATABASE_UNAVAILABLE, HttpStatus.SERVICE_UNAVAILABLE);
     }
     // Unknown: the stack goes to the server log only.
     this.logger.error({ err: exception }, 'Unhandled error');
