@@ -22,7 +22,8 @@ const PREFIX = 'hatchery:rl:';
  */
 export class RedisRateLimitStorage extends RateLimitStorage {
   private readonly logger = new Logger('RateLimits');
-  private readonly memory: MemoryRateLimitStorage;
+  /** The counters while Redis does not answer (made the first time it does not: they sweep hourly). */
+  private memoryCounters?: MemoryRateLimitStorage;
   private inMemory = false;
 
   private constructor(
@@ -31,7 +32,11 @@ export class RedisRateLimitStorage extends RateLimitStorage {
     private readonly clock: Clock,
   ) {
     super();
-    this.memory = new MemoryRateLimitStorage(clock);
+  }
+
+  private get memory(): MemoryRateLimitStorage {
+    this.memoryCounters ??= new MemoryRateLimitStorage(this.clock);
+    return this.memoryCounters;
   }
 
   /** ioredis is loaded only by panels that use Redis (it is ~10 MiB of an idle panel's memory otherwise). */
