@@ -121,16 +121,19 @@ run('a panel whose Redis stops answering (%s)', (db) => {
     await until('the panel counts in Redis again', countsInRedis);
   });
 
-  it('should give up on a Redis that hangs (SIGSTOP) after a second, and leave it alone meanwhile', async () => {
-    expect(await countsInRedis()).toBe(true);
-    redis!.kill('SIGSTOP');
-    try {
-      // The first request waits out the command's second; the rest go on without Redis.
-      expect((await t.http().get('/api/settings')).status).toBe(200);
-      expect(await signInAttempts(newIp(), 4)).toEqual(['401 2', '401 1', '401 0', '429']);
-    } finally {
-      redis!.kill('SIGCONT');
-    }
-    await until('the panel counts in Redis again', countsInRedis);
-  });
+  // Once, on PostgreSQL: what it shows is Redis's, the same whatever the database (the kill above runs on both).
+  if (db === 'postgres') {
+    it('should give up on a Redis that hangs (SIGSTOP) after a second, and leave it alone meanwhile', async () => {
+      expect(await countsInRedis()).toBe(true);
+      redis!.kill('SIGSTOP');
+      try {
+        // The first request waits out the command's second; the rest go on without Redis.
+        expect((await t.http().get('/api/settings')).status).toBe(200);
+        expect(await signInAttempts(newIp(), 4)).toEqual(['401 2', '401 1', '401 0', '429']);
+      } finally {
+        redis!.kill('SIGCONT');
+      }
+      await until('the panel counts in Redis again', countsInRedis);
+    });
+  }
 });
