@@ -39,9 +39,17 @@ export const violations =
     throw e;
   };
 
+/** A connection URL's port: PostgreSQL's own when it names none (or cannot be read as a URL). */
+const portOf = (url: string): number => {
+  try {
+    return Number(new URL(url).port || 5432);
+  } catch {
+    return 5432;
+  }
+};
+
 /** The ports the panel's PostgreSQL connections go to (DATABASE_URL, DATABASE_DIRECT_URL); none on the embedded database. */
-export const databasePorts = (db: DatabaseConfig): ReadonlySet<number> =>
-  new Set(db.kind === 'postgres' ? [db.url, db.directUrl].map((url) => Number(new URL(url).port || 5432)) : []);
+export const databasePorts = (db: DatabaseConfig): ReadonlySet<number> => new Set(db.kind === 'postgres' ? [db.url, db.directUrl].map(portOf) : []);
 
 /** SQLSTATEs of a server that cannot serve now: connection exceptions, shutting down or starting up, too many connections. */
 const UNAVAILABLE_STATE = /^(08[0-9A-Z]{3}|57P0[123]|53300)$/;
