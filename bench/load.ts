@@ -4,6 +4,7 @@
  * per-response events at full hrtime precision (its own histogram keeps whole milliseconds).
  */
 import autocannon from 'autocannon';
+import { errorMessage } from 'src/common/errors/error-message';
 
 export interface LoadJob {
   /** Origin and first path, e.g. http://127.0.0.1:3000/api/client/servers/abcd1234 */
@@ -94,7 +95,7 @@ if (require.main === module) {
   process.on('message', (msg: { id: number; job: LoadJob }) => {
     runJob(msg.job).then(
       (result) => process.send?.({ id: msg.id, result }),
-      (err: unknown) => process.send?.({ id: msg.id, error: err instanceof Error ? err.message : String(err) }),
+      (err: unknown) => process.send?.({ id: msg.id, error: errorMessage(err) }),
     );
   });
   process.on('disconnect', () => process.exit(0));

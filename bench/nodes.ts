@@ -18,6 +18,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WingsSimulator } from 'test/wings-sim/simulator';
+import { errorMessage } from 'src/common/errors/error-message';
 
 export interface NodeCredentials {
   id: string;
@@ -81,7 +82,7 @@ const boot = async (): Promise<void> => {
       try {
         return (await sim.boot()).length;
       } catch (e) {
-        failed.push({ id, error: e instanceof Error ? e.message : String(e) });
+        failed.push({ id, error: errorMessage(e) });
         return 0;
       }
     }),

@@ -40,6 +40,7 @@ import { FleetReport, formatFleet, runFleet } from 'bench/fleet';
 import { formatSizesTable, runSizes, SizesReport } from 'bench/sizes';
 import { samplerRows } from 'bench/usage-sampler';
 import { freePort } from 'test/utils/free-port';
+import { errorMessage } from 'src/common/errors/error-message';
 
 // ---------------------------------------------------------------------------------------------
 // Settings
@@ -577,7 +578,7 @@ const main = async (): Promise<void> => {
     driver?.stop();
     await stopChild(simChild);
     await panel?.stop();
-    await dropDatabase(DB_NAME).catch((e: unknown) => log(`could not drop ${DB_NAME}: ${e instanceof Error ? e.message : String(e)}`));
+    await dropDatabase(DB_NAME).catch((e: unknown) => log(`could not drop ${DB_NAME}: ${errorMessage(e)}`));
     rmSync(workDir, { recursive: true, force: true });
   }
 

@@ -3,7 +3,6 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { SwaggerModule } from '@nestjs/swagger';
 import { PanelLogger } from 'src/common/logging/logging.module';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
-import { databasePorts } from 'src/database/pg-errors';
 import { installBodyParsers, installErrorHandler, installGracefulClose } from 'src/common/http/fastify';
 import { registerSecurityHeaders } from 'src/common/http/security-headers';
 import { FastifyWsAdapter } from 'src/common/http/ws-adapter';
@@ -61,7 +60,7 @@ export const setupApp = async (app: NestFastifyApplication): Promise<NestFastify
   // WebSocket upgrades (the live-status socket, /api/ws) are routed through Fastify like any request.
   app.useWebSocketAdapter(new FastifyWsAdapter(fastify));
   app.useGlobalPipes(createValidationPipe());
-  app.useGlobalFilters(new GlobalExceptionFilter(databasePorts(config.db)));
+  app.useGlobalFilters(new GlobalExceptionFilter(config.db));
   app.get(Draining).listen(app, config.http.drainMs);
 
   // Built on the first request to /api/docs, not at boot: it is a large object few processes ever serve.

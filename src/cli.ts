@@ -12,7 +12,6 @@ import { ClockModule } from 'src/common/clock.module';
 import { PanelEventsModule } from 'src/common/events/panel-events';
 import { HotCacheModule } from 'src/common/hot-cache/hot-cache.module';
 import { AppConfigModule } from 'src/config/config.module';
-import { ConfigValidationError } from 'src/config/load-config';
 import { DatabaseModule } from 'src/database/database.module';
 import { backupS3FromEnv, PterodactylImporter } from 'src/import/pterodactyl/importer';
 import { StreamProgress } from 'src/import/pterodactyl/progress';
@@ -20,6 +19,7 @@ import { validateCliUser } from 'src/modules/users/cli-user';
 import { AdminRolesModule } from 'src/modules/roles/admin-roles.module';
 import { UsersModule } from 'src/modules/users/users.module';
 import { UsersService } from 'src/modules/users/users.service';
+import { errorMessage } from 'src/common/errors/error-message';
 
 @Module({ imports: [AppConfigModule, ClockModule, PanelEventsModule, DatabaseModule, HotCacheModule, AdminRolesModule, UsersModule] })
 class CliModule {}
@@ -112,7 +112,6 @@ program
   });
 
 program.parseAsync(process.argv).catch((err: unknown) => {
-  const message = err instanceof ConfigValidationError || err instanceof Error ? err.message : String(err);
-  process.stderr.write(`error: ${message}\n`);
+  process.stderr.write(`error: ${errorMessage(err)}\n`);
   process.exit(1);
 });

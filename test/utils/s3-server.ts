@@ -8,6 +8,7 @@ import { crc32 } from 'node:zlib';
 import { Sha256 } from '@smithy/core/checksum';
 import { SignatureV4 } from '@smithy/signature-v4';
 import S3rver from 's3rver';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /**
  * An S3-compatible server for tests: s3rver (which stores objects and parts but accepts any signature
@@ -279,7 +280,7 @@ export async function startTestS3(options: { bucket?: string; credentials?: S3Cr
       .catch((e: unknown) => {
         log.push({ method: req.method ?? '', url: req.url ?? '', status: 500 });
         if (!res.headersSent) {
-          sendError(res, new S3Failure(500, 'InternalError', e instanceof Error ? e.message : String(e)), req.url ?? '');
+          sendError(res, new S3Failure(500, 'InternalError', errorMessage(e)), req.url ?? '');
         }
       });
   });

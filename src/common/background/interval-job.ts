@@ -2,6 +2,7 @@ import { Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common'
 import { SchedulerRegistry } from '@nestjs/schedule';
 import type { JobQueue } from 'src/common/background/job-queue';
 import { AppConfigService } from 'src/config/app-config.service';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /**
  * A job the panel runs every `everyMs` when SCHEDULER_ENABLED (off by default under NODE_ENV=test, where
@@ -85,7 +86,7 @@ export abstract class IntervalJob implements OnApplicationBootstrap, OnModuleDes
     try {
       await this.run();
     } catch (e) {
-      this.logger.error(`${this.label} failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.logger.error(`${this.label} failed: ${errorMessage(e)}`);
     } finally {
       this.running = false;
     }

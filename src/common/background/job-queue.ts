@@ -3,6 +3,7 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnModuleDestroy } from '
 import { type Db, PgBoss } from 'pg-boss';
 import { DataSource } from 'typeorm';
 import { AppConfigService } from 'src/config/app-config.service';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /** This process, as jobs record who ran them (`output.ranBy`) and schedules who claimed a run. */
 export const THIS_PROCESS = `${hostname()}:${process.pid}`.slice(0, 191);
@@ -265,21 +266,3 @@ export class JobQueue implements OnModuleDestroy, BeforeApplicationShutdown {
     return (this.dataSource.driver as unknown as { master: SessionPool }).master;
   }
 }
-
-/**
- * What went wrong, in words: an error's message, also for pg-boss's worker 'error' events, which are
- * plain objects (the error's fields spread; its message names the queue and worker); for an error
- * with no message (Node's AggregateError of a connection refused on every address), its code and its
- * parts'.
- */
-export const errorMessage = (e: unknown): string => {
-  if (typeof e !== 'object' || e === null) {
-    return String(e);
-  }
-  const { message: text, code, errors } = e as { message?: unknown; code?: unknown; errors?: unknown };
-  if (typeof text === 'string' && text !== '') {
-    return text;
-  }
-  const parts = Array.isArray(errors) ? [...new Set(errors.map(errorMessage))].join('; ') : '';
-  return [typeof code === 'string' ? code : '', parts].filter(Boolean).join(': ') || JSON.stringify(e);
-};

@@ -3,7 +3,9 @@ import { AppException } from 'src/common/errors/app.exception';
 import { CommonError, ErrorDef } from 'src/common/errors/error-codes';
 import { HttpReply, HttpRequest, pathOf } from 'src/common/http/http';
 import { isPterodactylPath, pterodactylError } from 'src/common/errors/pterodactyl-error-body';
-import { isDatabaseUnavailable } from 'src/database/pg-errors';
+import { databasePorts, isDatabaseUnavailable } from 'src/database/pg-errors';
+import type { DatabaseConfig } from 'src/config/app-config.service';
+import { errorMessage } from 'src/common/errors/error-message';
 
 interface ErrorBody {
   statusCode: number;
@@ -66,8 +68,12 @@ const isDaemonCallback = (req: HttpRequest): boolean => pathOf(req).startsWith('
 export class GlobalExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger('ExceptionFilter');
 
-  /** `databasePorts`: where the panel's PostgreSQL is (pg-errors' databasePorts), to tell its outage from a bug. */
-  constructor(private readonly databasePorts: ReadonlySet<number> = new Set()) {}
+  /** Where the panel's PostgreSQL is listening, to tell its outage from a bug. */
+  private readonly databasePorts: ReadonlySet<number>;
+
+  constructor(db: DatabaseConfig) {
+    this.databasePorts = databasePorts(db);
+  }
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
@@ -120,7 +126,7 @@ export class GlobalExceptionFilter implements ExceptionFilter {
     }
     if (isDatabaseUnavailable(exception, this.databasePorts)) {
       // An outage, not a bug: said without a stack (every request meets it until the database is back).
-      this.logger.error(`The database is unavailable: ${(exception as Error).message || (exception as { code?: string }).code}`);
+      this.logger.error(`The database is unavailable: ${errorMessage(exception)}`);
       return fromDef(CommonError.DATABASE_UNAVAILABLE, HttpStatus.SERVICE_UNAVAILABLE);
     }
     // Unknown: the stack goes to the server log only.

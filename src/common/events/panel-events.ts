@@ -1,4 +1,5 @@
 import { Global, Injectable, Logger, Module } from '@nestjs/common';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /**
  * What the panel tells the outside about (docs/webhooks.md#events). Alerts are things going wrong, sent
@@ -86,7 +87,7 @@ export class PanelEvents {
       try {
         await listener(event);
       } catch (e) {
-        this.logger.error(`A listener of ${event.event} failed: ${e instanceof Error ? e.message : String(e)}`);
+        this.logger.error(`A listener of ${event.event} failed: ${errorMessage(e)}`);
       }
     }
   }

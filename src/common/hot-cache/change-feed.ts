@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { Client, Notification } from 'pg';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { AppConfigService } from 'src/config/app-config.service';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /** The channel the AddChangeNotifications trigger notifies, with `<table>:<id>` (`<table>:*` for a TRUNCATE). */
 const CHANGES_CHANNEL = 'hatchery_changes';
@@ -214,7 +215,7 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
     const delays = this.options.reconnectDelaysMs;
     const delay = delays[Math.min(this.failures, delays.length - 1)] ?? 1_000;
     if (this.failures === 0) {
-      this.logger.warn(`Change feed down (${err instanceof Error ? err.message : String(err)}): caches off, every request reads the database; reconnecting`);
+      this.logger.warn(`Change feed down (${errorMessage(err)}): caches off, every request reads the database; reconnecting`);
     }
     this.failures += 1;
     this.retryTimer = setTimeout(() => void this.connect(), delay);

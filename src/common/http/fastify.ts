@@ -6,7 +6,6 @@ import { bearerToken, isPterodactylKeyShape } from 'src/common/auth/bearer';
 import { AppException } from 'src/common/errors/app.exception';
 import { CommonError } from 'src/common/errors/error-codes';
 import { GlobalExceptionFilter } from 'src/common/errors/global-exception.filter';
-import { databasePorts } from 'src/database/pg-errors';
 import { scanJson, textFaults, textRefusal, tooDeepRefusal } from 'src/common/http/hostile-input';
 import { pathOf } from 'src/common/http/http';
 import type { AppConfigService } from 'src/config/app-config.service';
@@ -49,7 +48,7 @@ const rewriteUrl = (req: IncomingMessage): string => {
  */
 export const createHttpAdapter = (config: AppConfigService): FastifyAdapter => {
   const proxies = config.http.trustedProxies;
-  const errors = new GlobalExceptionFilter(databasePorts(config.db));
+  const errors = new GlobalExceptionFilter(config.db);
   return new FastifyAdapter({
     trustProxy: proxies.length > 0 ? proxies : false,
     bodyLimit: JSON_BODY_LIMIT,
@@ -73,7 +72,7 @@ export const createHttpAdapter = (config: AppConfigService): FastifyAdapter => {
  * instance's own (it does, on init) without a second setErrorHandler on the same instance.
  */
 export const installErrorHandler = (fastify: FastifyInstance, config: AppConfigService): void => {
-  const errors = new GlobalExceptionFilter(databasePorts(config.db));
+  const errors = new GlobalExceptionFilter(config.db);
   fastify.addHook('onRoute', (route) => {
     route.errorHandler ??= (error, req, reply) => errors.reply(error, req, reply);
   });

@@ -1,6 +1,7 @@
 import { Global, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { AppConfigService } from 'src/config/app-config.service';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /** A command Redis has not answered in this long fails (a Redis that hangs must not hang requests). */
 const COMMAND_TIMEOUT_MS = 1_000;
@@ -54,7 +55,7 @@ export class SharedRedis implements OnApplicationShutdown {
   /** A command failed: Redis is left alone for PAUSE_MS (a reconnection ends the pause sooner). */
   failed(e: unknown): void {
     if (Date.now() >= this.pausedUntil) {
-      this.logger.warn(`Redis: ${e instanceof Error ? e.message : String(e)}; each process does without it for ${PAUSE_MS / 1000} s`);
+      this.logger.warn(`Redis: ${errorMessage(e)}; each process does without it for ${PAUSE_MS / 1000} s`);
     }
     this.pausedUntil = Date.now() + PAUSE_MS;
   }
@@ -88,7 +89,7 @@ export class SharedRedis implements OnApplicationShutdown {
     }
     const { default: RedisClient } = await import('ioredis');
     const redis = new RedisClient(url, { maxRetriesPerRequest: 2, commandTimeout: COMMAND_TIMEOUT_MS, connectionName });
-    redis.on('error', (e: Error) => this.logger.warn(`Redis: ${e.message}`));
+    redis.on('error', (e: Error) => this.logger.warn(`Redis: ${errorMessage(e)}`));
     redis.on('ready', () => (this.pausedUntil = 0));
     // Its first user waits for the connection (a second at most): callers read `status` to tell a Redis
     // that is down from one still connecting.

@@ -21,6 +21,7 @@ import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import { ServerDeletionSteps } from 'src/modules/servers/server-deletion';
 import { ServerRecords } from 'src/modules/servers/server-records';
 import { about, PanelEvents } from 'src/common/events/panel-events';
+import { errorMessage } from 'src/common/errors/error-message';
 
 export type BackupList = Omit<Paginated<BackupResponseDto>, 'meta'> & { meta: BackupListMetaDto };
 
@@ -115,7 +116,7 @@ export class BackupsService implements OnModuleInit {
       await this.events.publish({
         event: 'backup.failed',
         ...about(server, server.node),
-        data: { name: spec.name, scheduled: true, error: e instanceof Error ? e.message : String(e) },
+        data: { name: spec.name, scheduled: true, error: errorMessage(e) },
       });
       throw e;
     }
@@ -231,7 +232,7 @@ export class BackupsService implements OnModuleInit {
         if (!force) {
           throw e;
         }
-        this.logger.warn({ backup: backup.uuid, error: e instanceof Error ? e.message : String(e) }, 'could not remove a deleted server\'s backup from S3');
+        this.logger.warn({ backup: backup.uuid, error: errorMessage(e) }, 'could not remove a deleted server\'s backup from S3');
       }
     }
   }

@@ -5,6 +5,7 @@ import { ErrorCategory } from 'src/common/errors/error-codes';
 import { DaemonOutcome, PanelMetrics } from 'src/common/metrics/panel-metrics';
 import { withinGrace } from 'src/common/shutdown/within-grace';
 import { DaemonError } from 'src/modules/daemon-gateway/daemon.errors';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /** What the client needs to reach one node. */
 export interface DaemonTarget {
@@ -266,7 +267,7 @@ export class DaemonClient implements OnModuleDestroy {
   private transportError(target: DaemonTarget, req: DaemonRequest, e: unknown): AppException {
     const code = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
     const name = (e as { name?: string }).name;
-    const reason = e instanceof Error ? e.message : String(e);
+    const reason = errorMessage(e);
     this.logger.warn({ nodeId: target.nodeId, method: req.method, path: req.path, code, name }, 'daemon request failed');
     const details = { nodeId: target.nodeId };
     if (name === 'TimeoutError' || e instanceof undiciErrors.HeadersTimeoutError || e instanceof undiciErrors.BodyTimeoutError || code === 'UND_ERR_CONNECT_TIMEOUT') {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { AppException } from 'src/common/errors/app.exception';
+import { errorMessage } from 'src/common/errors/error-message';
 import { SharedRedis } from 'src/common/redis/shared-redis';
 import { AppConfigService } from 'src/config/app-config.service';
 import { DaemonGateway, DaemonNode, DaemonServerDetails, sharedServerState } from 'src/modules/daemon-gateway/daemon.gateway';
@@ -80,7 +81,7 @@ export class NodeListings {
       held = (await client.eval(TAKE_LEASE, 1, LEASE + node.id, lease, String(Math.max(intervalMs - 50, 50)))) as string | null;
     } catch (e) {
       this.redis.failed(e);
-      this.logger.warn(`Redis: ${(e as Error).message}; this poll asks the node itself`);
+      this.logger.warn(`Redis: ${errorMessage(e)}; this poll asks the node itself`);
       return ask(this.daemon, node, timeoutMs);
     }
     if (held === null) {
@@ -93,7 +94,7 @@ export class NodeListings {
         .exec()
         .catch((e: Error) => {
           this.redis.failed(e);
-          this.logger.warn(`Redis: ${e.message}; a poll's answer was not shared`);
+          this.logger.warn(`Redis: ${errorMessage(e)}; a poll's answer was not shared`);
         });
       return listing;
     }

@@ -2,6 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { HotCaches } from 'src/common/hot-cache/hot-caches';
 import { Reloader } from 'src/common/hot-cache/reloader';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /**
  * The origins the web UI's browser code talks to besides the panel: each node's daemon, by WebSocket
@@ -22,7 +23,7 @@ export class NodeOrigins implements OnApplicationBootstrap {
       this.origins = originsOf(nodes.map((n) => n.baseUrl));
       this.byNode = new Map(nodes.map((n) => [n.id, originsOf([n.baseUrl])]));
     },
-    (err: unknown) => this.logger.warn(`node origins not reloaded: ${err instanceof Error ? err.message : String(err)}`),
+    (err: unknown) => this.logger.warn(`node origins not reloaded: ${errorMessage(err)}`),
   );
 
   constructor(

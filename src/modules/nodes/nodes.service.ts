@@ -22,6 +22,7 @@ import { MountsService } from 'src/modules/mounts/mounts.service';
 import { NodeOrigins } from 'src/modules/nodes/node-origins';
 import { NodesRepository } from 'src/modules/nodes/nodes.repository';
 import type { ListQuery } from 'src/database/like';
+import { errorMessage } from 'src/common/errors/error-message';
 
 const NODE_FIELDS = [
   'name',
@@ -315,7 +316,7 @@ export class NodesService {
         ? { configurationPushed: false, pushError: 'The daemon ignores configuration updates (ignore_panel_config_updates)' }
         : { configurationPushed: true };
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorMessage(e);
       this.logger.warn({ nodeId: node.id, error: message }, 'could not push the configuration to the node');
       return { configurationPushed: false, pushError: message };
     }

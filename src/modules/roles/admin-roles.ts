@@ -7,6 +7,7 @@ import { Reloader } from 'src/common/hot-cache/reloader';
 import { AdminGrants, grantsOf, narrowToKey, NO_GRANTS, RoleSnapshot, scopesOfPermissions } from 'src/modules/roles/admin-grants';
 import { AdminRoleEntity } from 'src/modules/roles/admin-role.entity';
 import { AdminRolesRepository } from 'src/modules/roles/admin-roles.repository';
+import { errorMessage } from 'src/common/errors/error-message';
 
 const roleSnapshot = (role: AdminRoleEntity): RoleSnapshot => ({
   id: role.id,
@@ -29,7 +30,7 @@ export class AdminRoles implements OnApplicationBootstrap {
     async () => {
       this.roles = new Map((await this.repo.findAll()).map((r) => [r.id, roleSnapshot(r)]));
     },
-    (err: unknown) => this.logger.warn(`administrator roles not reloaded: ${err instanceof Error ? err.message : String(err)}`),
+    (err: unknown) => this.logger.warn(`administrator roles not reloaded: ${errorMessage(err)}`),
   );
 
   constructor(

@@ -16,6 +16,7 @@ import { PanelMetrics } from 'src/common/metrics/panel-metrics';
 import { withinGrace } from 'src/common/shutdown/within-grace';
 import type { ServerSnapshot } from 'src/modules/servers/server-context';
 import { ServerContextResolver } from 'src/modules/servers/server-context';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /** `resume`: the rest of a run whose process died, after the last task it began. */
 type RunTrigger = 'cron' | 'manual' | 'resume';
@@ -44,7 +45,7 @@ const STATUS_TIMEOUT_MS = 10_000;
 const SHUTDOWN_GRACE_MS = 15_000;
 
 const errorOf = (e: unknown): Record<string, unknown> =>
-  e instanceof AppException ? { error: e.message, code: e.code, status: e.status } : { error: e instanceof Error ? e.message : String(e) };
+  e instanceof AppException ? { error: e.message, code: e.code, status: e.status } : { error: errorMessage(e) };
 
 /**
  * Runs schedules in this process, exactly once across every process on the database: a run first

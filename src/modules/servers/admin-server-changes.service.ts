@@ -18,6 +18,7 @@ import { EggsService } from 'src/modules/eggs/eggs.service';
 import { UserError } from 'src/modules/users/users.errors';
 import { UsersService } from 'src/modules/users/users.service';
 import { about, PanelEvents } from 'src/common/events/panel-events';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /** Whether the daemon took the change; the change is saved either way and reaches it on its next sync. */
 export interface SyncOutcome {
@@ -204,7 +205,7 @@ export class AdminServerChangesService {
       await this.daemon.sync(server.node, server.uuid);
       return { daemonSynced: true };
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorMessage(e);
       this.logger.warn({ serverId: server.id, error: message }, 'could not sync the server with its daemon');
       return { daemonSynced: false, syncError: message };
     }

@@ -9,6 +9,7 @@ import type { ServerContext } from 'src/modules/servers/server-context';
 import type { LoadedServer } from 'src/modules/servers/server.entity';
 import { ServerError } from 'src/modules/servers/servers.errors';
 import { ServersRepository } from 'src/modules/servers/servers.repository';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /** A server's mounts: attached by administrators, listed to its users, sent to Wings in its configuration. */
 @Injectable()
@@ -77,7 +78,7 @@ export class ServerMountsService {
       await this.daemon.sync(server.node, server.uuid);
       return { daemonSynced: true };
     } catch (e) {
-      const message = e instanceof Error ? e.message : String(e);
+      const message = errorMessage(e);
       this.logger.warn({ serverId: server.id, error: message }, 'could not sync the server with its daemon after a mount change');
       return { daemonSynced: false, syncError: message };
     }

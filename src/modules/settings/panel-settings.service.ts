@@ -6,6 +6,7 @@ import { Reloader } from 'src/common/hot-cache/reloader';
 import { AuditService, changedFields } from 'src/modules/audit/audit.service';
 import { DEFAULT_PANEL_SETTINGS, heldForTwoFactorSetup, PanelSettingValues, SETTING_KEYS, settingsFromRows } from 'src/modules/settings/panel-settings';
 import { PanelSettingsRepository } from 'src/modules/settings/panel-settings.repository';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /**
  * The run-time settings, held in memory by every process so that a request reads them without a
@@ -25,7 +26,7 @@ export class PanelSettings implements OnApplicationBootstrap {
       }
       this.values = Object.freeze(values);
     },
-    (err: unknown) => this.logger.warn(`settings not reloaded: ${err instanceof Error ? err.message : String(err)}`),
+    (err: unknown) => this.logger.warn(`settings not reloaded: ${errorMessage(err)}`),
   );
 
   constructor(

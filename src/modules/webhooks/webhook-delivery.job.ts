@@ -12,6 +12,7 @@ import { AppConfigService } from 'src/config/app-config.service';
 import type { WebhookEntity } from 'src/modules/webhooks/webhook.entity';
 import { webhookRequest, WebhookPayload } from 'src/modules/webhooks/webhook-payload';
 import { ClaimedDelivery, WebhooksRepository } from 'src/modules/webhooks/webhooks.repository';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /** Seconds before each retry: nine tries over about 70 minutes. */
 const RETRY_DELAYS_SECONDS = [10, 30, 60, 120, 300, 600, 1200, 1800] as const;
@@ -81,7 +82,7 @@ export class WebhookDeliveryJob extends IntervalJob {
       }
       return true;
     } catch (e) {
-      this.logger.warn(`Webhook deliveries not queued (${e instanceof Error ? e.message : String(e)}); sending them from this process`);
+      this.logger.warn(`Webhook deliveries not queued (${errorMessage(e)}); sending them from this process`);
       return false;
     }
   }
@@ -144,7 +145,7 @@ export class WebhookDeliveryJob extends IntervalJob {
     try {
       await this.attempt(delivery, hook);
     } catch (e) {
-      this.logger.error(`Webhook delivery ${delivery.uuid} could not be sent or recorded: ${e instanceof Error ? e.message : String(e)}`);
+      this.logger.error(`Webhook delivery ${delivery.uuid} could not be sent or recorded: ${errorMessage(e)}`);
     }
   }
 

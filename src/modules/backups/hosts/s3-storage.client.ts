@@ -16,6 +16,7 @@ import { SecretBox } from 'src/common/crypto/secret-box';
 import { AppException } from 'src/common/errors/app.exception';
 import { BackupHostEntity, backupHostSecretContext } from 'src/modules/backups/backup-host.entity';
 import { BackupError } from 'src/modules/backups/backups.errors';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /** A multipart upload the bucket still holds (never completed nor aborted). */
 interface PendingUpload {
@@ -41,7 +42,7 @@ const s3ErrorText = (e: unknown): string => {
     const message = e.message && e.message !== 'UnknownError' ? e.message : `HTTP ${status ?? '?'}`;
     return `${e.name}: ${message}`;
   }
-  return e instanceof Error ? e.message : String(e);
+  return errorMessage(e);
 };
 
 const isNoSuchUpload = (e: unknown): boolean => e instanceof S3ServiceException && (e.name === 'NoSuchUpload' || e.$metadata.httpStatusCode === 404);

@@ -9,6 +9,7 @@ import { BackupsRepository } from 'src/modules/backups/backups.repository';
 import { BackupHostsRepository } from 'src/modules/backups/hosts/backup-hosts.repository';
 import { S3StorageClient } from 'src/modules/backups/hosts/s3-storage.client';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /** What one sweep did. */
 interface CleanupOutcome {
@@ -75,7 +76,7 @@ export class StaleUploadsCleanup extends IntervalJob {
           }
         } catch (e) {
           outcome.hostErrors += 1;
-          this.logger.warn({ backupHost: host.id, error: e instanceof Error ? e.message : String(e) }, 'could not clean the stale uploads of a backup host');
+          this.logger.warn({ backupHost: host.id, error: errorMessage(e) }, 'could not clean the stale uploads of a backup host');
         }
       }
     });

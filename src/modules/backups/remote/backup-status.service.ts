@@ -9,6 +9,7 @@ import type { BackupStatusDto } from 'src/modules/backups/remote/backup-status.d
 import type { NodeEntity } from 'src/modules/nodes/node.entity';
 import { ServerActivityLog } from 'src/modules/servers/server-activity';
 import { ServerRecords } from 'src/modules/servers/server-records';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /** What Wings gets back from `GET /api/remote/backups/{uuid}?size=`. */
 export class PartUrlsDto {
@@ -17,8 +18,6 @@ export class PartUrlsDto {
   /** Bytes in each part but the last. */
   part_size!: number;
 }
-
-const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 /** What Wings reports about backups; only backups of servers on the calling node are found. */
 @Injectable()
@@ -163,7 +162,7 @@ export class BackupStatusService {
       return { successful: false, storageError, uploadLeft: null };
     } catch (e) {
       // Kept on the row: the periodic cleanup aborts it later.
-      this.logger.warn({ backup: backup.uuid, error: errorText(e) }, 'could not abort the upload of a failed backup');
+      this.logger.warn({ backup: backup.uuid, error: errorMessage(e) }, 'could not abort the upload of a failed backup');
       return { successful: false, storageError, uploadLeft: uploadId };
     }
   }

@@ -6,6 +6,7 @@
 
 import { RE2JS } from 're2js';
 import { RuleParseError } from 'src/modules/eggs/rules/rule-parse-error';
+import { errorMessage } from 'src/common/errors/error-message';
 
 export const PCRE_SPACE = ' \t\n\v\f\r';
 const BRACKET_DELIMITERS: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>' };
@@ -216,7 +217,7 @@ export const compilePattern = (pattern: string, rule: string): CompiledPattern =
   try {
     compiled = RE2JS.compile(source, flags);
   } catch (e) {
-    return fail(refusal(body, e instanceof Error ? e.message : String(e)));
+    return fail(refusal(body, errorMessage(e)));
   }
   if (patternCache.size >= PATTERN_CACHE_LIMIT) {
     patternCache.clear();

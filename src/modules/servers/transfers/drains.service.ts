@@ -13,6 +13,7 @@ import { ACTIVE_TRANSFER_STATES, ServerTransferEntity } from 'src/modules/server
 import { TransferError } from 'src/modules/servers/transfers/transfers.errors';
 import { TransfersRepository } from 'src/modules/servers/transfers/transfers.repository';
 import { TransfersService } from 'src/modules/servers/transfers/transfers.service';
+import { errorMessage } from 'src/common/errors/error-message';
 
 const DEFAULT_CONCURRENCY = 2;
 
@@ -120,7 +121,7 @@ export class DrainsService implements OnModuleInit {
   /** Starts queued servers while fewer than `concurrency` of the drain's transfers run; finishes it when nothing is left. */
   advance(drainId: string): Promise<void> {
     const previous = this.advancing.get(drainId) ?? Promise.resolve();
-    const next = previous.then(() => this.step(drainId)).catch((e: unknown) => this.logger.error(`drain ${drainId}: ${e instanceof Error ? e.message : String(e)}`));
+    const next = previous.then(() => this.step(drainId)).catch((e: unknown) => this.logger.error(`drain ${drainId}: ${errorMessage(e)}`));
     this.advancing.set(drainId, next);
     void next.finally(() => {
       if (this.advancing.get(drainId) === next) {
@@ -170,7 +171,7 @@ export class DrainsService implements OnModuleInit {
     } catch (e) {
       const latest: ServerTransferEntity | null = await this.repo.findLatest(server.id);
       if (latest?.drainId !== drain.id) {
-        await this.unplaced(drain, serverId, e instanceof Error ? e.message : String(e));
+        await this.unplaced(drain, serverId, errorMessage(e));
       }
     }
   }

@@ -21,12 +21,11 @@ import { StartTransferDto, toTransferDto, TransferDto } from 'src/modules/server
 import { ACTIVE_TRANSFER_STATES, ServerTransferEntity, TransferState } from 'src/modules/servers/transfers/server-transfer.entity';
 import { TransferError } from 'src/modules/servers/transfers/transfers.errors';
 import { TransfersRepository } from 'src/modules/servers/transfers/transfers.repository';
+import { errorMessage } from 'src/common/errors/error-message';
 
 /** What a node has room for, within its overallocation (-1: no limit), as server creation's placement counts it. */
 const fits = (capacity: number, overallocate: number, used: number, wanted: number): boolean =>
   overallocate === -1 || used + wanted <= capacity * (1 + overallocate / 100);
-
-const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 const statusOf = (e: unknown): number | undefined => (e instanceof AppException ? e.status : undefined);
 
@@ -149,9 +148,9 @@ export class TransfersService {
       const token = this.signer.transferToken(target, server.uuid);
       await this.daemon.startTransfer(server.node, server.uuid, target, `Bearer ${token}`);
     } catch (e) {
-      this.logger.warn({ serverId: server.id, transferId: transfer.id, status: statusOf(e) }, `the source node refused the transfer: ${message(e)}`);
+      this.logger.warn({ serverId: server.id, transferId: transfer.id, status: statusOf(e) }, `the source node refused the transfer: ${errorMessage(e)}`);
       // A timeout leaves open whether the source started: it is told to stop, in case it did.
-      await this.end(transfer.id, 'failed', `The source node refused the transfer: ${message(e)}`, { cancelSource: statusOf(e) === 504 });
+      await this.end(transfer.id, 'failed', `The source node refused the transfer: ${errorMessage(e)}`, { cancelSource: statusOf(e) === 504 });
       if (e instanceof AppException) {
         const details = typeof e.details === 'object' && e.details !== null && !Array.isArray(e.details) ? e.details : {};
         throw new AppException({ code: e.code, category: ErrorCategory.INTERNAL, message: e.message }, { status: e.status, details: { ...details, transferId: transfer.id } });
@@ -229,7 +228,7 @@ export class TransfersService {
       await this.daemon.deleteServer(oldNode, uuid);
     } catch (e) {
       if (statusOf(e) !== 404) {
-        this.logger.warn({ serverId, transferId: transfer.id, nodeId: oldNode.id, status: statusOf(e) }, `the old node did not delete its copy after the transfer: ${message(e)}`);
+        this.logger.warn({ serverId, transferId: transfer.id, nodeId: oldNode.id, status: statusOf(e) }, `the old node did not delete its copy after the transfer: ${errorMessage(e)}`);
       }
     }
     await this.notifyEnded(transfer.id);
@@ -324,7 +323,7 @@ export class TransfersService {
       await call(node);
     } catch (e) {
       if (statusOf(e) !== harmless) {
-        this.logger.warn({ transferId: transfer.id, serverId: transfer.serverId, nodeId: node.id, status: statusOf(e) }, `node ${node.id} could not ${what}: ${message(e)}`);
+        this.logger.warn({ transferId: transfer.id, serverId: transfer.serverId, nodeId: node.id, status: statusOf(e) }, `node ${node.id} could not ${what}: ${errorMessage(e)}`);
       }
     }
   }
@@ -388,7 +387,7 @@ export class TransfersService {
       return;
     }
     for (const listener of this.endListeners) {
-      await listener(transfer).catch((e: unknown) => this.logger.error(`after transfer ${id} ended: ${message(e)}`));
+      await listener(transfer).catch((e: unknown) => this.logger.error(`after transfer ${id} ended: ${errorMessage(e)}`));
     }
     const server = transfer.state === 'completed' || transfer.state === 'failed' ? await this.servers.findById(transfer.serverId) : null;
     if (server) {

@@ -1,4 +1,4 @@
-import { errorMessage } from 'src/common/background/job-queue';
+import { errorMessage } from 'src/common/errors/error-message';
 
 describe('errorMessage', () => {
   it("should give an error's message", () => {
@@ -18,5 +18,13 @@ describe('errorMessage', () => {
   it('should show what is neither', () => {
     expect(errorMessage('boom')).toBe('boom');
     expect(errorMessage({ state: 'odd' })).toBe('{"state":"odd"}');
+    expect(errorMessage(undefined)).toBe('undefined');
+  });
+
+  it('should name an error that says nothing else by its kind, and not throw on what JSON cannot write', () => {
+    expect(errorMessage(new TypeError(''))).toBe('TypeError');
+    const loop: { self?: unknown } = {};
+    loop.self = loop;
+    expect(errorMessage(loop)).toBe('[object Object]');
   });
 });
