@@ -140,6 +140,19 @@ describe.each(dbKinds(['postgres']))('hot caches across two panel processes on o
     await warmB(path, owner.apiKey);
     const cachedInB = () => b.app.get(HotCaches).servers.get(server.uuid);
     const pid = feedOf(b).backendPid;
+    // The listening connection's queries, one at a time however many probe at once (pg 9 will refuse a second).
+    let running = 0;
+    let most = 0;
+    const query = Reflect.get(Client.prototype, 'query') as (...a: unknown[]) => unknown;
+    jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: unknown[]) {
+      const sent = query.apply(this, args);
+      if ((this as unknown as { connectionParameters: { application_name?: string } }).connectionParameters.application_name === 'hatchery-changes' && sent instanceof Promise) {
+        running += 1;
+        most = Math.max(most, running);
+        void sent.finally(() => (running -= 1)).catch(() => undefined);
+      }
+      return sent as never;
+    });
     // For a second, across B's 200 ms heartbeats; two at once, each waiting for its own probe.
     const until = Date.now() + 1_000;
     for (let i = 0; Date.now() < until; i += 1) {
@@ -151,6 +164,8 @@ describe.each(dbKinds(['postgres']))('hot caches across two panel processes on o
       expect((await get(b, path, owner.apiKey).expect(200)).body.data.name).toBe(`Told ${i}`);
     }
     expect([feedOf(b).state, feedOf(b).backendPid]).toEqual(['listening', pid]);
+    expect(most).toBe(1);
+    jest.restoreAllMocks();
   });
 
   it('should read the database while its listener is down, and cache again once it listens', async () => {

@@ -51,6 +51,8 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
   private probes = 0;
   /** Probes in flight (a heartbeat's, callers of caughtUp), by payload. */
   private readonly awaitedProbes = new Map<string, () => void>();
+  /** The last query sent on the listening connection (oneAtATime). */
+  private lastQuery: Promise<unknown> = Promise.resolve();
   /** This process among those listening on the database: its probes carry it. */
   private readonly instance = randomUUID();
   /** Other panel processes heard on the channel (their heartbeats' probes), with when each was last heard. */
@@ -120,6 +122,7 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
       keepAliveInitialDelayMillis: 10_000,
     });
     this.client = client;
+    this.lastQuery = Promise.resolve(); // a query left on a lost connection holds up nothing on this one
     client.on('error', (err) => this.lost(client, err));
     client.on('end', () => this.lost(client, new Error('connection ended')));
     client.on('notification', (n: Notification) => {
@@ -244,6 +247,16 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
     }
   }
 
+  /**
+   * Runs `query` once the listening connection's previous query has ended: a heartbeat and caughtUp, or two
+   * caughtUp, probe at the same time. (pg queues a query sent while another runs, but warns that pg 9 will not.)
+   */
+  private oneAtATime<T>(query: () => Promise<T>): Promise<T> {
+    const next = this.lastQuery.then(query);
+    this.lastQuery = next.catch(() => undefined);
+    return next;
+  }
+
   /** Sends this connection a notification and waits until it comes back, or throws after heartbeatTimeoutMs. */
   private async probe(client: Client): Promise<void> {
     this.probes += 1;
@@ -254,7 +267,7 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
       timer = setTimeout(() => reject(new Error('a notification to itself did not come back')), this.options.heartbeatTimeoutMs);
     });
     try {
-      await Promise.race([client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload]).then(() => heard), heard]);
+      await Promise.race([this.oneAtATime(() => client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, payload])).then(() => heard), heard]);
     } finally {
       clearTimeout(timer);
       this.awaitedProbes.delete(payload);
