@@ -129,7 +129,11 @@ const scheduledPanel = (db: DbKind): { p: () => SimPanel; rx: () => WebhookRecei
     p().t.clock.advance(11_000);
     await waitFor(() => rx().at('/queued').length === 2, 20_000);
     expect(rx().at('/queued').map((r) => r.status)).toEqual([500, 200]);
-    const done = (await p().admin('get', `/api/admin/webhooks/${hook.id}/deliveries`).expect(200)).body.data[0];
+    // The receiver has the request before the panel has its answer and records it.
+    const done = await waitFor(async () => {
+      const latest = (await p().admin('get', `/api/admin/webhooks/${hook.id}/deliveries`).expect(200)).body.data[0];
+      return latest.status !== 'pending' && latest;
+    });
     expect(done).toMatchObject({ status: 'delivered', nextAttemptAt: null });
     expect(done.attempts.map((a: { statusCode: number }) => a.statusCode)).toEqual([500, 200]);
     // Sent by the retry's job (the sweep takes only deliveries a minute overdue, which no job sent).
