@@ -8,6 +8,8 @@ import { renderWithProviders, testAccount } from '@/test-utils';
 
 const post = vi.hoisted(() => vi.fn());
 vi.mock('@/lib/api/client', () => ({ api: { POST: post, GET: vi.fn(), PUT: vi.fn(), DELETE: vi.fn() } }));
+// The card is shown inside the app's router; signing out from its password prompt navigates.
+vi.mock('@tanstack/react-router', () => ({ useNavigate: () => vi.fn() }));
 
 const account = testAccount();
 const CODES = ['aaaa-bbbb-cccc', 'dddd-eeee-ffff'];

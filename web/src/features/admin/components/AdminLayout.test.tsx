@@ -19,7 +19,7 @@ const area = (name: Area['area'], access: Area['access'] = 'read', nodeIds: stri
 const tabsFor = async (adminAccess: Access | null): Promise<string[]> => {
   const queryClient = new QueryClient();
   queryClient.setQueryData(sessionQuery.queryKey, { adminAccess, twoFactorSetupRequired: false } as never);
-  const router = createRouter({ routeTree: createRootRoute({ component: AdminLayout }), history: createMemoryHistory({ initialEntries: ['/'] }) });
+  const router = createRouter({ routeTree: createRootRoute({ component: AdminLayout, notFoundComponent: () => null }), history: createMemoryHistory({ initialEntries: ['/'] }) });
   renderWithProviders(
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
