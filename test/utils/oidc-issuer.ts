@@ -89,6 +89,8 @@ export class OidcIssuer {
       jwks: { keys: [this.privateJwk] },
       cookies: { keys: ['oidc-issuer-test-cookie-key'] },
       pkce: { required: () => true },
+      // Lifetimes of its own (seconds): the defaults are functions that print a notice each, in every test's output.
+      ttl: { Interaction: 600, Session: 3_600, Grant: 3_600, AccessToken: 600, IdToken: 600 },
     } as never);
     provider.on('server_error', (_ctx: unknown, err: unknown) => console.error('oidc-provider', err));
     return provider;
