@@ -1,19 +1,21 @@
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { JOB_SCHEMA } from 'src/common/background/job-queue';
 import { MIGRATIONS } from 'src/database/migrations';
 import { isCi, withAdminClient } from 'test/setup/test-env';
 import { createTestDatabase } from 'test/utils/test-db';
-import { Fleet, fleetAvailable, type PanelInstance } from 'test/utils/fleet';
+import { Fleet, fleetAvailable, shippedHaproxyPolicy, type PanelInstance } from 'test/utils/fleet';
 import { EGG_FIXTURES_DIR } from 'test/utils/fixtures';
 import { PanelApi, type Session } from 'test/utils/panel-api';
 import { WingsSimulator } from 'test/wings-sim/simulator';
 import type { RecordedRequest } from 'test/wings-sim/types';
 import { freePort } from 'test/utils/free-port';
 import { LiveClient } from 'test/utils/live-client';
+import { PANEL_ROOT } from 'test/utils/panel-process';
 
 // Three panel processes as a host runs them (test/utils/fleet.ts): PgBouncer in transaction mode in
 // front of PostgreSQL, Redis, HAProxy in front of the panels.
@@ -548,4 +550,27 @@ run('three panel processes behind HAProxy, over PgBouncer in transaction mode, P
       sim!.faults.slowMs = undefined;
     }
   }, 60_000);
+});
+
+run('the HAProxy configuration shipped with docker/compose.fleet.yml', () => {
+  const shipped = join(PANEL_ROOT, 'docker', 'fleet', 'haproxy.cfg');
+
+  it("should be valid to HAProxy, and give the fleet above its retries and health checks (what the fleet's tests prove is the shipped file's)", () => {
+    const check = spawnSync('/usr/sbin/haproxy', ['-c', '-q', '-f', shipped], { encoding: 'utf8' });
+    expect({ status: check.status, output: `${check.stderr}${check.stdout}`.trim() }).toEqual({ status: 0, output: '' });
+    const policy = shippedHaproxyPolicy(shipped);
+    expect(policy.defaults).toContain('retry-on conn-failure empty-response');
+    expect(policy.backend).toContain('http-request disable-l7-retry if !METH_GET !METH_OPTIONS');
+  });
+
+  it('should refuse a configuration that lost a line of the policy, not run the fleet without it', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'hatchery-haproxy-'));
+    try {
+      const edited = join(dir, 'haproxy.cfg');
+      writeFileSync(edited, readFileSync(shipped, 'utf8').replace(/^\s*retry-on .*$/m, ''));
+      expect(() => shippedHaproxyPolicy(edited)).toThrow(/defaults section has no line matching \/\^retry-on\\b\//);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isCi } from 'test/setup/test-env';
@@ -12,6 +12,42 @@ import { PANEL_ROOT, panelEntry } from 'test/utils/panel-process';
  * DATABASE_DIRECT_URL, PostgreSQL itself), sharing Redis, behind HAProxy with health checks. PgBouncer
  * and HAProxy are Debian's packages (`.ci/run` installs them).
  */
+
+/**
+ * What HAProxy does with a request a panel left unanswered, and how it tells a panel is up: the lines of
+ * the configuration shipped to users (docker/fleet/haproxy.cfg), so that the fleet tests prove that file's
+ * policy and not a copy of it. Its addresses, timeouts and DNS are a compose deployment's, and stay there.
+ */
+export const shippedHaproxyPolicy = (file = join(PANEL_ROOT, 'docker', 'fleet', 'haproxy.cfg')): { defaults: string[]; backend: string[] } => {
+  const wanted = {
+    defaults: [/^retries\b/, /^option redispatch\b/, /^retry-on\b/, /^option forwardfor\b/],
+    backend: [/^balance\b/, /^http-request disable-l7-retry\b/, /^option httpchk\b/, /^http-check expect\b/],
+  };
+  const found: { defaults: string[]; backend: string[] } = { defaults: [], backend: [] };
+  let section = '';
+  for (const raw of readFileSync(file, 'utf8').split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) {
+      continue;
+    }
+    if (!/^\s/.test(raw)) {
+      section = line.split(/\s+/)[0];
+      continue;
+    }
+    if (section === 'defaults' || section === 'backend') {
+      if (wanted[section].some((re) => re.test(line))) {
+        found[section].push(line);
+      }
+    }
+  }
+  for (const part of ['defaults', 'backend'] as const) {
+    const missing = wanted[part].filter((re) => !found[part].some((line) => re.test(line)));
+    if (missing.length > 0) {
+      throw new Error(`${file}: its ${part} section has no line matching ${missing.join(', ')}`);
+    }
+  }
+  return found;
+};
 
 const PGBOUNCER = '/usr/sbin/pgbouncer';
 const HAPROXY = '/usr/sbin/haproxy';
@@ -302,6 +338,7 @@ export class Fleet {
 
   private async startHaproxy(port: number): Promise<void> {
     const cfg = join(this.dir, 'haproxy.cfg');
+    const policy = shippedHaproxyPolicy();
     writeShared(
       cfg,
       [
@@ -314,20 +351,13 @@ export class Fleet {
         '  timeout server 30s',
         // A check answered slowly by a busy panel (the bench's storms) is not a failure; a refused or 503 one is, at once.
         '  timeout check 2s',
-        '  option forwardfor',
-        // A panel that refused the connection (a restart): the request is sent to another. One that closed
-        // it unanswered (killed): only a read is sent again; whether a change was made is unknown (502).
-        '  retries 3',
-        '  option redispatch 1',
-        '  retry-on conn-failure empty-response',
+        // Retries (only reads are sent again to another panel) and forwarding: the shipped configuration's.
+        ...policy.defaults.map((line) => `  ${line}`),
         'frontend panel',
         `  bind 127.0.0.1:${port}`,
         '  default_backend panels',
         'backend panels',
-        '  balance roundrobin',
-        '  http-request disable-l7-retry if !METH_GET !METH_OPTIONS',
-        '  option httpchk GET /api/health',
-        '  http-check expect status 200',
+        ...policy.backend.map((line) => `  ${line}`),
         // Which panel answered, for the tests.
         '  http-response set-header X-Served-By %s',
         ...this.panels.map((p) => `  server ${p.name} 127.0.0.1:${p.port} check inter 250 fall 1 rise 1`),
