@@ -126,7 +126,9 @@ export class BackupHostsService {
       if (!host) {
         throw new AppException(BackupError.HOST_NOT_FOUND);
       }
-      const [nodes, backups] = await Promise.all([this.nodes.countUsingBackupHost(id, manager), this.backupCount(id, manager)]);
+      // One after the other: a transaction is one connection, which runs one query at a time (pg 9 refuses a second).
+      const nodes = await this.nodes.countUsingBackupHost(id, manager);
+      const backups = await this.backupCount(id, manager);
       if (nodes > 0 || backups > 0) {
         throw new AppException(BackupError.HOST_IN_USE, {
           message: `The backup host is used by ${nodes} node(s) and holds ${backups} backup(s); move them away first`,
