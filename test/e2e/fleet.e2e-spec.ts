@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Redis from 'ioredis';
@@ -8,7 +7,7 @@ import { JOB_SCHEMA } from 'src/common/background/job-queue';
 import { MIGRATIONS } from 'src/database/migrations';
 import { isCi, withAdminClient } from 'test/setup/test-env';
 import { createTestDatabase } from 'test/utils/test-db';
-import { Fleet, fleetAvailable, shippedHaproxyPolicy, type PanelInstance } from 'test/utils/fleet';
+import { checkHaproxyConfig, Fleet, fleetAvailable, shippedHaproxyPolicy, type PanelInstance } from 'test/utils/fleet';
 import { EGG_FIXTURES_DIR } from 'test/utils/fixtures';
 import { PanelApi, type Session } from 'test/utils/panel-api';
 import { WingsSimulator } from 'test/wings-sim/simulator';
@@ -556,8 +555,7 @@ run('the HAProxy configuration shipped with docker/compose.fleet.yml', () => {
   const shipped = join(PANEL_ROOT, 'docker', 'fleet', 'haproxy.cfg');
 
   it("should be valid to HAProxy, and give the fleet above its retries and health checks (what the fleet's tests prove is the shipped file's)", () => {
-    const check = spawnSync('/usr/sbin/haproxy', ['-c', '-q', '-f', shipped], { encoding: 'utf8' });
-    expect({ status: check.status, output: `${check.stderr}${check.stdout}`.trim() }).toEqual({ status: 0, output: '' });
+    expect(checkHaproxyConfig(shipped)).toBe('');
     const policy = shippedHaproxyPolicy(shipped);
     expect(policy.defaults).toContain('retry-on conn-failure empty-response');
     expect(policy.backend).toContain('http-request disable-l7-retry if !METH_GET !METH_OPTIONS');

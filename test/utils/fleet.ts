@@ -52,6 +52,15 @@ export const shippedHaproxyPolicy = (file = join(PANEL_ROOT, 'docker', 'fleet', 
 const PGBOUNCER = '/usr/sbin/pgbouncer';
 const HAPROXY = '/usr/sbin/haproxy';
 
+/** Throws what `haproxy -c` says of a configuration file it finds invalid; returns what it says of a valid one (warnings). */
+export const checkHaproxyConfig = (file: string): string => {
+  const check = spawnSync(HAPROXY, ['-c', '-q', '-f', file], { encoding: 'utf8' });
+  if (check.status !== 0) {
+    throw new Error(`haproxy -c ${file}: ${check.stderr}${check.stdout}`);
+  }
+  return `${check.stderr}${check.stdout}`.trim();
+};
+
 /**
  * Whether `parts` are installed: true when they are; when not, skips (printing why) outside CI and
  * throws in CI, naming `tests`.
@@ -364,10 +373,7 @@ export class Fleet {
         '',
       ].join('\n'),
     );
-    const check = spawnSync(HAPROXY, ['-c', '-q', '-f', cfg], { encoding: 'utf8' });
-    if (check.status !== 0) {
-      throw new Error(`haproxy -c: ${check.stderr}${check.stdout}`);
-    }
+    checkHaproxyConfig(cfg);
     this.haproxy = new Child('haproxy', spawn(HAPROXY, ['-db', '-f', cfg], { stdio: ['ignore', 'pipe', 'pipe'] }));
     const served = new Set<string>();
     await until(
